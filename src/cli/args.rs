@@ -1,0 +1,76 @@
+//! The clap definitions of every command and its options. Nothing outside `cli` sees them:
+//! each command resolves its arguments into validated library settings.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::cli::data_args::DataArgs;
+
+/// Optimal classification trees by mixed-integer programming.
+#[derive(Debug, Parser)]
+#[command(name = "milptree", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Grow a greedy CART tree (Gini impurity) and report its accuracy.
+    Greedy(GreedyArgs),
+    /// Predict the class of every row of a CSV file with a saved tree.
+    Predict(PredictArgs),
+    /// Render a saved tree as text, Graphviz DOT or JSON.
+    Show(ShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct GreedyArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Maximum depth of the tree (number of split levels, at least 1).
+    #[arg(long)]
+    pub depth: usize,
+    /// Minimum number of training rows in every leaf.
+    #[arg(long, default_value_t = 1)]
+    pub min_leaf: usize,
+    /// Write the tree to this JSON file.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// The tree file (JSON, as written by `--output`).
+    #[arg(long)]
+    pub tree: PathBuf,
+    /// CSV file with the tree's columns in the tree's order; the label column may be left out.
+    pub data: PathBuf,
+    /// Write the predictions (CSV: row, leaf, predicted[, actual]) to this file. Without it
+    /// they go to stdout and the metrics to stderr.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowFormat {
+    Text,
+    Dot,
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The tree file (JSON).
+    pub tree: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
+    pub format: ShowFormat,
+}

@@ -1,0 +1,60 @@
+//! `milptree greedy`: grow a CART tree and report it.
+
+use serde_json::json;
+
+use crate::cli::args::GreedyArgs;
+use crate::cli::output::{
+    data_block, one_sided, one_sided_note, print_json, summary_line, train_test, write_file,
+};
+use crate::error::Result;
+use crate::export::TextView;
+use crate::greedy::{cart, CartParams};
+
+pub fn run(args: GreedyArgs) -> Result<()> {
+    let data = args.data.load()?;
+    let params = CartParams {
+        depth: args.depth,
+        min_leaf: args.min_leaf,
+        ..CartParams::new(args.depth)
+    };
+    let tree = cart(&data.train, &params)?;
+    if let Some(path) = &args.output {
+        write_file(path, &tree.to_json_string())?;
+    }
+    let (train, test) = train_test(&tree, &data);
+    if args.json {
+        print_json(&json!({
+            "command": "greedy",
+            "method": "cart",
+            "data": data_block(&args.data.data, &data),
+            "depth": args.depth,
+            "min_leaf": args.min_leaf,
+            "train": train,
+            "test": test,
+            "one_sided_splits": one_sided(&tree),
+            "tree": tree.to_json_value(),
+        }));
+        return Ok(());
+    }
+    println!(
+        "CART (Gini), depth {}, min leaf {}: {} ({} training rows, {} features, {} classes)",
+        args.depth,
+        args.min_leaf,
+        args.data.data.display(),
+        data.train.n_rows(),
+        data.train.n_features(),
+        data.train.n_classes()
+    );
+    println!("{}", summary_line("train", &train));
+    if let Some(test) = &test {
+        println!("{}", summary_line("test", test));
+    }
+    if let Some(note) = one_sided_note(&tree) {
+        println!("{note}");
+    }
+    if let Some(path) = &args.output {
+        println!("tree written to {}", path.display());
+    }
+    print!("{}", TextView(&tree));
+    Ok(())
+}

@@ -1,0 +1,50 @@
+//! The `milptree` command line: argument parsing ([`args`]), one file per command, and the
+//! mapping of errors to exit codes (0 success, 2 bad usage or bad input, 1 other failures).
+//! Errors go to stderr with their whole chain; results go to stdout, as human text or, with
+//! `--json`, as one JSON document.
+
+mod args;
+mod data_args;
+mod greedy;
+mod output;
+mod predict;
+mod show;
+
+use std::error::Error as _;
+
+use clap::Parser;
+
+pub use args::{Cli, Command};
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let _ = error.print();
+            return error.exit_code();
+        }
+    };
+    match run(cli) {
+        Ok(()) => 0,
+        Err(error) => {
+            eprintln!("error: {error}");
+            let mut source = error.source();
+            while let Some(cause) = source {
+                eprintln!("  caused by: {cause}");
+                source = cause.source();
+            }
+            error.exit_code()
+        }
+    }
+}
+
+/// Runs one parsed command.
+pub fn run(cli: Cli) -> crate::Result<()> {
+    match cli.command {
+        Command::Greedy(args) => greedy::run(args),
+        Command::Predict(args) => predict::run(args),
+        Command::Show(args) => show::run(args),
+    }
+}

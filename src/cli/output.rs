@@ -1,0 +1,84 @@
+//! Pieces shared by the commands' reports: the `data` block, the `train` / `test` figures from
+//! the plain evaluator, human-readable summaries, and writing files and JSON.
+
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::cli::data_args::LoadedData;
+use crate::error::{Error, Result};
+use crate::tree::{Summary, Tree};
+
+/// The `data` block of a report.
+pub fn data_block(path: &Path, data: &LoadedData) -> Value {
+    json!({
+        "path": path.display().to_string(),
+        "features": data.train.n_features(),
+        "classes": data.train.classes,
+        "train_rows": data.train.n_rows(),
+        "test_rows": data.test.as_ref().map(|t| t.n_rows()),
+    })
+}
+
+/// The evaluator's figures of `tree` on the training set and, if any, the test set.
+pub fn train_test(tree: &Tree, data: &LoadedData) -> (Summary, Option<Summary>) {
+    let train = tree
+        .evaluate(&data.train.rows, &data.train.labels, &data.train.classes)
+        .summary();
+    let test = data.test.as_ref().map(|test| {
+        tree.evaluate(&test.rows, &test.labels, &test.classes)
+            .summary()
+    });
+    (train, test)
+}
+
+/// One line of human text for a summary.
+pub fn summary_line(name: &str, summary: &Summary) -> String {
+    format!(
+        "{name}: {} of {} rows misclassified, accuracy {:.4}, balanced accuracy {:.4}",
+        summary.misclassified, summary.rows, summary.accuracy, summary.balanced_accuracy
+    )
+}
+
+/// The splits that send every training row the same way, as a report entry.
+pub fn one_sided(tree: &Tree) -> Value {
+    Value::Array(
+        tree.one_sided_splits()
+            .into_iter()
+            .map(|(node, empty_side)| json!({ "node": node, "empty_side": empty_side }))
+            .collect(),
+    )
+}
+
+/// Human text naming the one-sided splits, if any.
+pub fn one_sided_note(tree: &Tree) -> Option<String> {
+    let splits = tree.one_sided_splits();
+    if splits.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = splits
+        .iter()
+        .map(|(node, side)| format!("node {node} (no training row goes {side})"))
+        .collect();
+    Some(format!(
+        "note: splits that send every training row the same way: {}",
+        items.join(", ")
+    ))
+}
+
+/// Writes `contents` to `path`.
+pub fn write_file(path: &Path, contents: &str) -> Result<()> {
+    std::fs::write(path, contents).map_err(|source| Error::Output {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+/// Prints one JSON document on stdout.
+pub fn print_json<T: Serialize>(value: &T) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).expect("reports always serialise")
+    );
+}

@@ -1,0 +1,103 @@
+//! `milptree predict`: apply a saved tree to a CSV file; report metrics when the file has
+//! the label column.
+
+use std::fmt::Write as _;
+
+use serde_json::json;
+
+use crate::cli::args::PredictArgs;
+use crate::cli::output::{print_json, summary_line, write_file};
+use crate::data::read_for_schema;
+use crate::error::Result;
+use crate::tree::{evaluate, Tree};
+
+pub fn run(args: PredictArgs) -> Result<()> {
+    let tree = Tree::read(&args.tree)?;
+    let (observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
+    for category in &unseen {
+        eprintln!(
+            "warning: column `{}`: value `{}` ({} rows) does not occur in the tree's training \
+             data; those rows take no category of that column",
+            category.column, category.value, category.rows
+        );
+    }
+    let leaves: Vec<usize> = observations
+        .rows
+        .iter()
+        .map(|row| tree.leaf_of(row))
+        .collect();
+    let predicted = tree.predict(&observations.rows);
+    let evaluation = observations
+        .labels
+        .as_ref()
+        .map(|labels| evaluate(&predicted, labels, &observations.classes));
+    let mut table = String::from(if observations.labels.is_some() {
+        "row,leaf,predicted,actual\n"
+    } else {
+        "row,leaf,predicted\n"
+    });
+    for (i, (&leaf, &class)) in leaves.iter().zip(&predicted).enumerate() {
+        let _ = write!(
+            table,
+            "{},{},{}",
+            i + 1,
+            leaf,
+            csv_field(&tree.classes()[class])
+        );
+        if let Some(labels) = &observations.labels {
+            let _ = write!(table, ",{}", csv_field(&observations.classes[labels[i]]));
+        }
+        table.push('\n');
+    }
+    if let Some(path) = &args.output {
+        write_file(path, &table)?;
+    }
+    let train = tree.training_evaluation().summary();
+    if args.json {
+        print_json(&json!({
+            "command": "predict",
+            "tree": args.tree.display().to_string(),
+            "data": { "path": args.data.display().to_string(), "rows": observations.rows.len() },
+            "train": train,
+            "test": evaluation.as_ref().map(|e| e.summary()),
+            "evaluation": evaluation,
+            "predictions": predicted.iter().map(|&c| tree.classes()[c].clone()).collect::<Vec<_>>(),
+        }));
+        return Ok(());
+    }
+    let mut report = Vec::new();
+    if let Some(evaluation) = &evaluation {
+        report.push(summary_line(
+            &args.data.display().to_string(),
+            &evaluation.summary(),
+        ));
+        for class in &evaluation.per_class {
+            report.push(format!(
+                "  class {}: support {}, precision {:.4}, recall {:.4}, F1 {:.4}",
+                class.label, class.support, class.precision, class.recall, class.f1
+            ));
+        }
+    }
+    match &args.output {
+        Some(path) => {
+            report.push(format!("predictions written to {}", path.display()));
+            println!("{}", report.join("\n"));
+        }
+        None => {
+            print!("{table}");
+            if !report.is_empty() {
+                eprintln!("{}", report.join("\n"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Quotes a CSV field when it needs it.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}

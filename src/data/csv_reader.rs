@@ -1,0 +1,491 @@
+//! Reading CSV files into a [`Dataset`] (training) or into [`Observations`] against a tree's
+//! schema (prediction), with every validation the data needs and errors that name the file,
+//! line and column.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fs::File;
+use std::path::Path;
+
+use crate::data::{count_classes, Column, ColumnKind, Dataset, Observations, Schema};
+use crate::error::{Error, Result};
+
+/// Which column holds the labels.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum TargetColumn {
+    /// The last column of the file.
+    #[default]
+    Last,
+    /// A column given by name, or, when no column has that name and it is a whole number,
+    /// by its 0-based position.
+    Named(String),
+}
+
+/// Cell texts read as a missing value (compared case-insensitively, after trimming).
+const MISSING_MARKERS: [&str; 7] = ["", "na", "n/a", "nan", "?", "null", "none"];
+
+fn is_missing(cell: &str) -> bool {
+    MISSING_MARKERS
+        .iter()
+        .any(|marker| cell.eq_ignore_ascii_case(marker))
+}
+
+/// A cell parsed as a number: `Some(Ok(v))` finite, `Some(Err(()))` a number that is not
+/// finite (`inf`, `1e999`), `None` not a number at all.
+fn parse_number(cell: &str) -> Option<Result<f64, ()>> {
+    match cell.parse::<f64>() {
+        Ok(value) if value.is_finite() => Some(Ok(value)),
+        Ok(_) => Some(Err(())),
+        Err(_) => None,
+    }
+}
+
+/// The raw content of a CSV file: its header and its records with their line numbers.
+struct RawTable {
+    path: String,
+    header: Vec<String>,
+    records: Vec<(u64, Vec<String>)>,
+}
+
+impl RawTable {
+    fn cell_error(&self, line: u64, column: usize, message: impl Into<String>) -> Error {
+        Error::Cell {
+            path: self.path.clone(),
+            line,
+            column: column + 1,
+            name: self.header[column].clone(),
+            message: message.into(),
+        }
+    }
+}
+
+fn read_raw(path: &Path) -> Result<RawTable> {
+    let display = path.display().to_string();
+    let file = File::open(path).map_err(|e| Error::input(&display, format!("cannot open: {e}")))?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(file);
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(|e| csv_error(&display, e))?
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            if i == 0 {
+                name.trim_start_matches('\u{feff}').to_string()
+            } else {
+                name.to_string()
+            }
+        })
+        .collect();
+    if header.is_empty() || (header.len() == 1 && header[0].is_empty()) {
+        return Err(Error::input(&display, "the file is empty (no header row)"));
+    }
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, name) in header.iter().enumerate() {
+        if name.is_empty() {
+            return Err(Error::input(
+                &display,
+                format!("line 1: column {} has an empty name in the header", i + 1),
+            ));
+        }
+        if let Some(first) = seen.insert(name.as_str(), i) {
+            return Err(Error::input(
+                &display,
+                format!(
+                    "line 1: duplicate column name `{name}` (columns {} and {})",
+                    first + 1,
+                    i + 1
+                ),
+            ));
+        }
+    }
+    let mut records = Vec::new();
+    for result in reader.records() {
+        let record = result.map_err(|e| csv_error(&display, e))?;
+        let line = record.position().map_or(0, |p| p.line());
+        if record.len() == 1 && record[0].is_empty() && header.len() > 1 {
+            // A blank line: the csv crate yields one empty field. Skip it.
+            continue;
+        }
+        if record.len() != header.len() {
+            return Err(Error::input(
+                &display,
+                format!(
+                    "line {line}: {} fields, but the header has {} columns",
+                    record.len(),
+                    header.len()
+                ),
+            ));
+        }
+        records.push((line, record.iter().map(str::to_string).collect()));
+    }
+    if records.is_empty() {
+        return Err(Error::input(
+            &display,
+            "the file has a header but no data rows",
+        ));
+    }
+    Ok(RawTable {
+        path: display,
+        header,
+        records,
+    })
+}
+
+fn csv_error(path: &str, error: csv::Error) -> Error {
+    let line = error.position().map(|p| p.line());
+    let message = match error.kind() {
+        csv::ErrorKind::Utf8 { .. } => "the file is not valid UTF-8 text".to_string(),
+        csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
+        _ => error.to_string(),
+    };
+    match line {
+        Some(line) => Error::input(path, format!("line {line}: {message}")),
+        None => Error::input(path, message),
+    }
+}
+
+fn resolve_target(table: &RawTable, target: &TargetColumn) -> Result<usize> {
+    match target {
+        TargetColumn::Last => Ok(table.header.len() - 1),
+        TargetColumn::Named(spec) => {
+            if let Some(i) = table.header.iter().position(|name| name == spec) {
+                return Ok(i);
+            }
+            if let Ok(index) = spec.parse::<usize>() {
+                if index < table.header.len() {
+                    return Ok(index);
+                }
+                return Err(Error::parameter(
+                    "--target",
+                    format!(
+                        "column index {index} is out of range: {} has {} columns (0 to {})",
+                        table.path,
+                        table.header.len(),
+                        table.header.len() - 1
+                    ),
+                ));
+            }
+            Err(Error::parameter(
+                "--target",
+                format!(
+                    "no column named `{spec}` in {}; its columns are: {}",
+                    table.path,
+                    table.header.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+/// Rejects missing and non-finite cells anywhere in the table, in file order.
+fn check_cells(table: &RawTable) -> Result<()> {
+    for (line, cells) in &table.records {
+        for (column, cell) in cells.iter().enumerate() {
+            if is_missing(cell) {
+                let what = if cell.is_empty() {
+                    "empty cell: missing values are not supported".to_string()
+                } else {
+                    format!("missing value `{cell}`: missing values are not supported")
+                };
+                return Err(table.cell_error(*line, column, what));
+            }
+            if let Some(Err(())) = parse_number(cell) {
+                return Err(table.cell_error(
+                    *line,
+                    column,
+                    format!("`{cell}` is not a finite number"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Decides whether a feature column is numeric or categorical.
+fn column_kind(table: &RawTable, column: usize) -> Result<ColumnKind> {
+    let mut first_number: Option<(u64, &str)> = None;
+    let mut first_text: Option<(u64, &str)> = None;
+    for (line, cells) in &table.records {
+        let cell = cells[column].as_str();
+        if parse_number(cell).is_some() {
+            first_number.get_or_insert((*line, cell));
+        } else {
+            first_text.get_or_insert((*line, cell));
+        }
+    }
+    match (first_number, first_text) {
+        (_, None) => Ok(ColumnKind::Numeric),
+        (None, Some(_)) => {
+            let categories: BTreeSet<&str> = table
+                .records
+                .iter()
+                .map(|(_, cells)| cells[column].as_str())
+                .collect();
+            Ok(ColumnKind::Categorical {
+                categories: categories.into_iter().map(str::to_string).collect(),
+            })
+        }
+        (Some((number_line, number)), Some((text_line, text))) => Err(table.cell_error(
+            text_line,
+            column,
+            format!(
+                "`{text}` is not a number, but line {number_line} of this column has the number \
+                 `{number}`; a feature column must be all numbers, or all text to be one-hot encoded"
+            ),
+        )),
+    }
+}
+
+/// Orders class labels: numerically when every label is a number, as text otherwise.
+fn sorted_classes(labels: &BTreeSet<&str>) -> Vec<String> {
+    let numeric: Option<Vec<(f64, &str)>> = labels
+        .iter()
+        .map(|&label| match parse_number(label) {
+            Some(Ok(value)) => Some((value, label)),
+            _ => None,
+        })
+        .collect();
+    match numeric {
+        Some(mut pairs) => {
+            pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+            pairs
+                .into_iter()
+                .map(|(_, label)| label.to_string())
+                .collect()
+        }
+        None => labels.iter().map(|label| label.to_string()).collect(),
+    }
+}
+
+/// Encodes one record's cells into feature values; `columns` is aligned with `cells` (one entry
+/// per file column) and the label column is skipped. Unknown categories encode as all zeros and
+/// are counted in `unseen`.
+fn encode_row(
+    table: &RawTable,
+    columns: &[Column],
+    line: u64,
+    cells: &[String],
+    unseen: &mut Vec<UnseenCategory>,
+) -> Result<Vec<f64>> {
+    let mut row = Vec::new();
+    for (index, (column, cell)) in columns.iter().zip(cells).enumerate() {
+        match &column.kind {
+            ColumnKind::Numeric => match parse_number(cell) {
+                Some(Ok(value)) => row.push(value),
+                _ => {
+                    return Err(table.cell_error(
+                        line,
+                        index,
+                        format!("`{cell}` is not a number, but this column is numeric"),
+                    ))
+                }
+            },
+            ColumnKind::Categorical { categories } => {
+                let position = categories.iter().position(|c| c == cell);
+                if position.is_none() {
+                    match unseen
+                        .iter_mut()
+                        .find(|u| u.column == column.name && u.value == *cell)
+                    {
+                        Some(entry) => entry.rows += 1,
+                        None => unseen.push(UnseenCategory {
+                            column: column.name.clone(),
+                            value: cell.clone(),
+                            rows: 1,
+                        }),
+                    }
+                }
+                row.extend((0..categories.len()).map(|k| f64::from(u8::from(Some(k) == position))));
+            }
+            ColumnKind::Target => {}
+        }
+    }
+    Ok(row)
+}
+
+/// A category value in prediction data that the training data did not have.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnseenCategory {
+    pub column: String,
+    pub value: String,
+    pub rows: usize,
+}
+
+/// Reads a labelled dataset for training.
+///
+/// Errors (all with file, and line and column where they apply): missing or unreadable file,
+/// empty file, header only, duplicate or empty column names, ragged rows, empty / missing /
+/// non-finite cells, a feature column mixing numbers and text, an unknown target column,
+/// no feature column, a single class.
+pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
+    let table = read_raw(path)?;
+    let target_index = resolve_target(&table, target)?;
+    check_cells(&table)?;
+    if table.header.len() < 2 {
+        return Err(Error::input(
+            &table.path,
+            "the file has only one column: there is no feature column besides the label",
+        ));
+    }
+    let mut columns = Vec::with_capacity(table.header.len());
+    for (index, name) in table.header.iter().enumerate() {
+        let kind = if index == target_index {
+            ColumnKind::Target
+        } else {
+            column_kind(&table, index)?
+        };
+        columns.push(Column {
+            name: name.clone(),
+            kind,
+        });
+    }
+    let label_texts: BTreeSet<&str> = table
+        .records
+        .iter()
+        .map(|(_, cells)| cells[target_index].as_str())
+        .collect();
+    let classes = sorted_classes(&label_texts);
+    let target_name = table.header[target_index].clone();
+    if classes.len() < 2 {
+        return Err(Error::input(
+            &table.path,
+            format!(
+                "the label column `{target_name}` has only one class (`{}`); a classifier needs at \
+                 least two",
+                classes[0]
+            ),
+        ));
+    }
+    let class_index: HashMap<&str, usize> = classes
+        .iter()
+        .enumerate()
+        .map(|(i, label)| (label.as_str(), i))
+        .collect();
+    let features = Schema::features_of(&columns);
+    let mut rows = Vec::with_capacity(table.records.len());
+    let mut labels = Vec::with_capacity(table.records.len());
+    let mut unseen = Vec::new();
+    for (line, cells) in &table.records {
+        rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
+        labels.push(class_index[cells[target_index].as_str()]);
+    }
+    debug_assert!(unseen.is_empty());
+    let dataset = Dataset {
+        source: table.path.clone(),
+        schema: Schema {
+            columns,
+            target: target_name,
+            features,
+        },
+        classes,
+        rows,
+        labels,
+    };
+    debug_assert_eq!(
+        count_classes(&dataset.labels, dataset.n_classes())
+            .iter()
+            .sum::<usize>(),
+        dataset.n_rows()
+    );
+    Ok(dataset)
+}
+
+/// Reads data for prediction against a tree's `schema` and `classes`.
+///
+/// The file must have the tree's columns in the tree's order; the label column may be left
+/// out (then no labels are returned). Category values the training data did not have are
+/// encoded as all zeros and listed in the second return value.
+pub fn read_for_schema(
+    path: &Path,
+    schema: &Schema,
+    classes: &[String],
+) -> Result<(Observations, Vec<UnseenCategory>)> {
+    let table = read_raw(path)?;
+    let expected: Vec<&str> = schema.columns.iter().map(|c| c.name.as_str()).collect();
+    let without_target: Vec<&str> = schema
+        .columns
+        .iter()
+        .filter(|c| c.kind != ColumnKind::Target)
+        .map(|c| c.name.as_str())
+        .collect();
+    let header: Vec<&str> = table.header.iter().map(String::as_str).collect();
+    let has_target = if header == expected {
+        true
+    } else if header == without_target {
+        false
+    } else {
+        return Err(Error::TreeMismatch(describe_column_mismatch(
+            &table.path,
+            &expected,
+            &schema.target,
+            &header,
+        )));
+    };
+    check_cells(&table)?;
+    let columns: Vec<Column> = schema
+        .columns
+        .iter()
+        .filter(|c| has_target || c.kind != ColumnKind::Target)
+        .cloned()
+        .collect();
+    let target_index = columns.iter().position(|c| c.kind == ColumnKind::Target);
+    let mut all_classes: Vec<String> = classes.to_vec();
+    let mut rows = Vec::with_capacity(table.records.len());
+    let mut labels = Vec::with_capacity(table.records.len());
+    let mut unseen = Vec::new();
+    for (line, cells) in &table.records {
+        rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
+        if let Some(target) = target_index {
+            let label = &cells[target];
+            let index = match all_classes.iter().position(|c| c == label) {
+                Some(index) => index,
+                None => {
+                    all_classes.push(label.clone());
+                    all_classes.len() - 1
+                }
+            };
+            labels.push(index);
+        }
+    }
+    Ok((
+        Observations {
+            source: table.path.clone(),
+            rows,
+            labels: has_target.then_some(labels),
+            classes: all_classes,
+        },
+        unseen,
+    ))
+}
+
+fn describe_column_mismatch(path: &str, expected: &[&str], target: &str, found: &[&str]) -> String {
+    let missing: Vec<&str> = expected
+        .iter()
+        .filter(|name| **name != target && !found.contains(name))
+        .copied()
+        .collect();
+    let extra: Vec<&str> = found
+        .iter()
+        .filter(|name| !expected.contains(name))
+        .copied()
+        .collect();
+    let mut detail = format!(
+        "{path} has columns [{}], but the tree was learned on [{}] (the label column `{target}` \
+         may be left out)",
+        found.join(", "),
+        expected.join(", ")
+    );
+    if !missing.is_empty() {
+        detail.push_str(&format!("; missing: {}", missing.join(", ")));
+    }
+    if !extra.is_empty() {
+        detail.push_str(&format!("; not in the tree: {}", extra.join(", ")));
+    }
+    if missing.is_empty() && extra.is_empty() {
+        detail.push_str("; the same columns in another order");
+    }
+    detail
+}

@@ -1,0 +1,147 @@
+//! Labelled tabular data: the [`Dataset`] type, its [`Schema`] (how the file's columns map to
+//! model features), and the modules that read, split and summarise it.
+//!
+//! Features are `f64`. A column whose cells are all non-numeric text is one-hot encoded into
+//! `column=value` features (0 or 1). The label column holds any text; labels are kept as written.
+
+mod csv_reader;
+mod split;
+mod thresholds;
+
+use serde::{Deserialize, Serialize};
+
+pub use csv_reader::{read_dataset, read_for_schema, TargetColumn};
+pub use split::{stratified_split, TrainTest};
+pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
+
+/// How one column of the input file is used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ColumnKind {
+    /// A numeric feature column, used as it is.
+    Numeric,
+    /// A text column, one-hot encoded into one `column=value` feature per category.
+    Categorical { categories: Vec<String> },
+    /// The label column.
+    Target,
+}
+
+/// One column of the input file, in file order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: ColumnKind,
+}
+
+/// The mapping from the file's columns to the model's features, kept in every tree so that
+/// later data can be checked and encoded the same way.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Schema {
+    /// Every column of the file, in the file's order, the label column included.
+    pub columns: Vec<Column>,
+    /// The name of the label column.
+    pub target: String,
+    /// The model's feature names, in feature order (`column` or `column=value`).
+    pub features: Vec<String>,
+}
+
+impl Schema {
+    /// Number of model features.
+    pub fn n_features(&self) -> usize {
+        self.features.len()
+    }
+
+    /// Builds the feature names from the columns: numeric columns keep their name, categorical
+    /// columns give one `column=value` feature per category; the target gives none.
+    pub fn features_of(columns: &[Column]) -> Vec<String> {
+        let mut features = Vec::new();
+        for column in columns {
+            match &column.kind {
+                ColumnKind::Numeric => features.push(column.name.clone()),
+                ColumnKind::Categorical { categories } => {
+                    for category in categories {
+                        features.push(format!("{}={}", column.name, category));
+                    }
+                }
+                ColumnKind::Target => {}
+            }
+        }
+        features
+    }
+}
+
+/// A labelled dataset: one row of feature values and one class index per observation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dataset {
+    /// Where the data came from (a file path), used in messages.
+    pub source: String,
+    pub schema: Schema,
+    /// The class labels as written in the file; a class index points into this list.
+    pub classes: Vec<String>,
+    /// Feature values, one `Vec` of `schema.n_features()` values per row.
+    pub rows: Vec<Vec<f64>>,
+    /// Class index of each row.
+    pub labels: Vec<usize>,
+}
+
+impl Dataset {
+    pub fn n_rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn n_features(&self) -> usize {
+        self.schema.n_features()
+    }
+
+    pub fn n_classes(&self) -> usize {
+        self.classes.len()
+    }
+
+    /// Number of rows of each class.
+    pub fn class_counts(&self) -> Vec<usize> {
+        count_classes(&self.labels, self.n_classes())
+    }
+
+    /// The values of feature `feature` over all rows.
+    pub fn feature_column(&self, feature: usize) -> Vec<f64> {
+        self.rows.iter().map(|row| row[feature]).collect()
+    }
+
+    /// The rows at `indices` (in that order), with the same schema and classes.
+    pub fn subset(&self, indices: &[usize]) -> Dataset {
+        Dataset {
+            source: self.source.clone(),
+            schema: self.schema.clone(),
+            classes: self.classes.clone(),
+            rows: indices.iter().map(|&i| self.rows[i].clone()).collect(),
+            labels: indices.iter().map(|&i| self.labels[i]).collect(),
+        }
+    }
+
+    /// Number of errors of the majority-class baseline (predict the most frequent class).
+    pub fn baseline_errors(&self) -> usize {
+        let counts = self.class_counts();
+        self.n_rows() - counts.iter().copied().max().unwrap_or(0)
+    }
+}
+
+/// Data read against a tree's schema for prediction: the rows, and the labels when the file
+/// has the label column. `classes` starts with the tree's classes, in the tree's order; labels
+/// the tree has never seen are appended after them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observations {
+    pub source: String,
+    pub rows: Vec<Vec<f64>>,
+    pub labels: Option<Vec<usize>>,
+    pub classes: Vec<String>,
+}
+
+/// Counts how many labels fall in each of `n_classes` classes.
+pub fn count_classes(labels: &[usize], n_classes: usize) -> Vec<usize> {
+    let mut counts = vec![0; n_classes];
+    for &label in labels {
+        counts[label] += 1;
+    }
+    counts
+}

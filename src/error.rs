@@ -1,0 +1,89 @@
+//! The library's one error type and its mapping to process exit codes.
+//!
+//! Bad input (data files, tree files, parameters) exits with code 2; anything else that fails
+//! (solver failures, output that cannot be written, internal inconsistencies) exits with code 1.
+
+use std::io;
+
+/// Every error the library reports. Messages name the file, line, column or parameter involved.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// A problem with an input file as a whole (missing, empty, header only, one class, ...).
+    #[error("{path}: {message}")]
+    Input { path: String, message: String },
+
+    /// A problem with one cell of an input CSV file.
+    #[error("{path}, line {line}, column {column} (`{name}`): {message}")]
+    Cell {
+        path: String,
+        line: u64,
+        column: usize,
+        name: String,
+        message: String,
+    },
+
+    /// An invalid parameter value (depth, fractions, flags that do not fit the data, ...).
+    #[error("invalid {parameter}: {message}")]
+    Parameter { parameter: String, message: String },
+
+    /// A tree file that does not fit the data it is applied to.
+    #[error("the tree does not match the data: {0}")]
+    TreeMismatch(String),
+
+    /// A tree or results file that cannot be parsed.
+    #[error("{path}: {message}")]
+    Format { path: String, message: String },
+
+    /// An output file or stream that cannot be written.
+    #[error("cannot write {path}: {source}")]
+    Output {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+
+    /// A mixed-integer model that is inconsistent (an incomplete assignment, an unknown variable).
+    #[error("model: {0}")]
+    Model(String),
+
+    /// A solver that failed or reported something we cannot interpret.
+    #[error("solver {solver}: {message}")]
+    Solver { solver: String, message: String },
+
+    /// A broken internal invariant: a bug in milptree, reported rather than hidden.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// The library's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Shorthand for a parameter error.
+    pub fn parameter(parameter: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Parameter {
+            parameter: parameter.into(),
+            message: message.into(),
+        }
+    }
+
+    /// Shorthand for a whole-file input error.
+    pub fn input(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Input {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The process exit code for this error: 2 for bad input, 1 for other failures.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            Error::Input { .. }
+            | Error::Cell { .. }
+            | Error::Parameter { .. }
+            | Error::TreeMismatch(_)
+            | Error::Format { .. } => 2,
+            Error::Output { .. } | Error::Model(_) | Error::Solver { .. } | Error::Internal(_) => 1,
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! Renderings of a tree: indented text in the style of scikit-learn's `export_text`
+//! ([`TextView`]) and Graphviz DOT ([`DotView`]). Both are borrowed `Display` views; the JSON
+//! rendering is the tree file format itself (`Tree::to_json_string`).
+
+mod dot;
+mod text;
+
+pub use dot::DotView;
+pub use text::TextView;
+
+use crate::tree::{Split, Tree};
+
+/// Formats `x` with about `digits` significant digits, without trailing zeros.
+pub fn significant(x: f64, digits: i32) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let decimals = (digits - 1 - magnitude).max(0) as usize;
+    let text = format!("{x:.decimals$}");
+    if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// A split as a left-hand side and a threshold, `lhs <= rhs` going left, in original units.
+/// Oblique weights `w` over standardised features become `w_j / scale_j` over the original
+/// features, and the bias moves to the right-hand side.
+pub fn split_condition(tree: &Tree, split: &Split) -> (String, String) {
+    match split {
+        Split::Axis { feature, threshold } => {
+            (tree.features()[*feature].clone(), format!("{threshold}"))
+        }
+        Split::Oblique { weights, bias } => {
+            let scaling = tree
+                .standardisation()
+                .expect("a validated tree with an oblique split has a standardisation");
+            let mut lhs = String::new();
+            let mut rhs = -bias;
+            for (j, w) in weights.iter().enumerate() {
+                if *w == 0.0 {
+                    continue;
+                }
+                let original = w / scaling.scale[j];
+                rhs += original * scaling.mean[j];
+                let magnitude = significant(original.abs(), 4);
+                let name = &tree.features()[j];
+                if lhs.is_empty() {
+                    let sign = if original < 0.0 { "-" } else { "" };
+                    lhs = format!("{sign}{magnitude}*{name}");
+                } else {
+                    let sign = if original < 0.0 { "-" } else { "+" };
+                    lhs.push_str(&format!(" {sign} {magnitude}*{name}"));
+                }
+            }
+            if lhs.is_empty() {
+                lhs = "0".to_string();
+            }
+            (lhs, significant(rhs, 6))
+        }
+    }
+}
+
+/// The counts as `[a, b, c]`.
+pub fn counts_list(counts: &[usize]) -> String {
+    let items: Vec<String> = counts.iter().map(usize::to_string).collect();
+    format!("[{}]", items.join(", "))
+}

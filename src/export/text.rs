@@ -1,0 +1,53 @@
+//! Indented text rendering of a tree, in the style of scikit-learn's `export_text`:
+//!
+//! ```text
+//! |--- petal_length <= 2.45
+//! |   |--- class: setosa  [50, 0, 0]
+//! |--- petal_length >  2.45
+//! |   |--- class: versicolor  [0, 50, 50]
+//! ```
+//!
+//! Leaves show their class and the per-class training counts; a branch that no training row
+//! takes is marked `(no training rows)`.
+
+use std::fmt;
+
+use crate::export::{counts_list, split_condition};
+use crate::tree::{NodeKind, Tree};
+
+/// Displays a tree as indented text.
+pub struct TextView<'a>(pub &'a Tree);
+
+impl TextView<'_> {
+    fn write_node(&self, f: &mut fmt::Formatter<'_>, id: usize, level: usize) -> fmt::Result {
+        let tree = self.0;
+        let Some(node) = tree.node(id) else {
+            return Ok(());
+        };
+        let indent = "|   ".repeat(level);
+        match &node.kind {
+            NodeKind::Leaf { class } => writeln!(
+                f,
+                "{indent}|--- class: {}  {}",
+                tree.classes()[*class],
+                counts_list(&node.counts)
+            ),
+            NodeKind::Split(split) => {
+                let (lhs, rhs) = split_condition(tree, split);
+                for (child, op) in [(2 * id, "<="), (2 * id + 1, "> ")] {
+                    let empty = tree.node(child).is_some_and(|c| c.rows() == 0) && node.rows() > 0;
+                    let mark = if empty { "  (no training rows)" } else { "" };
+                    writeln!(f, "{indent}|--- {lhs} {op} {rhs}{mark}")?;
+                    self.write_node(f, child, level + 1)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl fmt::Display for TextView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_node(f, 1, 0)
+    }
+}

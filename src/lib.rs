@@ -1,0 +1,25 @@
+//! milptree: optimal classification trees by mixed-integer programming.
+//!
+//! The library is organised by responsibility:
+//! - [`data`]: reading and validating CSV data, train/test splits, candidate thresholds;
+//! - [`tree`]: the tree model (axis-aligned and oblique splits), prediction and the one evaluator;
+//! - [`export`]: text, Graphviz DOT and JSON renderings of a tree;
+//! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
+//! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
+//!   feasibility checks, size reports and LP/MPS writers, built next to a `good_lp` problem;
+//! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
+//! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
+//! - [`cli`]: the `milptree` command line.
+#![deny(unsafe_code)]
+
+pub mod cli;
+pub mod data;
+pub mod error;
+pub mod export;
+pub mod formulation;
+pub mod greedy;
+pub mod mip;
+pub mod solver;
+pub mod tree;
+
+pub use error::{Error, Result};

@@ -1,0 +1,159 @@
+//! The one plain-code evaluator used everywhere: confusion matrix, misclassified count,
+//! accuracy, balanced accuracy and per-class precision, recall and F1.
+//!
+//! Conventions (those of scikit-learn): balanced accuracy is the mean recall over the classes
+//! present in the true labels; a precision or recall with an empty denominator is 0.
+
+use serde::Serialize;
+
+/// Precision, recall and F1 of one class.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassMetrics {
+    pub label: String,
+    /// Rows whose true class this is.
+    pub support: usize,
+    /// Rows predicted as this class.
+    pub predicted: usize,
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+}
+
+/// The headline figures that reports carry as `"train"` and `"test"`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub rows: usize,
+    pub misclassified: usize,
+    pub accuracy: f64,
+    pub balanced_accuracy: f64,
+}
+
+/// Everything the evaluator computes for one set of predictions.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evaluation {
+    pub rows: usize,
+    pub misclassified: usize,
+    pub accuracy: f64,
+    pub balanced_accuracy: f64,
+    /// The class labels indexing the confusion matrix.
+    pub classes: Vec<String>,
+    /// `confusion[true][predicted]` row counts.
+    pub confusion: Vec<Vec<usize>>,
+    pub per_class: Vec<ClassMetrics>,
+}
+
+impl Evaluation {
+    /// The headline figures.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            rows: self.rows,
+            misclassified: self.misclassified,
+            accuracy: self.accuracy,
+            balanced_accuracy: self.balanced_accuracy,
+        }
+    }
+}
+
+fn ratio(numerator: usize, denominator: usize) -> f64 {
+    if denominator == 0 {
+        0.0
+    } else {
+        numerator as f64 / denominator as f64
+    }
+}
+
+/// Evaluates `predicted` against `actual` class indices, both indexing `classes`.
+pub fn evaluate(predicted: &[usize], actual: &[usize], classes: &[String]) -> Evaluation {
+    assert_eq!(
+        predicted.len(),
+        actual.len(),
+        "one prediction per labelled row"
+    );
+    let k = classes.len();
+    let mut confusion = vec![vec![0usize; k]; k];
+    for (&p, &a) in predicted.iter().zip(actual) {
+        confusion[a][p] += 1;
+    }
+    from_confusion(confusion, classes)
+}
+
+/// Computes every figure from a confusion matrix `confusion[true][predicted]` over `classes`.
+pub fn from_confusion(confusion: Vec<Vec<usize>>, classes: &[String]) -> Evaluation {
+    let k = classes.len();
+    let rows: usize = confusion.iter().flatten().sum();
+    let correct: usize = (0..k).map(|c| confusion[c][c]).sum();
+    let per_class: Vec<ClassMetrics> = (0..k)
+        .map(|c| {
+            let support: usize = confusion[c].iter().sum();
+            let predicted: usize = confusion.iter().map(|row| row[c]).sum();
+            let precision = ratio(confusion[c][c], predicted);
+            let recall = ratio(confusion[c][c], support);
+            let f1 = if precision + recall > 0.0 {
+                2.0 * precision * recall / (precision + recall)
+            } else {
+                0.0
+            };
+            ClassMetrics {
+                label: classes[c].clone(),
+                support,
+                predicted,
+                precision,
+                recall,
+                f1,
+            }
+        })
+        .collect();
+    let present: Vec<&ClassMetrics> = per_class.iter().filter(|m| m.support > 0).collect();
+    let balanced_accuracy = if present.is_empty() {
+        0.0
+    } else {
+        present.iter().map(|m| m.recall).sum::<f64>() / present.len() as f64
+    };
+    Evaluation {
+        rows,
+        misclassified: rows - correct,
+        accuracy: ratio(correct, rows),
+        balanced_accuracy,
+        classes: classes.to_vec(),
+        confusion,
+        per_class,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("c{i}")).collect()
+    }
+
+    #[test]
+    fn figures_match_a_hand_computed_example() {
+        // true:      0 0 0 0 1 1 2
+        // predicted: 0 0 1 2 1 1 1
+        let actual = [0, 0, 0, 0, 1, 1, 2];
+        let predicted = [0, 0, 1, 2, 1, 1, 1];
+        let e = evaluate(&predicted, &actual, &labels(3));
+        assert_eq!(
+            e.confusion,
+            vec![vec![2, 1, 1], vec![0, 2, 0], vec![0, 1, 0]]
+        );
+        assert_eq!(e.misclassified, 3);
+        assert!((e.accuracy - 4.0 / 7.0).abs() < 1e-15);
+        // recalls 0.5, 1, 0 -> balanced 0.5
+        assert!((e.balanced_accuracy - 0.5).abs() < 1e-15);
+        // class 1: precision 2/4, recall 1, f1 = 2/3
+        assert!((e.per_class[1].precision - 0.5).abs() < 1e-15);
+        assert!((e.per_class[1].f1 - 2.0 / 3.0).abs() < 1e-15);
+        // class 2 never predicted correctly: precision 0 (empty denominator is 0 too)
+        assert_eq!(e.per_class[2].precision, 0.0);
+        assert_eq!(e.per_class[2].f1, 0.0);
+    }
+
+    #[test]
+    fn balanced_accuracy_ignores_classes_absent_from_the_truth() {
+        let e = evaluate(&[0, 1, 2], &[0, 1, 1], &labels(3));
+        assert!((e.balanced_accuracy - 0.75).abs() < 1e-15);
+    }
+}

@@ -1,0 +1,492 @@
+//! The classification tree model and its evaluation.
+//!
+//! A [`Tree`] lives in the positions of a complete binary tree of depth `depth`, numbered in
+//! breadth-first order: the root is 1 and the children of node `t` are `2t` (left) and `2t + 1`
+//! (right). Every present node is a split or a leaf; a leaf may sit above the last level.
+//! A split is axis-aligned (`x[feature] <= threshold` goes left, in the data's original units)
+//! or oblique (`w . z + b <= 0` goes left, over the standardised features `z = (x - mean) / scale`
+//! whose scaling the tree keeps). Every node stores the per-class counts of the training rows
+//! that reach it, recomputed from data by plain code ([`Tree::recount`]).
+
+mod eval;
+mod json;
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::Schema;
+use crate::error::{Error, Result};
+
+pub use eval::{evaluate, from_confusion, ClassMetrics, Evaluation, Summary};
+pub use json::{TREE_FORMAT, TREE_FORMAT_VERSION};
+
+/// The deepest tree milptree represents (2^(depth+1) node positions).
+pub const MAX_DEPTH: usize = 20;
+
+/// Feature scaling of oblique splits: `z_j = (x_j - mean_j) / scale_j`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Standardisation {
+    pub mean: Vec<f64>,
+    pub scale: Vec<f64>,
+}
+
+impl Standardisation {
+    /// Zero mean, unit variance over `rows` (population standard deviation, as scikit-learn's
+    /// `StandardScaler`); a constant feature gets scale 1, so it standardises to 0.
+    pub fn fit(rows: &[Vec<f64>], n_features: usize) -> Standardisation {
+        let n = rows.len().max(1) as f64;
+        let mut mean = vec![0.0; n_features];
+        for row in rows {
+            for (m, x) in mean.iter_mut().zip(row) {
+                *m += x / n;
+            }
+        }
+        let mut variance = vec![0.0; n_features];
+        for row in rows {
+            for j in 0..n_features {
+                variance[j] += (row[j] - mean[j]).powi(2) / n;
+            }
+        }
+        let scale = variance
+            .iter()
+            .map(|v| {
+                let s = v.sqrt();
+                if s > 1e-12 {
+                    s
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        Standardisation { mean, scale }
+    }
+
+    /// The standardised values of one row.
+    pub fn apply(&self, row: &[f64]) -> Vec<f64> {
+        row.iter()
+            .zip(self.mean.iter().zip(&self.scale))
+            .map(|(x, (m, s))| (x - m) / s)
+            .collect()
+    }
+}
+
+/// How a split node routes a row.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Split {
+    /// `x[feature] <= threshold` goes left, in original units.
+    Axis { feature: usize, threshold: f64 },
+    /// `weights . z + bias <= 0` goes left, with `z` the standardised features.
+    Oblique { weights: Vec<f64>, bias: f64 },
+}
+
+/// What a node is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    Split(Split),
+    Leaf { class: usize },
+}
+
+/// A node and the per-class counts of the training rows that reach it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub kind: NodeKind,
+    pub counts: Vec<usize>,
+}
+
+impl Node {
+    /// Number of training rows that reach the node.
+    pub fn rows(&self) -> usize {
+        self.counts.iter().sum()
+    }
+}
+
+/// Depth of node `id` (the root has depth 0).
+pub fn node_depth(id: usize) -> usize {
+    (usize::BITS - 1 - id.leading_zeros()) as usize
+}
+
+/// A validated classification tree. Build one with [`TreeBuilder`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tree {
+    schema: Schema,
+    classes: Vec<String>,
+    depth: usize,
+    standardisation: Option<Standardisation>,
+    /// Indexed by node id; index 0 is unused.
+    nodes: Vec<Option<Node>>,
+    /// Free-form description of how the tree was learned (method, parameters).
+    pub learned_by: Option<serde_json::Value>,
+}
+
+/// Collects nodes, then validates them into a [`Tree`].
+#[derive(Debug, Clone)]
+pub struct TreeBuilder {
+    schema: Schema,
+    classes: Vec<String>,
+    depth: usize,
+    standardisation: Option<Standardisation>,
+    nodes: Vec<Option<NodeKind>>,
+}
+
+impl TreeBuilder {
+    /// A builder for a tree of at most `depth` split levels over `schema`'s features.
+    pub fn new(schema: Schema, classes: Vec<String>, depth: usize) -> Result<TreeBuilder> {
+        if depth > MAX_DEPTH {
+            return Err(Error::parameter(
+                "depth",
+                format!("{depth} is larger than the largest supported depth, {MAX_DEPTH}"),
+            ));
+        }
+        Ok(TreeBuilder {
+            schema,
+            classes,
+            depth,
+            standardisation: None,
+            nodes: vec![None; 1 << (depth + 1)],
+        })
+    }
+
+    /// The scaling that oblique splits apply to the features.
+    pub fn standardisation(mut self, standardisation: Standardisation) -> Self {
+        self.standardisation = Some(standardisation);
+        self
+    }
+
+    fn slot(&mut self, id: usize) -> Result<&mut Option<NodeKind>> {
+        let capacity = self.nodes.len();
+        self.nodes.get_mut(id).filter(|_| id >= 1).ok_or_else(|| {
+            Error::Internal(format!(
+                "node {id} is outside a tree of depth {} (nodes 1 to {})",
+                node_depth(capacity - 1),
+                capacity - 1
+            ))
+        })
+    }
+
+    /// Sets node `id` to a split.
+    pub fn split(&mut self, id: usize, split: Split) -> Result<&mut Self> {
+        *self.slot(id)? = Some(NodeKind::Split(split));
+        Ok(self)
+    }
+
+    /// Sets node `id` to a leaf predicting `class`.
+    pub fn leaf(&mut self, id: usize, class: usize) -> Result<&mut Self> {
+        *self.slot(id)? = Some(NodeKind::Leaf { class });
+        Ok(self)
+    }
+
+    /// Validates the structure and returns the tree, with all counts zero.
+    pub fn build(self) -> Result<Tree> {
+        let n_features = self.schema.n_features();
+        let n_classes = self.classes.len();
+        let invalid = |message: String| Err(Error::Internal(format!("invalid tree: {message}")));
+        if self.nodes.get(1).is_none_or(Option::is_none) {
+            return invalid("the root (node 1) is missing".into());
+        }
+        if let Some(s) = &self.standardisation {
+            if s.mean.len() != n_features || s.scale.len() != n_features {
+                return invalid(format!(
+                    "the standardisation has {} means and {} scales for {n_features} features",
+                    s.mean.len(),
+                    s.scale.len()
+                ));
+            }
+            if s.scale.iter().any(|v| !(v.is_finite() && *v > 0.0))
+                || s.mean.iter().any(|v| !v.is_finite())
+            {
+                return invalid(
+                    "the standardisation has a non-finite mean or a non-positive scale".into(),
+                );
+            }
+        }
+        for id in 1..self.nodes.len() {
+            let Some(kind) = &self.nodes[id] else {
+                continue;
+            };
+            if id > 1 && !matches!(self.nodes[id / 2], Some(NodeKind::Split(_))) {
+                return invalid(format!(
+                    "node {id} is present but its parent {} is not a split",
+                    id / 2
+                ));
+            }
+            match kind {
+                NodeKind::Leaf { class } => {
+                    if *class >= n_classes {
+                        return invalid(format!("leaf {id} predicts class {class} of {n_classes}"));
+                    }
+                }
+                NodeKind::Split(split) => {
+                    if node_depth(id) >= self.depth {
+                        return invalid(format!(
+                            "node {id} splits at the last level of a depth-{} tree",
+                            self.depth
+                        ));
+                    }
+                    if self.nodes[2 * id].is_none() || self.nodes[2 * id + 1].is_none() {
+                        return invalid(format!("split {id} lacks a child"));
+                    }
+                    match split {
+                        Split::Axis { feature, threshold } => {
+                            if *feature >= n_features {
+                                return invalid(format!(
+                                    "split {id} uses feature {feature} of {n_features}"
+                                ));
+                            }
+                            if !threshold.is_finite() {
+                                return invalid(format!("split {id} has a non-finite threshold"));
+                            }
+                        }
+                        Split::Oblique { weights, bias } => {
+                            if weights.len() != n_features {
+                                return invalid(format!(
+                                    "split {id} has {} weights for {n_features} features",
+                                    weights.len()
+                                ));
+                            }
+                            if weights.iter().any(|w| !w.is_finite()) || !bias.is_finite() {
+                                return invalid(format!(
+                                    "split {id} has a non-finite weight or bias"
+                                ));
+                            }
+                            if self.standardisation.is_none() {
+                                return invalid(format!(
+                                    "split {id} is oblique but the tree has no standardisation"
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let nodes = self
+            .nodes
+            .into_iter()
+            .map(|kind| {
+                kind.map(|kind| Node {
+                    kind,
+                    counts: vec![0; n_classes],
+                })
+            })
+            .collect();
+        Ok(Tree {
+            schema: self.schema,
+            classes: self.classes,
+            depth: self.depth,
+            standardisation: self.standardisation,
+            nodes,
+            learned_by: None,
+        })
+    }
+}
+
+impl Tree {
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    pub fn classes(&self) -> &[String] {
+        &self.classes
+    }
+
+    pub fn features(&self) -> &[String] {
+        &self.schema.features
+    }
+
+    /// The depth the tree was built for (its deepest possible split level).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    pub fn standardisation(&self) -> Option<&Standardisation> {
+        self.standardisation.as_ref()
+    }
+
+    /// Node `id`, if present.
+    pub fn node(&self, id: usize) -> Option<&Node> {
+        self.nodes.get(id).and_then(Option::as_ref)
+    }
+
+    /// All present nodes with their ids, in breadth-first order.
+    pub fn nodes(&self) -> impl Iterator<Item = (usize, &Node)> {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(id, node)| node.as_ref().map(|node| (id, node)))
+    }
+
+    /// Ids of the leaves, in breadth-first order.
+    pub fn leaves(&self) -> Vec<usize> {
+        self.nodes()
+            .filter(|(_, node)| matches!(node.kind, NodeKind::Leaf { .. }))
+            .map(|(id, _)| id)
+            .collect()
+    }
+
+    /// Number of split nodes.
+    pub fn n_splits(&self) -> usize {
+        self.nodes()
+            .filter(|(_, node)| matches!(node.kind, NodeKind::Split(_)))
+            .count()
+    }
+
+    /// The depth of the deepest leaf.
+    pub fn actual_depth(&self) -> usize {
+        self.leaves().into_iter().map(node_depth).max().unwrap_or(0)
+    }
+
+    /// Whether `split` sends `row` (original units) to the left child.
+    pub fn goes_left(&self, split: &Split, row: &[f64]) -> bool {
+        match split {
+            Split::Axis { feature, threshold } => row[*feature] <= *threshold,
+            Split::Oblique { weights, bias } => self.oblique_value(weights, *bias, row) <= 0.0,
+        }
+    }
+
+    /// `weights . z + bias` for `row`, with `z` the standardised row.
+    pub fn oblique_value(&self, weights: &[f64], bias: f64, row: &[f64]) -> f64 {
+        let scaling = self
+            .standardisation
+            .as_ref()
+            .expect("a validated tree with an oblique split has a standardisation");
+        weights
+            .iter()
+            .zip(row)
+            .zip(scaling.mean.iter().zip(&scaling.scale))
+            .map(|((w, x), (m, s))| w * (x - m) / s)
+            .sum::<f64>()
+            + bias
+    }
+
+    /// The ids of the nodes `row` passes through, root first, leaf last.
+    pub fn path(&self, row: &[f64]) -> Vec<usize> {
+        let mut id = 1;
+        let mut path = vec![1];
+        while let Some(Node {
+            kind: NodeKind::Split(split),
+            ..
+        }) = self.node(id)
+        {
+            id = if self.goes_left(split, row) {
+                2 * id
+            } else {
+                2 * id + 1
+            };
+            path.push(id);
+        }
+        path
+    }
+
+    /// The leaf `row` reaches.
+    pub fn leaf_of(&self, row: &[f64]) -> usize {
+        let mut id = 1;
+        while let Some(Node {
+            kind: NodeKind::Split(split),
+            ..
+        }) = self.node(id)
+        {
+            id = if self.goes_left(split, row) {
+                2 * id
+            } else {
+                2 * id + 1
+            };
+        }
+        id
+    }
+
+    /// The class predicted for one row.
+    pub fn predict_row(&self, row: &[f64]) -> usize {
+        match self.node(self.leaf_of(row)) {
+            Some(Node {
+                kind: NodeKind::Leaf { class },
+                ..
+            }) => *class,
+            _ => unreachable!("a validated tree routes every row to a leaf"),
+        }
+    }
+
+    /// The class predicted for each row.
+    pub fn predict(&self, rows: &[Vec<f64>]) -> Vec<usize> {
+        rows.iter().map(|row| self.predict_row(row)).collect()
+    }
+
+    /// Recomputes every node's per-class counts from training rows and their labels.
+    pub fn recount(&mut self, rows: &[Vec<f64>], labels: &[usize]) {
+        let n_classes = self.classes.len();
+        for node in self.nodes.iter_mut().flatten() {
+            node.counts = vec![0; n_classes];
+        }
+        for (row, &label) in rows.iter().zip(labels) {
+            for id in self.path(row) {
+                if let Some(node) = self.nodes[id].as_mut() {
+                    node.counts[label] += 1;
+                }
+            }
+        }
+    }
+
+    /// Splits that send every training row reaching them the same way (by the stored counts),
+    /// with the side that receives no row: `(id, "left" | "right")`.
+    pub fn one_sided_splits(&self) -> Vec<(usize, &'static str)> {
+        self.nodes()
+            .filter(|(_, node)| matches!(node.kind, NodeKind::Split(_)))
+            .filter_map(|(id, _)| {
+                let left = self.node(2 * id).map_or(0, Node::rows);
+                let right = self.node(2 * id + 1).map_or(0, Node::rows);
+                match (left, right) {
+                    (0, _) => Some((id, "left")),
+                    (_, 0) => Some((id, "right")),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// Per-class counts of the training rows the tree was counted on (the root's counts).
+    pub fn training_counts(&self) -> &[usize] {
+        &self.nodes[1]
+            .as_ref()
+            .expect("a validated tree has a root")
+            .counts
+    }
+
+    /// Whether every split's counts are the sum of its children's counts (a consistency check
+    /// on trees read from files).
+    pub fn counts_consistent(&self) -> bool {
+        self.nodes()
+            .filter(|(_, node)| matches!(node.kind, NodeKind::Split(_)))
+            .all(
+                |(id, node)| match (self.node(2 * id), self.node(2 * id + 1)) {
+                    (Some(left), Some(right)) => node
+                        .counts
+                        .iter()
+                        .zip(left.counts.iter().zip(&right.counts))
+                        .all(|(n, (l, r))| *n == l + r),
+                    _ => false,
+                },
+            )
+    }
+
+    /// Evaluates the tree on rows with known labels (classes index `classes`, which must start
+    /// with the tree's own classes).
+    pub fn evaluate(&self, rows: &[Vec<f64>], labels: &[usize], classes: &[String]) -> Evaluation {
+        evaluate(&self.predict(rows), labels, classes)
+    }
+
+    /// The evaluator's figures on the rows the tree was counted on (its training rows), from
+    /// the stored leaf counts.
+    pub fn training_evaluation(&self) -> Evaluation {
+        let k = self.classes.len();
+        let mut confusion = vec![vec![0usize; k]; k];
+        for id in self.leaves() {
+            if let Some(Node {
+                kind: NodeKind::Leaf { class },
+                counts,
+            }) = self.node(id)
+            {
+                for (actual, &count) in counts.iter().enumerate() {
+                    confusion[actual][*class] += count;
+                }
+            }
+        }
+        from_confusion(confusion, &self.classes)
+    }
+}

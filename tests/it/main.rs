@@ -1,0 +1,1 @@
+//! milptree's integration tests: one test binary, one module per area.
