@@ -86,6 +86,69 @@ pub struct Dataset {
 }
 
 impl Dataset {
+    /// A dataset from values in memory: numeric features named `features`, class labels
+    /// `classes`, one row of feature values and one class index per observation. The schema
+    /// gets the features as numeric columns followed by a label column `class`.
+    pub fn from_parts(
+        source: impl Into<String>,
+        features: Vec<String>,
+        classes: Vec<String>,
+        rows: Vec<Vec<f64>>,
+        labels: Vec<usize>,
+    ) -> crate::Result<Dataset> {
+        let source = source.into();
+        let bad = |message: String| crate::Error::input(&source, message);
+        if rows.len() != labels.len() {
+            return Err(bad(format!(
+                "{} rows but {} labels",
+                rows.len(),
+                labels.len()
+            )));
+        }
+        if let Some((i, row)) = rows
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.len() != features.len())
+        {
+            return Err(bad(format!(
+                "row {i} has {} values for {} features",
+                row.len(),
+                features.len()
+            )));
+        }
+        if rows.iter().flatten().any(|v| !v.is_finite()) {
+            return Err(bad("a feature value is not finite".into()));
+        }
+        if let Some(&label) = labels.iter().find(|&&l| l >= classes.len()) {
+            return Err(bad(format!(
+                "label {label} is not one of {} classes",
+                classes.len()
+            )));
+        }
+        let mut columns: Vec<Column> = features
+            .iter()
+            .map(|name| Column {
+                name: name.clone(),
+                kind: ColumnKind::Numeric,
+            })
+            .collect();
+        columns.push(Column {
+            name: "class".into(),
+            kind: ColumnKind::Target,
+        });
+        Ok(Dataset {
+            source,
+            schema: Schema {
+                columns,
+                target: "class".into(),
+                features,
+            },
+            classes,
+            rows,
+            labels,
+        })
+    }
+
     pub fn n_rows(&self) -> usize {
         self.rows.len()
     }

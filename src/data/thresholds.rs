@@ -48,15 +48,27 @@ impl FromStr for ThresholdMode {
     }
 }
 
-/// The midpoint of two consecutive distinct values `low < high`, chosen so that
-/// `low <= t < high` holds in floating point (as scikit-learn does).
+/// The threshold between two consecutive distinct values `low < high`: their midpoint, written
+/// with the fewest significant digits that keep it within 1% of the gap from the exact midpoint
+/// (2.155 rather than 2.1550000000000002), and always with `low <= t < high` in floating point,
+/// so it separates the two values exactly as the midpoint does.
 pub fn midpoint(low: f64, high: f64) -> f64 {
-    let t = low + (high - low) / 2.0;
-    if t >= high || t < low {
+    let exact = low + (high - low) / 2.0;
+    let exact = if exact >= high || exact < low {
         low
     } else {
-        t
+        exact
+    };
+    let tolerance = (high - low) * 0.01;
+    for precision in 0..17 {
+        let Ok(short) = format!("{exact:.precision$e}").parse::<f64>() else {
+            continue;
+        };
+        if low <= short && short < high && (short - exact).abs() <= tolerance {
+            return short;
+        }
     }
+    exact
 }
 
 /// The candidate thresholds of one feature, in increasing order, from its `values` and the
@@ -124,8 +136,18 @@ mod tests {
     }
 
     #[test]
+    fn midpoints_are_short_decimals_between_the_values() {
+        assert_eq!(midpoint(2.13, 2.18), 2.155);
+        assert_eq!(midpoint(2.4, 2.5), 2.45);
+        assert_eq!(midpoint(1.0, 2.0), 1.5);
+        assert_eq!(midpoint(0.0, 1e-9), 5e-10);
+        assert_eq!(midpoint(-3.0, -1.0), -2.0);
+        assert_eq!(midpoint(100.0, 1000.0), 550.0);
+    }
+
+    #[test]
     fn midpoint_stays_below_the_upper_value() {
-        let low = 1.0;
+        let low: f64 = 1.0;
         let high = f64::from_bits(low.to_bits() + 1);
         let t = midpoint(low, high);
         assert!(low <= t && t < high);

@@ -1,0 +1,248 @@
+//! Tree files and renderings: JSON round trips, exact text and DOT output on small trees,
+//! and clear errors for tree files that are broken or do not match the data.
+
+use milptree::data::Dataset;
+use milptree::export::{DotView, TextView};
+use milptree::greedy::{cart, CartParams};
+use milptree::tree::{Split, Standardisation, Tree, TreeBuilder};
+
+use crate::common::{dataset, milptree, path_str, random_dataset, stderr, temp_file};
+
+/// Six rows over features a, b with classes no / yes.
+fn small_data() -> Dataset {
+    Dataset::from_parts(
+        "small",
+        vec!["a".into(), "b".into()],
+        vec!["no".into(), "yes".into()],
+        vec![
+            vec![1.0, 0.0],
+            vec![2.0, 1.0],
+            vec![3.0, 1.0],
+            vec![4.0, 2.0],
+            vec![5.0, 3.0],
+            vec![3.0, 2.0],
+        ],
+        vec![0, 0, 0, 1, 1, 0],
+    )
+    .expect("valid data")
+}
+
+/// `a <= 2.5 ? no : (b <= 1.5 ? no : yes)`, counted on `small_data`.
+fn small_tree() -> Tree {
+    let data = small_data();
+    let mut builder =
+        TreeBuilder::new(data.schema.clone(), data.classes.clone(), 2).expect("depth 2");
+    builder
+        .split(
+            1,
+            Split::Axis {
+                feature: 0,
+                threshold: 2.5,
+            },
+        )
+        .and_then(|b| b.leaf(2, 0))
+        .and_then(|b| {
+            b.split(
+                3,
+                Split::Axis {
+                    feature: 1,
+                    threshold: 1.5,
+                },
+            )
+        })
+        .and_then(|b| b.leaf(6, 0))
+        .and_then(|b| b.leaf(7, 1))
+        .expect("nodes in range");
+    let mut tree = builder.build().expect("a valid tree");
+    tree.recount(&data.rows, &data.labels);
+    tree
+}
+
+#[test]
+fn text_rendering_is_exact() {
+    let expected = "\
+|--- a <= 2.5
+|   |--- class: no  [2, 0]
+|--- a >  2.5
+|   |--- b <= 1.5
+|   |   |--- class: no  [1, 0]
+|   |--- b >  1.5
+|   |   |--- class: yes  [1, 2]
+";
+    assert_eq!(TextView(&small_tree()).to_string(), expected);
+}
+
+#[test]
+fn dot_rendering_is_exact() {
+    let expected = r##"digraph Tree {
+node [shape=box, fontname="helvetica"] ;
+edge [fontname="helvetica"] ;
+1 [label="a <= 2.5\nrows = 6\ncounts = [4, 2]"] ;
+2 [label="class = no\nrows = 2\ncounts = [2, 0]", style="rounded,filled", fillcolor="#eeeeee"] ;
+1 -> 2 [labeldistance=2.5, labelangle=45, headlabel="True"] ;
+3 [label="b <= 1.5\nrows = 4\ncounts = [2, 2]"] ;
+1 -> 3 [labeldistance=2.5, labelangle=-45, headlabel="False"] ;
+6 [label="class = no\nrows = 1\ncounts = [1, 0]", style="rounded,filled", fillcolor="#eeeeee"] ;
+3 -> 6 [labeldistance=2.5, labelangle=45, headlabel="True"] ;
+7 [label="class = yes\nrows = 3\ncounts = [1, 2]", style="rounded,filled", fillcolor="#eeeeee"] ;
+3 -> 7 [labeldistance=2.5, labelangle=-45, headlabel="False"] ;
+}
+"##;
+    assert_eq!(DotView(&small_tree()).to_string(), expected);
+}
+
+#[test]
+fn one_sided_split_is_marked_and_reported() {
+    let data = small_data();
+    let mut builder =
+        TreeBuilder::new(data.schema.clone(), data.classes.clone(), 1).expect("depth 1");
+    builder
+        .split(
+            1,
+            Split::Axis {
+                feature: 0,
+                threshold: 100.0,
+            },
+        )
+        .and_then(|b| b.leaf(2, 0))
+        .and_then(|b| b.leaf(3, 1))
+        .expect("nodes in range");
+    let mut tree = builder.build().expect("valid");
+    tree.recount(&data.rows, &data.labels);
+    assert_eq!(tree.one_sided_splits(), vec![(1, "right")]);
+    assert_eq!(
+        TextView(&tree).to_string(),
+        "|--- a <= 100\n|   |--- class: no  [4, 2]\n|--- a >  100  (no training rows)\n|   |--- class: yes  [0, 0]\n"
+    );
+}
+
+fn oblique_tree() -> Tree {
+    let data = small_data();
+    let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), 1)
+        .expect("depth 1")
+        .standardisation(Standardisation {
+            mean: vec![2.0, 0.0],
+            scale: vec![2.0, 1.0],
+        });
+    builder
+        .split(
+            1,
+            Split::Oblique {
+                weights: vec![1.0, -0.5],
+                bias: 0.25,
+            },
+        )
+        .and_then(|b| b.leaf(2, 0))
+        .and_then(|b| b.leaf(3, 1))
+        .expect("nodes in range");
+    let mut tree = builder.build().expect("valid");
+    tree.recount(&data.rows, &data.labels);
+    tree
+}
+
+#[test]
+fn oblique_split_renders_in_original_units() {
+    // w / scale = (0.5, -0.5); threshold = -bias + sum w_j mean_j / scale_j = -0.25 + 1 = 0.75
+    let text = TextView(&oblique_tree()).to_string();
+    assert!(text.starts_with("|--- 0.5*a - 0.5*b <= 0.75\n"), "{text}");
+    // Row (1, 0): z = (-0.5, 0), w.z + b = -0.25 <= 0 -> left; 0.5*1 - 0 = 0.5 <= 0.75 agrees.
+    let tree = oblique_tree();
+    assert_eq!(tree.leaf_of(&[1.0, 0.0]), 2);
+    assert_eq!(tree.leaf_of(&[4.0, 2.0]), 3); // 0.5*4 - 0.5*2 = 1 > 0.75
+}
+
+#[test]
+fn json_round_trip_keeps_every_field() {
+    let mut trees = vec![small_tree(), oblique_tree()];
+    for (name, depth) in [("iris", 3), ("wine", 2)] {
+        let data = milptree::data::read_dataset(&dataset(name), &Default::default())
+            .expect("bundled data");
+        trees.push(cart(&data, &CartParams::new(depth)).expect("CART"));
+    }
+    trees.push(
+        cart(&random_dataset(7, 40, 3, 3, 5), &CartParams::new(4)).expect("CART on random data"),
+    );
+    for tree in trees {
+        let text = tree.to_json_string();
+        let back = Tree::from_json_str(&text, "memory").expect("a written tree reads back");
+        assert_eq!(back, tree);
+        assert_eq!(back.to_json_string(), text);
+    }
+}
+
+fn show_error(contents: &str) -> String {
+    let (_dir, path) = temp_file("tree.json", contents);
+    let output = milptree(&["show", path_str(&path)]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    stderr(&output)
+}
+
+#[test]
+fn broken_tree_files_are_clear_errors() {
+    let good: serde_json::Value =
+        serde_json::from_str(&small_tree().to_json_string()).expect("json");
+    assert!(show_error("{not json").contains("not valid JSON"));
+    assert!(show_error("{}").contains("not a milptree tree file"));
+
+    let mut wrong_version = good.clone();
+    wrong_version["version"] = 99.into();
+    assert!(show_error(&wrong_version.to_string()).contains("version 99 is not supported"));
+
+    let mut missing_child = good.clone();
+    let nodes = missing_child["nodes"].as_array_mut().expect("nodes");
+    nodes.retain(|n| n["id"] != 7);
+    let message = show_error(&missing_child.to_string());
+    assert!(message.contains("split 3 lacks a child"), "{message}");
+
+    let mut bad_counts = good.clone();
+    bad_counts["nodes"][0]["counts"] = serde_json::json!([5, 2]);
+    assert!(show_error(&bad_counts.to_string()).contains("counts are inconsistent"));
+
+    let mut bad_name = good.clone();
+    bad_name["nodes"][0]["feature_name"] = "z".into();
+    assert!(show_error(&bad_name.to_string()).contains("feature 0 is not named `z`"));
+
+    let mut bad_feature = good;
+    bad_feature["nodes"][0]["feature"] = 9.into();
+    assert!(show_error(&bad_feature.to_string()).contains("feature 9 is not named"));
+}
+
+#[test]
+fn predict_refuses_data_whose_columns_do_not_match() {
+    let (_tree_dir, tree_path) = temp_file("tree.json", &small_tree().to_json_string());
+    for (contents, expected) in [
+        ("b,a,class\n1,2,no\n", "the same columns in another order"),
+        ("a,class\n1,no\n", "missing: b"),
+        ("a,b,c,class\n1,2,3,no\n", "not in the tree: c"),
+    ] {
+        let (_dir, data_path) = temp_file("data.csv", contents);
+        let output = milptree(&[
+            "predict",
+            "--tree",
+            path_str(&tree_path),
+            path_str(&data_path),
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{contents}");
+        let message = stderr(&output);
+        assert!(
+            message.contains("the tree does not match the data"),
+            "{message}"
+        );
+        assert!(message.contains(expected), "{message}");
+    }
+}
+
+#[test]
+fn predict_errors_name_the_file_column() {
+    let (_tree_dir, tree_path) = temp_file("tree.json", &small_tree().to_json_string());
+    let (_dir, data_path) = temp_file("data.csv", "a,b,class\n1,2,no\n3,x,yes\n");
+    let output = milptree(&[
+        "predict",
+        "--tree",
+        path_str(&tree_path),
+        path_str(&data_path),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("line 3, column 2 (`b`)"), "{message}");
+}
