@@ -5,5 +5,6 @@ mod cli_commands;
 mod common;
 mod data_errors;
 mod evaluator_props;
+mod oracle;
 mod split;
 mod tree_files;
