@@ -6,9 +6,10 @@
 //!   (they appear in HiGHS's log). Options: `time_limit` (the time left of the wall-clock
 //!   limit), `mip_rel_gap` (default 0), `threads` (with `parallel = on` when more than one, or
 //!   HiGHS's MIP search stays on one worker).
-//! - Each solve runs on a thread of its own: HiGHS sizes its task scheduler once per calling
-//!   thread (and refuses a different `threads` later on that thread), so a fresh thread makes
-//!   `threads` apply to every solve.
+//! - Each solve runs on a thread of its own: HiGHS keeps one task scheduler per calling thread,
+//!   reset only when an instance is destroyed, and fails a run whose `threads` differs while
+//!   another instance lives on that thread; a fresh thread makes `threads` apply to every
+//!   solve.
 //! - Callbacks: every improving solution (objective and bound: a trajectory point and the first
 //!   incumbent), the periodic MIP interrupt check (bound for the progress line and trajectory,
 //!   and the interrupt flag: HiGHS then stops with `interrupted` and its best solution), and,

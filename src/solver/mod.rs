@@ -11,14 +11,17 @@
 //!
 //! Both backends load the model from our record (so the solvers see exactly the model that is
 //! checked and exported), minimise with the objective constant included in every figure, and
-//! default to a relative gap of 0: "optimal" means optimal.
+//! default to a relative gap of 0: "optimal" means optimal. With a positive `mip_rel_gap` the
+//! solvers stop on their own gap formulas (their denominators differ slightly); the reported
+//! gaps always use ours.
 //!
 //! What each backend can tell (established by experiment, see the backends' documentation):
 //! - HiGHS reports every improving solution and, periodically, its bound: the trajectory has a
 //!   point per incumbent and bound movements, `time_to_first_incumbent` is known, the interrupt
 //!   flag stops it, its log can be routed to stderr. Each HiGHS solve runs on a thread of its
-//!   own, so the `threads` option applies to every solve (HiGHS sizes its thread pool once per
-//!   calling thread).
+//!   own, so the `threads` option applies to every solve (HiGHS keeps one task scheduler per
+//!   calling thread and fails a run whose `threads` differs while another HiGHS instance lives
+//!   on that thread).
 //! - CBC's C interface gives no usable progress: its message callback stops being called once
 //!   the branch-and-bound starts and prints every message to stdout even at log level 0. So
 //!   CBC's trajectory is only the final point, `time_to_first_incumbent` is `None`, warm-start
