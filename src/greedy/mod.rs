@@ -3,4 +3,4 @@
 
 mod cart;
 
-pub use cart::{cart, check_depth, CartParams};
+pub use cart::{cart, check_depth, majority, CartParams};

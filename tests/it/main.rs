@@ -7,6 +7,7 @@ mod data_errors;
 mod evaluator_props;
 mod mip;
 mod models;
+mod oct;
 mod oracle;
 mod round_trip;
 mod solver;
