@@ -5,6 +5,7 @@
 //! plain code the objective the model assigns to a tree. The pipeline that runs them
 //! ([`pipeline`]) uses that last one to check every decoded tree against the solver's figure.
 
+pub mod binoct;
 pub mod oct;
 pub mod pipeline;
 
