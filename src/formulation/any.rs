@@ -32,6 +32,20 @@ macro_rules! dispatch {
 }
 
 impl AnyFormulation {
+    /// The names `from_name` accepts.
+    pub const NAMES: [&'static str; 1] = ["oct"];
+
+    /// The formulation called `name` (`oct`, ...) at `depth`, with default parameters.
+    pub fn from_name(name: &str, depth: usize) -> Result<AnyFormulation> {
+        match name {
+            "oct" => Ok(AnyFormulation::Oct(Oct::new(depth))),
+            other => Err(crate::Error::parameter(
+                "formulation",
+                format!("`{other}` is not one of: {}", Self::NAMES.join(", ")),
+            )),
+        }
+    }
+
     pub fn name(&self) -> &'static str {
         dispatch!(self, f => f.name())
     }
