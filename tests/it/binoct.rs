@@ -5,6 +5,7 @@
 
 use milptree::data::{candidate_thresholds, read_dataset, Dataset, TargetColumn, ThresholdMode};
 use milptree::formulation::binoct::{BinOct, BinOctModel};
+use milptree::formulation::oct::Oct;
 use milptree::formulation::pipeline::objectives_agree;
 use milptree::formulation::{BuiltModel, Formulation, Objective};
 use milptree::mip::Assignment;
@@ -138,6 +139,28 @@ fn all_thresholds_reach_the_oracle_optimum() {
                 assert_eq!(errors as f64, expected, "{context}: evaluated errors");
             }
         }
+    }
+}
+
+#[test]
+fn all_thresholds_reach_octs_optimum() {
+    for (seed, n, levels, k) in instances().into_iter().take(3) {
+        let data = mixed_dataset(seed + 300, n, &levels, k, 2);
+        let oct = Oct::new(2);
+        let built = oct.build(&data).expect("OCT builds");
+        let solved = solve(built.mip(), SolverKind::Highs, &SolveOptions::default())
+            .expect("the solver runs");
+        assert_eq!(solved.report.termination, Termination::Optimal);
+        let oct_errors = solved.report.objective.expect("an objective") * built.baseline();
+        let formulation = BinOct {
+            thresholds: ThresholdMode::All,
+            ..BinOct::new(2)
+        };
+        let (binoct_errors, _) = solve_optimally(&formulation, &data, SolverKind::Highs, true);
+        assert!(
+            (oct_errors - binoct_errors).abs() < 1e-4,
+            "seed {seed}: OCT {oct_errors}, BinOCT {binoct_errors}"
+        );
     }
 }
 
