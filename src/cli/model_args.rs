@@ -4,7 +4,9 @@
 
 use clap::{Args, ValueEnum};
 
+use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
+use crate::formulation::binoct::BinOct;
 use crate::formulation::oct::Oct;
 use crate::formulation::{AnyFormulation, Objective};
 
@@ -12,6 +14,16 @@ use crate::formulation::{AnyFormulation, Objective};
 pub enum FormulationName {
     /// Bertsimas & Dunn's OCT (axis-aligned).
     Oct,
+    /// Verwer & Zhang's BinOCT (binary-search threshold encoding).
+    Binoct,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ThresholdArg {
+    /// Every midpoint between consecutive distinct values (exact).
+    All,
+    /// Only midpoints between value groups that are not one and the same single class.
+    ClassBoundary,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -44,9 +56,12 @@ pub struct ModelArgs {
     /// [oct] Minimum number of training rows in a leaf that is used.
     #[arg(long)]
     pub min_leaf: Option<usize>,
-    /// [oct] What an error costs.
+    /// [oct, binoct] What an error costs.
     #[arg(long, value_enum)]
     pub objective: Option<ObjectiveArg>,
+    /// [binoct] Candidate thresholds (default class-boundary, the paper's reduction).
+    #[arg(long, value_enum)]
+    pub thresholds: Option<ThresholdArg>,
     /// Warm start.
     #[arg(long, value_enum, default_value_t = WarmStartArg::Greedy)]
     pub warm_start: WarmStartArg,
@@ -77,11 +92,28 @@ impl ModelArgs {
     pub fn formulation(&self) -> Result<AnyFormulation> {
         match self.formulation {
             FormulationName::Oct => {
-                reject("oct", &[])?;
+                reject("oct", &[("--thresholds", self.thresholds.is_some())])?;
                 Ok(AnyFormulation::Oct(Oct {
                     depth: self.depth,
                     alpha: self.alpha.unwrap_or(0.0),
                     min_leaf: self.min_leaf.unwrap_or(1),
+                    objective: objective(self.objective),
+                }))
+            }
+            FormulationName::Binoct => {
+                reject(
+                    "binoct",
+                    &[
+                        ("--alpha", self.alpha.is_some()),
+                        ("--min-leaf", self.min_leaf.is_some()),
+                    ],
+                )?;
+                Ok(AnyFormulation::BinOct(BinOct {
+                    depth: self.depth,
+                    thresholds: match self.thresholds {
+                        Some(ThresholdArg::All) => ThresholdMode::All,
+                        Some(ThresholdArg::ClassBoundary) | None => ThresholdMode::ClassBoundary,
+                    },
                     objective: objective(self.objective),
                 }))
             }

@@ -3,6 +3,7 @@
 
 use crate::data::Dataset;
 use crate::error::Result;
+use crate::formulation::binoct::BinOct;
 use crate::formulation::oct::Oct;
 use crate::formulation::pipeline::{self, Outcome, RunOptions};
 use crate::formulation::{BuiltModel, Encoded, Formulation, VariableRole};
@@ -13,6 +14,7 @@ use crate::tree::Tree;
 #[derive(Debug, Clone)]
 pub enum AnyFormulation {
     Oct(Oct),
+    BinOct(BinOct),
 }
 
 /// A model built by any formulation, with what exporting it needs.
@@ -27,18 +29,20 @@ macro_rules! dispatch {
     ($self:expr, $f:ident => $body:expr) => {
         match $self {
             AnyFormulation::Oct($f) => $body,
+            AnyFormulation::BinOct($f) => $body,
         }
     };
 }
 
 impl AnyFormulation {
     /// The names `from_name` accepts.
-    pub const NAMES: [&'static str; 1] = ["oct"];
+    pub const NAMES: [&'static str; 2] = ["oct", "binoct"];
 
     /// The formulation called `name` (`oct`, ...) at `depth`, with default parameters.
     pub fn from_name(name: &str, depth: usize) -> Result<AnyFormulation> {
         match name {
             "oct" => Ok(AnyFormulation::Oct(Oct::new(depth))),
+            "binoct" => Ok(AnyFormulation::BinOct(BinOct::new(depth))),
             other => Err(crate::Error::parameter(
                 "formulation",
                 format!("`{other}` is not one of: {}", Self::NAMES.join(", ")),
