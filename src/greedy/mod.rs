@@ -1,6 +1,11 @@
-//! Greedy trees: CART with Gini impurity ([`cart`]). They are milptree's baseline and the warm
-//! starts of the optimal formulations.
+//! Greedy trees: CART with Gini impurity ([`cart`]) and the greedy logistic tree
+//! ([`logistic_tree`]) with its L1-regularised logistic regression ([`logistic_regression`]).
+//! They are milptree's baselines and the warm starts of the optimal formulations.
 
 mod cart;
+pub mod logistic_regression;
+pub mod logistic_tree;
 
 pub use cart::{cart, check_depth, CartParams};
+pub use logistic_regression::{Intercept, L1Logistic, LogisticFit};
+pub use logistic_tree::{logistic_tree, LogisticTreeParams, ScoreBound};
