@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cli::data_args::DataArgs;
+use crate::cli::model_args::ModelArgs;
+use crate::solver::SolverKind;
 
 /// Optimal classification trees by mixed-integer programming.
 #[derive(Debug, Parser)]
@@ -23,6 +25,61 @@ pub enum Command {
     Predict(PredictArgs),
     /// Render a saved tree as text, Graphviz DOT or JSON.
     Show(ShowArgs),
+    /// Learn an optimal tree: build a formulation, solve it with HiGHS or CBC, report.
+    Solve(SolveArgs),
+    /// Write the model `solve` would build as an LP or MPS file for external solvers.
+    ExportLp(ExportLpArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// The MIP solver.
+    #[arg(long, default_value = "highs", value_parser = parse_solver)]
+    pub solver: SolverKind,
+    /// Wall-clock time limit of the solve, in seconds (fractions allowed).
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Relative MIP gap at which the solver may stop (default 0: optimal means optimal).
+    #[arg(long, default_value_t = 0.0, value_name = "GAP")]
+    pub mip_gap: f64,
+    /// Solver threads (HiGHS fixes its thread pool at the first solve of a process).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stream the solver's own log to stderr.
+    #[arg(long)]
+    pub log: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the tree to this JSON file.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportLpArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// The model file: `.lp` (CPLEX LP format) or `.mps`. Next to it go `<name>.vars.json`
+    /// (what each variable means) and, with a warm start, `<name>.mst` and `<name>.sol`.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_solver(text: &str) -> Result<SolverKind, String> {
+    text.parse::<SolverKind>().map_err(|e| e.to_string())
 }
 
 #[derive(Debug, Args)]

@@ -5,10 +5,13 @@
 
 mod args;
 mod data_args;
+mod export_lp;
 mod greedy;
+mod model_args;
 mod output;
 mod predict;
 mod show;
+mod solve;
 
 use std::error::Error as _;
 
@@ -46,5 +49,7 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::Greedy(args) => greedy::run(args),
         Command::Predict(args) => predict::run(args),
         Command::Show(args) => show::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::ExportLp(args) => export_lp::run(args),
     }
 }

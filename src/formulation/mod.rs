@@ -1,1 +1,149 @@
-//! (module under construction)
+//! The tree formulations and what they share.
+//!
+//! Every formulation has the same shape ([`Formulation`]): build the model on the training
+//! data, encode a tree as a complete warm start, decode a solution into a tree, and compute by
+//! plain code the objective the model assigns to a tree. The pipeline that runs them
+//! ([`pipeline`]) uses that last one to check every decoded tree against the solver's figure.
+
+pub mod oct;
+pub mod pipeline;
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+use crate::mip::{Assignment, MipModel};
+use crate::tree::Tree;
+
+/// What a misclassification costs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    /// Every error costs 1.
+    #[default]
+    Accuracy,
+    /// An error on a row of class `k` costs `n / (K * n_k)`, so every class weighs the same.
+    Balanced,
+}
+
+impl Objective {
+    /// The cost of one error on each class of `data`.
+    pub fn class_weights(&self, data: &Dataset) -> Vec<f64> {
+        let counts = data.class_counts();
+        let n = data.n_rows() as f64;
+        let k = data.n_classes() as f64;
+        counts
+            .iter()
+            .map(|&n_k| match self {
+                Objective::Accuracy => 1.0,
+                Objective::Balanced if n_k > 0 => n / (k * n_k as f64),
+                Objective::Balanced => 0.0,
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Objective {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Objective::Accuracy => "accuracy",
+            Objective::Balanced => "balanced",
+        })
+    }
+}
+
+impl FromStr for Objective {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Self> {
+        match text {
+            "accuracy" => Ok(Objective::Accuracy),
+            "balanced" => Ok(Objective::Balanced),
+            other => Err(Error::parameter(
+                "--objective",
+                format!("`{other}` is not one of: accuracy, balanced"),
+            )),
+        }
+    }
+}
+
+/// What one variable of a built model means, for the map written next to exported models.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VariableRole {
+    /// The variable's name in the model (e.g. `a[f=3,n=1]`).
+    pub name: String,
+    /// The tree node it belongs to, if any.
+    pub node: Option<usize>,
+    /// What it means, in words (e.g. "node 1 splits on feature petal_width_cm").
+    pub meaning: String,
+}
+
+/// A built model: the MIP and what the formulation needs to encode and decode.
+pub trait BuiltModel {
+    fn mip(&self) -> &MipModel;
+    /// The meaning of every variable, in column order.
+    fn variable_roles(&self) -> Vec<VariableRole>;
+}
+
+/// A tree encoded as a warm start.
+#[derive(Debug, Clone)]
+pub struct Encoded {
+    /// A complete assignment of every variable of the model.
+    pub assignment: Assignment,
+    /// The tree the assignment represents: the given tree, or the closest tree the model can
+    /// represent (e.g. thresholds snapped to candidates, leaves relabelled to a class the model
+    /// allows), with counts recomputed on the training data.
+    pub tree: Tree,
+    /// What was changed to make the tree representable, if anything.
+    pub notes: Vec<String>,
+}
+
+/// A decoded solution.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// The tree, with counts recomputed on the training data.
+    pub tree: Tree,
+    /// Formulation-specific notes on decoding (e.g. a threshold snapped to a candidate).
+    pub notes: Vec<String>,
+}
+
+/// The common shape of every formulation.
+pub trait Formulation {
+    type Built: BuiltModel;
+    /// `oct`, `binoct` or `olct`.
+    fn name(&self) -> &'static str;
+    /// The tree depth the model is built for.
+    fn depth(&self) -> usize;
+    /// The parameters, for reports.
+    fn parameters(&self) -> serde_json::Value;
+    /// The data the formulation learns from when it differs from the input (OLCT relabels a
+    /// multiclass dataset as positive vs the rest). Applied to the training and test data alike.
+    fn relabel(&self, _data: &Dataset) -> Result<Option<Dataset>> {
+        Ok(None)
+    }
+    /// Builds the model on the training data.
+    fn build(&self, data: &Dataset) -> Result<Self::Built>;
+    /// The greedy tree used as the default warm start.
+    fn greedy_tree(&self, data: &Dataset) -> Result<Tree>;
+    /// Encodes `tree` (learned on the same training data) as a complete assignment of every
+    /// variable of the model, with the tree that assignment represents. Errors when the tree
+    /// cannot be represented at all (e.g. too deep, or a kind of split the model lacks).
+    fn encode(&self, built: &Self::Built, tree: &Tree) -> Result<Encoded>;
+    /// Decodes a solver's solution into a tree.
+    fn decode(&self, built: &Self::Built, solution: &Assignment) -> Result<Decoded>;
+    /// The objective value the model assigns to `tree`, computed by plain code from the
+    /// training data (never from a solution). A decoded optimum must match the solver's.
+    fn objective_of(&self, built: &Self::Built, tree: &Tree) -> Result<f64>;
+    /// The relative tolerance within which the solver's objective and the plain evaluation of
+    /// the decoded tree must agree.
+    fn objective_tolerance(&self) -> f64 {
+        1e-6
+    }
+    /// A step applied to the decoded tree after the check against the solver (e.g. OLCT's
+    /// refinement). Returns the final tree and a report of what was done; by default nothing.
+    fn post_process(&self, _built: &Self::Built, tree: Tree) -> Result<(Tree, serde_json::Value)> {
+        Ok((tree, serde_json::Value::Null))
+    }
+}

@@ -80,7 +80,7 @@ fn sum_of_squares(counts: &[usize]) -> u128 {
 }
 
 /// The majority class of `counts` (lowest index on ties).
-pub(crate) fn majority(counts: &[usize]) -> usize {
+pub fn majority(counts: &[usize]) -> usize {
     let mut best = 0;
     for (class, &count) in counts.iter().enumerate() {
         if count > counts[best] {

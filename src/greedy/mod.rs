@@ -6,6 +6,6 @@ mod cart;
 pub mod logistic_regression;
 pub mod logistic_tree;
 
-pub use cart::{cart, check_depth, CartParams};
+pub use cart::{cart, check_depth, majority, CartParams};
 pub use logistic_regression::{Intercept, L1Logistic, LogisticFit};
 pub use logistic_tree::{logistic_tree, LogisticTreeParams, ScoreBound};

@@ -1,1 +1,37 @@
-//! (module under construction)
+//! Our own record of a mixed-integer model, kept next to the `good_lp` problem it builds.
+//!
+//! Formulations create variables and constraints through [`MipModel`], using `good_lp`'s
+//! [`Variable`], [`Expression`] and [`constraint!`] as usual. Next to the `good_lp` problem the
+//! model keeps an ordered record of every column (readable name such as `a[f=3,n=1]`, kind,
+//! bounds) and every row (name, terms sorted by column, sense, right-hand side), because
+//! `good_lp` does not expose its internals. Everything else is built from this record:
+//! - the solver backends load it (see [`crate::solver`]), so the solvers see exactly the model
+//!   that is exported and checked;
+//! - [`Assignment`]s (complete values for every column, for warm starts and solutions) are
+//!   checked against it ([`MipModel::check`]) and evaluated ([`MipModel::objective_value`]);
+//! - [`ModelSize`] reports its dimensions;
+//! - the writers export it as CPLEX LP ([`MipModel::write_lp`]), free MPS
+//!   ([`MipModel::write_mps`]), and a start as a Gurobi `.mst` file ([`MipModel::write_mst`]) or a
+//!   HiGHS `.sol` file ([`MipModel::write_highs_solution`]), all with the same file names
+//!   ([`MipModel::file_name`]), coefficients in a stable order and the same bytes for the same
+//!   model.
+//!
+//! The objective is always minimised; its constant term is kept everywhere (reports, checks,
+//! files).
+
+mod assignment;
+mod check;
+mod column_index;
+mod lp_writer;
+mod model;
+mod mps_writer;
+mod names;
+mod number_format;
+mod record;
+mod start_writer;
+
+pub use assignment::{Assignment, AssignmentBuilder};
+pub use check::{Feasibility, Violation, ViolationKind, FEASIBILITY_TOLERANCE};
+pub use good_lp::{constraint, Constraint, Expression, Variable};
+pub use model::MipModel;
+pub use record::{ModelSize, RowInfo, RowSense, VarInfo, VarKind};

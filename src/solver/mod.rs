@@ -1,1 +1,225 @@
-//! (module under construction)
+//! Solving a [`MipModel`] with HiGHS or CBC, behind one [`Backend`] trait, with a report that
+//! tells the whole truth: figures a solver does not give are `None`, never invented.
+//!
+//! [`solve`] is the one entry point. It checks the options, the model and the warm start (its
+//! objective, feasibility and worst violation, see [`WarmStartReport`]), runs the backend,
+//! settles "infeasible or unbounded" verdicts with a feasibility solve, computes the gaps with
+//! one formula for every solver ([`gaps`]: `abs_gap = max(0, objective - bound)`,
+//! `rel_gap = abs_gap / |objective|`, 0 when `abs_gap` is 0, `None` when the objective is 0 and
+//! the gap is not), decides whether the warm start was accepted, and checks the returned
+//! solution against the model.
+//!
+//! Both backends load the model from our record (so the solvers see exactly the model that is
+//! checked and exported), minimise with the objective constant included in every figure, and
+//! default to a relative gap of 0: "optimal" means optimal. With a positive `mip_rel_gap` the
+//! solvers stop on their own gap formulas (their denominators differ slightly); the reported
+//! gaps always use ours.
+//!
+//! What each backend can tell (established by experiment, see the backends' documentation):
+//! - HiGHS reports every improving solution and, periodically, its bound: the trajectory has a
+//!   point per incumbent and bound movements, `time_to_first_incumbent` is known, the interrupt
+//!   flag stops it, its log can be routed to stderr. Each HiGHS solve runs on a thread of its
+//!   own, so the `threads` option applies to every solve (HiGHS keeps one task scheduler per
+//!   calling thread and fails a run whose `threads` differs while another HiGHS instance lives
+//!   on that thread).
+//! - CBC's C interface gives no usable progress: its message callback stops being called once
+//!   the branch-and-bound starts and prints every message to stdout even at log level 0. So
+//!   CBC's trajectory is only the final point, `time_to_first_incumbent` is `None`, warm-start
+//!   acceptance is often undecidable (`None`), and a running CBC cannot be interrupted. Its log
+//!   goes to stdout, so with `log` on, stdout is pointed at stderr during the solve.
+
+mod cbc;
+mod gap;
+mod highs;
+mod kind;
+mod options;
+mod progress;
+mod report;
+mod stdout_redirect;
+mod warm_start;
+
+use std::path::Path;
+use std::time::Instant;
+
+pub use cbc::Cbc;
+pub use gap::gaps;
+pub use highs::Highs;
+pub use kind::{backend, SolverKind};
+pub use options::{Progress, SolveOptions};
+pub use report::{FileSolved, SolveReport, Solved, Termination, TrajectoryPoint, WarmStartReport};
+
+use crate::error::Result;
+use crate::mip::{Expression, MipModel};
+
+/// A solver.
+pub trait Backend: Send + Sync {
+    /// `highs` or `cbc`.
+    fn name(&self) -> &'static str;
+
+    /// The solver library's version, e.g. `1.15.0`.
+    fn version(&self) -> String;
+
+    /// Runs the solver on `model` with `options`. The report holds what the solver says; the
+    /// gaps, the warm-start verdict and the solution check are left to [`solve`], which should
+    /// be used instead.
+    fn solve(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved>;
+
+    /// Whether the solver reports every incumbent it finds while it runs.
+    fn observes_incumbents(&self) -> bool;
+
+    /// Reads a model file with the solver's own reader (`.mps` as free MPS, anything else as
+    /// CPLEX LP) and solves it; `start` is a start file for it (HiGHS: a `.sol` file as
+    /// written by [`MipModel::write_highs_solution`]; CBC: a `.mst` file as written by
+    /// [`MipModel::write_mst`]). The gaps are computed; `options.warm_start` is ignored.
+    fn solve_file(
+        &self,
+        path: &Path,
+        start: Option<&Path>,
+        options: &SolveOptions,
+    ) -> Result<FileSolved>;
+}
+
+/// Solves `model` with the solver `kind`: see the module documentation.
+pub fn solve(model: &MipModel, kind: SolverKind, options: &SolveOptions) -> Result<Solved> {
+    solve_with(backend(kind).as_ref(), model, options)
+}
+
+/// [`solve`] with a given backend.
+pub fn solve_with(
+    backend: &dyn Backend,
+    model: &MipModel,
+    options: &SolveOptions,
+) -> Result<Solved> {
+    let started = Instant::now();
+    options.validate()?;
+    model.validate()?;
+    let start = match &options.warm_start {
+        Some(start) => Some(warm_start::check_start(model, start)?),
+        None => None,
+    };
+    let mut solved = backend.solve(model, options)?;
+    let report = &mut solved.report;
+    if report.termination == Termination::InfeasibleOrUnbounded {
+        settle_infeasible_or_unbounded(backend, model, options, started, report)?;
+    }
+    set_gaps(report);
+    if let Some(mut start) = start {
+        if !start.feasible {
+            report.notes.push(format!(
+                "the warm start is infeasible ({} violations); the solver was given it anyway",
+                start.violations
+            ));
+        }
+        start.accepted =
+            warm_start::accepted(start.objective, report, backend.observes_incumbents());
+        report.warm_start = Some(start);
+    }
+    if let Some(solution) = &solved.solution {
+        let check = model.check(solution);
+        if let Some(worst) = check.worst.as_ref().filter(|_| !check.feasible) {
+            report.notes.push(format!(
+                "the solver's solution violates {} `{}` by {} (our tolerance: {} relative)",
+                worst.kind.name(),
+                worst.name,
+                worst.amount,
+                crate::mip::FEASIBILITY_TOLERANCE
+            ));
+        }
+        report.solution_check = Some(check);
+    }
+    report.error = match &report.termination {
+        Termination::Error(text) => Some(text.clone()),
+        _ => None,
+    };
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(solved)
+}
+
+/// Sets `abs_gap` and `rel_gap` from the objective and bound of `report`.
+pub(crate) fn set_gaps(report: &mut SolveReport) {
+    let (abs_gap, rel_gap) = gaps(report.objective, report.best_bound);
+    report.abs_gap = abs_gap;
+    report.rel_gap = rel_gap;
+}
+
+/// The solver said "infeasible or unbounded": a solve of the same rows with a zero objective
+/// tells which (feasible: unbounded; infeasible: infeasible), if time allows.
+fn settle_infeasible_or_unbounded(
+    backend: &dyn Backend,
+    model: &MipModel,
+    options: &SolveOptions,
+    started: Instant,
+    report: &mut SolveReport,
+) -> Result<()> {
+    let remaining = options.remaining(started.elapsed().as_secs_f64());
+    if remaining == Some(0.0) {
+        report.notes.push(
+            "the solver found the model infeasible or unbounded; no time was left to tell which"
+                .to_string(),
+        );
+        return Ok(());
+    }
+    let mut feasibility = model.clone();
+    feasibility.set_objective(Expression::default());
+    let feasibility_options = SolveOptions {
+        time_limit: remaining,
+        warm_start: None,
+        progress: Progress::Hidden,
+        ..options.clone()
+    };
+    let verdict = backend.solve(&feasibility, &feasibility_options)?.report;
+    let (termination, note) = match verdict.termination {
+        Termination::Optimal => (
+            Termination::Unbounded,
+            "the solver found the model infeasible or unbounded; a solve with a zero objective \
+             found a feasible point, so it is unbounded",
+        ),
+        Termination::Infeasible => (
+            Termination::Infeasible,
+            "the solver found the model infeasible or unbounded; a solve with a zero objective \
+             proved it infeasible",
+        ),
+        _ => (
+            Termination::InfeasibleOrUnbounded,
+            "the solver found the model infeasible or unbounded; a solve with a zero objective \
+             could not tell which",
+        ),
+    };
+    report.termination = termination;
+    report.notes.push(note.to_string());
+    Ok(())
+}
+
+/// A model without variables, evaluated directly: optimal with the objective constant if every
+/// row holds, infeasible otherwise.
+pub(crate) fn solve_without_variables(
+    backend: &dyn Backend,
+    model: &MipModel,
+    options: &SolveOptions,
+) -> Result<Solved> {
+    let started = Instant::now();
+    let mut report = SolveReport::new(backend.name(), backend.version(), options);
+    let empty = model.assignment_from_values(Vec::new())?;
+    let feasible = model.check(&empty).feasible;
+    let constant = model.objective_constant();
+    report
+        .notes
+        .push("the model has no variables; it was evaluated without calling the solver".into());
+    let solution = if feasible {
+        report.termination = Termination::Optimal;
+        report.has_solution = true;
+        report.objective = Some(constant);
+        report.best_bound = Some(constant);
+        Some(empty)
+    } else {
+        report.termination = Termination::Infeasible;
+        None
+    };
+    report.trajectory.push(TrajectoryPoint {
+        seconds: started.elapsed().as_secs_f64(),
+        incumbent: report.objective,
+        bound: report.best_bound,
+    });
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(Solved { report, solution })
+}

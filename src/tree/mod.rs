@@ -415,6 +415,26 @@ impl Tree {
         rows.iter().map(|row| self.predict_row(row)).collect()
     }
 
+    /// Changes the class leaf `id` predicts.
+    pub fn set_leaf_class(&mut self, id: usize, class: usize) -> Result<()> {
+        if class >= self.classes.len() {
+            return Err(Error::Internal(format!(
+                "class {class} of {}",
+                self.classes.len()
+            )));
+        }
+        match self.nodes.get_mut(id).and_then(Option::as_mut) {
+            Some(Node {
+                kind: NodeKind::Leaf { class: current },
+                ..
+            }) => {
+                *current = class;
+                Ok(())
+            }
+            _ => Err(Error::Internal(format!("node {id} is not a leaf"))),
+        }
+    }
+
     /// Recomputes every node's per-class counts from training rows and their labels.
     pub fn recount(&mut self, rows: &[Vec<f64>], labels: &[usize]) {
         let n_classes = self.classes.len();

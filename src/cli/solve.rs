@@ -1,0 +1,241 @@
+//! `milptree solve`: build a formulation on the training data, solve it, decode and check
+//! the tree, and report everything the solver proved and the plain evaluator measured.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use crate::cli::args::SolveArgs;
+use crate::cli::data_args::LoadedData;
+use crate::cli::model_args::{AnyFormulation, WarmStartArg};
+use crate::cli::output::{
+    data_block, one_sided, one_sided_note, print_json, summary_line, train_test, write_file,
+};
+use crate::error::{Error, Result};
+use crate::export::TextView;
+use crate::formulation::pipeline::{self, Outcome, RunOptions, WarmStart};
+use crate::formulation::Formulation;
+use crate::solver::{Progress, SolveOptions, Termination};
+
+pub fn run(args: SolveArgs) -> Result<()> {
+    match args.model.formulation()? {
+        AnyFormulation::Oct(formulation) => solve_with(&formulation, &args),
+    }
+}
+
+/// The data with the formulation's relabelling applied to both sets.
+pub fn relabelled<F: Formulation>(formulation: &F, data: LoadedData) -> Result<LoadedData> {
+    let train = formulation.relabel(&data.train)?.unwrap_or(data.train);
+    let test = match data.test {
+        Some(test) => Some(formulation.relabel(&test)?.unwrap_or(test)),
+        None => None,
+    };
+    Ok(LoadedData { train, test })
+}
+
+/// Solve options from the command line.
+pub fn solve_options(args: &SolveArgs) -> Result<SolveOptions> {
+    if let Some(limit) = args.time_limit {
+        if !(limit.is_finite() && limit >= 0.0) {
+            return Err(Error::parameter(
+                "--time-limit",
+                format!("{limit} is not a number of seconds"),
+            ));
+        }
+    }
+    if !(args.mip_gap.is_finite() && args.mip_gap >= 0.0) {
+        return Err(Error::parameter(
+            "--mip-gap",
+            format!("{} is not a non-negative number", args.mip_gap),
+        ));
+    }
+    if args.threads == Some(0) {
+        return Err(Error::parameter("--threads", "must be at least 1"));
+    }
+    let interrupt = Arc::new(AtomicBool::new(false));
+    Ok(SolveOptions {
+        time_limit: args.time_limit,
+        mip_rel_gap: args.mip_gap,
+        threads: args.threads,
+        log: args.log,
+        progress: if args.quiet || args.log {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
+        warm_start: None,
+        interrupt: Some(interrupt),
+    })
+}
+
+fn solve_with<F: Formulation>(formulation: &F, args: &SolveArgs) -> Result<()> {
+    let data = relabelled(formulation, args.data.load()?)?;
+    let options = RunOptions {
+        solver: args.solver,
+        solve: solve_options(args)?,
+        warm_start: match args.model.warm_start {
+            WarmStartArg::Greedy => WarmStart::Greedy,
+            WarmStartArg::None => WarmStart::None,
+        },
+    };
+    let outcome = pipeline::run(formulation, &data.train, options)?;
+    if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
+        write_file(path, &tree.to_json_string())?;
+    }
+    let report = report_json(args, &data, &outcome);
+    if args.json {
+        print_json(&report);
+    } else {
+        print_human(args, &data, &outcome);
+    }
+    if !outcome.report.has_solution
+        && !matches!(
+            outcome.report.termination,
+            Termination::TimeLimit | Termination::Interrupted
+        )
+    {
+        // Infeasible, unbounded or failed: nothing to return is a failure of the run.
+        return Err(Error::Solver {
+            solver: args.solver.to_string(),
+            message: format!(
+                "no tree: the solve ended with {:?}",
+                outcome.report.termination
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// The JSON report: the solver's figures at the top level, then the model, the warm start,
+/// the check of the decoded tree, the evaluator's figures and the tree.
+pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Value {
+    let mut report = Map::new();
+    report.insert("command".into(), json!("solve"));
+    report.insert("formulation".into(), json!(outcome.formulation));
+    report.insert("parameters".into(), outcome.parameters.clone());
+    report.insert("depth".into(), json!(args.model.depth));
+    report.insert("data".into(), data_block(&args.data.data, data));
+    if let Value::Object(solver) = serde_json::to_value(&outcome.report).expect("reports serialise")
+    {
+        report.extend(solver);
+    }
+    report.insert(
+        "model_size".into(),
+        serde_json::to_value(outcome.size).expect("sizes serialise"),
+    );
+    report.insert("build_seconds".into(), json!(outcome.build_seconds));
+    report.insert(
+        "warm_start_tree_objective".into(),
+        json!(outcome.warm_start_objective),
+    );
+    report.insert(
+        "evaluated_objective".into(),
+        json!(outcome.evaluated_objective),
+    );
+    report.insert("decode_mismatch".into(), json!(outcome.decode_mismatch));
+    report.insert("notes".into(), json!(outcome.notes));
+    report.insert("post_process".into(), outcome.post_process.clone());
+    let (train, test) = match &outcome.tree {
+        Some(tree) => {
+            let (train, test) = train_test(tree, data);
+            (json!(train), json!(test))
+        }
+        None => (Value::Null, Value::Null),
+    };
+    report.insert("train".into(), train);
+    report.insert("test".into(), test);
+    report.insert(
+        "one_sided_splits".into(),
+        outcome.tree.as_ref().map_or(Value::Null, one_sided),
+    );
+    report.insert(
+        "tree".into(),
+        outcome
+            .tree
+            .as_ref()
+            .map_or(Value::Null, |t| t.to_json_value()),
+    );
+    Value::Object(report)
+}
+
+fn figure(value: Option<f64>) -> String {
+    value.map_or_else(|| "-".to_string(), |v| format!("{v:.6}"))
+}
+
+fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) {
+    let report = &outcome.report;
+    println!(
+        "{} depth {} on {} ({} training rows, {} features, {} classes), {} {}",
+        outcome.formulation.to_uppercase(),
+        args.model.depth,
+        args.data.data.display(),
+        data.train.n_rows(),
+        data.train.n_features(),
+        data.train.n_classes(),
+        report.solver,
+        report.solver_version
+    );
+    let size = &outcome.size;
+    println!(
+        "model: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros; built in {:.2} s",
+        size.variables, size.binaries, size.integers, size.continuous, size.constraints, size.nonzeros, outcome.build_seconds
+    );
+    if let Some(warm) = &report.warm_start {
+        let accepted = match warm.accepted {
+            Some(true) => "accepted",
+            Some(false) => "not accepted",
+            None => "acceptance unknown",
+        };
+        let feasible = if warm.feasible {
+            "feasible"
+        } else {
+            "INFEASIBLE"
+        };
+        println!(
+            "warm start: objective {} ({feasible}, {accepted})",
+            figure(Some(warm.objective))
+        );
+        if let Some(violation) = &warm.worst_violation {
+            println!(
+                "  worst violation: {} by {}",
+                violation.name, violation.amount
+            );
+        }
+    }
+    println!(
+        "solve: {:?} in {:.2} s, {} nodes; objective {}, bound {}, gap {}",
+        report.termination,
+        report.seconds,
+        report
+            .nodes
+            .map_or_else(|| "-".to_string(), |n| n.to_string()),
+        figure(report.objective),
+        figure(report.best_bound),
+        report
+            .rel_gap
+            .map_or_else(|| "-".to_string(), |g| format!("{:.4}%", 100.0 * g)),
+    );
+    if let Some(mismatch) = &outcome.decode_mismatch {
+        println!("WARNING: {}", mismatch.message);
+    }
+    for note in &outcome.notes {
+        println!("note: {note}");
+    }
+    let Some(tree) = &outcome.tree else {
+        println!("no tree: the solver found no solution");
+        return;
+    };
+    let (train, test) = train_test(tree, data);
+    println!("{}", summary_line("train", &train));
+    if let Some(test) = &test {
+        println!("{}", summary_line("test", test));
+    }
+    if let Some(note) = one_sided_note(tree) {
+        println!("{note}");
+    }
+    if let Some(path) = &args.output {
+        println!("tree written to {}", path.display());
+    }
+    print!("{}", TextView(tree));
+}

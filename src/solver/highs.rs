@@ -1,0 +1,531 @@
+//! The HiGHS backend: the bundled HiGHS (crate `highs-sys`), loaded from our record through the
+//! `highs` crate, driven through its C API where the crate stops (callbacks, options, info
+//! values, warm starts, file reading).
+//!
+//! - The model is passed with its objective offset and the file names of its columns and rows
+//!   (they appear in HiGHS's log). Options: `time_limit` (the time left of the wall-clock
+//!   limit), `mip_rel_gap` (default 0), `threads` (with `parallel = on` when more than one, or
+//!   HiGHS's MIP search stays on one worker).
+//! - Each solve runs on a thread of its own: HiGHS keeps one task scheduler per calling thread,
+//!   reset only when an instance is destroyed, and fails a run whose `threads` differs while
+//!   another instance lives on that thread; a fresh thread makes `threads` apply to every
+//!   solve.
+//! - Callbacks: every improving solution (objective and bound: a trajectory point and the first
+//!   incumbent), the periodic MIP interrupt check (bound for the progress line and trajectory,
+//!   and the interrupt flag: HiGHS then stops with `interrupted` and its best solution), and,
+//!   with `log`, the log lines, written to stderr (`log_to_console` stays off: HiGHS would
+//!   write to stdout).
+//! - A warm start is passed whole (`Highs_setSolution`). HiGHS checks it before presolve: a
+//!   feasible start becomes the incumbent (reported as the first improving solution when the
+//!   search gets time to run; with a time limit of 0 it is returned as the solution without any
+//!   callback); an infeasible one is dropped and the search goes on.
+//! - Results: model status, `primal_solution_status`, `objective_function_value`,
+//!   `mip_dual_bound`, `mip_node_count`, the column values. HiGHS's `unbounded or infeasible`
+//!   verdict (its presolve gives it for unbounded MIPs) is reported as such and settled by
+//!   [`super::solve`]. A pure LP has no branch-and-bound: no nodes, and its proven optimum is
+//!   its bound.
+#![allow(unsafe_code)]
+
+use std::ffi::{c_void, CStr, CString};
+use std::os::raw::{c_char, c_int};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use highs_sys::{
+    kHighsCallbackLogging, kHighsCallbackMipImprovingSolution, kHighsCallbackMipInterrupt,
+    kHighsMaximumStringLength, HighsCallbackDataIn, HighsCallbackDataOut, HighsInt,
+    Highs_changeObjectiveOffset, Highs_getColName, Highs_getDoubleInfoValue,
+    Highs_getInt64InfoValue, Highs_getIntInfoValue, Highs_getModelStatus, Highs_getNumCol,
+    Highs_getSolution, Highs_passColName, Highs_passRowName, Highs_readModel, Highs_run,
+    Highs_setCallback, Highs_setSolution, Highs_startCallback, Highs_version,
+    MODEL_STATUS_INFEASIBLE, MODEL_STATUS_OPTIMAL, MODEL_STATUS_REACHED_INTERRUPT,
+    MODEL_STATUS_REACHED_TIME_LIMIT, MODEL_STATUS_UNBOUNDED, MODEL_STATUS_UNBOUNDED_OR_INFEASIBLE,
+    SOLUTION_STATUS_FEASIBLE, STATUS_ERROR,
+};
+
+use super::progress::{finite, Monitor};
+use super::report::{FileSolved, SolveReport, Solved, Termination};
+use super::{Backend, SolveOptions};
+use crate::error::{Error, Result};
+use crate::mip::{MipModel, RowSense};
+
+/// Stack of the thread a HiGHS solve runs on (reserved address space, used on demand).
+const SOLVE_THREAD_STACK: usize = 64 << 20;
+
+/// The HiGHS backend.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Highs;
+
+impl Backend for Highs {
+    fn name(&self) -> &'static str {
+        "highs"
+    }
+
+    fn version(&self) -> String {
+        // SAFETY: `Highs_version` returns a pointer to a static NUL-terminated string (or null).
+        let version = unsafe { Highs_version() };
+        if version.is_null() {
+            return "unknown".to_string();
+        }
+        // SAFETY: non-null, NUL-terminated and static, as above.
+        unsafe { CStr::from_ptr(version) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    fn solve(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
+        options.validate()?;
+        model.validate()?;
+        if model.vars().is_empty() {
+            return super::solve_without_variables(self, model, options);
+        }
+        on_own_thread(|| self.solve_record(model, options))
+    }
+
+    fn observes_incumbents(&self) -> bool {
+        true
+    }
+
+    fn solve_file(
+        &self,
+        path: &Path,
+        start: Option<&Path>,
+        options: &SolveOptions,
+    ) -> Result<FileSolved> {
+        options.validate()?;
+        on_own_thread(|| self.solve_path(path, start, options))
+    }
+}
+
+impl Highs {
+    fn solve_record(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
+        let started = Instant::now();
+        let monitor = Monitor::new(self.name(), options, started);
+        let mut report = SolveReport::new(self.name(), self.version(), options);
+        let mut highs = load(model)?;
+        configure(&mut highs, options, monitor.elapsed())?;
+        if let Some(start) = &options.warm_start {
+            let values = start.values();
+            if values.len() != model.vars().len() {
+                return Err(Error::Model(format!(
+                    "the warm start has {} values but the model has {} columns",
+                    values.len(),
+                    model.vars().len()
+                )));
+            }
+            // SAFETY: `values` holds one value per column of the loaded model; the other
+            // arrays are optional (null).
+            let status = unsafe {
+                Highs_setSolution(
+                    highs.as_mut_ptr(),
+                    values.as_ptr(),
+                    std::ptr::null(),
+                    std::ptr::null(),
+                    std::ptr::null(),
+                )
+            };
+            if status == STATUS_ERROR {
+                report
+                    .notes
+                    .push("HiGHS refused the warm start (Highs_setSolution failed)".to_string());
+            }
+        }
+        let outcome = run(&mut highs, options, &monitor, model.has_integers());
+        outcome.fill(&mut report, monitor);
+        let solution = match outcome.values {
+            Some(values) => Some(model.assignment_from_values(values)?),
+            None => None,
+        };
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok(Solved { report, solution })
+    }
+
+    fn solve_path(
+        &self,
+        path: &Path,
+        start: Option<&Path>,
+        options: &SolveOptions,
+    ) -> Result<FileSolved> {
+        let started = Instant::now();
+        let monitor = Monitor::new(self.name(), options, started);
+        let mut report = SolveReport::new(self.name(), self.version(), options);
+        let mut highs = highs::ColProblem::default()
+            .try_optimise(highs::Sense::Minimise)
+            .map_err(|status| solver_error(format!("cannot create a model: {status:?}")))?;
+        let c_path = c_path(path)?;
+        // SAFETY: `highs` is a live instance and `c_path` a NUL-terminated path.
+        let status = unsafe { Highs_readModel(highs.as_mut_ptr(), c_path.as_ptr()) };
+        if status == STATUS_ERROR {
+            return Err(solver_error(format!("cannot read {}", path.display())));
+        }
+        configure(&mut highs, options, monitor.elapsed())?;
+        if let Some(start) = start {
+            let start = start.to_str().ok_or_else(|| {
+                Error::parameter("start file", format!("{} is not UTF-8", start.display()))
+            })?;
+            set_option(&mut highs, "read_solution_file", start)?;
+        }
+        // A file may hold integer columns or not; HiGHS's MIP figures are read if present.
+        let outcome = run(&mut highs, options, &monitor, true);
+        let solution = outcome.values.as_ref().map(|values| {
+            column_names(&highs)
+                .into_iter()
+                .zip(values.clone())
+                .collect()
+        });
+        outcome.fill(&mut report, monitor);
+        super::set_gaps(&mut report);
+        report.seconds = started.elapsed().as_secs_f64();
+        Ok(FileSolved { report, solution })
+    }
+}
+
+/// Runs `work` on a fresh thread (see the module documentation) and returns its result.
+fn on_own_thread<T: Send>(work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("highs".to_string())
+            .stack_size(SOLVE_THREAD_STACK)
+            .spawn_scoped(scope, work)
+            .map_err(|e| Error::Internal(format!("cannot start the HiGHS thread: {e}")))?;
+        handle
+            .join()
+            .map_err(|_| Error::Internal("the HiGHS solve thread panicked".to_string()))?
+    })
+}
+
+/// The model loaded into a new HiGHS instance, with offset and names.
+fn load(model: &MipModel) -> Result<highs::Model> {
+    let mut problem = highs::RowProblem::default();
+    let mut costs = vec![0.0; model.vars().len()];
+    for &(j, c) in model.objective_terms() {
+        costs[j] = c;
+    }
+    let columns: Vec<highs::Col> = model
+        .vars()
+        .iter()
+        .zip(&costs)
+        .map(|(var, &cost)| {
+            problem.add_column_with_integrality(cost, var.lower..=var.upper, var.kind.is_integral())
+        })
+        .collect();
+    for row in model.rows() {
+        let terms = row.terms.iter().map(|&(j, c)| (columns[j], c));
+        match row.sense {
+            RowSense::Le => problem.add_row(..=row.rhs, terms),
+            RowSense::Ge => problem.add_row(row.rhs.., terms),
+            RowSense::Eq => problem.add_row(row.rhs..=row.rhs, terms),
+        }
+    }
+    let mut highs = problem
+        .try_optimise(highs::Sense::Minimise)
+        .map_err(|status| solver_error(format!("HiGHS rejected the model: {status:?}")))?;
+    let ptr = highs.as_mut_ptr();
+    // SAFETY: `ptr` is the live instance owned by `highs`.
+    let status = unsafe { Highs_changeObjectiveOffset(ptr, model.objective_constant()) };
+    if status == STATUS_ERROR {
+        return Err(solver_error("cannot set the objective offset"));
+    }
+    for j in 0..model.vars().len() {
+        let name = c_name(model.file_name(j))?;
+        // SAFETY: `j` is a column of the loaded model; `name` is NUL-terminated and copied.
+        unsafe { Highs_passColName(ptr, to_highs_int(j)?, name.as_ptr()) };
+    }
+    for i in 0..model.rows().len() {
+        let name = c_name(model.file_row_name(i))?;
+        // SAFETY: `i` is a row of the loaded model; `name` is NUL-terminated and copied.
+        unsafe { Highs_passRowName(ptr, to_highs_int(i)?, name.as_ptr()) };
+    }
+    Ok(highs)
+}
+
+/// Sets the options of a solve, `elapsed` seconds after it started.
+fn configure(highs: &mut highs::Model, options: &SolveOptions, elapsed: f64) -> Result<()> {
+    if let Some(remaining) = options.remaining(elapsed) {
+        set_option(highs, "time_limit", remaining)?;
+    }
+    set_option(highs, "mip_rel_gap", options.mip_rel_gap)?;
+    if let Some(threads) = options.threads {
+        let threads = i32::try_from(threads)
+            .map_err(|_| Error::parameter("threads", format!("{threads} is too many")))?;
+        set_option(highs, "threads", threads)?;
+        if threads > 1 {
+            set_option(highs, "parallel", "on")?;
+        }
+    }
+    set_option(highs, "output_flag", options.log)?;
+    set_option(highs, "log_to_console", false)?;
+    Ok(())
+}
+
+fn set_option<V: highs::HighsOptionValue>(
+    highs: &mut highs::Model,
+    name: &str,
+    value: V,
+) -> Result<()> {
+    highs
+        .try_set_option(name, value)
+        .map_err(|_| solver_error(format!("cannot set option `{name}`")))
+}
+
+/// What the callbacks need, behind the `user_data` pointer.
+struct CallbackContext<'a> {
+    monitor: &'a Monitor,
+    interrupt: Option<&'a AtomicBool>,
+}
+
+/// The HiGHS callback: improving solutions, periodic MIP checks (bound, interrupt) and log
+/// lines. It must not unwind into C++: any panic is caught and dropped.
+unsafe extern "C" fn on_callback(
+    kind: c_int,
+    message: *const c_char,
+    data_out: *const HighsCallbackDataOut,
+    data_in: *mut HighsCallbackDataIn,
+    user_data: *mut c_void,
+) {
+    let _ = catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: `user_data` is the `CallbackContext` that `run` registered; it outlives
+        // `Highs_run`, during which alone HiGHS calls back.
+        let Some(context) = (unsafe { user_data.cast::<CallbackContext<'_>>().as_ref() }) else {
+            return;
+        };
+        // SAFETY: HiGHS passes a valid (or null) output record for the duration of the call.
+        let out = unsafe { data_out.as_ref() };
+        if kind == kHighsCallbackLogging {
+            if !message.is_null() {
+                // SAFETY: non-null log messages are NUL-terminated strings valid for the call.
+                let text = unsafe { CStr::from_ptr(message) }.to_string_lossy();
+                context.monitor.log(&text);
+            }
+        } else if kind == kHighsCallbackMipImprovingSolution {
+            if let Some(out) = out {
+                context
+                    .monitor
+                    .incumbent(out.objective_function_value, Some(out.mip_dual_bound));
+            }
+        } else if kind == kHighsCallbackMipInterrupt {
+            if let Some(out) = out {
+                context
+                    .monitor
+                    .progress(Some(out.mip_primal_bound), Some(out.mip_dual_bound));
+            }
+            if context
+                .interrupt
+                .is_some_and(|flag| flag.load(Ordering::Relaxed))
+            {
+                // SAFETY: for interrupt callbacks HiGHS passes a valid input record to fill.
+                if let Some(input) = unsafe { data_in.as_mut() } {
+                    input.user_interrupt = 1;
+                }
+            }
+        }
+    }));
+}
+
+/// What a HiGHS run produced.
+struct Outcome {
+    termination: Termination,
+    objective: Option<f64>,
+    bound: Option<f64>,
+    nodes: Option<u64>,
+    values: Option<Vec<f64>>,
+}
+
+impl Outcome {
+    /// Copies the outcome and the monitor's trajectory into `report`.
+    fn fill(&self, report: &mut SolveReport, monitor: Monitor) {
+        let trajectory = monitor.finish(self.objective, self.bound);
+        report.termination = self.termination.clone();
+        report.has_solution = self.values.is_some();
+        report.objective = self.objective;
+        report.best_bound = self.bound;
+        report.nodes = self.nodes;
+        report.time_to_first_incumbent = trajectory.first_incumbent.map(|(t, _)| t);
+        report.first_incumbent = trajectory.first_incumbent.map(|(_, objective)| objective);
+        report.trajectory = trajectory.points;
+    }
+}
+
+/// Runs HiGHS with the callbacks and reads the results; `mip` says whether branch-and-bound
+/// figures (bound, nodes) are to be read.
+fn run(highs: &mut highs::Model, options: &SolveOptions, monitor: &Monitor, mip: bool) -> Outcome {
+    let ptr = highs.as_mut_ptr();
+    let context = CallbackContext {
+        monitor,
+        interrupt: options.interrupt.as_deref(),
+    };
+    let context_ptr = std::ptr::addr_of!(context).cast_mut().cast::<c_void>();
+    // SAFETY: `ptr` is live; the callback only reads `context`, which outlives `Highs_run`
+    // below and is unregistered right after it.
+    let run_status = unsafe {
+        Highs_setCallback(ptr, Some(on_callback), context_ptr);
+        Highs_startCallback(ptr, kHighsCallbackMipImprovingSolution);
+        Highs_startCallback(ptr, kHighsCallbackMipInterrupt);
+        if options.log {
+            Highs_startCallback(ptr, kHighsCallbackLogging);
+        }
+        let status = Highs_run(ptr);
+        Highs_setCallback(ptr, None, std::ptr::null_mut());
+        status
+    };
+    // SAFETY: `ptr` is live.
+    let model_status = unsafe { Highs_getModelStatus(ptr) };
+    let termination = termination(run_status, model_status);
+    let feasible = info_int(ptr, c"primal_solution_status") == Some(SOLUTION_STATUS_FEASIBLE);
+    let values = if feasible { column_values(ptr) } else { None };
+    let objective = values
+        .as_ref()
+        .and_then(|_| info_double(ptr, c"objective_function_value"))
+        .and_then(finite);
+    let bound = if !termination.has_meaningful_bound() {
+        None
+    } else if mip && info_int64(ptr, c"mip_node_count").is_some_and(|n| n >= 0) {
+        info_double(ptr, c"mip_dual_bound").and_then(finite)
+    } else if termination == Termination::Optimal {
+        // An LP solved to optimality: its optimum is its bound.
+        objective
+    } else {
+        None
+    };
+    let nodes = if mip {
+        info_int64(ptr, c"mip_node_count").and_then(|n| u64::try_from(n).ok())
+    } else {
+        None
+    };
+    Outcome {
+        termination,
+        objective,
+        bound,
+        nodes,
+        values,
+    }
+}
+
+/// Our termination for HiGHS's run status and model status.
+fn termination(run_status: HighsInt, model_status: HighsInt) -> Termination {
+    match model_status {
+        MODEL_STATUS_OPTIMAL => Termination::Optimal,
+        MODEL_STATUS_INFEASIBLE => Termination::Infeasible,
+        MODEL_STATUS_UNBOUNDED_OR_INFEASIBLE => Termination::InfeasibleOrUnbounded,
+        MODEL_STATUS_UNBOUNDED => Termination::Unbounded,
+        MODEL_STATUS_REACHED_TIME_LIMIT => Termination::TimeLimit,
+        MODEL_STATUS_REACHED_INTERRUPT => Termination::Interrupted,
+        other => {
+            let call = if run_status == STATUS_ERROR {
+                "HiGHS failed"
+            } else {
+                "HiGHS stopped"
+            };
+            Termination::Error(format!(
+                "{call} with model status {other} ({})",
+                model_status_text(other)
+            ))
+        }
+    }
+}
+
+/// HiGHS's name of a model status we do not map to a termination of our own.
+fn model_status_text(status: HighsInt) -> &'static str {
+    match status {
+        0 => "not set",
+        1 => "load error",
+        2 => "model error",
+        3 => "presolve error",
+        4 => "solve error",
+        5 => "postsolve error",
+        6 => "model empty",
+        11 => "objective bound reached",
+        12 => "objective target reached",
+        14 => "iteration limit reached",
+        15 => "unknown",
+        16 => "solution limit reached",
+        18 => "memory limit reached",
+        _ => "unrecognised",
+    }
+}
+
+/// The column values of the current solution.
+fn column_values(ptr: *mut c_void) -> Option<Vec<f64>> {
+    // SAFETY: `ptr` is live.
+    let columns = usize::try_from(unsafe { Highs_getNumCol(ptr) }).ok()?;
+    let mut values = vec![0.0; columns];
+    // SAFETY: `values` has room for every column (HiGHS's solution has one value per column);
+    // the other outputs are optional (null).
+    let status = unsafe {
+        Highs_getSolution(
+            ptr,
+            values.as_mut_ptr(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        )
+    };
+    (status != STATUS_ERROR).then_some(values)
+}
+
+/// The names of the loaded model's columns.
+fn column_names(highs: &highs::Model) -> Vec<String> {
+    let ptr = highs.as_ptr();
+    // SAFETY: `ptr` is live.
+    let columns = unsafe { Highs_getNumCol(ptr) }.max(0);
+    (0..columns)
+        .map(|j| {
+            let mut buffer = vec![0 as c_char; kHighsMaximumStringLength as usize + 1];
+            // SAFETY: `j` is a column; `buffer` has the length the C API requires.
+            let status = unsafe { Highs_getColName(ptr, j, buffer.as_mut_ptr()) };
+            if status == STATUS_ERROR {
+                return format!("column {j}");
+            }
+            // SAFETY: HiGHS wrote a NUL-terminated name into `buffer`.
+            unsafe { CStr::from_ptr(buffer.as_ptr()) }
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
+}
+
+fn info_double(ptr: *const c_void, name: &CStr) -> Option<f64> {
+    let mut value = f64::NAN;
+    // SAFETY: `ptr` is live, `name` NUL-terminated, `value` a valid output location.
+    let status = unsafe { Highs_getDoubleInfoValue(ptr, name.as_ptr(), &mut value) };
+    (status != STATUS_ERROR).then_some(value)
+}
+
+fn info_int(ptr: *const c_void, name: &CStr) -> Option<HighsInt> {
+    let mut value: HighsInt = 0;
+    // SAFETY: `ptr` is live, `name` NUL-terminated, `value` a valid output location.
+    let status = unsafe { Highs_getIntInfoValue(ptr, name.as_ptr(), &mut value) };
+    (status != STATUS_ERROR).then_some(value)
+}
+
+fn info_int64(ptr: *const c_void, name: &CStr) -> Option<i64> {
+    let mut value: i64 = 0;
+    // SAFETY: `ptr` is live, `name` NUL-terminated, `value` a valid output location.
+    let status = unsafe { Highs_getInt64InfoValue(ptr, name.as_ptr(), &mut value) };
+    (status != STATUS_ERROR).then_some(value)
+}
+
+fn to_highs_int(index: usize) -> Result<HighsInt> {
+    HighsInt::try_from(index).map_err(|_| solver_error(format!("index {index} is too large")))
+}
+
+fn c_name(name: &str) -> Result<CString> {
+    CString::new(name).map_err(|_| Error::Internal(format!("name `{name}` holds a NUL byte")))
+}
+
+fn c_path(path: &Path) -> Result<CString> {
+    let text = path.to_str().ok_or_else(|| {
+        Error::parameter("model file", format!("{} is not UTF-8", path.display()))
+    })?;
+    CString::new(text)
+        .map_err(|_| Error::parameter("model file", format!("{} holds a NUL byte", path.display())))
+}
+
+fn solver_error(message: impl Into<String>) -> Error {
+    Error::Solver {
+        solver: "highs".to_string(),
+        message: message.into(),
+    }
+}

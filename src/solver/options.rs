@@ -1,0 +1,97 @@
+//! What a solve is asked to do: [`SolveOptions`] and where its progress goes ([`Progress`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::mip::Assignment;
+
+/// Where the progress display of a solve goes.
+#[derive(Debug, Clone, Default)]
+pub enum Progress {
+    /// No progress display.
+    #[default]
+    Hidden,
+    /// A spinner line on stderr (elapsed / limit, incumbent, bound, gap), drawn only when stderr
+    /// is a terminal.
+    Stderr,
+    /// The same line, added to a caller's [`indicatif::MultiProgress`].
+    Attached(indicatif::MultiProgress),
+}
+
+/// Options of one solve.
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    /// Wall-clock limit in seconds for the whole solve, model load included (fractions
+    /// allowed; `0` stops as early as the solver can). `None`: no limit.
+    pub time_limit: Option<f64>,
+    /// Relative MIP gap at which the solver may stop and call the result optimal. Default `0`:
+    /// optimal means optimal (up to the solvers' absolute tolerances, 1e-6 for HiGHS, 1e-10 for
+    /// CBC).
+    pub mip_rel_gap: f64,
+    /// Threads the solver may use; `None`: the solver's default (HiGHS: half the hardware
+    /// threads, rounded up; CBC: 1).
+    pub threads: Option<usize>,
+    /// Stream the solver's own log to stderr (never stdout). The progress line is not drawn
+    /// while the log is on.
+    pub log: bool,
+    /// Where progress goes.
+    pub progress: Progress,
+    /// A complete start, checked before solving and passed to the solver.
+    pub warm_start: Option<Assignment>,
+    /// When set to `true` by someone else (e.g. a Ctrl-C handler), HiGHS stops at its next
+    /// check and reports `interrupted` with its best solution. CBC cannot be stopped once it
+    /// runs: it only honours a flag already set when the solve starts.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            time_limit: None,
+            mip_rel_gap: 0.0,
+            threads: None,
+            log: false,
+            progress: Progress::Hidden,
+            warm_start: None,
+            interrupt: None,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// Checks the numeric options: a finite, non-negative time limit and gap, at least one
+    /// thread.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(limit) = self.time_limit {
+            if !limit.is_finite() || limit < 0.0 {
+                return Err(Error::parameter(
+                    "time limit",
+                    format!("{limit} is not a number of seconds >= 0"),
+                ));
+            }
+        }
+        if !self.mip_rel_gap.is_finite() || self.mip_rel_gap < 0.0 {
+            return Err(Error::parameter(
+                "MIP gap",
+                format!("{} is not a relative gap >= 0", self.mip_rel_gap),
+            ));
+        }
+        if self.threads == Some(0) {
+            return Err(Error::parameter("threads", "at least 1 thread is needed"));
+        }
+        Ok(())
+    }
+
+    /// Whether the interrupt flag is set.
+    pub(crate) fn interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    /// The time left of the limit after `elapsed` seconds (never negative).
+    pub(crate) fn remaining(&self, elapsed: f64) -> Option<f64> {
+        self.time_limit.map(|limit| (limit - elapsed).max(0.0))
+    }
+}

@@ -1,0 +1,197 @@
+//! The monitor of a running solve: it keeps the incumbent, bound and trajectory the solver
+//! reports, and draws the progress line (solver, elapsed / limit, incumbent, bound, gap).
+//!
+//! The trajectory gets a point at every improving solution, a bound-only point when the bound
+//! has moved and at least [`BOUND_POINT_INTERVAL`] seconds passed since the last point, and a
+//! final point with the final state.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::gap::gaps;
+use super::{Progress, SolveOptions, TrajectoryPoint};
+
+/// Minimum seconds between two bound-only trajectory points.
+pub(crate) const BOUND_POINT_INTERVAL: f64 = 1.0;
+
+/// Minimum time between two redraws of the progress message.
+const REDRAW_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The trajectory of a finished solve.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Trajectory {
+    /// The points, in time order.
+    pub points: Vec<TrajectoryPoint>,
+    /// `(seconds, objective)` of the first incumbent reported.
+    pub first_incumbent: Option<(f64, f64)>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    incumbent: Option<f64>,
+    bound: Option<f64>,
+    trajectory: Trajectory,
+    last_point: f64,
+    last_draw: Option<Instant>,
+}
+
+/// Incumbent, bound, trajectory and progress line of one solve.
+#[derive(Debug)]
+pub(crate) struct Monitor {
+    started: Instant,
+    bar: Option<ProgressBar>,
+    state: Mutex<State>,
+}
+
+impl Monitor {
+    /// A monitor for a solve by `solver` that started at `started`.
+    pub(crate) fn new(solver: &str, options: &SolveOptions, started: Instant) -> Monitor {
+        let bar = if options.log {
+            None
+        } else {
+            match &options.progress {
+                Progress::Hidden => None,
+                Progress::Stderr => Some(ProgressBar::with_draw_target(
+                    None,
+                    ProgressDrawTarget::stderr(),
+                )),
+                Progress::Attached(multi) => Some(multi.add(ProgressBar::new_spinner())),
+            }
+        };
+        if let Some(bar) = &bar {
+            let limit = options
+                .time_limit
+                .map(|limit| format!(" / {limit} s"))
+                .unwrap_or_default();
+            let template = format!("{{spinner}} {solver} {{elapsed_precise}}{limit} {{wide_msg}}");
+            if let Ok(style) = ProgressStyle::with_template(&template) {
+                bar.set_style(style);
+            }
+            bar.set_message("no incumbent yet");
+            bar.enable_steady_tick(Duration::from_millis(200));
+        }
+        Monitor {
+            started,
+            bar,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    /// Wall seconds since the solve started.
+    pub(crate) fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+
+    /// The solver found an improving solution of value `objective`.
+    pub(crate) fn incumbent(&self, objective: f64, bound: Option<f64>) {
+        let seconds = self.elapsed();
+        let mut state = self.lock();
+        state.incumbent = finite(objective);
+        if let Some(bound) = bound.and_then(finite) {
+            state.bound = Some(bound);
+        }
+        if state.trajectory.first_incumbent.is_none() {
+            state.trajectory.first_incumbent = Some((seconds, objective));
+        }
+        let point = TrajectoryPoint {
+            seconds,
+            incumbent: state.incumbent,
+            bound: state.bound,
+        };
+        state.trajectory.points.push(point);
+        state.last_point = seconds;
+        self.draw(&mut state, true);
+    }
+
+    /// A periodic report of the search: incumbent and bound as the solver knows them.
+    pub(crate) fn progress(&self, incumbent: Option<f64>, bound: Option<f64>) {
+        let seconds = self.elapsed();
+        let mut state = self.lock();
+        if let Some(incumbent) = incumbent.and_then(finite) {
+            state.incumbent = Some(incumbent);
+        }
+        if let Some(bound) = bound.and_then(finite) {
+            let moved = state.bound != Some(bound);
+            state.bound = Some(bound);
+            if moved && seconds - state.last_point >= BOUND_POINT_INTERVAL {
+                let point = TrajectoryPoint {
+                    seconds,
+                    incumbent: state.incumbent,
+                    bound: state.bound,
+                };
+                state.trajectory.points.push(point);
+                state.last_point = seconds;
+            }
+        }
+        self.draw(&mut state, false);
+    }
+
+    /// Replaces the progress message (for solvers that report nothing while they run).
+    pub(crate) fn set_status(&self, text: &'static str) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(text);
+        }
+    }
+
+    /// Writes a line of the solver's log to stderr (the progress line is hidden while logging).
+    pub(crate) fn log(&self, text: &str) {
+        eprint!("{text}");
+    }
+
+    /// Ends the display and returns the trajectory, closed by a point with the final state.
+    pub(crate) fn finish(self, incumbent: Option<f64>, bound: Option<f64>) -> Trajectory {
+        let seconds = self.elapsed();
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        let state = match self.state.into_inner() {
+            Ok(state) => state,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut trajectory = state.trajectory;
+        trajectory.points.push(TrajectoryPoint {
+            seconds,
+            incumbent: incumbent.and_then(finite),
+            bound: bound.and_then(finite),
+        });
+        trajectory
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        match self.state.lock() {
+            Ok(state) => state,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    fn draw(&self, state: &mut State, force: bool) {
+        let Some(bar) = &self.bar else { return };
+        let now = Instant::now();
+        if !force && state.last_draw.is_some_and(|t| now - t < REDRAW_INTERVAL) {
+            return;
+        }
+        state.last_draw = Some(now);
+        // Six decimals are plenty on one line; `+ 0.0` turns -0 into 0.
+        let show = |v: Option<f64>| {
+            v.map_or("-".to_string(), |v| {
+                format!("{}", (v * 1e6).round() / 1e6 + 0.0)
+            })
+        };
+        let gap = match gaps(state.incumbent, state.bound) {
+            (_, Some(rel)) => format!("{:.2}%", 100.0 * rel),
+            _ => "-".to_string(),
+        };
+        bar.set_message(format!(
+            "incumbent {} · bound {} · gap {gap}",
+            show(state.incumbent),
+            show(state.bound)
+        ));
+    }
+}
+
+/// `Some(value)` when finite (solvers use infinities and huge numbers for "none").
+pub(crate) fn finite(value: f64) -> Option<f64> {
+    (value.is_finite() && value.abs() < 1e30).then_some(value)
+}
