@@ -6,6 +6,7 @@
 //! ([`pipeline`]) uses that last one to check every decoded tree against the solver's figure.
 
 pub mod oct;
+pub mod olct;
 pub mod pipeline;
 
 use std::fmt;
@@ -140,6 +141,12 @@ pub trait Formulation {
     /// the decoded tree must agree.
     fn objective_tolerance(&self) -> f64 {
         1e-6
+    }
+    /// The integrality tolerance the model needs from the solver, when the solvers' defaults are
+    /// too loose for it (big-M constraints with a small margin); the pipeline uses it unless the
+    /// solve options set one.
+    fn integrality_tolerance(&self) -> Option<f64> {
+        None
     }
     /// A step applied to the decoded tree after the check against the solver (e.g. OLCT's
     /// refinement). Returns the final tree and a report of what was done; by default nothing.

@@ -373,6 +373,67 @@ fn boundary_shift(scores: &[f64], margin: f64) -> f64 {
     }
 }
 
+/// Makes one split representable by the OLCT model: within `bound` (scaled towards zero if it
+/// is not, which keeps the signs of the scores) and, when `margin` is given (nodes above the
+/// last level), with no row of `rows` scoring in `(0, margin)` (the bias is moved by the
+/// smallest amount that clears them; room for that move is kept inside the bound).
+/// `score(weights, bias, i)` must be the tree's own score of training row `i`. Returns the
+/// split and notes on what was changed.
+pub fn representable_split(
+    weights: Vec<f64>,
+    bias: f64,
+    rows: &[usize],
+    score: &dyn Fn(&[f64], f64, usize) -> f64,
+    bound: &ScoreBound,
+    margin: Option<f64>,
+) -> Result<(Vec<f64>, f64, Vec<String>)> {
+    let mut notes = Vec::new();
+    let room = margin.map_or(0.0, |m| {
+        (bound.limit / 2.0).min((rows.len() + 1) as f64 * m)
+    });
+    let limit = bound.limit - room;
+    let size = bound.size(&weights, bias);
+    let (weights, mut bias) = if size > limit {
+        let factor = limit / size;
+        notes.push(format!(
+            "weights and bias scaled by {factor:.6} onto the score bound \
+             (sum_j Z_j |w_j| + |b| was {size:.4}, the limit {limit:.4})"
+        ));
+        (
+            weights.iter().map(|w| w * factor).collect::<Vec<f64>>(),
+            bias * factor,
+        )
+    } else {
+        (weights, bias)
+    };
+    if let Some(margin) = margin {
+        let scores: Vec<f64> = rows.iter().map(|&i| score(&weights, bias, i)).collect();
+        let shift = boundary_shift(&scores, margin);
+        if shift != 0.0 {
+            bias += shift;
+            notes.push(format!(
+                "bias moved by {shift:.3e} so that no row lands within the margin {margin} right \
+                 of the boundary"
+            ));
+            if let Some(&i) = rows.iter().find(|&&i| {
+                let s = score(&weights, bias, i);
+                s > 0.0 && s < margin
+            }) {
+                return Err(Error::Internal(format!(
+                    "row {i} still scores {} within the margin after the bias shift",
+                    score(&weights, bias, i)
+                )));
+            }
+        }
+    }
+    if bound.size(&weights, bias) > bound.limit {
+        return Err(Error::Internal(
+            "a split leaves the score bound after the bias shift".into(),
+        ));
+    }
+    Ok((weights, bias, notes))
+}
+
 struct Grower<'a> {
     data: &'a Dataset,
     params: &'a LogisticTreeParams,
@@ -387,13 +448,11 @@ struct Grower<'a> {
 impl Grower<'_> {
     fn grow(&mut self, id: usize, level: usize, rows: Vec<usize>) -> Result<()> {
         let last = level == self.params.depth;
-        // Room for the bias shift that clears the margin (at most `rows * margin`).
-        let limit = if last {
-            self.bound.limit
-        } else {
-            self.bound.limit
-                - (self.bound.limit / 2.0).min((rows.len() + 1) as f64 * self.params.margin)
-        };
+        let margin = (!last).then_some(self.params.margin);
+        // Fit within the bound less the room `representable_split` keeps for a bias shift.
+        let room = margin.map_or(0.0, |m| {
+            (self.bound.limit / 2.0).min((rows.len() + 1) as f64 * m)
+        });
         let z: Vec<&[f64]> = rows.iter().map(|&i| self.z[i].as_slice()).collect();
         let positive: Vec<bool> = rows.iter().map(|&i| self.positive[i]).collect();
         let fit = fit_node(
@@ -401,45 +460,21 @@ impl Grower<'_> {
             &positive,
             self.params.c[level - 1],
             self.params.univariate,
-            &self.bound.with_limit(limit),
+            &self.bound.with_limit(self.bound.limit - room),
             None,
         )?;
         if let Some(note) = &fit.note {
             self.notes.push(format!("node {id}: {note}"));
         }
-        let weights = fit.weights;
-        let mut bias = fit.bias;
-        let score = |bias: f64, i: usize| {
-            self.standardisation
-                .score(&weights, bias, &self.data.rows[i])
-        };
-        if !last {
-            let scores: Vec<f64> = rows.iter().map(|&i| score(bias, i)).collect();
-            let shift = boundary_shift(&scores, self.params.margin);
-            if shift != 0.0 {
-                bias += shift;
-                self.notes.push(format!(
-                    "node {id}: bias moved by {shift:.3e} so that no row lands within the margin \
-                     {} right of the boundary",
-                    self.params.margin
-                ));
-                if let Some(&i) = rows
-                    .iter()
-                    .find(|&&i| score(bias, i) > 0.0 && score(bias, i) < self.params.margin)
-                {
-                    return Err(Error::Internal(format!(
-                        "greedy logistic tree, node {id}: row {i} still has score {} within \
-                         the margin after the bias shift",
-                        score(bias, i)
-                    )));
-                }
-            }
-        }
-        if self.bound.size(&weights, bias) > self.bound.limit {
-            return Err(Error::Internal(format!(
-                "greedy logistic tree, node {id}: the split leaves the score bound"
-            )));
-        }
+        let standardisation = &self.standardisation;
+        let data_rows = &self.data.rows;
+        let score = |w: &[f64], b: f64, i: usize| standardisation.score(w, b, &data_rows[i]);
+        let (weights, bias, notes) =
+            representable_split(fit.weights, fit.bias, &rows, &score, &self.bound, margin)
+                .map_err(|e| Error::Internal(format!("greedy logistic tree, node {id}: {e}")))?;
+        self.notes
+            .extend(notes.into_iter().map(|note| format!("node {id}: {note}")));
+        let score = |bias: f64, i: usize| standardisation.score(&weights, bias, &data_rows[i]);
         let (left, right): (Vec<usize>, Vec<usize>) =
             rows.iter().partition(|&&i| score(bias, i) <= 0.0);
         self.builder.split(id, Split::Oblique { weights, bias })?;

@@ -14,11 +14,10 @@ use crate::formulation::olct::training::Training;
 use crate::greedy::logistic_tree::fit_node;
 use crate::tree::{NodeKind, Split, Tree, TreeBuilder};
 
-/// The refined tree, its exact objective before and after, and notes on special nodes.
+/// The refined tree, its exact objective, and notes on special nodes.
 #[derive(Debug, Clone)]
 pub(crate) struct Refinement {
     pub tree: Tree,
-    pub before: f64,
     pub after: f64,
     pub notes: Vec<String>,
 }
@@ -98,7 +97,6 @@ pub(crate) fn refine(training: &Training, tree: &Tree, univariate: bool) -> Resu
     }
     Ok(Refinement {
         tree: refined,
-        before,
         after,
         notes,
     })
