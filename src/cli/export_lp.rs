@@ -10,17 +10,15 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::cli::args::ExportLpArgs;
-use crate::cli::model_args::{AnyFormulation, WarmStartArg};
+use crate::cli::model_args::WarmStartArg;
 use crate::cli::output::print_json;
 use crate::cli::solve::relabelled;
 use crate::error::{Error, Result};
-use crate::formulation::{BuiltModel, Formulation};
-use crate::mip::MipModel;
+use crate::formulation::AnyFormulation;
 
 pub fn run(args: ExportLpArgs) -> Result<()> {
-    match args.model.formulation()? {
-        AnyFormulation::Oct(formulation) => export_with(&formulation, &args),
-    }
+    let formulation = args.model.formulation()?;
+    export_with(&formulation, &args)
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,21 +62,27 @@ fn write_with(
     out.flush().map_err(output_error)
 }
 
-fn export_with<F: Formulation>(formulation: &F, args: &ExportLpArgs) -> Result<()> {
+fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> {
     let format = format_of(&args.output)?;
     let data = relabelled(formulation, args.data.load()?)?;
-    let built = formulation.build(&data.train)?;
-    let mip: &MipModel = built.mip();
+    let built = formulation.build(&data.train, args.model.warm_start == WarmStartArg::Greedy)?;
+    let mip = &built.mip;
     write_with(&args.output, |out| match format {
         ModelFormat::Lp => mip.write_lp(out),
         ModelFormat::Mps => mip.write_mps(out),
     })?;
     let map_path = with_extension(&args.output, "vars.json");
+    let columns: std::collections::HashMap<&str, usize> = mip
+        .vars()
+        .iter()
+        .enumerate()
+        .map(|(column, var)| (var.name.as_str(), column))
+        .collect();
     let roles: Vec<serde_json::Value> = built
-        .variable_roles()
-        .into_iter()
+        .roles
+        .iter()
         .map(|role| {
-            let column = mip.vars().iter().position(|v| v.name == role.name);
+            let column = columns.get(role.name.as_str()).copied();
             json!({
                 "file_name": column.map(|c| mip.file_name(c)),
                 "name": role.name,
@@ -100,18 +104,17 @@ fn export_with<F: Formulation>(formulation: &F, args: &ExportLpArgs) -> Result<(
     })?;
     let mut written = vec![args.output.clone(), map_path];
     let mut start_report = serde_json::Value::Null;
-    if args.model.warm_start == WarmStartArg::Greedy {
-        let tree = formulation.greedy_tree(&data.train)?;
-        let start = formulation.encode(&built, &tree)?.assignment;
-        let feasibility = mip.check(&start);
+    if let Some(encoded) = &built.warm_start {
+        let start = &encoded.assignment;
+        let feasibility = mip.check(start);
         let mst = with_extension(&args.output, "mst");
         let sol = with_extension(&args.output, "sol");
-        write_with(&mst, |out| mip.write_mst(&start, out))?;
-        write_with(&sol, |out| mip.write_highs_solution(&start, out))?;
+        write_with(&mst, |out| mip.write_mst(start, out))?;
+        write_with(&sol, |out| mip.write_highs_solution(start, out))?;
         written.push(mst);
         written.push(sol);
         start_report = json!({
-            "objective": mip.objective_value(&start),
+            "objective": mip.objective_value(start),
             "feasible": feasibility.feasible,
             "worst_violation": feasibility.worst,
         });

@@ -7,6 +7,7 @@ mod args;
 mod data_args;
 mod export_lp;
 mod greedy;
+mod interrupt;
 mod model_args;
 mod output;
 mod predict;

@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 
 use crate::error::{Error, Result};
 use crate::formulation::oct::Oct;
-use crate::formulation::Objective;
+use crate::formulation::{AnyFormulation, Objective};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormulationName {
@@ -50,12 +50,6 @@ pub struct ModelArgs {
     /// Warm start.
     #[arg(long, value_enum, default_value_t = WarmStartArg::Greedy)]
     pub warm_start: WarmStartArg,
-}
-
-/// A formulation with its parameters.
-#[derive(Debug, Clone)]
-pub enum AnyFormulation {
-    Oct(Oct),
 }
 
 fn objective(arg: Option<ObjectiveArg>) -> Objective {

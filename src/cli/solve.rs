@@ -1,37 +1,35 @@
 //! `milptree solve`: build a formulation on the training data, solve it, decode and check
 //! the tree, and report everything the solver proved and the plain evaluator measured.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
 use serde_json::{json, Map, Value};
 
 use crate::cli::args::SolveArgs;
 use crate::cli::data_args::LoadedData;
-use crate::cli::model_args::{AnyFormulation, WarmStartArg};
+use crate::cli::interrupt::interrupt_flag;
+use crate::cli::model_args::WarmStartArg;
 use crate::cli::output::{
     data_block, one_sided, one_sided_note, print_json, summary_line, train_test, write_file,
 };
 use crate::error::{Error, Result};
 use crate::export::TextView;
-use crate::formulation::pipeline::{self, Outcome, RunOptions, WarmStart};
-use crate::formulation::Formulation;
+use crate::formulation::pipeline::{Outcome, RunOptions, WarmStart};
+use crate::formulation::AnyFormulation;
 use crate::solver::{Progress, SolveOptions, Termination};
 
 pub fn run(args: SolveArgs) -> Result<()> {
-    match args.model.formulation()? {
-        AnyFormulation::Oct(formulation) => solve_with(&formulation, &args),
-    }
+    let formulation = args.model.formulation()?;
+    solve_with(&formulation, &args)
 }
 
 /// The data with the formulation's relabelling applied to both sets.
-pub fn relabelled<F: Formulation>(formulation: &F, data: LoadedData) -> Result<LoadedData> {
-    let train = formulation.relabel(&data.train)?.unwrap_or(data.train);
-    let test = match data.test {
-        Some(test) => Some(formulation.relabel(&test)?.unwrap_or(test)),
-        None => None,
-    };
-    Ok(LoadedData { train, test })
+pub fn relabelled(formulation: &AnyFormulation, data: LoadedData) -> Result<LoadedData> {
+    Ok(LoadedData {
+        train: formulation.relabel(data.train)?,
+        test: data
+            .test
+            .map(|test| formulation.relabel(test))
+            .transpose()?,
+    })
 }
 
 /// Solve options from the command line.
@@ -53,7 +51,7 @@ pub fn solve_options(args: &SolveArgs) -> Result<SolveOptions> {
     if args.threads == Some(0) {
         return Err(Error::parameter("--threads", "must be at least 1"));
     }
-    let interrupt = Arc::new(AtomicBool::new(false));
+    let interrupt = interrupt_flag();
     Ok(SolveOptions {
         time_limit: args.time_limit,
         mip_rel_gap: args.mip_gap,
@@ -70,7 +68,7 @@ pub fn solve_options(args: &SolveArgs) -> Result<SolveOptions> {
     })
 }
 
-fn solve_with<F: Formulation>(formulation: &F, args: &SolveArgs) -> Result<()> {
+fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
     let data = relabelled(formulation, args.data.load()?)?;
     let options = RunOptions {
         solver: args.solver,
@@ -80,7 +78,7 @@ fn solve_with<F: Formulation>(formulation: &F, args: &SolveArgs) -> Result<()> {
             WarmStartArg::None => WarmStart::None,
         },
     };
-    let outcome = pipeline::run(formulation, &data.train, options)?;
+    let outcome = formulation.run(&data.train, options)?;
     if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
         write_file(path, &tree.to_json_string())?;
     }
@@ -205,7 +203,7 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) {
         }
     }
     println!(
-        "solve: {:?} in {:.2} s, {} nodes; objective {}, bound {}, gap {}",
+        "solve: {} in {:.2} s, {} nodes; objective {}, bound {}, gap {}",
         report.termination,
         report.seconds,
         report

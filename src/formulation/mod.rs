@@ -5,9 +5,12 @@
 //! plain code the objective the model assigns to a tree. The pipeline that runs them
 //! ([`pipeline`]) uses that last one to check every decoded tree against the solver's figure.
 
+mod any;
 pub mod oct;
 pub mod olct;
 pub mod pipeline;
+
+pub use any::{AnyBuilt, AnyFormulation};
 
 use std::fmt;
 use std::str::FromStr;
