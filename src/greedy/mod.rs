@@ -1,5 +1,5 @@
 //! Greedy trees: CART with Gini impurity ([`cart`]) and the greedy logistic tree
-//! ([`logistic_tree`]) with its L1-regularised logistic regression ([`logistic_regression`]).
+//! ([`mod@logistic_tree`]) with its L1-regularised logistic regression ([`logistic_regression`]).
 //! They are milptree's baselines and the warm starts of the optimal formulations.
 
 mod cart;

@@ -7,8 +7,8 @@
 //! penalty. The statement of the model as built is in `formulations/olct.md`.
 //!
 //! Around the model: the greedy logistic tree as warm start
-//! ([`crate::greedy::logistic_tree`]), refinement of the last level by exact L1-logistic
-//! regression ([`refine`]), and the per-node report ([`report`]).
+//! ([`mod@crate::greedy::logistic_tree`]), refinement of the last level by exact L1-logistic
+//! regression (`refine`), and the per-node report (`report`).
 
 mod decode;
 mod encode;
