@@ -14,7 +14,7 @@ use crate::formulation::olct::objective::olct_splits;
 use crate::formulation::olct::refine::with_splits;
 use crate::formulation::olct::tangents::surrogate_of;
 use crate::formulation::olct::training::Training;
-use crate::greedy::logistic_tree::representable_split;
+use crate::greedy::logistic_node::representable_split;
 use crate::mip::Assignment;
 use crate::tree::{Split, Tree};
 

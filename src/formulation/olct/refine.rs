@@ -3,7 +3,7 @@
 //! starting from its current weights. The routing to the last level does not change, so only
 //! those nodes' terms of the exact objective change, and none of them can increase (the fit
 //! descends from the current weights and stays within the score bound; see
-//! [`crate::greedy::logistic_tree::fit_node`]). The exact objective is checked before and
+//! [`crate::greedy::logistic_node::fit_node`]). The exact objective is checked before and
 //! after: an increase is reported as an internal error.
 
 use std::collections::BTreeMap;
@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use crate::error::{Error, Result};
 use crate::formulation::olct::objective::{exact_objective, olct_splits};
 use crate::formulation::olct::training::Training;
-use crate::greedy::logistic_tree::fit_node;
+use crate::greedy::logistic_node::fit_node;
 use crate::tree::{NodeKind, Split, Tree, TreeBuilder};
 
 /// The refined tree, its exact objective, and notes on special nodes.

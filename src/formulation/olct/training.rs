@@ -5,7 +5,7 @@
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::greedy::logistic_tree::{standardised_rows, ScoreBound};
+use crate::greedy::logistic_node::{standardised_rows, ScoreBound};
 use crate::tree::Standardisation;
 
 /// Checked OLCT settings: the per-level weights and the bounds derived from `M` and epsilon.
