@@ -107,10 +107,14 @@ pub struct PredictArgs {
     pub tree: PathBuf,
     /// CSV file with the tree's columns in the tree's order; the label column may be left out.
     pub data: PathBuf,
-    /// Write the predictions (CSV: row, leaf, predicted[, actual]) to this file. Without it
-    /// they go to stdout and the metrics to stderr.
+    /// Write the predictions (CSV: row, leaf, predicted[, probability][, actual]) to this file.
+    /// Without it they go to stdout and the metrics to stderr.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Also give each row's probability of the positive class, sigma(w . z + b) at the last
+    /// split it passes (logistic trees, as OLCT learns, only).
+    #[arg(long)]
+    pub proba: bool,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,

@@ -1,5 +1,6 @@
 //! `milptree predict`: apply a saved tree to a CSV file; report metrics when the file has
-//! the label column.
+//! the label column, and, with `--proba`, the probability of the positive class of logistic
+//! trees.
 
 use std::fmt::Write as _;
 
@@ -9,10 +10,15 @@ use crate::cli::args::PredictArgs;
 use crate::cli::output::{print_json, summary_line, write_file};
 use crate::data::read_for_schema;
 use crate::error::Result;
-use crate::tree::{evaluate, Tree};
+use crate::tree::{evaluate, ProbabilityModel, Tree};
 
 pub fn run(args: PredictArgs) -> Result<()> {
     let tree = Tree::read(&args.tree)?;
+    let probability_model = if args.proba {
+        Some(ProbabilityModel::new(&tree)?)
+    } else {
+        None
+    };
     let (observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
     for category in &unseen {
         eprintln!(
@@ -27,15 +33,25 @@ pub fn run(args: PredictArgs) -> Result<()> {
         .map(|row| tree.leaf_of(row))
         .collect();
     let predicted = tree.predict(&observations.rows);
+    let probabilities: Option<Vec<f64>> = probability_model.map(|model| {
+        observations
+            .rows
+            .iter()
+            .map(|row| model.probability(row))
+            .collect()
+    });
     let evaluation = observations
         .labels
         .as_ref()
         .map(|labels| evaluate(&predicted, labels, &observations.classes));
-    let mut table = String::from(if observations.labels.is_some() {
-        "row,leaf,predicted,actual\n"
-    } else {
-        "row,leaf,predicted\n"
-    });
+    let mut table = String::from("row,leaf,predicted");
+    if probabilities.is_some() {
+        table.push_str(",probability");
+    }
+    if observations.labels.is_some() {
+        table.push_str(",actual");
+    }
+    table.push('\n');
     for (i, (&leaf, &class)) in leaves.iter().zip(&predicted).enumerate() {
         let _ = write!(
             table,
@@ -44,6 +60,9 @@ pub fn run(args: PredictArgs) -> Result<()> {
             leaf,
             csv_field(&tree.classes()[class])
         );
+        if let Some(probabilities) = &probabilities {
+            let _ = write!(table, ",{}", probabilities[i]);
+        }
         if let Some(labels) = &observations.labels {
             let _ = write!(table, ",{}", csv_field(&observations.classes[labels[i]]));
         }
@@ -54,7 +73,7 @@ pub fn run(args: PredictArgs) -> Result<()> {
     }
     let train = tree.training_evaluation().summary();
     if args.json {
-        print_json(&json!({
+        let mut report = json!({
             "command": "predict",
             "tree": args.tree.display().to_string(),
             "data": { "path": args.data.display().to_string(), "rows": observations.rows.len() },
@@ -62,7 +81,12 @@ pub fn run(args: PredictArgs) -> Result<()> {
             "test": evaluation.as_ref().map(|e| e.summary()),
             "evaluation": evaluation,
             "predictions": predicted.iter().map(|&c| tree.classes()[c].clone()).collect::<Vec<_>>(),
-        }));
+        });
+        if let (Some(model), Some(probabilities)) = (probability_model, &probabilities) {
+            report["positive_class"] = json!(tree.classes()[model.positive_class()]);
+            report["probability"] = json!(probabilities);
+        }
+        print_json(&report);
         return Ok(());
     }
     let mut report = Vec::new();

@@ -56,6 +56,7 @@ pub fn solve_options(args: &SolveArgs) -> Result<SolveOptions> {
         time_limit: args.time_limit,
         mip_rel_gap: args.mip_gap,
         threads: args.threads,
+        integrality_tolerance: None,
         log: args.log,
         progress: if args.quiet || args.log {
             Progress::Hidden

@@ -8,6 +8,7 @@
 mod any;
 pub mod binoct;
 pub mod oct;
+pub mod olct;
 pub mod pipeline;
 
 pub use any::{AnyBuilt, AnyFormulation};
@@ -144,6 +145,12 @@ pub trait Formulation {
     /// the decoded tree must agree.
     fn objective_tolerance(&self) -> f64 {
         1e-6
+    }
+    /// The integrality tolerance the model needs from the solver, when the solvers' defaults are
+    /// too loose for it (big-M constraints with a small margin); the pipeline uses it unless the
+    /// solve options set one.
+    fn integrality_tolerance(&self) -> Option<f64> {
+        None
     }
     /// A step applied to the decoded tree after the check against the solver (e.g. OLCT's
     /// refinement). Returns the final tree and a report of what was done; by default nothing.

@@ -92,6 +92,9 @@ pub fn run<F: Formulation>(
         WarmStart::Tree(tree) => Some(*tree),
     };
     let mut solve = options.solve;
+    if solve.integrality_tolerance.is_none() {
+        solve.integrality_tolerance = formulation.integrality_tolerance();
+    }
     let mut warm_start_objective = None;
     let warm_start_tree = match warm_start_tree {
         None => None,

@@ -387,6 +387,9 @@ impl CbcModel {
         let ptr = self.ptr();
         self.parameter("timeMode", "elapsed")?;
         self.parameter("ratioGap", &options.mip_rel_gap.to_string())?;
+        if let Some(tolerance) = options.integrality_tolerance {
+            self.parameter("integerTolerance", &tolerance.to_string())?;
+        }
         if let Some(threads) = options.threads {
             self.parameter("threads", &threads.to_string())?;
         }

@@ -247,6 +247,9 @@ fn configure(highs: &mut highs::Model, options: &SolveOptions, elapsed: f64) -> 
         set_option(highs, "time_limit", remaining)?;
     }
     set_option(highs, "mip_rel_gap", options.mip_rel_gap)?;
+    if let Some(tolerance) = options.integrality_tolerance {
+        set_option(highs, "mip_feasibility_tolerance", tolerance)?;
+    }
     if let Some(threads) = options.threads {
         let threads = i32::try_from(threads)
             .map_err(|_| Error::parameter("threads", format!("{threads} is too many")))?;

@@ -32,6 +32,11 @@ pub struct SolveOptions {
     /// Threads the solver may use; `None`: the solver's default (HiGHS: half the hardware
     /// threads, rounded up; CBC: 1).
     pub threads: Option<usize>,
+    /// Largest distance from an integer at which an integer column counts as integral (HiGHS
+    /// `mip_feasibility_tolerance`, which also bounds row violations in a MIP; CBC
+    /// `integerTolerance`). Big-M models need it well below `epsilon / M`. `None`: the solver's
+    /// default (HiGHS 1e-6, CBC 1e-7).
+    pub integrality_tolerance: Option<f64>,
     /// Stream the solver's own log to stderr (never stdout). The progress line is not drawn
     /// while the log is on.
     pub log: bool,
@@ -51,6 +56,7 @@ impl Default for SolveOptions {
             time_limit: None,
             mip_rel_gap: 0.0,
             threads: None,
+            integrality_tolerance: None,
             log: false,
             progress: Progress::Hidden,
             warm_start: None,
@@ -76,6 +82,14 @@ impl SolveOptions {
                 "MIP gap",
                 format!("{} is not a relative gap >= 0", self.mip_rel_gap),
             ));
+        }
+        if let Some(tolerance) = self.integrality_tolerance {
+            if !(1e-10..0.5).contains(&tolerance) {
+                return Err(Error::parameter(
+                    "integrality tolerance",
+                    format!("{tolerance} is not between 1e-10 and 0.5"),
+                ));
+            }
         }
         if self.threads == Some(0) {
             return Err(Error::parameter("threads", "at least 1 thread is needed"));

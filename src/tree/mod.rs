@@ -10,6 +10,7 @@
 
 mod eval;
 mod json;
+mod probability;
 
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +19,7 @@ use crate::error::{Error, Result};
 
 pub use eval::{evaluate, from_confusion, ClassMetrics, Evaluation, Summary};
 pub use json::{TREE_FORMAT, TREE_FORMAT_VERSION};
+pub use probability::ProbabilityModel;
 
 /// The deepest tree milptree represents (2^(depth+1) node positions).
 pub const MAX_DEPTH: usize = 20;
@@ -66,6 +68,18 @@ impl Standardisation {
             .zip(self.mean.iter().zip(&self.scale))
             .map(|(x, (m, s))| (x - m) / s)
             .collect()
+    }
+
+    /// The oblique score `weights . z + bias` of `row` (original units), `z` its standardised
+    /// values: the one formula by which oblique splits route rows.
+    pub fn score(&self, weights: &[f64], bias: f64, row: &[f64]) -> f64 {
+        weights
+            .iter()
+            .zip(row)
+            .zip(self.mean.iter().zip(&self.scale))
+            .map(|((w, x), (m, s))| w * (x - m) / s)
+            .sum::<f64>()
+            + bias
     }
 }
 
@@ -343,17 +357,10 @@ impl Tree {
 
     /// `weights . z + bias` for `row`, with `z` the standardised row.
     pub fn oblique_value(&self, weights: &[f64], bias: f64, row: &[f64]) -> f64 {
-        let scaling = self
-            .standardisation
+        self.standardisation
             .as_ref()
-            .expect("a validated tree with an oblique split has a standardisation");
-        weights
-            .iter()
-            .zip(row)
-            .zip(scaling.mean.iter().zip(&scaling.scale))
-            .map(|((w, x), (m, s))| w * (x - m) / s)
-            .sum::<f64>()
-            + bias
+            .expect("a validated tree with an oblique split has a standardisation")
+            .score(weights, bias, row)
     }
 
     /// The ids of the nodes `row` passes through, root first, leaf last.

@@ -9,6 +9,7 @@ mod evaluator_props;
 mod mip;
 mod models;
 mod oct;
+mod olct;
 mod oracle;
 mod round_trip;
 mod solver;
