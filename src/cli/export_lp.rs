@@ -126,6 +126,7 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             "formulation": formulation.name(),
             "parameters": formulation.parameters(),
             "model_size": size,
+            "integrality_tolerance": formulation.integrality_tolerance(),
             "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "warm_start": start_report,
         }));
@@ -143,6 +144,14 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
         );
         for path in &written {
             println!("wrote {}", path.display());
+        }
+        if let Some(tolerance) = formulation.integrality_tolerance() {
+            println!(
+                "note: solve this model with an integrality tolerance of at most {tolerance:e} \
+                 (e.g. Gurobi IntFeasTol, CPLEX mip tolerances integrality, HiGHS \
+                 mip_feasibility_tolerance): with a solver's default (1e-5 to 1e-6) its big-M rows \
+                 let near-binary values fake a better objective"
+            );
         }
     }
     Ok(())

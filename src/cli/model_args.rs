@@ -8,6 +8,7 @@ use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::BinOct;
 use crate::formulation::oct::Oct;
+use crate::formulation::olct::{Olct, TangentSet};
 use crate::formulation::{AnyFormulation, Objective};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -16,6 +17,8 @@ pub enum FormulationName {
     Oct,
     /// Verwer & Zhang's BinOCT (binary-search threshold encoding).
     Binoct,
+    /// Aldinucci & Lapucci's optimal logistic classification trees (oblique, binary).
+    Olct,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -62,6 +65,28 @@ pub struct ModelArgs {
     /// [binoct] Candidate thresholds (default class-boundary, the paper's reduction).
     #[arg(long, value_enum)]
     pub thresholds: Option<ThresholdArg>,
+    /// [olct] The +1 class (default: the second class); required with more than two classes,
+    /// the others being learned together as `not LABEL`.
+    #[arg(long, value_name = "LABEL")]
+    pub positive_class: Option<String>,
+    /// [olct] Tangent set of the log-loss underestimator: 0 = {0, ±inf} ... 3 (14 points).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub tangents: Option<u8>,
+    /// [olct] Weight of the log-loss of every level, or one per level (`--c 1,10`).
+    #[arg(long, value_delimiter = ',', value_name = "C[,C...]")]
+    pub c: Option<Vec<f64>>,
+    /// [olct] Big-M of the routing and loss constraints.
+    #[arg(long, value_name = "M")]
+    pub big_m: Option<f64>,
+    /// [olct] Margin of the rows sent right (`w . z + b >= epsilon`).
+    #[arg(long, value_name = "E")]
+    pub epsilon: Option<f64>,
+    /// [olct] At most one feature per split.
+    #[arg(long)]
+    pub univariate: bool,
+    /// [olct] Skip the refinement of the last level by exact L1-logistic regression.
+    #[arg(long)]
+    pub no_refine: bool,
     /// Warm start.
     #[arg(long, value_enum, default_value_t = WarmStartArg::Greedy)]
     pub warm_start: WarmStartArg,
@@ -88,11 +113,25 @@ fn reject(formulation: &str, given: &[(&str, bool)]) -> Result<()> {
 }
 
 impl ModelArgs {
+    /// The OLCT options given on the command line.
+    fn olct_options(&self) -> [(&'static str, bool); 7] {
+        [
+            ("--positive-class", self.positive_class.is_some()),
+            ("--tangents", self.tangents.is_some()),
+            ("--c", self.c.is_some()),
+            ("--big-m", self.big_m.is_some()),
+            ("--epsilon", self.epsilon.is_some()),
+            ("--univariate", self.univariate),
+            ("--no-refine", self.no_refine),
+        ]
+    }
+
     /// The formulation these options describe.
     pub fn formulation(&self) -> Result<AnyFormulation> {
         match self.formulation {
             FormulationName::Oct => {
                 reject("oct", &[("--thresholds", self.thresholds.is_some())])?;
+                reject("oct", &self.olct_options())?;
                 Ok(AnyFormulation::Oct(Oct {
                     depth: self.depth,
                     alpha: self.alpha.unwrap_or(0.0),
@@ -108,6 +147,7 @@ impl ModelArgs {
                         ("--min-leaf", self.min_leaf.is_some()),
                     ],
                 )?;
+                reject("binoct", &self.olct_options())?;
                 Ok(AnyFormulation::BinOct(BinOct {
                     depth: self.depth,
                     thresholds: match self.thresholds {
@@ -115,6 +155,31 @@ impl ModelArgs {
                         Some(ThresholdArg::ClassBoundary) | None => ThresholdMode::ClassBoundary,
                     },
                     objective: objective(self.objective),
+                }))
+            }
+            FormulationName::Olct => {
+                reject(
+                    "olct",
+                    &[
+                        ("--alpha", self.alpha.is_some()),
+                        ("--min-leaf", self.min_leaf.is_some()),
+                        ("--objective", self.objective.is_some()),
+                        ("--thresholds", self.thresholds.is_some()),
+                    ],
+                )?;
+                let defaults = Olct::new(self.depth);
+                Ok(AnyFormulation::Olct(Olct {
+                    positive_class: self.positive_class.clone(),
+                    tangents: match self.tangents {
+                        Some(index) => TangentSet::from_index(usize::from(index))?,
+                        None => defaults.tangents,
+                    },
+                    c: self.c.clone().unwrap_or_else(|| defaults.c.clone()),
+                    big_m: self.big_m.unwrap_or(defaults.big_m),
+                    epsilon: self.epsilon.unwrap_or(defaults.epsilon),
+                    univariate: self.univariate,
+                    refine: !self.no_refine,
+                    ..defaults
                 }))
             }
         }

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::cli::args::PredictArgs;
 use crate::cli::output::{print_json, summary_line, write_file};
-use crate::data::read_for_schema;
+use crate::data::{read_for_schema, Observations};
 use crate::error::Result;
 use crate::tree::{evaluate, ProbabilityModel, Tree};
 
@@ -19,7 +19,8 @@ pub fn run(args: PredictArgs) -> Result<()> {
     } else {
         None
     };
-    let (observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
+    let (mut observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
+    apply_relabel_rule(&tree, &mut observations);
     for category in &unseen {
         eprintln!(
             "warning: column `{}`: value `{}` ({} rows) does not occur in the tree's training \
@@ -115,6 +116,40 @@ pub fn run(args: PredictArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Maps the labels of the data the way the tree's training data was relabelled, when it was
+/// (`learned_by.relabel.map`, e.g. OLCT's `X` / `not X`); labels outside the map stay as they are.
+fn apply_relabel_rule(tree: &Tree, observations: &mut Observations) {
+    let Some(map) = tree
+        .learned_by
+        .as_ref()
+        .and_then(|l| l.get("relabel"))
+        .and_then(|r| r.get("map"))
+        .and_then(|m| m.as_object())
+    else {
+        return;
+    };
+    let Some(labels) = observations.labels.as_mut() else {
+        return;
+    };
+    let mut classes: Vec<String> = tree.classes().to_vec();
+    for label in labels.iter_mut() {
+        let original = &observations.classes[*label];
+        let learned = map
+            .get(original)
+            .and_then(|v| v.as_str())
+            .unwrap_or(original)
+            .to_string();
+        *label = match classes.iter().position(|c| *c == learned) {
+            Some(index) => index,
+            None => {
+                classes.push(learned);
+                classes.len() - 1
+            }
+        };
+    }
+    observations.classes = classes;
 }
 
 /// Quotes a CSV field when it needs it.

@@ -68,8 +68,25 @@ pub fn solve_options(args: &SolveArgs) -> Result<SolveOptions> {
     })
 }
 
+/// How a relabelling formulation maps the data's classes to the classes it learns
+/// (`{"map": {original: learned}}`), recorded in the tree so that `predict` maps labels the same
+/// way; `None` when the classes are unchanged.
+pub fn relabel_rule(original: &LoadedData, relabelled: &LoadedData) -> Option<Value> {
+    if original.train.classes == relabelled.train.classes {
+        return None;
+    }
+    let mut map = Map::new();
+    for (i, &label) in original.train.labels.iter().enumerate() {
+        let learned = &relabelled.train.classes[relabelled.train.labels[i]];
+        map.insert(original.train.classes[label].clone(), json!(learned));
+    }
+    Some(json!({ "map": map }))
+}
+
 fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
-    let data = relabelled(formulation, args.data.load()?)?;
+    let original = args.data.load()?;
+    let data = relabelled(formulation, original.clone())?;
+    let rule = relabel_rule(&original, &data);
     let options = RunOptions {
         solver: args.solver,
         solve: solve_options(args)?,
@@ -78,7 +95,12 @@ fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
             WarmStartArg::None => WarmStart::None,
         },
     };
-    let outcome = formulation.run(&data.train, options)?;
+    let mut outcome = formulation.run(&data.train, options)?;
+    if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {
+        let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
+        learned_by["relabel"] = rule.clone();
+        tree.learned_by = Some(learned_by);
+    }
     if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
         write_file(path, &tree.to_json_string())?;
     }

@@ -5,6 +5,7 @@ use crate::data::Dataset;
 use crate::error::Result;
 use crate::formulation::binoct::BinOct;
 use crate::formulation::oct::Oct;
+use crate::formulation::olct::Olct;
 use crate::formulation::pipeline::{self, Outcome, RunOptions};
 use crate::formulation::{BuiltModel, Encoded, Formulation, VariableRole};
 use crate::mip::MipModel;
@@ -15,6 +16,7 @@ use crate::tree::Tree;
 pub enum AnyFormulation {
     Oct(Oct),
     BinOct(BinOct),
+    Olct(Olct),
 }
 
 /// A model built by any formulation, with what exporting it needs.
@@ -30,19 +32,21 @@ macro_rules! dispatch {
         match $self {
             AnyFormulation::Oct($f) => $body,
             AnyFormulation::BinOct($f) => $body,
+            AnyFormulation::Olct($f) => $body,
         }
     };
 }
 
 impl AnyFormulation {
     /// The names `from_name` accepts.
-    pub const NAMES: [&'static str; 2] = ["oct", "binoct"];
+    pub const NAMES: [&'static str; 3] = ["oct", "binoct", "olct"];
 
     /// The formulation called `name` (`oct`, ...) at `depth`, with default parameters.
     pub fn from_name(name: &str, depth: usize) -> Result<AnyFormulation> {
         match name {
             "oct" => Ok(AnyFormulation::Oct(Oct::new(depth))),
             "binoct" => Ok(AnyFormulation::BinOct(BinOct::new(depth))),
+            "olct" => Ok(AnyFormulation::Olct(Olct::new(depth))),
             other => Err(crate::Error::parameter(
                 "formulation",
                 format!("`{other}` is not one of: {}", Self::NAMES.join(", ")),
@@ -60,6 +64,12 @@ impl AnyFormulation {
 
     pub fn parameters(&self) -> serde_json::Value {
         dispatch!(self, f => f.parameters())
+    }
+
+    /// The integrality tolerance the formulation needs of a solver, if tighter than the
+    /// solvers' defaults (see [`Formulation::integrality_tolerance`]).
+    pub fn integrality_tolerance(&self) -> Option<f64> {
+        dispatch!(self, f => f.integrality_tolerance())
     }
 
     /// The data the formulation learns from (see [`Formulation::relabel`]).

@@ -3,6 +3,7 @@
 mod binoct;
 mod cart_sklearn;
 mod cli_commands;
+mod cli_solve;
 mod common;
 mod data_errors;
 mod evaluator_props;

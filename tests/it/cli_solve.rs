@@ -1,0 +1,235 @@
+//! `solve` and `export-lp` end to end: the optimum on iris, options that do not fit the
+//! formulation, OLCT's relabelling carried to `predict`, and exported models solved by the
+//! solvers' own file readers.
+
+use milptree::solver::{backend, SolveOptions, SolverKind, Termination};
+
+use crate::common::{dataset, milptree, milptree_json, path_str, stderr};
+
+#[test]
+fn oct_depth_one_on_iris_is_fifty_errors_on_both_solvers() {
+    let data = dataset("iris");
+    for solver in ["highs", "cbc"] {
+        let report = milptree_json(&[
+            "solve",
+            path_str(&data),
+            "--formulation",
+            "oct",
+            "--depth",
+            "1",
+            "--solver",
+            solver,
+            "--json",
+            "--quiet",
+        ]);
+        assert_eq!(report["termination"], "optimal", "{solver}");
+        assert_eq!(report["train"]["misclassified"], 50, "{solver}");
+        // Objective = errors / baseline errors (100 of 150 for three classes of 50).
+        assert!((report["objective"].as_f64().expect("objective") - 0.5).abs() < 1e-9);
+        assert!(report["decode_mismatch"].is_null());
+        assert_eq!(report["evaluated_objective"], report["objective"]);
+        assert_eq!(report["warm_start"]["feasible"], true);
+        assert_eq!(report["solver"], solver);
+    }
+}
+
+#[test]
+fn options_of_another_formulation_are_errors() {
+    let data = dataset("iris");
+    for (formulation, option, value) in [
+        ("binoct", "--alpha", "0.1"),
+        ("oct", "--thresholds", "all"),
+        ("oct", "--positive-class", "setosa"),
+        ("olct", "--min-leaf", "3"),
+        ("binoct", "--tangents", "2"),
+    ] {
+        let output = milptree(&[
+            "solve",
+            path_str(&data),
+            "--formulation",
+            formulation,
+            "--depth",
+            "1",
+            option,
+            value,
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{formulation} {option}");
+        let message = stderr(&output);
+        assert!(
+            message.contains(&format!(
+                "invalid {option}: does not apply to --formulation {formulation}"
+            )),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn olct_needs_a_positive_class_on_multiclass_data() {
+    let data = dataset("iris");
+    let output = milptree(&[
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "olct",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("--positive-class"), "{message}");
+    assert!(
+        message.contains("`setosa`, `versicolor`, `virginica`"),
+        "{message}"
+    );
+}
+
+#[test]
+fn predict_relabels_like_the_olct_training_data() {
+    let data = dataset("iris");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tree = dir.path().join("tree.json");
+    let solved = milptree_json(&[
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "olct",
+        "--depth",
+        "1",
+        "--positive-class",
+        "versicolor",
+        "--time-limit",
+        "30",
+        "--json",
+        "--quiet",
+        "--output",
+        path_str(&tree),
+    ]);
+    assert_eq!(
+        solved["tree"]["learned_by"]["relabel"]["map"],
+        serde_json::json!({"setosa": "not versicolor", "versicolor": "versicolor", "virginica": "not versicolor"})
+    );
+    let predicted = milptree_json(&[
+        "predict",
+        "--tree",
+        path_str(&tree),
+        path_str(&data),
+        "--json",
+    ]);
+    assert_eq!(predicted["test"], solved["train"]);
+    assert_eq!(
+        predicted["evaluation"]["classes"],
+        serde_json::json!(["not versicolor", "versicolor"])
+    );
+}
+
+#[test]
+fn exported_models_solve_to_the_same_optimum_in_both_solvers_readers() {
+    let data = dataset("iris");
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (formulation, extra) in [("oct", vec![]), ("binoct", vec!["--thresholds", "all"])] {
+        let solved = milptree_json(
+            &[
+                &[
+                    "solve",
+                    path_str(&data),
+                    "--formulation",
+                    formulation,
+                    "--depth",
+                    "1",
+                    "--json",
+                    "--quiet",
+                ][..],
+                &extra[..],
+            ]
+            .concat(),
+        );
+        let optimum = solved["objective"].as_f64().expect("objective");
+        for extension in ["lp", "mps"] {
+            let model = dir.path().join(format!("{formulation}.{extension}"));
+            let exported = milptree_json(
+                &[
+                    &[
+                        "export-lp",
+                        path_str(&data),
+                        "--formulation",
+                        formulation,
+                        "--depth",
+                        "1",
+                        "-o",
+                        path_str(&model),
+                        "--json",
+                    ][..],
+                    &extra[..],
+                ]
+                .concat(),
+            );
+            let files = exported["files"].as_array().expect("files");
+            assert_eq!(files.len(), 4, "model, variable map, .mst, .sol");
+            let map: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.path().join(format!("{formulation}.vars.json")))
+                    .expect("map"),
+            )
+            .expect("JSON");
+            assert_eq!(
+                map["variables"].as_array().map(Vec::len),
+                exported["model_size"]["variables"]
+                    .as_u64()
+                    .map(|v| v as usize)
+            );
+            for solver in SolverKind::ALL {
+                // CBC's LP reader drops the objective constant; these models have none.
+                let result = backend(solver)
+                    .solve_file(&model, None, &SolveOptions::default())
+                    .expect("the solver reads the file");
+                assert_eq!(
+                    result.report.termination,
+                    Termination::Optimal,
+                    "{formulation} {extension} {solver}"
+                );
+                let objective = result.report.objective.expect("objective");
+                assert!(
+                    (objective - optimum).abs() < 1e-6,
+                    "{formulation} {extension} {solver}: {objective} vs {optimum}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn export_lp_is_byte_stable_and_refuses_unknown_extensions() {
+    let data = dataset("wine");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let first = dir.path().join("a.lp");
+    let second = dir.path().join("b.lp");
+    for path in [&first, &second] {
+        let output = milptree(&[
+            "export-lp",
+            path_str(&data),
+            "--formulation",
+            "oct",
+            "--depth",
+            "2",
+            "-o",
+            path_str(path),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    assert_eq!(
+        std::fs::read(&first).expect("written"),
+        std::fs::read(&second).expect("written")
+    );
+    let output = milptree(&[
+        "export-lp",
+        path_str(&data),
+        "--formulation",
+        "oct",
+        "--depth",
+        "1",
+        "-o",
+        path_str(&dir.path().join("model.txt")),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("must end in .lp or .mps"));
+}
