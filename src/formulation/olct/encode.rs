@@ -24,19 +24,7 @@ pub(crate) fn representable(training: &Training, tree: &Tree) -> Result<(Tree, V
     let layout = Layout {
         depth: training.settings.depth,
     };
-    let splits = olct_splits(
-        tree,
-        layout.depth,
-        training.negative_class(),
-        training.positive_class,
-    )?;
-    if splits[1].0.len() != training.data.n_features() {
-        return Err(Error::TreeMismatch(format!(
-            "the tree has {} features, the data {}",
-            splits[1].0.len(),
-            training.data.n_features()
-        )));
-    }
+    let splits = checked_splits(training, tree)?;
     if tree.features() != training.data.schema.features.as_slice() {
         return Err(Error::TreeMismatch(
             "the tree's features are not the training data's".into(),
@@ -130,15 +118,12 @@ fn restandardised(tree: &Tree, splits: &[(Vec<f64>, f64)], training: &Training) 
     Ok(restated)
 }
 
-/// The complete assignment of a representable tree.
-pub(crate) fn encode(built: &OlctModel, tree: &Tree) -> Result<Assignment> {
-    let training = &built.training;
-    let layout = Layout {
-        depth: training.settings.depth,
-    };
+/// The splits of a logistic tree of the model's depth and classes, one `(weights, bias)` per
+/// branch node (index = node id), checked to have one weight per feature of the data.
+fn checked_splits(training: &Training, tree: &Tree) -> Result<Vec<(Vec<f64>, f64)>> {
     let splits = olct_splits(
         tree,
-        layout.depth,
+        training.settings.depth,
         training.negative_class(),
         training.positive_class,
     )?;
@@ -149,6 +134,16 @@ pub(crate) fn encode(built: &OlctModel, tree: &Tree) -> Result<Assignment> {
             training.data.n_features()
         )));
     }
+    Ok(splits)
+}
+
+/// The complete assignment of a representable tree.
+pub(crate) fn encode(built: &OlctModel, tree: &Tree) -> Result<Assignment> {
+    let training = &built.training;
+    let layout = Layout {
+        depth: training.settings.depth,
+    };
+    let splits = checked_splits(training, tree)?;
     let vars = &built.vars;
     let lines = built.tangents.lines();
     let mut start = built.mip.start();
