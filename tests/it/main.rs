@@ -5,6 +5,7 @@ mod cli_commands;
 mod common;
 mod data_errors;
 mod evaluator_props;
+mod experiment;
 mod mip;
 mod models;
 mod oct;
