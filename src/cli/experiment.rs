@@ -27,6 +27,12 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
                 "no results here (runs.jsonl is missing)",
             ));
         }
+        if args.collect && !out.join("jobs").is_dir() {
+            return Err(Error::input(
+                out.join("jobs").display().to_string(),
+                "no job outputs to collect (the directory is missing)",
+            ));
+        }
         let mut store = open_store(&out)?;
         if args.collect {
             let collected = collect(&mut store)?;
@@ -34,13 +40,13 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
                 eprintln!("warning: {problem}");
             }
             println!(
-                "collected {} job outputs ({} already in the results, {} unusable)",
+                "job outputs collected: {}; already in the results: {}; unusable: {}",
                 collected.added,
                 collected.already,
                 collected.problems.len()
             );
         }
-        return write_reports(&store);
+        return write_reports(&mut store);
     }
     let (spec, out_from_file) = match &args.grid {
         Some(path) => {
@@ -84,7 +90,7 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
     };
     let report = run_grid(&grid, &datasets, &mut store, &options)?;
     println!(
-        "ran {} runs ({} already in the results were skipped, {} failed)",
+        "runs solved now: {}; already in the results: {}; failed: {}",
         report.ran, report.skipped, report.failed
     );
     if report.interrupted {
@@ -92,7 +98,7 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
             "interrupted: the finished runs are recorded; rerun the same command to continue"
         );
     }
-    write_reports(&store)
+    write_reports(&mut store)
 }
 
 fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
@@ -117,7 +123,8 @@ fn open_store(out: &Path) -> Result<ResultsStore> {
 }
 
 /// Writes the summary and the plots, and says where everything is.
-fn write_reports(store: &ResultsStore) -> Result<()> {
+fn write_reports(store: &mut ResultsStore) -> Result<()> {
+    store.write_tables()?;
     let summary = write_summary(store)?;
     let plots = write_plots(store)?;
     println!(

@@ -78,7 +78,7 @@ pub fn emit_jobs(grid: &Grid, store: &ResultsStore, program: &str) -> Result<Emi
         let output = jobs.join(format!("{key}.json"));
         if store.contains(&key) {
             emitted.done += 1;
-        } else if read_report(&output).is_ok() {
+        } else if usable_report(&output).is_ok() {
             emitted.uncollected += 1;
         } else {
             emitted.lines.push(job_line(program, &config, &output)?);
@@ -166,16 +166,22 @@ pub fn collect(store: &mut ResultsStore) -> Result<Collected> {
     Ok(collected)
 }
 
+/// The job output at `path`, if it is the report of a finished solve.
+fn usable_report(path: &Path) -> std::result::Result<SolveFacts, String> {
+    let facts = read_report(path)?;
+    if facts.termination == "interrupted" {
+        return Err("the solve was interrupted; rerun the job".to_string());
+    }
+    Ok(facts)
+}
+
 /// Adds the row of one job output; `Ok(false)` when its run is already recorded.
 fn collect_one(
     path: &Path,
     store: &mut ResultsStore,
     datasets: &mut LoadedDatasets,
 ) -> std::result::Result<bool, String> {
-    let facts = read_report(path)?;
-    if facts.termination == "interrupted" {
-        return Err("the solve was interrupted; rerun the job".to_string());
-    }
+    let facts = usable_report(path)?;
     let config = config_of(&facts)?;
     let key = config.key();
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());

@@ -37,7 +37,7 @@ impl GridProgress {
             let multi = MultiProgress::with_draw_target(ProgressDrawTarget::stderr());
             let bar = multi.add(ProgressBar::new(total as u64));
             if let Ok(style) = ProgressStyle::with_template(
-                "{bar:30.cyan/blue} {pos}/{len} runs · {elapsed_precise} (left ~{eta}) · {wide_msg}",
+                "{pos}/{len} runs {bar:20.cyan/blue} {elapsed_precise} · {wide_msg}",
             ) {
                 bar.set_style(style.progress_chars("=> "));
             }

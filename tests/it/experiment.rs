@@ -343,7 +343,10 @@ fn a_tiny_grid_runs_resumes_and_collects_into_the_same_rows() {
     let args = tiny.args(&out);
     let first = succeed(&strs(&args));
     assert!(
-        stdout(&first).contains(&format!("ran {} runs (0 already", tiny.runs())),
+        stdout(&first).contains(&format!(
+            "runs solved now: {}; already in the results: 0; failed: 0",
+            tiny.runs()
+        )),
         "{}",
         stdout(&first)
     );
@@ -407,7 +410,10 @@ fn a_tiny_grid_runs_resumes_and_collects_into_the_same_rows() {
         .collect();
     let again = succeed(&strs(&args));
     assert!(
-        stdout(&again).contains(&format!("ran 0 runs ({} already", tiny.runs())),
+        stdout(&again).contains(&format!(
+            "runs solved now: 0; already in the results: {};",
+            tiny.runs()
+        )),
         "{}",
         stdout(&again)
     );
@@ -431,7 +437,10 @@ fn a_tiny_grid_runs_resumes_and_collects_into_the_same_rows() {
     std::thread::sleep(std::time::Duration::from_millis(20));
     let resumed = experiment(&strs(&args));
     assert!(resumed.status.success(), "{}", stderr(&resumed));
-    assert!(stdout(&resumed).contains(&format!("ran 1 runs ({} already", tiny.runs() - 1)));
+    assert!(stdout(&resumed).contains(&format!(
+        "runs solved now: 1; already in the results: {};",
+        tiny.runs() - 1
+    )));
     assert!(
         stderr(&resumed).contains("incomplete"),
         "{}",
@@ -465,7 +474,7 @@ fn a_tiny_grid_runs_resumes_and_collects_into_the_same_rows() {
     }
     let collected = succeed(&["--collect", "--out", path_str(&jobs_out)]);
     assert!(
-        stdout(&collected).contains(&format!("collected {} job outputs", tiny.runs())),
+        stdout(&collected).contains(&format!("job outputs collected: {};", tiny.runs())),
         "{}",
         stdout(&collected)
     );
@@ -487,9 +496,10 @@ fn a_tiny_grid_runs_resumes_and_collects_into_the_same_rows() {
     let emitted = succeed(&strs(&emit));
     assert_eq!(stdout(&emitted), "");
     let collected = succeed(&["--collect", "--out", path_str(&jobs_out)]);
-    assert!(
-        stdout(&collected).contains(&format!("collected 0 job outputs ({} already", tiny.runs()))
-    );
+    assert!(stdout(&collected).contains(&format!(
+        "job outputs collected: 0; already in the results: {};",
+        tiny.runs()
+    )));
 
     check_plots(&out, &["alpha", "beta"]);
     check_summary(&out, &tiny);
@@ -712,7 +722,8 @@ fn collect_skips_unusable_job_outputs() {
     std::fs::write(jobs.join("other.json"), "{\"command\": \"greedy\"}").expect("written");
     let output = succeed(&["--collect", "--out", path_str(dir.path())]);
     assert!(
-        stdout(&output).contains("collected 0 job outputs (0 already in the results, 3 unusable)"),
+        stdout(&output)
+            .contains("job outputs collected: 0; already in the results: 0; unusable: 3"),
         "{}",
         stdout(&output)
     );
@@ -730,6 +741,86 @@ fn collect_skips_unusable_job_outputs() {
     let (header, rows) = read_csv(&dir.path().join("runs.csv"));
     assert_eq!(header, COLUMNS);
     assert!(rows.is_empty());
+}
+
+#[test]
+fn interrupted_or_misnamed_jobs_are_not_collected_and_are_emitted_again() {
+    let tiny = Tiny::new();
+    let out = tiny.path("results");
+    let alpha = tiny.path("alpha.csv");
+    let emit_args = [
+        "--datasets",
+        path_str(&alpha),
+        "--depths",
+        "1",
+        "--formulations",
+        "oct",
+        "--solvers",
+        "highs",
+        "--warm-starts",
+        "none",
+        "--time-limit",
+        "60",
+        "--out",
+        path_str(&out),
+        "--emit-jobs",
+        "--program",
+        env!("CARGO_BIN_EXE_milptree"),
+    ];
+    let emit = || stdout(&succeed(&emit_args));
+    let line = emit();
+    assert_eq!(line.lines().count(), 1);
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(line.trim())
+        .status()
+        .expect("sh runs");
+    assert!(status.success());
+    assert_eq!(emit(), "", "a finished job is not emitted again");
+    let job = out
+        .join("jobs")
+        .join("alpha_oct_d1_highs_none_s0_t60_f0.25.json");
+    let report = std::fs::read_to_string(&job).expect("the job's report");
+    assert!(report.contains("\"termination\": \"optimal\""), "{report}");
+
+    // An interrupted solve is no result: not collected, and emitted again.
+    std::fs::write(
+        &job,
+        report.replace(
+            "\"termination\": \"optimal\"",
+            "\"termination\": \"interrupted\"",
+        ),
+    )
+    .expect("written");
+    let output = succeed(&["--collect", "--out", path_str(&out)]);
+    assert!(
+        stderr(&output).contains("interrupted; rerun the job"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(emit(), line);
+
+    // A report under another run's name is refused.
+    std::fs::write(&job, &report).expect("written");
+    let misnamed = out
+        .join("jobs")
+        .join("alpha_oct_d1_cbc_none_s0_t60_f0.25.json");
+    std::fs::copy(&job, &misnamed).expect("copied");
+    let output = succeed(&["--collect", "--out", path_str(&out)]);
+    assert!(
+        stdout(&output)
+            .contains("job outputs collected: 1; already in the results: 0; unusable: 1"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stderr(&output).contains("does not match the file name"),
+        "{}",
+        stderr(&output)
+    );
+    let (_, rows) = read_csv(&out.join("runs.csv"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["run_key"], "alpha_oct_d1_highs_none_s0_t60_f0.25");
 }
 
 fn point(seconds: f64, incumbent: Option<f64>) -> Point {
