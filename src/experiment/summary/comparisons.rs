@@ -18,6 +18,13 @@ fn optimal_count(runs: &[&Row]) -> usize {
         .count()
 }
 
+/// The median over `pairs` of `f(a) / f(b)`, with the number of pairs it used.
+fn paired_ratio(pairs: &[(&Row, &Row)], f: fn(&Row) -> Option<f64>) -> String {
+    let values: Vec<(Option<f64>, Option<f64>)> = pairs.iter().map(|(a, b)| (f(a), f(b))).collect();
+    let (value, used) = median_ratio(&values);
+    format!("{} (n={used})", ratio(value))
+}
+
 /// Warm (greedy) / cold (none) start, per formulation and solver.
 pub fn warm_cold_section(rows: &[Row]) -> String {
     let mut table = Table::new(&[
@@ -25,6 +32,7 @@ pub fn warm_cold_section(rows: &[Row]) -> String {
         "solver",
         ">pairs",
         ">seconds (warm / cold)",
+        ">time to optimality, both optimal (warm / cold)",
         ">time to 1st incumbent (warm / cold)",
         ">primal integral (warm / cold)",
         ">median gap warm",
@@ -43,12 +51,7 @@ pub fn warm_cold_section(rows: &[Row]) -> String {
         if matched.is_empty() {
             continue;
         }
-        let ratio_of = |f: fn(&Row) -> Option<f64>| {
-            let values: Vec<(Option<f64>, Option<f64>)> =
-                matched.iter().map(|(w, c)| (f(w), f(c))).collect();
-            let (value, used) = median_ratio(&values);
-            format!("{} (n={used})", ratio(value))
-        };
+        let ratio_of = |f: fn(&Row) -> Option<f64>| paired_ratio(&matched, f);
         let warm: Vec<&Row> = matched.iter().map(|(w, _)| *w).collect();
         let cold: Vec<&Row> = matched.iter().map(|(_, c)| *c).collect();
         let accepted = warm
@@ -69,6 +72,7 @@ pub fn warm_cold_section(rows: &[Row]) -> String {
             solver.clone(),
             matched.len().to_string(),
             ratio_of(|r| r.seconds),
+            ratio_of(time_to_optimality),
             ratio_of(|r| r.time_to_first_incumbent),
             ratio_of(|r| r.primal_integral),
             percent(median(warm.iter().filter_map(|r| r.rel_gap).collect())),
@@ -102,6 +106,7 @@ pub fn solvers_section(rows: &[Row]) -> String {
         "warm start",
         ">pairs",
         &format!(">seconds ({first} / {second})"),
+        &format!(">time to optimality, both optimal ({first} / {second})"),
         &format!(">optimal {first} / {second}"),
         &format!(">median gap {first}"),
         &format!(">median gap {second}"),
@@ -116,18 +121,15 @@ pub fn solvers_section(rows: &[Row]) -> String {
         if matched.is_empty() {
             continue;
         }
-        let values: Vec<(Option<f64>, Option<f64>)> = matched
-            .iter()
-            .map(|(a, b)| (a.seconds, b.seconds))
-            .collect();
-        let (value, used) = median_ratio(&values);
+        let ratio_of = |f: fn(&Row) -> Option<f64>| paired_ratio(&matched, f);
         let a: Vec<&Row> = matched.iter().map(|(a, _)| *a).collect();
         let b: Vec<&Row> = matched.iter().map(|(_, b)| *b).collect();
         table.push(vec![
             formulation.clone(),
             warm_start.clone(),
             matched.len().to_string(),
-            format!("{} (n={used})", ratio(value)),
+            ratio_of(|r| r.seconds),
+            ratio_of(time_to_optimality),
             format!("{} / {}", optimal_count(&a), optimal_count(&b)),
             percent(median(a.iter().filter_map(|r| r.rel_gap).collect())),
             percent(median(b.iter().filter_map(|r| r.rel_gap).collect())),
