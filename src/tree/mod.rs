@@ -377,19 +377,7 @@ impl Tree {
 
     /// The leaf `row` reaches.
     pub fn leaf_of(&self, row: &[f64]) -> usize {
-        let mut id = 1;
-        while let Some(Node {
-            kind: NodeKind::Split(split),
-            ..
-        }) = self.node(id)
-        {
-            id = if self.goes_left(split, row) {
-                2 * id
-            } else {
-                2 * id + 1
-            };
-        }
-        id
+        *self.path(row).last().expect("a path has at least the root")
     }
 
     /// The class predicted for one row.
