@@ -98,16 +98,6 @@ pub struct Row {
     pub error: Option<String>,
 }
 
-/// The columns that measure time (and so differ between two runs of one configuration).
-pub const TIMING_COLUMNS: [&str; 6] = [
-    "build_seconds",
-    "seconds",
-    "time_to_first_incumbent",
-    "trajectory_points",
-    "primal_integral",
-    "nodes",
-];
-
 impl Row {
     /// The column names, in table order (taken from the CSV serialisation of a row, so they
     /// cannot drift from the type).

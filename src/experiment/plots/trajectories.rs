@@ -325,7 +325,7 @@ impl TrajectoryFigure {
             } else if let Some(&(t, v)) = bound.last() {
                 chart
                     .draw_series([TriangleMarker::new((t, v), 8, colour.stroke_width(2))])?
-                    .label(format!("bound (final){suffix}"))
+                    .label(format!("final bound{suffix}"))
                     .legend(move |(x, y)| {
                         TriangleMarker::new((x + 12, y), 6, colour.stroke_width(2))
                     });
