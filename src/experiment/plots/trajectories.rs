@@ -186,12 +186,10 @@ fn figure(
     }
 }
 
-/// Whether step points span some time (and so draw as a line).
+/// Whether a series is known at two moments or more (and so draws as a line rather than a
+/// marker): step points come in pairs after the first, plus the extension to the end.
 fn is_line(points: &[(f64, f64)]) -> bool {
-    match (points.first(), points.last()) {
-        (Some(first), Some(last)) => last.0 > first.0,
-        _ => false,
-    }
+    points.len() >= 4
 }
 
 /// Decimals for tick labels of an axis spanning `span`.
@@ -351,5 +349,54 @@ impl TrajectoryFigure {
             .border_style(RGBColor(180, 180, 180))
             .draw()?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(seconds: f64, incumbent: Option<f64>, bound: Option<f64>) -> Point {
+        Point {
+            seconds,
+            incumbent,
+            bound,
+        }
+    }
+
+    #[test]
+    fn steps_hold_each_value_until_the_next() {
+        let points = [
+            point(0.001, Some(3.0), None),
+            point(2.0, Some(2.0), Some(1.0)),
+            point(5.0, Some(2.0), Some(1.5)),
+        ];
+        let incumbent = steps(&points, |p| p.incumbent, 6.0, 0.01);
+        assert_eq!(
+            incumbent,
+            vec![
+                (0.01, 3.0),
+                (2.0, 3.0),
+                (2.0, 2.0),
+                (5.0, 2.0),
+                (5.0, 2.0),
+                (6.0, 2.0)
+            ]
+        );
+        assert!(is_line(&incumbent));
+        // A bound known from one point on is a line; known once (the final state), a marker.
+        assert!(is_line(&steps(&points, |p| p.bound, 6.0, 0.01)));
+        let once = steps(&points[2..], |p| p.bound, 6.0, 0.01);
+        assert_eq!(once, vec![(5.0, 1.5), (6.0, 1.5)]);
+        assert!(!is_line(&once));
+        assert!(steps(&points[..1], |p| p.bound, 6.0, 0.01).is_empty());
+    }
+
+    #[test]
+    fn tick_decimals_follow_the_span() {
+        assert_eq!(decimals_for(1.4), 1);
+        assert_eq!(decimals_for(0.06), 2);
+        assert_eq!(decimals_for(0.5), 2);
+        assert_eq!(decimals_for(60.0), 0);
     }
 }
