@@ -6,6 +6,7 @@
 //! ([`pipeline`]) uses that last one to check every decoded tree against the solver's figure.
 
 mod any;
+pub mod binoct;
 pub mod oct;
 pub mod pipeline;
 

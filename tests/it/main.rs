@@ -1,5 +1,6 @@
 //! milptree's integration tests: one test binary, one module per area.
 
+mod binoct;
 mod cart_sklearn;
 mod cli_commands;
 mod common;

@@ -1,0 +1,162 @@
+//! BinOCT (Verwer & Zhang): optimal classification trees of a given depth whose split thresholds
+//! are selected by a binary search over each feature's candidate thresholds, in a few bits per
+//! node shared by all features. The model, its exactness argument, the decode and warm-start
+//! rules are stated in `formulations/binoct.md`.
+//!
+//! Submodules: [`ranges`] (Algorithm 1 and the range rules), [`candidates`] (thresholds, bins,
+//! snapping one threshold), [`snap`] (snapping a tree), [`full_tree`] (the complete tree in the
+//! model's terms), [`model`] (the variables and rows).
+
+mod candidates;
+mod full_tree;
+mod model;
+mod ranges;
+mod snap;
+
+use serde_json::json;
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::error::{Error, Result};
+use crate::formulation::{Decoded, Encoded, Formulation, Objective};
+use crate::greedy::{cart, check_depth, CartParams};
+use crate::mip::Assignment;
+use crate::tree::{NodeKind, Tree};
+
+use candidates::Candidates;
+use full_tree::FullTree;
+pub use model::BinOctModel;
+
+/// The deepest BinOCT model milptree builds (the model has `n * 2^D` routing columns).
+pub const BINOCT_MAX_DEPTH: usize = 8;
+
+/// The BinOCT formulation and its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BinOct {
+    /// The tree depth (at least 1).
+    pub depth: usize,
+    /// Which candidate thresholds the splits choose from (the paper's: `ClassBoundary`).
+    pub thresholds: ThresholdMode,
+    /// What a misclassification costs.
+    pub objective: Objective,
+}
+
+impl BinOct {
+    /// Depth `depth`, class-boundary thresholds (as in the paper), accuracy objective.
+    pub fn new(depth: usize) -> BinOct {
+        BinOct {
+            depth,
+            thresholds: ThresholdMode::ClassBoundary,
+            objective: Objective::Accuracy,
+        }
+    }
+
+    fn check(&self, data: &Dataset) -> Result<()> {
+        check_depth(self.depth, BINOCT_MAX_DEPTH)?;
+        if data.n_features() == 0 {
+            return Err(Error::input(&data.source, "the data has no features"));
+        }
+        if data.n_rows() == 0 {
+            return Err(Error::input(&data.source, "the data has no rows"));
+        }
+        Ok(())
+    }
+}
+
+impl BinOctModel {
+    /// The tree the model expresses for `tree` (its splits snapped to candidate thresholds; see
+    /// `formulations/binoct.md`), with counts on the training data. `tree` must be axis-aligned,
+    /// over the training data's features and classes, and no deeper than the model.
+    pub fn snapped(&self, tree: &Tree) -> Result<Tree> {
+        Ok(snap::snap_tree(tree, &self.data, &self.candidates, self.depth)?.0)
+    }
+}
+
+impl Formulation for BinOct {
+    type Built = BinOctModel;
+
+    fn name(&self) -> &'static str {
+        "binoct"
+    }
+
+    fn depth(&self) -> usize {
+        self.depth
+    }
+
+    fn parameters(&self) -> serde_json::Value {
+        json!({
+            "depth": self.depth,
+            "thresholds": self.thresholds.to_string(),
+            "objective": self.objective.to_string(),
+        })
+    }
+
+    fn build(&self, data: &Dataset) -> Result<BinOctModel> {
+        self.check(data)?;
+        Ok(BinOctModel::build(
+            data,
+            self.depth,
+            Candidates::new(data, self.thresholds),
+            self.objective.class_weights(data),
+        ))
+    }
+
+    /// CART of the same depth over the candidates of the mode in use (so its thresholds are
+    /// candidates already).
+    fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
+        self.check(data)?;
+        cart(
+            data,
+            &CartParams {
+                depth: self.depth,
+                min_leaf: 1,
+                thresholds: self.thresholds,
+            },
+        )
+    }
+
+    /// Encodes the snapped tree (see [`BinOctModel::snapped`]), filled to the full depth.
+    fn encode(&self, built: &BinOctModel, tree: &Tree) -> Result<Encoded> {
+        let (snapped, notes) = snap::snap_tree(tree, &built.data, &built.candidates, built.depth)?;
+        let full = FullTree::from_snapped(&snapped, &built.candidates, built.depth)?;
+        Ok(Encoded {
+            assignment: built.assignment_of(&full)?,
+            tree: snapped,
+            notes,
+        })
+    }
+
+    fn decode(&self, built: &BinOctModel, solution: &Assignment) -> Result<Decoded> {
+        let full = built.full_tree_of(solution)?;
+        let mut tree = full.to_tree(&built.data, &built.candidates)?;
+        tree.learned_by = Some(json!({ "method": "binoct", "parameters": self.parameters() }));
+        let notes = tree
+            .leaves()
+            .into_iter()
+            .filter_map(|id| {
+                let node = tree.node(id)?;
+                match node.kind {
+                    NodeKind::Leaf { class } if node.rows() == 0 => Some(format!(
+                        "leaf {id} receives no training row; it keeps the class the solution \
+                         gives it ({})",
+                        built.data.classes[class]
+                    )),
+                    _ => None,
+                }
+            })
+            .collect();
+        Ok(Decoded { tree, notes })
+    }
+
+    /// The weighted training errors of the tree as the model expresses it (after snapping).
+    fn objective_of(&self, built: &BinOctModel, tree: &Tree) -> Result<f64> {
+        let snapped = built.snapped(tree)?;
+        Ok(built
+            .data
+            .rows
+            .iter()
+            .zip(&built.data.labels)
+            .filter(|(row, &label)| snapped.predict_row(row) != label)
+            .map(|(_, &label)| built.class_weights[label])
+            .sum())
+    }
+}

@@ -1,0 +1,419 @@
+//! The BinOCT mixed-integer model: its variables and rows (see `formulations/binoct.md`), and the
+//! two conversions between a [`FullTree`] and values of its variables.
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+use crate::formulation::{BuiltModel, VariableRole};
+use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
+
+use super::candidates::Candidates;
+use super::full_tree::{FullTree, NodeSplit};
+use super::ranges::{decode_index, encode_index, range_rules, RuleKind, Side};
+
+/// A built BinOCT model, with the training data and candidates it was built on.
+#[derive(Debug)]
+pub struct BinOctModel {
+    pub(super) mip: MipModel,
+    pub(super) data: Dataset,
+    pub(super) depth: usize,
+    pub(super) candidates: Candidates,
+    pub(super) class_weights: Vec<f64>,
+    /// `f[n,f]` at `[n - 1][f]`; `None` for a feature without candidates.
+    feature_vars: Vec<Vec<Option<Variable>>>,
+    /// `t[n,b]` at `[n - 1][b - 1]`.
+    bit_vars: Vec<Vec<Variable>>,
+    /// `l[r,l]` at `[r][l - 2^depth]`.
+    leaf_vars: Vec<Vec<Variable>>,
+    /// `p[l,c]` at `[l - 2^depth][c]`.
+    class_vars: Vec<Vec<Variable>>,
+    /// `e[l,c]` at `[l - 2^depth][c]`.
+    error_vars: Vec<Vec<Variable>>,
+    roles: Vec<VariableRole>,
+}
+
+/// The leaves (tree node ids) under node `id` of a complete tree of depth `depth`.
+fn leaves_under(id: usize, depth: usize) -> std::ops::Range<usize> {
+    let level = crate::tree::node_depth(id);
+    let width = 1usize << (depth - level);
+    id * width..(id + 1) * width
+}
+
+impl BinOctModel {
+    /// Builds the model of depth `depth` over `candidates` of `data`, with the cost `class_weights`
+    /// of an error on each class.
+    pub(super) fn build(
+        data: &Dataset,
+        depth: usize,
+        candidates: Candidates,
+        class_weights: Vec<f64>,
+    ) -> BinOctModel {
+        let n_branch = (1usize << depth) - 1;
+        let first_leaf = 1usize << depth;
+        let n_bits = candidates.n_bits();
+        let features = &data.schema.features;
+        let mut mip = MipModel::new(format!("binoct_depth{depth}"));
+        let mut roles = Vec::new();
+        let mut role = |name: &str, node: Option<usize>, meaning: String| {
+            roles.push(VariableRole {
+                name: name.to_string(),
+                node,
+                meaning,
+            });
+        };
+
+        let mut feature_vars = Vec::with_capacity(n_branch);
+        let mut bit_vars = Vec::with_capacity(n_branch);
+        for n in 1..=n_branch {
+            let mut row = Vec::with_capacity(features.len());
+            for (f, feature) in features.iter().enumerate() {
+                if candidates.count(f) == 0 {
+                    row.push(None);
+                    continue;
+                }
+                let name = format!("f[n={n},f={f}]");
+                row.push(Some(mip.binary(&name)));
+                role(
+                    &name,
+                    Some(n),
+                    format!("node {n} splits on feature {feature}"),
+                );
+            }
+            feature_vars.push(row);
+            let mut bits = Vec::with_capacity(n_bits);
+            for b in 1..=n_bits {
+                let name = format!("t[n={n},b={b}]");
+                bits.push(mip.binary(&name));
+                role(
+                    &name,
+                    Some(n),
+                    format!("bit {b} of node {n}'s threshold search (1 = lower half)"),
+                );
+            }
+            bit_vars.push(bits);
+        }
+        let mut leaf_vars = Vec::with_capacity(data.n_rows());
+        for r in 0..data.n_rows() {
+            let mut row = Vec::with_capacity(first_leaf);
+            for l in first_leaf..2 * first_leaf {
+                let name = format!("l[r={r},l={l}]");
+                row.push(mip.continuous(&name, 0.0, 1.0));
+                role(&name, Some(l), format!("row {r} reaches leaf {l}"));
+            }
+            leaf_vars.push(row);
+        }
+        let mut class_vars = Vec::with_capacity(first_leaf);
+        let mut error_vars = Vec::with_capacity(first_leaf);
+        for l in first_leaf..2 * first_leaf {
+            let mut p = Vec::with_capacity(data.n_classes());
+            for (c, class) in data.classes.iter().enumerate() {
+                let name = format!("p[l={l},c={c}]");
+                p.push(mip.binary(&name));
+                role(&name, Some(l), format!("leaf {l} predicts class {class}"));
+            }
+            class_vars.push(p);
+        }
+        for l in first_leaf..2 * first_leaf {
+            let mut e = Vec::with_capacity(data.n_classes());
+            for (c, class) in data.classes.iter().enumerate() {
+                let name = format!("e[l={l},c={c}]");
+                e.push(mip.continuous(&name, 0.0, f64::INFINITY));
+                role(
+                    &name,
+                    Some(l),
+                    format!("rows of class {class} in leaf {l} counted as errors"),
+                );
+            }
+            error_vars.push(e);
+        }
+
+        let mut model = BinOctModel {
+            mip,
+            data: data.clone(),
+            depth,
+            candidates,
+            class_weights,
+            feature_vars,
+            bit_vars,
+            leaf_vars,
+            class_vars,
+            error_vars,
+            roles,
+        };
+        model.add_rows();
+        model
+    }
+
+    fn add_rows(&mut self) {
+        let n_branch = (1usize << self.depth) - 1;
+        let first_leaf = 1usize << self.depth;
+        let usable = self.candidates.usable();
+        for n in 1..=n_branch {
+            if usable.is_empty() {
+                // No split can separate anything: every row goes left.
+                let mut right = Expression::default();
+                for row in &self.leaf_vars {
+                    for l in leaves_under(2 * n + 1, self.depth) {
+                        right += row[l - first_leaf];
+                    }
+                }
+                self.mip
+                    .add_row(format!("all_left[n={n}]"), right, RowSense::Le, 0.0);
+            } else {
+                let selected: Expression = self.feature_vars[n - 1].iter().flatten().copied().sum();
+                self.mip
+                    .add_row(format!("feature[n={n}]"), selected, RowSense::Eq, 1.0);
+            }
+        }
+        for (r, row) in self.leaf_vars.iter().enumerate() {
+            let reached: Expression = row.iter().copied().sum();
+            self.mip
+                .add_row(format!("row[r={r}]"), reached, RowSense::Eq, 1.0);
+        }
+        for (i, p) in self.class_vars.iter().enumerate() {
+            let predicted: Expression = p.iter().copied().sum();
+            self.mip.add_row(
+                format!("leaf[l={}]", first_leaf + i),
+                predicted,
+                RowSense::Eq,
+                1.0,
+            );
+        }
+        for &f in &usable {
+            let rows_by_bin = self.candidates.rows_by_bin(f);
+            for n in 1..=n_branch {
+                self.add_range_rules(n, f, &rows_by_bin);
+            }
+        }
+        let class_counts = self.data.class_counts();
+        let mut objective = Expression::default();
+        for i in 0..first_leaf {
+            for (c, &n_c) in class_counts.iter().enumerate() {
+                let mut lhs = Expression::default();
+                for (row, &label) in self.leaf_vars.iter().zip(&self.data.labels) {
+                    if label == c {
+                        lhs += row[i];
+                    }
+                }
+                lhs -= n_c as f64 * self.class_vars[i][c];
+                lhs -= self.error_vars[i][c];
+                self.mip.add_row(
+                    format!("err[l={},c={c}]", first_leaf + i),
+                    lhs,
+                    RowSense::Le,
+                    0.0,
+                );
+                objective += self.class_weights[c] * self.error_vars[i][c];
+            }
+        }
+        self.mip.set_objective(objective);
+    }
+
+    /// The range rules of feature `f` at node `n` (see `ranges.rs`); `rows_by_bin[j]` holds the
+    /// rows in bin `j` of `f`.
+    fn add_range_rules(&mut self, n: usize, f: usize, rows_by_bin: &[Vec<usize>]) {
+        let first_leaf = 1usize << self.depth;
+        let Some(selected) = self.feature_vars[n - 1][f] else {
+            return;
+        };
+        for rule in range_rules(self.candidates.count(f)) {
+            let mut lhs = Expression::default();
+            let mut held = 0usize;
+            for closure in &rule.closures {
+                let child = match closure.side {
+                    Side::Left => 2 * n,
+                    Side::Right => 2 * n + 1,
+                };
+                for &r in rows_by_bin[closure.first_bin..=closure.last_bin]
+                    .iter()
+                    .flatten()
+                {
+                    held += 1;
+                    for l in leaves_under(child, self.depth) {
+                        lhs += self.leaf_vars[r][l - first_leaf];
+                    }
+                }
+            }
+            if held == 0 {
+                continue;
+            }
+            let big_m = held as f64;
+            lhs += big_m * selected;
+            for &b in &rule.ones {
+                lhs += big_m * self.bit_vars[n - 1][b - 1];
+            }
+            for &b in &rule.zeros {
+                lhs -= big_m * self.bit_vars[n - 1][b - 1];
+            }
+            let rhs = big_m * (1 + rule.ones.len()) as f64;
+            let name = match rule.kind {
+                RuleKind::Extreme => format!("extreme[n={n},f={f}]"),
+                RuleKind::NoLeft { split } => format!("no_left[n={n},f={f},s={split}]"),
+                RuleKind::NoRight { split } => format!("no_right[n={n},f={f},s={split}]"),
+            };
+            self.mip.add_row(name, lhs, RowSense::Le, rhs);
+        }
+    }
+
+    /// The depth of the tree the model is built for.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The number of threshold bits per node, `ceil(log2 T_max)`.
+    pub fn n_bits(&self) -> usize {
+        self.candidates.n_bits()
+    }
+
+    /// The candidate thresholds of each feature, increasing.
+    pub fn thresholds(&self) -> &[Vec<f64>] {
+        &self.candidates.thresholds
+    }
+
+    /// The cost of an error on each class.
+    pub fn class_weights(&self) -> &[f64] {
+        &self.class_weights
+    }
+
+    /// `f[n,f]`, if feature `feature` has candidates (`node` in `1..2^depth`).
+    pub fn feature_var(&self, node: usize, feature: usize) -> Option<Variable> {
+        self.feature_vars
+            .get(node.wrapping_sub(1))?
+            .get(feature)
+            .copied()
+            .flatten()
+    }
+
+    /// `t[n,b]` (`bit` in `1..=n_bits`).
+    pub fn bit_var(&self, node: usize, bit: usize) -> Option<Variable> {
+        self.bit_vars
+            .get(node.wrapping_sub(1))?
+            .get(bit.wrapping_sub(1))
+            .copied()
+    }
+
+    /// `l[r,l]` (`leaf` a tree node id in `2^depth..2^(depth+1)`).
+    pub fn leaf_var(&self, row: usize, leaf: usize) -> Option<Variable> {
+        self.leaf_vars
+            .get(row)?
+            .get(leaf.wrapping_sub(1 << self.depth))
+            .copied()
+    }
+
+    /// `p[l,c]`.
+    pub fn class_var(&self, leaf: usize, class: usize) -> Option<Variable> {
+        self.class_vars
+            .get(leaf.wrapping_sub(1 << self.depth))?
+            .get(class)
+            .copied()
+    }
+
+    /// `e[l,c]`.
+    pub fn error_var(&self, leaf: usize, class: usize) -> Option<Variable> {
+        self.error_vars
+            .get(leaf.wrapping_sub(1 << self.depth))?
+            .get(class)
+            .copied()
+    }
+
+    /// The complete assignment that encodes `full`, every `e` at its smallest feasible value.
+    pub(super) fn assignment_of(&self, full: &FullTree) -> Result<Assignment> {
+        let first_leaf = 1usize << self.depth;
+        let n_bits = self.n_bits();
+        let mut start = self.mip.start();
+        for (i, split) in full.splits.iter().enumerate() {
+            let (selected, bits) = match *split {
+                NodeSplit::Threshold { feature, index } => (
+                    Some(feature),
+                    encode_index(self.candidates.count(feature), index, n_bits),
+                ),
+                NodeSplit::AllLeft => (None, vec![false; n_bits]),
+            };
+            for (f, var) in self.feature_vars[i].iter().enumerate() {
+                if let Some(var) = var {
+                    start.set(*var, f64::from(u8::from(selected == Some(f))));
+                }
+            }
+            for (var, bit) in self.bit_vars[i].iter().zip(bits) {
+                start.set(*var, f64::from(u8::from(bit)));
+            }
+        }
+        let mut in_leaf = vec![vec![0usize; self.data.n_classes()]; first_leaf];
+        for (r, row) in self.leaf_vars.iter().enumerate() {
+            let reached = full.leaf_of(&self.candidates.bins[r]);
+            in_leaf[reached - first_leaf][self.data.labels[r]] += 1;
+            for (i, var) in row.iter().enumerate() {
+                start.set(*var, f64::from(u8::from(first_leaf + i == reached)));
+            }
+        }
+        for (i, &predicted) in full.leaf_classes.iter().enumerate() {
+            for (c, &count) in in_leaf[i].iter().enumerate() {
+                let is_predicted = c == predicted;
+                start.set(self.class_vars[i][c], f64::from(u8::from(is_predicted)));
+                let errors = if is_predicted { 0 } else { count };
+                start.set(self.error_vars[i][c], errors as f64);
+            }
+        }
+        start.finish()
+    }
+
+    /// The full tree a solution selects (integer columns read as rounded).
+    pub(super) fn full_tree_of(&self, solution: &Assignment) -> Result<FullTree> {
+        let is_one = |var: Variable| solution.value(var) > 0.5;
+        let mut splits = Vec::with_capacity(self.feature_vars.len());
+        for (i, features) in self.feature_vars.iter().enumerate() {
+            let n = i + 1;
+            let selected: Vec<usize> = features
+                .iter()
+                .enumerate()
+                .filter_map(|(f, var)| var.filter(|&v| is_one(v)).map(|_| f))
+                .collect();
+            let split = match selected.as_slice() {
+                [] if self.candidates.usable().is_empty() => NodeSplit::AllLeft,
+                [feature] => {
+                    let bits: Vec<bool> = self.bit_vars[i].iter().map(|&v| is_one(v)).collect();
+                    NodeSplit::Threshold {
+                        feature: *feature,
+                        index: decode_index(self.candidates.count(*feature), &bits),
+                    }
+                }
+                _ => {
+                    return Err(Error::Model(format!(
+                        "the solution selects {} features at node {n}, not one",
+                        selected.len()
+                    )))
+                }
+            };
+            splits.push(split);
+        }
+        let first_leaf = 1usize << self.depth;
+        let mut leaf_classes = Vec::with_capacity(first_leaf);
+        for (i, p) in self.class_vars.iter().enumerate() {
+            let predicted: Vec<usize> = (0..p.len()).filter(|&c| is_one(p[c])).collect();
+            match predicted.as_slice() {
+                [class] => leaf_classes.push(*class),
+                _ => {
+                    return Err(Error::Model(format!(
+                        "the solution gives leaf {} {} classes, not one",
+                        first_leaf + i,
+                        predicted.len()
+                    )))
+                }
+            }
+        }
+        Ok(FullTree {
+            depth: self.depth,
+            splits,
+            leaf_classes,
+        })
+    }
+}
+
+impl BuiltModel for BinOctModel {
+    fn mip(&self) -> &MipModel {
+        &self.mip
+    }
+
+    fn variable_roles(&self) -> Vec<VariableRole> {
+        self.roles.clone()
+    }
+}
