@@ -76,3 +76,24 @@ pub fn colour(index: usize) -> RGBColor {
     ];
     PALETTE[index % PALETTE.len()]
 }
+
+/// Draws a legend of line swatches and labels in `columns` columns, rows of 26 pixels, from the
+/// top left of `area` (padded by 20 pixels).
+pub fn draw_line_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(String, RGBColor)],
+    columns: usize,
+) -> DrawResult<DB> {
+    let (width, _) = area.dim_in_pixel();
+    let column_width = (width.saturating_sub(40) / columns.max(1) as u32) as i32;
+    for (index, (label, colour)) in entries.iter().enumerate() {
+        let x = 20 + (index % columns.max(1)) as i32 * column_width;
+        let y = 10 + (index / columns.max(1)) as i32 * 26;
+        area.draw(&PathElement::new(
+            [(x, y + 9), (x + 30, y + 9)],
+            colour.stroke_width(4),
+        ))?;
+        area.draw_text(label, &text(LEGEND_SIZE + 2), (x + 40, y))?;
+    }
+    Ok(())
+}

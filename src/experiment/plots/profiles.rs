@@ -7,11 +7,14 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::experiment::plots::canvas::{
-    colour, text, DrawResult, Figure, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE, TITLE_SIZE,
+    colour, draw_line_legend, text, DrawResult, Figure, LABEL_SIZE, TICK_SIZE, TITLE_SIZE,
 };
 use crate::experiment::profile::{performance_profile, Profile};
 use crate::experiment::row::Row;
 use crate::experiment::summary::time_to_optimality;
+
+/// Columns of the legend below the chart.
+const LEGEND_COLUMNS: usize = 2;
 
 /// The figure of one warm-start setting.
 #[derive(Debug, Clone)]
@@ -62,19 +65,28 @@ pub fn profile_figures(rows: &[Row]) -> Vec<(String, ProfileFigure)> {
         .collect()
 }
 
+impl ProfileFigure {
+    /// Height of the legend below the chart.
+    fn legend_height(&self) -> u32 {
+        20 + 26 * self.profile.curves.len().div_ceil(LEGEND_COLUMNS) as u32
+    }
+}
+
 impl Figure for ProfileFigure {
     fn size(&self) -> (u32, u32) {
-        (1100, 700)
+        (1100, 700 + self.legend_height())
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let (height, legend_height) = (self.size().1, self.legend_height());
+        let (plot, legend) = root.split_vertically(height - legend_height);
         let failure = self.profile.failure_ratio;
-        let mut chart = ChartBuilder::on(root)
+        let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, text(TITLE_SIZE - 2))
             .margin(20)
             .x_label_area_size(60)
             .y_label_area_size(80)
-            .build_cartesian_2d((1f64..failure).log_scale().base(2.0), 0f64..1.05f64)?;
+            .build_cartesian_2d((1f64..failure).log_scale().base(2.0), -0.03f64..1.05f64)?;
         chart
             .configure_mesh()
             .x_desc("τ: time to optimality / fastest time on the problem (log₂ scale)")
@@ -92,8 +104,16 @@ impl Figure for ProfileFigure {
             .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
             .max_light_lines(1)
             .draw()?;
+        let mut entries = Vec::new();
         for (index, curve) in self.profile.curves.iter().enumerate() {
             let colour = colour(index);
+            entries.push((
+                format!(
+                    "{} (optimal on {} of {})",
+                    curve.label, curve.solved, self.profile.problems
+                ),
+                colour,
+            ));
             let mut line = vec![(1.0, 0.0)];
             for &(tau, fraction) in &curve.steps {
                 let previous = line.last().map_or(0.0, |p| p.1);
@@ -102,15 +122,7 @@ impl Figure for ProfileFigure {
             }
             let last = line.last().map_or(0.0, |p| p.1);
             line.push((failure, last));
-            chart
-                .draw_series(LineSeries::new(line, colour.stroke_width(3)))?
-                .label(format!(
-                    "{} (optimal on {} of {})",
-                    curve.label, curve.solved, self.profile.problems
-                ))
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 24, y)], colour.stroke_width(3))
-                });
+            chart.draw_series(LineSeries::new(line, colour.stroke_width(3)))?;
         }
         if self.profile.curves.iter().all(|c| c.solved == 0) {
             chart.draw_series([Text::new(
@@ -119,13 +131,7 @@ impl Figure for ProfileFigure {
                 text(LABEL_SIZE + 2).color(&RGBColor(90, 90, 90)),
             )])?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font(text(LEGEND_SIZE + 2))
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(180, 180, 180))
-            .draw()?;
+        draw_line_legend(&legend, &entries, LEGEND_COLUMNS)?;
         Ok(())
     }
 }
