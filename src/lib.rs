@@ -9,12 +9,14 @@
 //!   feasibility checks, size reports and LP/MPS writers, built next to a `good_lp` problem;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
+//! - [`experiment`]: experiment grids, their results tables, figures and summary;
 //! - [`cli`]: the `milptree` command line.
 #![deny(unsafe_code)]
 
 pub mod cli;
 pub mod data;
 pub mod error;
+pub mod experiment;
 pub mod export;
 pub mod formulation;
 pub mod greedy;

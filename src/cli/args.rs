@@ -29,6 +29,99 @@ pub enum Command {
     Solve(SolveArgs),
     /// Write the model `solve` would build as an LP or MPS file for external solvers.
     ExportLp(ExportLpArgs),
+    /// Run a grid of solves (datasets x depths x formulations x solvers x warm starts x
+    /// seeds), resumable, with results tables, trajectories, plots and a summary.
+    Experiment(ExperimentArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExperimentArgs {
+    /// CSV files or directories of CSV files, comma-separated (label: the last column).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "PATHS",
+        conflicts_with = "grid"
+    )]
+    pub datasets: Vec<PathBuf>,
+    /// Tree depths, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "DEPTHS",
+        conflicts_with = "grid"
+    )]
+    pub depths: Vec<usize>,
+    /// Formulations, comma-separated, or `all`.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all",
+        conflicts_with = "grid"
+    )]
+    pub formulations: Vec<String>,
+    /// Solvers (highs, cbc), comma-separated, or `all`.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all",
+        conflicts_with = "grid"
+    )]
+    pub solvers: Vec<String>,
+    /// Warm starts (none, greedy), comma-separated, or `all`.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all",
+        conflicts_with = "grid"
+    )]
+    pub warm_starts: Vec<String>,
+    /// Seeds of the train/test split, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "0",
+        conflicts_with = "grid"
+    )]
+    pub seeds: Vec<u64>,
+    /// Wall-clock limit of each solve, in seconds.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "grid")]
+    pub time_limit: Option<f64>,
+    /// Fraction of rows held out (stratified) as the test set; 0: none.
+    #[arg(
+        long,
+        default_value_t = 0.25,
+        value_name = "F",
+        conflicts_with = "grid"
+    )]
+    pub test_fraction: f64,
+    /// Read the grid from this TOML file instead of the flags above.
+    #[arg(long, value_name = "FILE")]
+    pub grid: Option<PathBuf>,
+    /// The results directory (runs.csv, runs.jsonl, trajectories/, plots/, summary.md).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print a `milptree solve` command line per configuration not yet done, instead of
+    /// running them; their outputs go to OUT/jobs/.
+    #[arg(long, conflicts_with = "collect")]
+    pub emit_jobs: bool,
+    /// The program named in emitted command lines.
+    #[arg(
+        long,
+        default_value = "milptree",
+        value_name = "PATH",
+        requires = "emit_jobs"
+    )]
+    pub program: String,
+    /// Merge the outputs of emitted jobs (OUT/jobs/*.json) into the results; needs no grid.
+    #[arg(long)]
+    pub collect: bool,
+    /// Rewrite the summary and plots from the results without running anything.
+    #[arg(long, conflicts_with_all = ["collect", "emit_jobs"])]
+    pub report_only: bool,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

@@ -5,6 +5,7 @@
 
 mod args;
 mod data_args;
+mod experiment;
 mod export_lp;
 mod greedy;
 mod interrupt;
@@ -52,5 +53,6 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::ExportLp(args) => export_lp::run(args),
+        Command::Experiment(args) => experiment::run(args),
     }
 }

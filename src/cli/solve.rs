@@ -136,7 +136,12 @@ pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Va
     report.insert("formulation".into(), json!(outcome.formulation));
     report.insert("parameters".into(), outcome.parameters.clone());
     report.insert("depth".into(), json!(args.model.depth));
-    report.insert("data".into(), data_block(&args.data.data, data));
+    let mut data_json = data_block(&args.data.data, data);
+    if let Value::Object(block) = &mut data_json {
+        block.insert("seed".into(), json!(args.data.seed));
+        block.insert("test_fraction".into(), json!(args.data.test_fraction));
+    }
+    report.insert("data".into(), data_json);
     if let Value::Object(solver) = serde_json::to_value(&outcome.report).expect("reports serialise")
     {
         report.extend(solver);
@@ -146,6 +151,13 @@ pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Va
         serde_json::to_value(outcome.size).expect("sizes serialise"),
     );
     report.insert("build_seconds".into(), json!(outcome.build_seconds));
+    report.insert(
+        "warm_start_mode".into(),
+        json!(match args.model.warm_start {
+            WarmStartArg::Greedy => "greedy",
+            WarmStartArg::None => "none",
+        }),
+    );
     report.insert(
         "warm_start_tree_objective".into(),
         json!(outcome.warm_start_objective),

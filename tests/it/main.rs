@@ -7,6 +7,7 @@ mod cli_solve;
 mod common;
 mod data_errors;
 mod evaluator_props;
+mod experiment;
 mod mip;
 mod models;
 mod oct;

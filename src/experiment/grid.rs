@@ -1,0 +1,232 @@
+//! An experiment grid: what the user asked for ([`GridSpec`], from the command line or a TOML
+//! file) and its validated form ([`Grid`]), whose configurations are the runs.
+//!
+//! Validation happens before anything runs: every list must be non-empty and without
+//! repetitions, formulations and solvers must exist (`all` stands for every one), every
+//! dataset must be readable, split with every seed, and learnable by every formulation at
+//! every depth (its greedy tree is grown once as a check), and dataset names (file stems)
+//! must be distinct because they are part of the run keys.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use crate::error::{Error, Result};
+use crate::experiment::config::{DatasetEntry, RunConfig, WarmStartMode};
+use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
+use crate::formulation::AnyFormulation;
+use crate::solver::SolverKind;
+
+/// The default fraction of rows held out as the test set.
+pub const DEFAULT_TEST_FRACTION: f64 = 0.25;
+
+/// A grid as given, before validation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridSpec {
+    /// CSV files, or directories whose `*.csv` files are all used.
+    pub datasets: Vec<PathBuf>,
+    pub depths: Vec<usize>,
+    /// Formulation names, or `all`.
+    pub formulations: Vec<String>,
+    /// Solver names, or `all`.
+    pub solvers: Vec<String>,
+    /// `none` and/or `greedy`, or `all`.
+    pub warm_starts: Vec<String>,
+    pub seeds: Vec<u64>,
+    /// Seconds per solve.
+    pub time_limit: Option<f64>,
+    /// `0`: no test set.
+    pub test_fraction: f64,
+}
+
+/// A validated grid.
+#[derive(Debug, Clone)]
+pub struct Grid {
+    pub datasets: Vec<DatasetEntry>,
+    pub depths: Vec<usize>,
+    pub formulations: Vec<String>,
+    pub solvers: Vec<SolverKind>,
+    pub warm_starts: Vec<WarmStartMode>,
+    pub seeds: Vec<u64>,
+    pub time_limit: f64,
+    pub test_fraction: f64,
+}
+
+impl Grid {
+    /// Every configuration, datasets outermost, then depth, seed, formulation, solver and warm
+    /// start.
+    pub fn configs(&self) -> Vec<RunConfig> {
+        let mut configs = Vec::new();
+        for dataset in &self.datasets {
+            for &depth in &self.depths {
+                for &seed in &self.seeds {
+                    for formulation in &self.formulations {
+                        for &solver in &self.solvers {
+                            for &warm_start in &self.warm_starts {
+                                configs.push(RunConfig {
+                                    dataset: dataset.clone(),
+                                    formulation: formulation.clone(),
+                                    depth,
+                                    solver,
+                                    warm_start,
+                                    seed,
+                                    test_fraction: self.test_fraction,
+                                    time_limit: self.time_limit,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        configs
+    }
+}
+
+impl GridSpec {
+    /// Checks everything and loads the datasets: see the module documentation.
+    pub fn validate(&self) -> Result<(Grid, LoadedDatasets)> {
+        let depths = distinct("depths", &self.depths)?;
+        if let Some(&zero) = depths.iter().find(|&&d| d == 0) {
+            return Err(Error::parameter(
+                "depths",
+                format!("{zero} is not a depth >= 1"),
+            ));
+        }
+        let seeds = distinct("seeds", &self.seeds)?;
+        let formulations = names(
+            "formulations",
+            &self.formulations,
+            &AnyFormulation::NAMES,
+            |name| {
+                AnyFormulation::from_name(name, 1)
+                    .map(|f| f.name().to_string())
+                    .map_err(|_| unknown("formulations", name, &AnyFormulation::NAMES))
+            },
+        )?;
+        let solver_names: Vec<&str> = SolverKind::ALL.iter().map(|s| s.name()).collect();
+        let solvers = names("solvers", &self.solvers, &solver_names, |name| {
+            name.parse::<SolverKind>()
+                .map_err(|_| unknown("solvers", name, &solver_names))
+        })?;
+        let warm_names: Vec<&str> = WarmStartMode::ALL.iter().map(|w| w.name()).collect();
+        let warm_starts = names("warm-starts", &self.warm_starts, &warm_names, |name| {
+            name.parse::<WarmStartMode>()
+                .map_err(|_| unknown("warm-starts", name, &warm_names))
+        })?;
+        let time_limit = match self.time_limit {
+            Some(limit) if limit.is_finite() && limit > 0.0 => limit,
+            Some(limit) => {
+                return Err(Error::parameter(
+                    "time-limit",
+                    format!("{limit} is not a positive number of seconds"),
+                ))
+            }
+            None => {
+                return Err(Error::parameter(
+                    "time-limit",
+                    "an experiment needs a time limit (seconds per solve)",
+                ))
+            }
+        };
+        let test_fraction = self.test_fraction;
+        if !(test_fraction == 0.0 || (test_fraction > 0.0 && test_fraction < 1.0)) {
+            return Err(Error::parameter(
+                "test-fraction",
+                format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
+            ));
+        }
+        if self.datasets.is_empty() {
+            return Err(Error::parameter("datasets", "the list is empty"));
+        }
+        let datasets = dataset_entries(&self.datasets)?;
+        let loaded = LoadedDatasets::load(&datasets)?;
+        for entry in &datasets {
+            let data = loaded.get(&entry.name)?;
+            for (index, &seed) in seeds.iter().enumerate() {
+                for name in &formulations {
+                    for &depth in &depths {
+                        let formulation = AnyFormulation::from_name(name, depth)?;
+                        let split = prepare(data, seed, test_fraction, &formulation)
+                            .map_err(|e| in_dataset(entry, e))?;
+                        // One greedy tree per dataset, formulation and depth checks the depth
+                        // and that the formulation can learn from the data.
+                        if index == 0 {
+                            formulation
+                                .greedy_tree(&split.train)
+                                .map_err(|e| in_dataset(entry, e))?;
+                        }
+                    }
+                }
+            }
+        }
+        let grid = Grid {
+            datasets,
+            depths,
+            formulations,
+            solvers,
+            warm_starts,
+            seeds,
+            time_limit,
+            test_fraction,
+        };
+        Ok((grid, loaded))
+    }
+}
+
+/// An error about one dataset, naming it.
+fn in_dataset(entry: &DatasetEntry, error: Error) -> Error {
+    match error {
+        Error::Parameter { parameter, message } => Error::Parameter {
+            parameter,
+            message: format!("{message} (dataset {})", entry.path.display()),
+        },
+        other => other,
+    }
+}
+
+fn unknown(list: &str, name: &str, known: &[&str]) -> Error {
+    Error::parameter(
+        list,
+        format!("`{name}` is not one of: {}, all", known.join(", ")),
+    )
+}
+
+/// The values of a list, checked to be non-empty and without repetitions.
+fn distinct<T: Ord + Copy + std::fmt::Display>(list: &str, values: &[T]) -> Result<Vec<T>> {
+    if values.is_empty() {
+        return Err(Error::parameter(list, "the list is empty"));
+    }
+    let mut seen = BTreeSet::new();
+    for value in values {
+        if !seen.insert(*value) {
+            return Err(Error::parameter(list, format!("{value} is listed twice")));
+        }
+    }
+    Ok(values.to_vec())
+}
+
+/// The parsed entries of a list of names, with `all` standing for every known name.
+fn names<T: PartialEq>(
+    list: &str,
+    given: &[String],
+    known: &[&str],
+    parse: impl Fn(&str) -> Result<T>,
+) -> Result<Vec<T>> {
+    if given.is_empty() {
+        return Err(Error::parameter(list, "the list is empty"));
+    }
+    let expanded: Vec<&str> = if given.len() == 1 && given[0].trim() == "all" {
+        known.to_vec()
+    } else {
+        given.iter().map(|name| name.trim()).collect()
+    };
+    let mut parsed: Vec<T> = Vec::new();
+    for name in expanded {
+        let value = parse(name)?;
+        if parsed.contains(&value) {
+            return Err(Error::parameter(list, format!("{name} is listed twice")));
+        }
+        parsed.push(value);
+    }
+    Ok(parsed)
+}

@@ -1,0 +1,218 @@
+//! Spreading a grid over machines: [`emit_jobs`] writes one `milptree solve` command line per
+//! configuration not yet done, each sending its JSON report to `<out>/jobs/<run key>.json`;
+//! [`collect`] turns those reports into rows of the same tables the in-process runner writes.
+//!
+//! A job's report carries everything needed to rebuild its configuration (data path, split
+//! seed and fraction, formulation, depth, solver, warm start, time limit), so collecting needs
+//! no grid. The greedy baseline is recomputed from the dataset (deterministic), so the dataset
+//! paths in the reports must be readable where `--collect` runs.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::experiment::baseline::greedy_figures;
+use crate::experiment::config::{DatasetEntry, RunConfig, WarmStartMode};
+use crate::experiment::datasets::{prepare, LoadedDatasets};
+use crate::experiment::facts::SolveFacts;
+use crate::experiment::grid::Grid;
+use crate::experiment::row::Row;
+use crate::experiment::store::ResultsStore;
+use crate::formulation::AnyFormulation;
+use crate::solver::SolverKind;
+
+/// The emitted command lines, and the configurations left out because their job output
+/// already holds a report that has not been collected.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct EmittedJobs {
+    pub lines: Vec<String>,
+    pub uncollected: usize,
+    pub done: usize,
+}
+
+fn quote(text: &str) -> Result<String> {
+    shlex::try_quote(text)
+        .map(|quoted| quoted.into_owned())
+        .map_err(|e| {
+            Error::parameter(
+                "path",
+                format!("`{text}` cannot be quoted for a shell: {e}"),
+            )
+        })
+}
+
+/// The `milptree solve` command of one configuration, `program` being the milptree binary.
+pub fn job_line(program: &str, config: &RunConfig, output: &Path) -> Result<String> {
+    let mut words = vec![
+        quote(program)?,
+        "solve".to_string(),
+        quote(&config.dataset.path.display().to_string())?,
+        format!("--formulation {}", config.formulation),
+        format!("--depth {}", config.depth),
+        format!("--solver {}", config.solver),
+        format!("--warm-start {}", config.warm_start),
+        format!("--time-limit {}", config.time_limit),
+        format!("--seed {}", config.seed),
+    ];
+    if config.test_fraction > 0.0 {
+        words.push(format!("--test-fraction {}", config.test_fraction));
+    }
+    words.push("--json --quiet >".to_string());
+    words.push(quote(&output.display().to_string())?);
+    Ok(words.join(" "))
+}
+
+/// The command lines of the configurations of `grid` that are neither in the results nor in
+/// an uncollected job output. Creates `<out>/jobs/` so that the lines can write there.
+pub fn emit_jobs(grid: &Grid, store: &ResultsStore, program: &str) -> Result<EmittedJobs> {
+    let jobs = store.jobs_dir();
+    fs::create_dir_all(&jobs).map_err(|source| Error::Output {
+        path: jobs.display().to_string(),
+        source,
+    })?;
+    let mut emitted = EmittedJobs::default();
+    for config in grid.configs() {
+        let key = config.key();
+        let output = jobs.join(format!("{key}.json"));
+        if store.contains(&key) {
+            emitted.done += 1;
+        } else if usable_report(&output).is_ok() {
+            emitted.uncollected += 1;
+        } else {
+            emitted.lines.push(job_line(program, &config, &output)?);
+        }
+    }
+    Ok(emitted)
+}
+
+/// What [`collect`] did.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Collected {
+    /// Reports turned into rows now.
+    pub added: usize,
+    /// Reports of runs already in the results.
+    pub already: usize,
+    /// Job outputs that could not be used, with the reason.
+    pub problems: Vec<String>,
+}
+
+/// The job output at `path`, parsed.
+fn read_report(path: &Path) -> std::result::Result<SolveFacts, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
+    if text.trim().is_empty() {
+        return Err("empty: the job failed before reporting, or has not run".to_string());
+    }
+    let value: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("not a complete JSON report ({e}); is the job still running?"))?;
+    if value.get("command").and_then(Value::as_str) != Some("solve") {
+        return Err("not a `milptree solve` report".to_string());
+    }
+    SolveFacts::from_report(&value).map_err(|e| format!("not a usable solve report: {e}"))
+}
+
+/// The configuration a report describes.
+fn config_of(facts: &SolveFacts) -> std::result::Result<RunConfig, String> {
+    let missing = |what: &str| {
+        format!("the report has no {what} (it was written by an older milptree); rerun the job")
+    };
+    let warm_start: WarmStartMode = facts
+        .warm_start_mode
+        .as_deref()
+        .ok_or_else(|| missing("warm_start_mode"))?
+        .parse()
+        .map_err(|e: Error| e.to_string())?;
+    let solver: SolverKind = facts.solver.parse().map_err(|e: Error| e.to_string())?;
+    Ok(RunConfig {
+        dataset: DatasetEntry::from_path(PathBuf::from(&facts.data.path)),
+        formulation: facts.formulation.clone(),
+        depth: facts.depth,
+        solver,
+        warm_start,
+        seed: facts.data.seed.ok_or_else(|| missing("data.seed"))?,
+        test_fraction: facts.data.test_fraction.unwrap_or(0.0),
+        time_limit: facts.time_limit.ok_or_else(|| missing("time_limit"))?,
+    })
+}
+
+/// Merges the reports in `<out>/jobs/*.json` into the results and writes the tables.
+pub fn collect(store: &mut ResultsStore) -> Result<Collected> {
+    let jobs = store.jobs_dir();
+    let mut collected = Collected::default();
+    let mut paths: Vec<PathBuf> = match fs::read_dir(&jobs) {
+        Ok(listing) => listing
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+            .collect(),
+        Err(e) => {
+            return Err(Error::input(
+                jobs.display().to_string(),
+                format!("no job outputs to collect ({e})"),
+            ))
+        }
+    };
+    paths.sort();
+    let mut datasets = LoadedDatasets::default();
+    for path in paths {
+        let name = path.display().to_string();
+        match collect_one(&path, store, &mut datasets) {
+            Ok(true) => collected.added += 1,
+            Ok(false) => collected.already += 1,
+            Err(problem) => collected.problems.push(format!("{name}: {problem}")),
+        }
+    }
+    store.write_tables()?;
+    Ok(collected)
+}
+
+/// The job output at `path`, if it is the report of a finished solve.
+fn usable_report(path: &Path) -> std::result::Result<SolveFacts, String> {
+    let facts = read_report(path)?;
+    if facts.termination == "interrupted" {
+        return Err("the solve was interrupted; rerun the job".to_string());
+    }
+    Ok(facts)
+}
+
+/// Adds the row of one job output; `Ok(false)` when its run is already recorded.
+fn collect_one(
+    path: &Path,
+    store: &mut ResultsStore,
+    datasets: &mut LoadedDatasets,
+) -> std::result::Result<bool, String> {
+    let facts = usable_report(path)?;
+    let config = config_of(&facts)?;
+    let key = config.key();
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+    if stem.as_deref() != Some(key.as_str()) {
+        return Err(format!(
+            "the report describes the run `{key}`, which does not match the file name"
+        ));
+    }
+    if store.contains(&key) {
+        return Ok(false);
+    }
+    let dataset = datasets.insert(&config.dataset).map_err(|e| {
+        format!("the greedy baseline needs the dataset, which cannot be read here: {e}")
+    })?;
+    let formulation =
+        AnyFormulation::from_name(&config.formulation, config.depth).map_err(|e| e.to_string())?;
+    if formulation.parameters() != facts.parameters {
+        return Err(format!(
+            "the job ran {} with parameters {} instead of the defaults {}; run keys assume the \
+             defaults",
+            config.formulation,
+            facts.parameters,
+            formulation.parameters()
+        ));
+    }
+    let greedy = prepare(dataset, config.seed, config.test_fraction, &formulation)
+        .and_then(|data| greedy_figures(&formulation, &data))
+        .map_err(|e| format!("the greedy baseline: {e}"))?;
+    let row = Row::from_solve(&config, &facts, &greedy);
+    store
+        .add(row, facts.trajectory)
+        .map_err(|e| e.to_string())?;
+    Ok(true)
+}

@@ -1,0 +1,99 @@
+//! Drawing one figure twice, as SVG and as PNG, through the [`Figure`] trait, and the style
+//! shared by every figure (sizes, colours).
+
+use std::path::{Path, PathBuf};
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::experiment::plots::font::FAMILY;
+
+/// The result of drawing on a backend `DB`.
+pub type DrawResult<DB> =
+    std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// A figure that can be drawn on any backend.
+pub trait Figure {
+    /// Width and height in pixels.
+    fn size(&self) -> (u32, u32);
+    /// Draws the figure on `root` (already filled white).
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB>;
+}
+
+/// Writes `figure` to `<stem>.svg` and `<stem>.png`; returns both paths.
+pub fn save(figure: &impl Figure, stem: &Path) -> Result<Vec<PathBuf>> {
+    let failed = |path: &Path, message: String| Error::Output {
+        path: path.display().to_string(),
+        source: std::io::Error::other(message),
+    };
+    let svg = stem.with_extension("svg");
+    {
+        let root = SVGBackend::new(&svg, figure.size()).into_drawing_area();
+        root.fill(&WHITE)
+            .map_err(|e| e.to_string())
+            .and_then(|()| figure.draw(&root).map_err(|e| e.to_string()))
+            .and_then(|()| root.present().map_err(|e| e.to_string()))
+            .map_err(|e| failed(&svg, e))?;
+    }
+    let png = stem.with_extension("png");
+    {
+        let root = BitMapBackend::new(&png, figure.size()).into_drawing_area();
+        root.fill(&WHITE)
+            .map_err(|e| e.to_string())
+            .and_then(|()| figure.draw(&root).map_err(|e| e.to_string()))
+            .and_then(|()| root.present().map_err(|e| e.to_string()))
+            .map_err(|e| failed(&png, e))?;
+    }
+    Ok(vec![svg, png])
+}
+
+/// Font sizes in pixels.
+pub const TITLE_SIZE: u32 = 26;
+pub const CAPTION_SIZE: u32 = 19;
+pub const LABEL_SIZE: u32 = 16;
+pub const TICK_SIZE: u32 = 14;
+pub const LEGEND_SIZE: u32 = 14;
+
+/// The text style of `size` pixels.
+pub fn text(size: u32) -> TextStyle<'static> {
+    (FAMILY, size).into_font().into()
+}
+
+/// Distinguishable colours (Tableau 10), cycled.
+pub fn colour(index: usize) -> RGBColor {
+    const PALETTE: [RGBColor; 10] = [
+        RGBColor(31, 119, 180),
+        RGBColor(255, 127, 14),
+        RGBColor(44, 160, 44),
+        RGBColor(214, 39, 40),
+        RGBColor(148, 103, 189),
+        RGBColor(140, 86, 75),
+        RGBColor(227, 119, 194),
+        RGBColor(127, 127, 127),
+        RGBColor(188, 189, 34),
+        RGBColor(23, 190, 207),
+    ];
+    PALETTE[index % PALETTE.len()]
+}
+
+/// Draws a legend of line swatches and labels in `columns` columns, rows of 26 pixels, from the
+/// top left of `area` (padded by 20 pixels).
+pub fn draw_line_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[(String, RGBColor)],
+    columns: usize,
+) -> DrawResult<DB> {
+    let (width, _) = area.dim_in_pixel();
+    let column_width = (width.saturating_sub(40) / columns.max(1) as u32) as i32;
+    for (index, (label, colour)) in entries.iter().enumerate() {
+        let x = 20 + (index % columns.max(1)) as i32 * column_width;
+        let y = 10 + (index / columns.max(1)) as i32 * 26;
+        area.draw(&PathElement::new(
+            [(x, y + 9), (x + 30, y + 9)],
+            colour.stroke_width(4),
+        ))?;
+        area.draw_text(label, &text(LEGEND_SIZE + 2), (x + 40, y))?;
+    }
+    Ok(())
+}

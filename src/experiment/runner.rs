@@ -1,0 +1,171 @@
+//! The in-process runner: every configuration of a grid not yet in the results is solved, in
+//! grid order, and recorded as soon as it finishes (row, trajectory, tables), so that an
+//! interrupted grid resumes where it stopped.
+//!
+//! A run that fails before the solver reports (the model cannot be built, the warm start
+//! cannot be encoded, ...) is recorded with termination `error` and its message, so a rerun
+//! does not try it again. A run stopped by Ctrl-C is not recorded, and the grid stops.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use crate::error::{Error, Result};
+use crate::experiment::baseline::{greedy_figures, GreedyFigures};
+use crate::experiment::config::{RunConfig, WarmStartMode};
+use crate::experiment::datasets::{prepare, LoadedDatasets, RunData};
+use crate::experiment::facts::SolveFacts;
+use crate::experiment::grid::Grid;
+use crate::experiment::progress::{GridProgress, ProgressMode};
+use crate::experiment::row::Row;
+use crate::experiment::store::ResultsStore;
+use crate::experiment::trajectory::Point;
+use crate::formulation::pipeline::{RunOptions, WarmStart};
+use crate::formulation::AnyFormulation;
+use crate::solver::{Progress, SolveOptions, Termination};
+
+/// How to run a grid.
+#[derive(Debug, Clone)]
+pub struct RunnerOptions {
+    pub progress: ProgressMode,
+    /// Set by a Ctrl-C handler: the running HiGHS solve stops, and so does the grid.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// What a grid run did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RunnerReport {
+    /// Runs solved and recorded now.
+    pub ran: usize,
+    /// Configurations already in the results.
+    pub skipped: usize,
+    /// Runs recorded with termination `error`.
+    pub failed: usize,
+    /// Whether Ctrl-C stopped the grid.
+    pub interrupted: bool,
+}
+
+/// Runs every configuration of `grid` that `store` does not hold yet.
+pub fn run_grid(
+    grid: &Grid,
+    datasets: &LoadedDatasets,
+    store: &mut ResultsStore,
+    options: &RunnerOptions,
+) -> Result<RunnerReport> {
+    let configs = grid.configs();
+    let todo: Vec<&RunConfig> = configs
+        .iter()
+        .filter(|c| !store.contains(&c.key()))
+        .collect();
+    let mut report = RunnerReport {
+        skipped: configs.len() - todo.len(),
+        ..RunnerReport::default()
+    };
+    let mut progress = GridProgress::new(todo.len(), options.progress);
+    let interrupted = || {
+        options
+            .interrupt
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::SeqCst))
+    };
+    for config in todo {
+        if interrupted() {
+            report.interrupted = true;
+            break;
+        }
+        progress.start(config);
+        let data = datasets.get(&config.dataset.name)?;
+        let solve_progress = progress.solve_progress();
+        let Some((row, trajectory)) = run_one(config, data, solve_progress, options)? else {
+            report.interrupted = true;
+            break;
+        };
+        if row.termination == "error" {
+            report.failed += 1;
+            progress.message(&format!(
+                "{}: error: {}",
+                row.run_key,
+                row.error.as_deref().unwrap_or("")
+            ));
+        }
+        store.add(row.clone(), trajectory)?;
+        store.write_tables()?;
+        report.ran += 1;
+        progress.finished(&row);
+    }
+    progress.finish();
+    Ok(report)
+}
+
+/// Runs one configuration; `None` when Ctrl-C stopped it.
+fn run_one(
+    config: &RunConfig,
+    dataset: &crate::data::Dataset,
+    progress: Progress,
+    options: &RunnerOptions,
+) -> Result<Option<(Row, Vec<Point>)>> {
+    let formulation = AnyFormulation::from_name(&config.formulation, config.depth)?;
+    let data = prepare(dataset, config.seed, config.test_fraction, &formulation)?;
+    let greedy = match greedy_figures(&formulation, &data) {
+        Ok(greedy) => greedy,
+        Err(error) => return Ok(Some(failed(config, &data, &formulation, None, &error))),
+    };
+    let run_options = RunOptions {
+        solver: config.solver,
+        solve: SolveOptions {
+            time_limit: Some(config.time_limit),
+            progress,
+            interrupt: options.interrupt.clone(),
+            ..SolveOptions::default()
+        },
+        warm_start: match config.warm_start {
+            WarmStartMode::None => WarmStart::None,
+            WarmStartMode::Greedy => WarmStart::Greedy,
+        },
+    };
+    let outcome = match formulation.run(&data.train, run_options) {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            return Ok(Some(failed(
+                config,
+                &data,
+                &formulation,
+                Some(&greedy),
+                &error,
+            )))
+        }
+    };
+    if outcome.report.termination == Termination::Interrupted {
+        return Ok(None);
+    }
+    let facts = SolveFacts::from_outcome(&outcome, &data, config)?;
+    let row = Row::from_solve(config, &facts, &greedy);
+    Ok(Some((row, facts.trajectory)))
+}
+
+fn failed(
+    config: &RunConfig,
+    data: &RunData,
+    formulation: &AnyFormulation,
+    greedy: Option<&GreedyFigures>,
+    error: &Error,
+) -> (Row, Vec<Point>) {
+    let row = Row::failed(
+        config,
+        data,
+        &formulation.parameters(),
+        greedy,
+        error_chain(error),
+    );
+    (row, Vec::new())
+}
+
+/// The error's message with its causes.
+fn error_chain(error: &Error) -> String {
+    let mut text = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    text
+}

@@ -1,0 +1,81 @@
+//! The trajectory of one run (incumbent and bound over time, as the solver reported them) and
+//! its file `trajectories/<run key>.csv` with the columns `seconds,incumbent,bound,rel_gap`
+//! (empty cells: not known at that time).
+//!
+//! HiGHS reports every improving solution and its bound as it goes; CBC reports nothing while
+//! it runs, so a CBC trajectory holds only the final state.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::solver::{gaps, TrajectoryPoint};
+
+/// The search's state at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Wall seconds since the solve started.
+    pub seconds: f64,
+    /// Objective of the best solution known then.
+    pub incumbent: Option<f64>,
+    /// Best bound known then.
+    pub bound: Option<f64>,
+}
+
+impl From<&TrajectoryPoint> for Point {
+    fn from(point: &TrajectoryPoint) -> Point {
+        Point {
+            seconds: point.seconds,
+            incumbent: point.incumbent,
+            bound: point.bound,
+        }
+    }
+}
+
+/// One line of a trajectory file.
+#[derive(Debug, Serialize, Deserialize)]
+struct Line {
+    seconds: f64,
+    incumbent: Option<f64>,
+    bound: Option<f64>,
+    rel_gap: Option<f64>,
+}
+
+/// Writes `points` to the CSV file `path`.
+pub fn write_trajectory(path: &Path, points: &[Point]) -> Result<()> {
+    let output = |source: std::io::Error| Error::Output {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut writer = csv::Writer::from_path(path).map_err(|e| output(e.into()))?;
+    for point in points {
+        let line = Line {
+            seconds: point.seconds,
+            incumbent: point.incumbent,
+            bound: point.bound,
+            rel_gap: gaps(point.incumbent, point.bound).1,
+        };
+        writer.serialize(line).map_err(|e| output(e.into()))?;
+    }
+    writer.flush().map_err(output)
+}
+
+/// Reads a trajectory file.
+pub fn read_trajectory(path: &Path) -> Result<Vec<Point>> {
+    let format = |message: String| Error::Format {
+        path: path.display().to_string(),
+        message,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(|e| format(e.to_string()))?;
+    let mut points = Vec::new();
+    for line in reader.deserialize::<Line>() {
+        let line = line.map_err(|e| format(e.to_string()))?;
+        points.push(Point {
+            seconds: line.seconds,
+            incumbent: line.incumbent,
+            bound: line.bound,
+        });
+    }
+    Ok(points)
+}

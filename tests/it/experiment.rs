@@ -1,0 +1,964 @@
+//! `milptree experiment` end to end on a tiny grid (two small datasets, depth 1, two
+//! formulations or, while only OCT exists, OCT with both solvers, with and without a warm
+//! start): every column of `runs.csv` filled or explicitly empty as its meaning requires, a
+//! rerun that solves nothing, an interrupted table that resumes with exactly the missing run,
+//! `--emit-jobs` lines that run and `--collect` into the same rows, the plots, the summary,
+//! the grid file, and the validation errors. Then the primal integral and the performance
+//! profile against hand-computed examples and properties.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::SystemTime;
+
+use milptree::experiment::primal_integral::{primal_gap, primal_integral};
+use milptree::experiment::profile::performance_profile;
+use milptree::experiment::trajectory::Point;
+use milptree::formulation::AnyFormulation;
+use proptest::prelude::*;
+
+use crate::common::{path_str, stderr, stdout};
+
+/// The columns of `runs.csv`, in order, as README documents them.
+const COLUMNS: [&str; 52] = [
+    "run_key",
+    "dataset",
+    "dataset_path",
+    "rows",
+    "features",
+    "classes",
+    "train_rows",
+    "test_rows",
+    "formulation",
+    "parameters",
+    "depth",
+    "solver",
+    "solver_version",
+    "warm_start",
+    "seed",
+    "test_fraction",
+    "time_limit",
+    "variables",
+    "binaries",
+    "integers",
+    "continuous",
+    "constraints",
+    "nonzeros",
+    "build_seconds",
+    "termination",
+    "has_solution",
+    "objective",
+    "best_bound",
+    "abs_gap",
+    "rel_gap",
+    "seconds",
+    "nodes",
+    "time_to_first_incumbent",
+    "first_incumbent",
+    "trajectory_points",
+    "trajectory_complete",
+    "primal_integral",
+    "primal_integral_reference",
+    "warm_start_objective",
+    "warm_start_feasible",
+    "warm_start_accepted",
+    "evaluated_objective",
+    "decode_mismatch",
+    "train_accuracy",
+    "train_balanced_accuracy",
+    "test_accuracy",
+    "test_balanced_accuracy",
+    "greedy_train_accuracy",
+    "greedy_train_balanced_accuracy",
+    "greedy_test_accuracy",
+    "greedy_test_balanced_accuracy",
+    "error",
+];
+
+/// Columns that measure time and so differ between two runs of one configuration.
+const TIMING: [&str; 6] = [
+    "build_seconds",
+    "seconds",
+    "time_to_first_incumbent",
+    "trajectory_points",
+    "primal_integral",
+    "nodes",
+];
+
+type CsvRow = BTreeMap<String, String>;
+
+/// The time limit of the tiny grid's runs, which take milliseconds.
+const LIMIT: &str = "30";
+
+fn experiment(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_milptree"))
+        .arg("experiment")
+        .args(args)
+        .output()
+        .expect("the milptree binary runs")
+}
+
+fn succeed(args: &[&str]) -> Output {
+    let output = experiment(args);
+    assert!(
+        output.status.success(),
+        "milptree experiment {args:?} failed: {}",
+        stderr(&output)
+    );
+    output
+}
+
+/// A small two-class dataset with a threshold rule and a little noise.
+fn alpha_csv() -> String {
+    let mut text = String::from("x0,x1,x2,label\n");
+    for i in 0..24u32 {
+        let (x0, x1, x2) = ((i * 7) % 6, (i * 5 + 1) % 7, (i * 3) % 4);
+        let label = if x0 + x1 > 5 { "yes" } else { "no" };
+        let label = if i % 11 == 3 { "yes" } else { label };
+        text.push_str(&format!("{x0},{x1},{x2},{label}\n"));
+    }
+    text
+}
+
+/// A small three-class dataset.
+fn beta_csv() -> String {
+    let mut text = String::from("a,b,class\n");
+    for i in 0..30u32 {
+        let (a, b) = ((i * 13) % 10, (i * 7 + 3) % 9);
+        let class = if a < 3 {
+            "red"
+        } else if b < 5 {
+            "green"
+        } else {
+            "blue"
+        };
+        text.push_str(&format!("{a},{b},{class}\n"));
+    }
+    text
+}
+
+/// The tiny grid's setting: the datasets in a temporary directory and the grid flags.
+struct Tiny {
+    dir: tempfile::TempDir,
+    formulations: String,
+}
+
+impl Tiny {
+    fn new() -> Tiny {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        std::fs::write(dir.path().join("alpha.csv"), alpha_csv()).expect("written");
+        std::fs::write(dir.path().join("beta.csv"), beta_csv()).expect("written");
+        // OCT and BinOCT once BinOCT exists (both minimise training errors, which the checks
+        // below rely on); both solvers in any case.
+        let formulations = if AnyFormulation::NAMES.contains(&"binoct") {
+            "oct,binoct"
+        } else {
+            "oct"
+        }
+        .to_string();
+        Tiny { dir, formulations }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn datasets(&self) -> String {
+        format!(
+            "{},{}",
+            path_str(&self.path("alpha.csv")),
+            path_str(&self.path("beta.csv"))
+        )
+    }
+
+    /// The grid flags with `--out out`.
+    fn args(&self, out: &Path) -> Vec<String> {
+        [
+            "--datasets",
+            &self.datasets(),
+            "--depths",
+            "1",
+            "--formulations",
+            &self.formulations,
+            "--solvers",
+            "highs,cbc",
+            "--warm-starts",
+            "none,greedy",
+            "--time-limit",
+            LIMIT,
+            "--seeds",
+            "0",
+            "--out",
+            path_str(out),
+            "--quiet",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    fn runs(&self) -> usize {
+        2 * self.formulations.split(',').count() * 2 * 2
+    }
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+fn read_csv(path: &Path) -> (Vec<String>, Vec<CsvRow>) {
+    let mut reader = csv::Reader::from_path(path).expect("runs.csv opens");
+    let header: Vec<String> = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|record| {
+            let record = record.expect("a CSV record");
+            header
+                .iter()
+                .cloned()
+                .zip(record.iter().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+fn number(row: &CsvRow, column: &str) -> f64 {
+    row[column]
+        .parse()
+        .unwrap_or_else(|_| panic!("{column} = `{}` is a number", row[column]))
+}
+
+/// Checks that each column of a row is filled or empty as its meaning requires.
+fn check_filled(row: &CsvRow) {
+    let key = &row["run_key"];
+    let cbc = row["solver"] == "cbc";
+    let cold = row["warm_start"] == "none";
+    assert_eq!(
+        row["termination"], "optimal",
+        "{key}: the tiny runs are optimal"
+    );
+    // What must be empty: no error; no warm-start figures without a warm start; and for CBC,
+    // which reports nothing while it runs, no times of solutions and so no primal integral.
+    let mut empty: BTreeSet<&str> = BTreeSet::from(["error"]);
+    if cold {
+        empty.extend([
+            "warm_start_objective",
+            "warm_start_feasible",
+            "warm_start_accepted",
+        ]);
+    }
+    if cbc {
+        empty.extend([
+            "time_to_first_incumbent",
+            "first_incumbent",
+            "primal_integral",
+        ]);
+    }
+    // What may be either: whether CBC took the warm start is often unknowable.
+    let either: BTreeSet<&str> = if cbc && !cold {
+        BTreeSet::from(["warm_start_accepted"])
+    } else {
+        BTreeSet::new()
+    };
+    for column in COLUMNS {
+        let value = &row[column];
+        if empty.contains(column) {
+            assert!(
+                value.is_empty(),
+                "{key}: {column} should be empty, is `{value}`"
+            );
+        } else if !either.contains(column) {
+            assert!(!value.is_empty(), "{key}: {column} should be filled");
+        }
+    }
+    assert_eq!(
+        row["trajectory_complete"],
+        if cbc { "false" } else { "true" }
+    );
+    assert_eq!(row["decode_mismatch"], "false");
+    assert_eq!(row["has_solution"], "true");
+    let objective = number(row, "objective");
+    assert!((objective - number(row, "evaluated_objective")).abs() < 1e-6);
+    assert!((objective - number(row, "best_bound")).abs() < 1e-6);
+    assert!(number(row, "rel_gap") < 1e-9);
+    // The optimal depth-1 tree is at least as accurate on the training rows as greedy's.
+    assert!(number(row, "train_accuracy") >= number(row, "greedy_train_accuracy") - 1e-12);
+    for column in [
+        "train_accuracy",
+        "test_accuracy",
+        "greedy_test_balanced_accuracy",
+    ] {
+        let value = number(row, column);
+        assert!((0.0..=1.0).contains(&value), "{key}: {column} = {value}");
+    }
+    assert_eq!(
+        number(row, "rows"),
+        number(row, "train_rows") + number(row, "test_rows")
+    );
+    if !cold {
+        assert_eq!(row["warm_start_feasible"], "true");
+    }
+    if !cbc {
+        let integral = number(row, "primal_integral");
+        assert!(
+            (0.0..=number(row, "time_limit")).contains(&integral),
+            "{key}: {integral}"
+        );
+    }
+}
+
+/// An independent primal integral: the incumbent of a trajectory file as a step function,
+/// against `reference`, over `[0, limit]`.
+fn integral_by_hand(trajectory: &Path, reference: f64, limit: f64) -> f64 {
+    let (_, points) = read_csv(trajectory);
+    let mut total = 0.0;
+    let mut gap = 1.0;
+    let mut since = 0.0;
+    for point in points {
+        let at = number(&point, "seconds").min(limit);
+        total += gap * (at - since);
+        since = at;
+        if let Ok(x) = point["incumbent"].parse::<f64>() {
+            gap = if x == reference {
+                0.0
+            } else {
+                (x - reference).abs() / x.abs().max(reference.abs())
+            };
+        }
+    }
+    total + gap * (limit - since)
+}
+
+fn modified(path: &Path) -> SystemTime {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .expect("a modification time")
+}
+
+fn by_key(rows: Vec<CsvRow>) -> BTreeMap<String, CsvRow> {
+    rows.into_iter()
+        .map(|row| (row["run_key"].clone(), row))
+        .collect()
+}
+
+#[test]
+fn a_tiny_grid_runs_resumes_and_collects_into_the_same_rows() {
+    let tiny = Tiny::new();
+    let out = tiny.path("results");
+    let args = tiny.args(&out);
+    let first = succeed(&strs(&args));
+    assert!(
+        stdout(&first).contains(&format!(
+            "runs solved now: {}; already in the results: 0; failed: 0",
+            tiny.runs()
+        )),
+        "{}",
+        stdout(&first)
+    );
+
+    // Every column filled or explicitly empty.
+    let (header, rows) = read_csv(&out.join("runs.csv"));
+    assert_eq!(header, COLUMNS);
+    assert_eq!(rows.len(), tiny.runs());
+    let keys: BTreeSet<&String> = rows.iter().map(|r| &r["run_key"]).collect();
+    assert_eq!(keys.len(), rows.len(), "run keys are distinct");
+    for row in &rows {
+        check_filled(row);
+        let trajectory = out
+            .join("trajectories")
+            .join(format!("{}.csv", row["run_key"]));
+        assert!(trajectory.exists(), "{}", trajectory.display());
+        if row["solver"] == "highs" {
+            // The integral in the table is the trajectory's, against the best objective of
+            // the instance (formulation, dataset, split) over all runs.
+            let reference = rows
+                .iter()
+                .filter(|r| {
+                    r["dataset"] == row["dataset"] && r["formulation"] == row["formulation"]
+                })
+                .map(|r| number(r, "objective"))
+                .fold(f64::INFINITY, f64::min);
+            assert_eq!(number(row, "primal_integral_reference"), reference);
+            let limit: f64 = LIMIT.parse().expect("a number");
+            let expected = integral_by_hand(&trajectory, reference, limit);
+            let integral = number(row, "primal_integral");
+            assert!(
+                (integral - expected).abs() < 1e-9,
+                "{integral} vs {expected}"
+            );
+        }
+    }
+    // The JSON lines hold the same rows.
+    let jsonl = std::fs::read_to_string(out.join("runs.jsonl")).expect("runs.jsonl");
+    let lines: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), rows.len());
+    for (line, row) in lines.iter().zip(&rows) {
+        let object = line.as_object().expect("an object");
+        let names: BTreeSet<&str> = object.keys().map(String::as_str).collect();
+        assert_eq!(names, COLUMNS.into_iter().collect::<BTreeSet<_>>());
+        assert_eq!(line["run_key"], row["run_key"].as_str());
+        assert_eq!(line["seconds"].as_f64(), Some(number(row, "seconds")));
+        assert_eq!(line["error"], serde_json::Value::Null);
+    }
+
+    // A rerun solves nothing: no trajectory file is rewritten, the table is unchanged.
+    let trajectories = out.join("trajectories");
+    let times: BTreeMap<String, SystemTime> = rows
+        .iter()
+        .map(|r| {
+            let key = r["run_key"].clone();
+            let time = modified(&trajectories.join(format!("{key}.csv")));
+            (key, time)
+        })
+        .collect();
+    let again = succeed(&strs(&args));
+    assert!(
+        stdout(&again).contains(&format!(
+            "runs solved now: 0; already in the results: {};",
+            tiny.runs()
+        )),
+        "{}",
+        stdout(&again)
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("runs.jsonl")).expect("read"),
+        jsonl
+    );
+    for (key, time) in &times {
+        assert_eq!(
+            modified(&trajectories.join(format!("{key}.csv"))),
+            *time,
+            "{key}"
+        );
+    }
+
+    // A table cut in the middle of its last line (an interrupted write) resumes with exactly
+    // that run.
+    let last_key = rows.last().expect("rows")["run_key"].clone();
+    let cut = jsonl.trim_end().rfind('\n').map_or(0, |i| i + 1) + 20;
+    std::fs::write(out.join("runs.jsonl"), &jsonl[..cut]).expect("cut");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let resumed = experiment(&strs(&args));
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(stdout(&resumed).contains(&format!(
+        "runs solved now: 1; already in the results: {};",
+        tiny.runs() - 1
+    )));
+    assert!(
+        stderr(&resumed).contains("incomplete"),
+        "{}",
+        stderr(&resumed)
+    );
+    for (key, time) in &times {
+        let now = modified(&trajectories.join(format!("{key}.csv")));
+        assert_eq!(now != *time, *key == last_key, "{key}");
+    }
+    let (_, resumed_rows) = read_csv(&out.join("runs.csv"));
+    assert_eq!(resumed_rows.len(), tiny.runs());
+
+    // The same grid as jobs: the lines run, and --collect gives the same rows.
+    let jobs_out = tiny.path("jobs-results");
+    let mut emit = tiny.args(&jobs_out);
+    emit.extend(["--emit-jobs", "--program", env!("CARGO_BIN_EXE_milptree")].map(String::from));
+    let emitted = succeed(&strs(&emit));
+    let job_lines: Vec<String> = stdout(&emitted).lines().map(str::to_string).collect();
+    assert_eq!(job_lines.len(), tiny.runs());
+    for line in &job_lines {
+        assert!(
+            line.contains(" solve ") && line.contains("--json --quiet > "),
+            "{line}"
+        );
+        let status = Command::new("sh")
+            .arg("-c")
+            .arg(line)
+            .status()
+            .expect("sh runs");
+        assert!(status.success(), "{line}");
+    }
+    let collected = succeed(&["--collect", "--out", path_str(&jobs_out)]);
+    assert!(
+        stdout(&collected).contains(&format!("job outputs collected: {};", tiny.runs())),
+        "{}",
+        stdout(&collected)
+    );
+    let (header, collected_rows) = read_csv(&jobs_out.join("runs.csv"));
+    assert_eq!(header, COLUMNS);
+    let in_process = by_key(resumed_rows);
+    let from_jobs = by_key(collected_rows);
+    assert_eq!(
+        in_process.keys().collect::<Vec<_>>(),
+        from_jobs.keys().collect::<Vec<_>>()
+    );
+    for (key, row) in &in_process {
+        for column in COLUMNS.iter().filter(|c| !TIMING.contains(c)) {
+            assert_eq!(row[*column], from_jobs[key][*column], "{key}: {column}");
+        }
+        check_filled(&from_jobs[key]);
+    }
+    // Collected jobs are done: nothing more to emit, and collecting again adds nothing.
+    let emitted = succeed(&strs(&emit));
+    assert_eq!(stdout(&emitted), "");
+    let collected = succeed(&["--collect", "--out", path_str(&jobs_out)]);
+    assert!(stdout(&collected).contains(&format!(
+        "job outputs collected: 0; already in the results: {};",
+        tiny.runs()
+    )));
+
+    check_plots(&out, &["alpha", "beta"]);
+    check_summary(&out, &tiny);
+}
+
+fn check_plots(out: &Path, datasets: &[&str]) {
+    let plots = out.join("plots");
+    let mut stems: Vec<String> = datasets
+        .iter()
+        .map(|d| format!("trajectories-{d}-d1"))
+        .collect();
+    stems.extend(["profile-none", "profile-greedy", "accuracy-d1"].map(String::from));
+    for stem in stems {
+        let svg = plots.join(format!("{stem}.svg"));
+        let png = plots.join(format!("{stem}.png"));
+        let text = std::fs::read_to_string(&svg).expect("the SVG exists");
+        assert!(text.len() > 5_000, "{} is too small", svg.display());
+        let document = roxmltree::Document::parse(&text).expect("the SVG parses");
+        assert_eq!(document.root_element().tag_name().name(), "svg");
+        let texts: Vec<&str> = document
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.text())
+            .map(str::trim)
+            .collect();
+        let expected = if stem.starts_with("trajectories") {
+            "time since the solve started (s, log scale)"
+        } else if stem.starts_with("profile") {
+            "fraction of problems solved within τ"
+        } else {
+            "accuracy"
+        };
+        assert!(texts.contains(&expected), "{stem}: {texts:?}");
+        let bytes = std::fs::read(&png).expect("the PNG exists");
+        assert!(bytes.len() > 5_000, "{} is too small", png.display());
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    }
+}
+
+fn check_summary(out: &Path, tiny: &Tiny) {
+    let summary = std::fs::read_to_string(out.join("summary.md")).expect("summary.md");
+    assert!(
+        summary.contains(&format!("{} runs.", tiny.runs())),
+        "{summary}"
+    );
+    for section in [
+        "## Outcomes",
+        "## Warm start vs cold start",
+        "## highs vs cbc",
+        "## Formulations against the best",
+        "## Model size and build time",
+        "## Accuracy",
+        "## Notes",
+    ] {
+        assert!(summary.contains(section), "{section} missing:\n{summary}");
+    }
+    // Two datasets, every run optimal: runs, optimal, time limit, no solution, error.
+    let oct = tiny.formulations.split(',').next().expect("oct");
+    assert!(
+        summary.contains(&format!("| {oct} | highs | greedy | 2 | 2 | 0 | 0 | 0 |")),
+        "{summary}"
+    );
+    assert!(summary.contains("CBC's C interface reports nothing while it runs"));
+}
+
+#[test]
+fn a_grid_file_gives_the_same_jobs_as_the_flags() {
+    let tiny = Tiny::new();
+    let out = tiny.path("results");
+    let mut flags = tiny.args(&out);
+    flags.extend(["--emit-jobs"].map(String::from));
+    let from_flags = succeed(&strs(&flags));
+    let grid = format!(
+        "datasets = [\"alpha.csv\", \"beta.csv\"]\ndepths = 1\nformulations = [{}]\n\
+         solvers = [\"highs\", \"cbc\"]\nwarm_starts = [\"none\", \"greedy\"]\nseeds = [0]\n\
+         time_limit = {LIMIT}\nout = \"results\"\n",
+        tiny.formulations
+            .split(',')
+            .map(|f| format!("\"{f}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    std::fs::write(tiny.path("grid.toml"), grid).expect("written");
+    let from_file = succeed(&["--grid", path_str(&tiny.path("grid.toml")), "--emit-jobs"]);
+    assert_eq!(stdout(&from_file), stdout(&from_flags));
+    assert_eq!(stdout(&from_file).lines().count(), tiny.runs());
+    // Directories expand to their CSV files, in name order.
+    let mut from_dir = tiny.args(&out);
+    from_dir[1] = path_str(tiny.dir.path()).to_string();
+    from_dir.push("--emit-jobs".into());
+    assert_eq!(stdout(&succeed(&strs(&from_dir))), stdout(&from_flags));
+}
+
+/// Runs a grid expected to be refused before anything runs: exit code 2, the message on
+/// stderr, no results directory.
+fn refused(tiny: &Tiny, args: &[&str], message: &str) {
+    let output = experiment(args);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{args:?}: {}",
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains(message),
+        "{args:?}: `{message}` not in {}",
+        stderr(&output)
+    );
+    assert!(!tiny.path("refused").exists(), "{args:?} wrote results");
+}
+
+#[test]
+fn bad_grids_are_refused_up_front() {
+    let tiny = Tiny::new();
+    let out = tiny.path("refused");
+    let datasets = tiny.datasets();
+    let base = |extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "--datasets",
+            &datasets,
+            "--depths",
+            "1",
+            "--out",
+            path_str(&out),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            base(&["--time-limit", "5", "--formulations", "oct,nope"]),
+            "`nope` is not one of",
+        ),
+        (
+            base(&["--time-limit", "5", "--solvers", "gurobi"]),
+            "`gurobi` is not one of",
+        ),
+        (
+            base(&["--time-limit", "5", "--warm-starts", "hot"]),
+            "`hot` is not one of",
+        ),
+        (
+            base(&["--time-limit", "5", "--seeds", "1,1"]),
+            "1 is listed twice",
+        ),
+        (
+            base(&["--time-limit", "5", "--depths", "0"]),
+            "0 is not a depth",
+        ),
+        (base(&["--formulations", "oct"]), "needs a time limit"),
+        (base(&["--time-limit=0"]), "not a positive number"),
+        (
+            base(&["--time-limit", "5", "--test-fraction", "1.5"]),
+            "test-fraction",
+        ),
+    ];
+    for (args, message) in &cases {
+        refused(&tiny, &strs(args), message);
+    }
+    let missing = tiny.path("missing.csv");
+    refused(
+        &tiny,
+        &[
+            "--datasets",
+            path_str(&missing),
+            "--depths",
+            "1",
+            "--time-limit",
+            "5",
+            "--out",
+            path_str(&out),
+        ],
+        "missing.csv: no such file or directory",
+    );
+    std::fs::write(tiny.path("one-class.csv"), "x,y\n1,a\n2,a\n3,a\n").expect("written");
+    refused(
+        &tiny,
+        &[
+            "--datasets",
+            path_str(&tiny.path("one-class.csv")),
+            "--depths",
+            "1",
+            "--time-limit",
+            "5",
+            "--out",
+            path_str(&out),
+        ],
+        "one-class.csv",
+    );
+    for (grid, message) in [
+        (
+            "datasets = \"alpha.csv\"\ndepths = []\ntime_limit = 5\nout = \"refused\"\n",
+            "the list is empty",
+        ),
+        (
+            "datasets = \"alpha.csv\"\ndepths = 1\ntime_limit = 5\ndepht = 2\n",
+            "depht",
+        ),
+    ] {
+        std::fs::write(tiny.path("bad.toml"), grid).expect("written");
+        refused(
+            &tiny,
+            &["--grid", path_str(&tiny.path("bad.toml"))],
+            message,
+        );
+    }
+    refused(&tiny, &["--collect"], "--out");
+}
+
+#[test]
+fn collect_skips_unusable_job_outputs() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let jobs = dir.path().join("jobs");
+    std::fs::create_dir_all(&jobs).expect("created");
+    std::fs::write(jobs.join("empty.json"), "").expect("written");
+    std::fs::write(jobs.join("cut.json"), "{\"command\": \"solve\", ").expect("written");
+    std::fs::write(jobs.join("other.json"), "{\"command\": \"greedy\"}").expect("written");
+    let output = succeed(&["--collect", "--out", path_str(dir.path())]);
+    assert!(
+        stdout(&output)
+            .contains("job outputs collected: 0; already in the results: 0; unusable: 3"),
+        "{}",
+        stdout(&output)
+    );
+    let warnings = stderr(&output);
+    for expected in [
+        "empty.json: empty",
+        "cut.json: not a complete JSON report",
+        "other.json: not a `milptree solve` report",
+    ] {
+        assert!(
+            warnings.contains(expected),
+            "`{expected}` not in {warnings}"
+        );
+    }
+    let (header, rows) = read_csv(&dir.path().join("runs.csv"));
+    assert_eq!(header, COLUMNS);
+    assert!(rows.is_empty());
+}
+
+#[test]
+fn interrupted_or_misnamed_jobs_are_not_collected_and_are_emitted_again() {
+    let tiny = Tiny::new();
+    let out = tiny.path("results");
+    let alpha = tiny.path("alpha.csv");
+    let emit_args = [
+        "--datasets",
+        path_str(&alpha),
+        "--depths",
+        "1",
+        "--formulations",
+        "oct",
+        "--solvers",
+        "highs",
+        "--warm-starts",
+        "none",
+        "--time-limit",
+        "60",
+        "--out",
+        path_str(&out),
+        "--emit-jobs",
+        "--program",
+        env!("CARGO_BIN_EXE_milptree"),
+    ];
+    let emit = || stdout(&succeed(&emit_args));
+    let line = emit();
+    assert_eq!(line.lines().count(), 1);
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(line.trim())
+        .status()
+        .expect("sh runs");
+    assert!(status.success());
+    assert_eq!(emit(), "", "a finished job is not emitted again");
+    let job = out
+        .join("jobs")
+        .join("alpha_oct_d1_highs_none_s0_t60_f0.25.json");
+    let report = std::fs::read_to_string(&job).expect("the job's report");
+    assert!(report.contains("\"termination\": \"optimal\""), "{report}");
+
+    // An interrupted solve is no result: not collected, and emitted again.
+    std::fs::write(
+        &job,
+        report.replace(
+            "\"termination\": \"optimal\"",
+            "\"termination\": \"interrupted\"",
+        ),
+    )
+    .expect("written");
+    let output = succeed(&["--collect", "--out", path_str(&out)]);
+    assert!(
+        stderr(&output).contains("interrupted; rerun the job"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(emit(), line);
+
+    // A report under another run's name is refused.
+    std::fs::write(&job, &report).expect("written");
+    let misnamed = out
+        .join("jobs")
+        .join("alpha_oct_d1_cbc_none_s0_t60_f0.25.json");
+    std::fs::copy(&job, &misnamed).expect("copied");
+    let output = succeed(&["--collect", "--out", path_str(&out)]);
+    assert!(
+        stdout(&output)
+            .contains("job outputs collected: 1; already in the results: 0; unusable: 1"),
+        "{}",
+        stdout(&output)
+    );
+    assert!(
+        stderr(&output).contains("does not match the file name"),
+        "{}",
+        stderr(&output)
+    );
+    let (_, rows) = read_csv(&out.join("runs.csv"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["run_key"], "alpha_oct_d1_highs_none_s0_t60_f0.25");
+}
+
+fn point(seconds: f64, incumbent: Option<f64>) -> Point {
+    Point {
+        seconds,
+        incumbent,
+        bound: None,
+    }
+}
+
+#[test]
+fn primal_integrals_by_hand() {
+    // Gap 1 on [0, 1), 1/2 on [1, 3), 1/3 on [3, 6), 0 after: 1 + 1 + 1 = 3.
+    let improving = [
+        point(1.0, Some(4.0)),
+        point(3.0, Some(3.0)),
+        point(6.0, Some(2.0)),
+        point(8.0, Some(2.0)),
+    ];
+    assert!((primal_integral(&improving, Some(2.0), 10.0) - 3.0).abs() < 1e-12);
+    // A solution found after the limit does not count: 2 * 1 + 8 * 0.8.
+    let late = [point(2.0, Some(5.0)), point(12.0, Some(1.0))];
+    assert!((primal_integral(&late, Some(1.0), 10.0) - 8.4).abs() < 1e-12);
+    // Bound-only points (no incumbent yet) keep the gap at 1.
+    let bound_first = [point(4.0, None), point(5.0, Some(1.0))];
+    assert!((primal_integral(&bound_first, Some(1.0), 10.0) - 5.0).abs() < 1e-12);
+    // No solution at all, with or without a reference: the whole limit.
+    assert_eq!(primal_integral(&[point(9.0, None)], Some(1.0), 10.0), 10.0);
+    assert_eq!(primal_integral(&[], None, 10.0), 10.0);
+    assert_eq!(primal_gap(Some(1.0), -1.0), 1.0);
+    assert_eq!(primal_gap(Some(0.0), 0.0), 0.0);
+    assert_eq!(primal_gap(Some(0.5), 0.0), 1.0);
+    assert!((primal_gap(Some(-2.0), -4.0) - 0.5).abs() < 1e-12);
+}
+
+fn times(entries: &[(&str, &str, Option<f64>)]) -> BTreeMap<(String, String), Option<f64>> {
+    entries
+        .iter()
+        .map(|(p, s, t)| ((p.to_string(), s.to_string()), *t))
+        .collect()
+}
+
+#[test]
+fn performance_profile_by_hand() {
+    // Ratios: p1 A 1, B 2; p2 A 2, B 1; p3 A fails, B 1; p4 both fail; p5 has no B run and is
+    // left out. So A: 1/4 at τ = 1, 2/4 from τ = 2; B: 2/4 at τ = 1, 3/4 from τ = 2.
+    let profile = performance_profile(&times(&[
+        ("p1", "A", Some(1.0)),
+        ("p1", "B", Some(2.0)),
+        ("p2", "A", Some(4.0)),
+        ("p2", "B", Some(2.0)),
+        ("p3", "A", None),
+        ("p3", "B", Some(3.0)),
+        ("p4", "A", None),
+        ("p4", "B", None),
+        ("p5", "A", Some(1.0)),
+    ]));
+    assert_eq!(profile.problems, 4);
+    assert_eq!(profile.failure_ratio, 4.0);
+    let a = &profile.curves[0];
+    let b = &profile.curves[1];
+    assert_eq!((a.label.as_str(), b.label.as_str()), ("A", "B"));
+    assert_eq!(a.steps, vec![(1.0, 0.25), (2.0, 0.5)]);
+    assert_eq!(b.steps, vec![(1.0, 0.5), (2.0, 0.75)]);
+    assert_eq!((a.solved, b.solved), (2, 3));
+    assert_eq!(a.value_at(1.5), 0.25);
+    assert_eq!(b.value_at(3.9), 0.75);
+    assert_eq!(a.value_at(0.5), 0.0);
+    // Instant solves count as 1 ms, so they do not make the other ratios explode.
+    let instant = performance_profile(&times(&[("p", "A", Some(0.0)), ("p", "B", Some(0.002))]));
+    assert_eq!(instant.curves[1].steps, vec![(2.0, 1.0)]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn primal_integral_matches_a_fine_riemann_sum(
+        steps in proptest::collection::vec((0.0f64..12.0, proptest::option::of(0.5f64..5.0)), 0..8),
+        reference in 0.5f64..5.0,
+    ) {
+        let mut points: Vec<Point> = steps.iter().map(|&(t, x)| point(t, x)).collect();
+        points.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+        let limit = 10.0;
+        let integral = primal_integral(&points, Some(reference), limit);
+        prop_assert!((0.0..=limit + 1e-9).contains(&integral));
+        // The incumbent at time t: the last one reported at or before t.
+        let n = 20_000;
+        let dt = limit / n as f64;
+        let mut sum = 0.0;
+        for k in 0..n {
+            let t = (k as f64 + 0.5) * dt;
+            let incumbent = points.iter().filter(|p| p.seconds <= t).filter_map(|p| p.incumbent).next_back();
+            sum += primal_gap(incumbent, reference) * dt;
+        }
+        // Each jump can be misplaced by at most one interval.
+        prop_assert!((integral - sum).abs() <= (points.len() as f64 + 1.0) * dt, "{} vs {}", integral, sum);
+    }
+
+    #[test]
+    fn profiles_are_fractions_that_grow(
+        table in proptest::collection::vec(proptest::collection::vec(proptest::option::of(0.0f64..100.0), 3), 1..10),
+    ) {
+        let mut entries = BTreeMap::new();
+        for (p, row) in table.iter().enumerate() {
+            for (s, time) in row.iter().enumerate() {
+                entries.insert((format!("p{p}"), format!("s{s}")), *time);
+            }
+        }
+        let profile = performance_profile(&entries);
+        prop_assert_eq!(profile.problems, table.len());
+        let solved_by_someone = table.iter().filter(|row| row.iter().any(Option::is_some)).count();
+        let mut at_one = 0.0;
+        for (s, curve) in profile.curves.iter().enumerate() {
+            let solved = table.iter().filter(|row| row[s].is_some()).count();
+            prop_assert_eq!(curve.solved, solved);
+            let mut previous = (1.0, 0.0);
+            for &(tau, fraction) in &curve.steps {
+                prop_assert!(tau >= previous.0 && fraction > previous.1 && fraction <= 1.0);
+                prop_assert!(tau < profile.failure_ratio);
+                previous = (tau, fraction);
+            }
+            prop_assert!((curve.value_at(profile.failure_ratio) - solved as f64 / table.len() as f64).abs() < 1e-12);
+            at_one += curve.value_at(1.0);
+        }
+        // On every problem someone solved, the fastest has ratio 1.
+        prop_assert!(at_one + 1e-12 >= solved_by_someone as f64 / table.len() as f64);
+    }
+}
