@@ -147,12 +147,14 @@ impl AccuracyFigure {
     ) -> DrawResult<DB> {
         let n = panel.bars.len().max(1);
         let names: Vec<String> = panel.bars.iter().map(|b| b.formulation.clone()).collect();
+        // Headroom above 100% so the labels of full bars stay clear of the panel's caption.
+        let y_high = 1.0 + 0.08 * (1.0 - self.y_low);
         let mut chart = ChartBuilder::on(area)
             .caption(&panel.dataset, text(CAPTION_SIZE))
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), self.y_low..1.0f64)?;
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), self.y_low..y_high)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -168,7 +170,13 @@ impl AccuracyFigure {
             .x_desc("formulation")
             .y_desc("accuracy")
             .max_light_lines(1)
-            .y_label_formatter(&|v| format!("{:.0}%", 100.0 * v))
+            .y_label_formatter(&|v| {
+                if *v > 1.0 + 1e-9 {
+                    String::new()
+                } else {
+                    format!("{:.0}%", 100.0 * v)
+                }
+            })
             .axis_desc_style(text(LABEL_SIZE))
             .label_style(text(TICK_SIZE))
             .light_line_style(RGBColor(235, 235, 235))
