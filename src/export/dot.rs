@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::export::{counts_list, split_condition};
+use crate::export::{constant_note, constant_side, counts_list, split_condition};
 use crate::tree::{NodeKind, Tree};
 
 /// Displays a tree as a Graphviz `digraph`.
@@ -30,9 +30,12 @@ impl fmt::Display for DotView<'_> {
             match &node.kind {
                 NodeKind::Split(split) => {
                     let (lhs, rhs) = split_condition(tree, split);
+                    let note = constant_side(split)
+                        .map(|side| format!("\\n({})", constant_note(side)))
+                        .unwrap_or_default();
                     writeln!(
                         f,
-                        "{id} [label=\"{} <= {}\\n{counts}\"] ;",
+                        "{id} [label=\"{} <= {}{note}\\n{counts}\"] ;",
                         escape(&lhs),
                         escape(&rhs)
                     )?;

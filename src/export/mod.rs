@@ -63,6 +63,22 @@ pub fn split_condition(tree: &Tree, split: &Split) -> (String, String) {
     }
 }
 
+/// For a split whose condition holds or fails whatever the row (an oblique split with every
+/// weight zero, as refinement leaves on a pure node), the side every row goes to.
+pub fn constant_side(split: &Split) -> Option<&'static str> {
+    match split {
+        Split::Oblique { weights, bias } if weights.iter().all(|w| *w == 0.0) => {
+            Some(if *bias <= 0.0 { "left" } else { "right" })
+        }
+        _ => None,
+    }
+}
+
+/// The note shown next to a constant split's condition.
+pub fn constant_note(side: &str) -> String {
+    format!("no feature weighted: every row goes {side}")
+}
+
 /// The counts as `[a, b, c]`.
 pub fn counts_list(counts: &[usize]) -> String {
     let items: Vec<String> = counts.iter().map(usize::to_string).collect();

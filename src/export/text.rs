@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::export::{counts_list, split_condition};
+use crate::export::{constant_note, constant_side, counts_list, split_condition};
 use crate::tree::{NodeKind, Tree};
 
 /// Displays a tree as indented text.
@@ -34,9 +34,14 @@ impl TextView<'_> {
             ),
             NodeKind::Split(split) => {
                 let (lhs, rhs) = split_condition(tree, split);
-                for (child, op) in [(2 * id, "<="), (2 * id + 1, "> ")] {
+                let constant = constant_side(split);
+                for (child, op, side) in [(2 * id, "<=", "left"), (2 * id + 1, "> ", "right")] {
                     let empty = tree.node(child).is_some_and(|c| c.rows() == 0) && node.rows() > 0;
-                    let mark = if empty { "  (no training rows)" } else { "" };
+                    let mark = match constant {
+                        Some(to) if to == side => format!("  ({})", constant_note(to)),
+                        _ if empty => "  (no training rows)".to_string(),
+                        _ => String::new(),
+                    };
                     writeln!(f, "{indent}|--- {lhs} {op} {rhs}{mark}")?;
                     self.write_node(f, child, level + 1)?;
                 }

@@ -116,7 +116,9 @@ fn one_sided_split_is_marked_and_reported() {
     );
 }
 
-fn oblique_tree() -> Tree {
+/// A depth-1 tree with one oblique split over the small data, standardised with means (2, 0)
+/// and scales (2, 1).
+fn depth_one_oblique(weights: Vec<f64>, bias: f64) -> Tree {
     let data = small_data();
     let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), 1)
         .expect("depth 1")
@@ -125,19 +127,17 @@ fn oblique_tree() -> Tree {
             scale: vec![2.0, 1.0],
         });
     builder
-        .split(
-            1,
-            Split::Oblique {
-                weights: vec![1.0, -0.5],
-                bias: 0.25,
-            },
-        )
+        .split(1, Split::Oblique { weights, bias })
         .and_then(|b| b.leaf(2, 0))
         .and_then(|b| b.leaf(3, 1))
         .expect("nodes in range");
     let mut tree = builder.build().expect("valid");
     tree.recount(&data.rows, &data.labels);
     tree
+}
+
+fn oblique_tree() -> Tree {
+    depth_one_oblique(vec![1.0, -0.5], 0.25)
 }
 
 #[test]
@@ -149,6 +149,24 @@ fn oblique_split_renders_in_original_units() {
     let tree = oblique_tree();
     assert_eq!(tree.leaf_of(&[1.0, 0.0]), 2);
     assert_eq!(tree.leaf_of(&[4.0, 2.0]), 3); // 0.5*4 - 0.5*2 = 1 > 0.75
+}
+
+#[test]
+fn a_split_without_weights_says_where_every_row_goes() {
+    let data = small_data();
+    let tree = depth_one_oblique(vec![0.0, 0.0], 0.5);
+    // 0 . z + 0.5 > 0 for every row: everything goes right, as routing agrees.
+    assert!(data.rows.iter().all(|row| tree.leaf_of(row) == 3));
+    assert_eq!(
+        TextView(&tree).to_string(),
+        "|--- 0 <= -0.5  (no training rows)\n|   |--- class: no  [0, 0]\n\
+         |--- 0 >  -0.5  (no feature weighted: every row goes right)\n|   |--- class: yes  [4, 2]\n"
+    );
+    let dot = DotView(&tree).to_string();
+    assert!(
+        dot.contains("1 [label=\"0 <= -0.5\\n(no feature weighted: every row goes right)\\n"),
+        "{dot}"
+    );
 }
 
 #[test]
