@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
 use crate::formulation::olct::model::{Layout, OlctModel};
-use crate::formulation::olct::objective::olct_splits;
+use crate::formulation::olct::objective::{olct_splits, training_splits};
 use crate::formulation::olct::refine::with_splits;
 use crate::formulation::olct::tangents::surrogate_of;
 use crate::formulation::olct::training::Training;
@@ -121,12 +121,7 @@ fn restandardised(tree: &Tree, splits: &[(Vec<f64>, f64)], training: &Training) 
 /// The splits of a logistic tree of the model's depth and classes, one `(weights, bias)` per
 /// branch node (index = node id), checked to have one weight per feature of the data.
 fn checked_splits(training: &Training, tree: &Tree) -> Result<Vec<(Vec<f64>, f64)>> {
-    let splits = olct_splits(
-        tree,
-        training.settings.depth,
-        training.negative_class(),
-        training.positive_class,
-    )?;
+    let splits = training_splits(training, tree)?;
     if splits[1].0.len() != training.data.n_features() {
         return Err(Error::TreeMismatch(format!(
             "the tree has {} features, the data {}",

@@ -15,6 +15,16 @@ use crate::formulation::olct::training::Training;
 use crate::greedy::logistic_regression::logistic_loss;
 use crate::tree::{NodeKind, Split, Tree};
 
+/// [`olct_splits`] of `tree` for the model of `training` (its depth and its two classes).
+pub(crate) fn training_splits(training: &Training, tree: &Tree) -> Result<Vec<(Vec<f64>, f64)>> {
+    olct_splits(
+        tree,
+        training.settings.depth,
+        training.negative_class(),
+        training.positive_class,
+    )
+}
+
 /// The `(weights, bias)` of every branch node of an OLCT tree of depth `depth`, indexed by
 /// node id (index 0 unused), after checking the tree's shape: nodes `1 .. 2^d - 1` are oblique
 /// splits, and each node of the last level has a left leaf of the negative class and a right
@@ -63,12 +73,7 @@ pub(crate) fn tree_objective(
     loss: &dyn Fn(f64) -> f64,
 ) -> Result<f64> {
     let depth = training.settings.depth;
-    let splits = olct_splits(
-        tree,
-        depth,
-        training.negative_class(),
-        training.positive_class,
-    )?;
+    let splits = training_splits(training, tree)?;
     let penalty: f64 = splits
         .iter()
         .skip(1)

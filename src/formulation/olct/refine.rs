@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Error, Result};
-use crate::formulation::olct::objective::{exact_objective, olct_splits};
+use crate::formulation::olct::objective::{exact_objective, training_splits};
 use crate::formulation::olct::training::Training;
 use crate::greedy::logistic_node::fit_node;
 use crate::tree::{NodeKind, Split, Tree, TreeBuilder};
@@ -49,12 +49,7 @@ pub(crate) fn with_splits(
 /// Refits the last level of `tree`.
 pub(crate) fn refine(training: &Training, tree: &Tree, univariate: bool) -> Result<Refinement> {
     let depth = training.settings.depth;
-    let splits = olct_splits(
-        tree,
-        depth,
-        training.negative_class(),
-        training.positive_class,
-    )?;
+    let splits = training_splits(training, tree)?;
     let before = exact_objective(training, tree)?;
     let first_last = 1usize << (depth - 1);
     let mut reaching: BTreeMap<usize, Vec<usize>> = BTreeMap::new();

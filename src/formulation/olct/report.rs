@@ -7,19 +7,14 @@
 use serde_json::{json, Value};
 
 use crate::error::Result;
-use crate::formulation::olct::objective::olct_splits;
+use crate::formulation::olct::objective::training_splits;
 use crate::formulation::olct::training::Training;
 use crate::tree::{node_depth, Tree};
 
 /// One JSON object per branch node, root first.
 pub(crate) fn node_report(training: &Training, tree: &Tree) -> Result<Vec<Value>> {
     let depth = training.settings.depth;
-    let splits = olct_splits(
-        tree,
-        depth,
-        training.negative_class(),
-        training.positive_class,
-    )?;
+    let splits = training_splits(training, tree)?;
     let scaling = &training.standardisation;
     let mut reaching: Vec<Vec<usize>> = vec![Vec::new(); splits.len()];
     for (i, row) in training.data.rows.iter().enumerate() {
