@@ -16,7 +16,7 @@ use milptree::tree::Tree;
 use serde_json::json;
 
 fn balanced(tree: &Tree, data: &Dataset) -> f64 {
-    tree.evaluate(&data.rows, &data.labels, &data.classes)
+    tree.evaluate(data.rows(), data.labels(), data.classes())
         .balanced_accuracy
 }
 
@@ -25,7 +25,7 @@ fn main() -> milptree::Result<()> {
     let path = PathBuf::from(args.next().expect("usage: bench_olct DATA.csv [SECONDS]"));
     let limit: f64 = args.next().map_or(300.0, |s| s.parse().expect("seconds"));
     let data = read_dataset(&path, &TargetColumn::Last)?;
-    let split = stratified_split(&data.labels, data.n_classes(), 0.2, 0)?;
+    let split = stratified_split(data.labels(), data.n_classes(), 0.2, 0)?;
     let (train, test) = (data.subset(&split.train), data.subset(&split.test));
     let model = Olct {
         refine: false,
@@ -56,7 +56,7 @@ fn main() -> milptree::Result<()> {
         json!({
             "tree": name,
             "test_balanced_accuracy": balanced(tree, &test),
-            "test_accuracy": tree.evaluate(&test.rows, &test.labels, &test.classes).accuracy,
+            "test_accuracy": tree.evaluate(test.rows(), test.labels(), test.classes()).accuracy,
             "train_balanced_accuracy": balanced(tree, &train),
             "exact_objective": refining.exact_objective(&built, tree),
         })

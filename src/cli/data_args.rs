@@ -47,7 +47,7 @@ impl DataArgs {
             }),
             Some(fraction) => {
                 let split =
-                    stratified_split(&dataset.labels, dataset.n_classes(), fraction, self.seed)?;
+                    stratified_split(dataset.labels(), dataset.n_classes(), fraction, self.seed)?;
                 Ok(LoadedData {
                     train: dataset.subset(&split.train),
                     test: Some(dataset.subset(&split.test)),

@@ -15,7 +15,7 @@ pub fn data_block(path: &Path, data: &LoadedData) -> Value {
     json!({
         "path": path.display().to_string(),
         "features": data.train.n_features(),
-        "classes": data.train.classes,
+        "classes": data.train.classes(),
         "train_rows": data.train.n_rows(),
         "test_rows": data.test.as_ref().map(|t| t.n_rows()),
     })
@@ -24,10 +24,10 @@ pub fn data_block(path: &Path, data: &LoadedData) -> Value {
 /// The evaluator's figures of `tree` on the training set and, if any, the test set.
 pub fn train_test(tree: &Tree, data: &LoadedData) -> (Summary, Option<Summary>) {
     let train = tree
-        .evaluate(&data.train.rows, &data.train.labels, &data.train.classes)
+        .evaluate(data.train.rows(), data.train.labels(), data.train.classes())
         .summary();
     let test = data.test.as_ref().map(|test| {
-        tree.evaluate(&test.rows, &test.labels, &test.classes)
+        tree.evaluate(test.rows(), test.labels(), test.classes())
             .summary()
     });
     (train, test)

@@ -72,13 +72,13 @@ pub fn solve_options(args: &SolveArgs) -> Result<SolveOptions> {
 /// (`{"map": {original: learned}}`), recorded in the tree so that `predict` maps labels the same
 /// way; `None` when the classes are unchanged.
 pub fn relabel_rule(original: &LoadedData, relabelled: &LoadedData) -> Option<Value> {
-    if original.train.classes == relabelled.train.classes {
+    if original.train.classes() == relabelled.train.classes() {
         return None;
     }
     let mut map = Map::new();
-    for (i, &label) in original.train.labels.iter().enumerate() {
-        let learned = &relabelled.train.classes[relabelled.train.labels[i]];
-        map.insert(original.train.classes[label].clone(), json!(learned));
+    for (i, &label) in original.train.labels().iter().enumerate() {
+        let learned = &relabelled.train.classes()[relabelled.train.labels()[i]];
+        map.insert(original.train.classes()[label].clone(), json!(learned));
     }
     Some(json!({ "map": map }))
 }

@@ -72,17 +72,21 @@ impl Schema {
 }
 
 /// A labelled dataset: one row of feature values and one class index per observation.
+///
+/// The fields are private so that every dataset keeps its invariants: one label per row, one
+/// finite value per feature in every row, and every label a valid class index. Build one by
+/// reading a file ([`read_dataset`]) or with [`Dataset::from_parts`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dataset {
     /// Where the data came from (a file path), used in messages.
-    pub source: String,
-    pub schema: Schema,
+    source: String,
+    schema: Schema,
     /// The class labels as written in the file; a class index points into this list.
-    pub classes: Vec<String>,
+    classes: Vec<String>,
     /// Feature values, one `Vec` of `schema.n_features()` values per row.
-    pub rows: Vec<Vec<f64>>,
+    rows: Vec<Vec<f64>>,
     /// Class index of each row.
-    pub labels: Vec<usize>,
+    labels: Vec<usize>,
 }
 
 impl Dataset {
@@ -96,35 +100,6 @@ impl Dataset {
         rows: Vec<Vec<f64>>,
         labels: Vec<usize>,
     ) -> crate::Result<Dataset> {
-        let source = source.into();
-        let bad = |message: String| crate::Error::input(&source, message);
-        if rows.len() != labels.len() {
-            return Err(bad(format!(
-                "{} rows but {} labels",
-                rows.len(),
-                labels.len()
-            )));
-        }
-        if let Some((i, row)) = rows
-            .iter()
-            .enumerate()
-            .find(|(_, r)| r.len() != features.len())
-        {
-            return Err(bad(format!(
-                "row {i} has {} values for {} features",
-                row.len(),
-                features.len()
-            )));
-        }
-        if rows.iter().flatten().any(|v| !v.is_finite()) {
-            return Err(bad("a feature value is not finite".into()));
-        }
-        if let Some(&label) = labels.iter().find(|&&l| l >= classes.len()) {
-            return Err(bad(format!(
-                "label {label} is not one of {} classes",
-                classes.len()
-            )));
-        }
         let mut columns: Vec<Column> = features
             .iter()
             .map(|name| Column {
@@ -136,17 +111,92 @@ impl Dataset {
             name: "class".into(),
             kind: ColumnKind::Target,
         });
+        let schema = Schema {
+            columns,
+            target: "class".into(),
+            features,
+        };
+        Dataset::with_schema(source, schema, classes, rows, labels)
+    }
+
+    /// A dataset over a given schema, checked: one label per row, one finite value per feature
+    /// in every row, every label a class index.
+    pub fn with_schema(
+        source: impl Into<String>,
+        schema: Schema,
+        classes: Vec<String>,
+        rows: Vec<Vec<f64>>,
+        labels: Vec<usize>,
+    ) -> crate::Result<Dataset> {
+        let source = source.into();
+        let bad = |message: String| crate::Error::input(&source, message);
+        let n_features = schema.n_features();
+        if rows.len() != labels.len() {
+            return Err(bad(format!(
+                "{} rows but {} labels",
+                rows.len(),
+                labels.len()
+            )));
+        }
+        if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != n_features) {
+            return Err(bad(format!(
+                "row {i} has {} values for {n_features} features",
+                row.len(),
+            )));
+        }
+        if rows.iter().flatten().any(|v| !v.is_finite()) {
+            return Err(bad("a feature value is not finite".into()));
+        }
+        if let Some(&label) = labels.iter().find(|&&l| l >= classes.len()) {
+            return Err(bad(format!(
+                "label {label} is not one of {} classes",
+                classes.len()
+            )));
+        }
         Ok(Dataset {
             source,
-            schema: Schema {
-                columns,
-                target: "class".into(),
-                features,
-            },
+            schema,
             classes,
             rows,
             labels,
         })
+    }
+
+    /// The same rows with other labels: `classes` and one class index per row (e.g. a
+    /// multiclass dataset relabelled as one class against the rest).
+    pub fn relabelled(&self, classes: Vec<String>, labels: Vec<usize>) -> crate::Result<Dataset> {
+        Dataset::with_schema(
+            self.source.clone(),
+            self.schema.clone(),
+            classes,
+            self.rows.clone(),
+            labels,
+        )
+    }
+
+    /// Where the data came from (a file path), used in messages.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// How the file's columns map to the features.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The class labels as written in the file; a class index points into this list.
+    pub fn classes(&self) -> &[String] {
+        &self.classes
+    }
+
+    /// The feature values, one slice of `n_features()` values per row.
+    pub fn rows(&self) -> &[Vec<f64>] {
+        &self.rows
+    }
+
+    /// The class index of each row.
+    pub fn labels(&self) -> &[usize] {
+        &self.labels
     }
 
     pub fn n_rows(&self) -> usize {
@@ -166,13 +216,22 @@ impl Dataset {
         count_classes(&self.labels, self.n_classes())
     }
 
-    /// The values of feature `feature` over all rows.
+    /// The values of feature `feature` over all rows (empty when there is no such feature).
     pub fn feature_column(&self, feature: usize) -> Vec<f64> {
+        if feature >= self.n_features() {
+            return Vec::new();
+        }
         self.rows.iter().map(|row| row[feature]).collect()
     }
 
-    /// The rows at `indices` (in that order), with the same schema and classes.
+    /// The rows at `indices` (in that order; indices past the end are skipped), with the same
+    /// schema and classes.
     pub fn subset(&self, indices: &[usize]) -> Dataset {
+        let indices: Vec<usize> = indices
+            .iter()
+            .copied()
+            .filter(|&i| i < self.n_rows())
+            .collect();
         Dataset {
             source: self.source.clone(),
             schema: self.schema.clone(),
@@ -200,11 +259,14 @@ pub struct Observations {
     pub classes: Vec<String>,
 }
 
-/// Counts how many labels fall in each of `n_classes` classes.
+/// Counts how many labels fall in each of `n_classes` classes (labels out of range are not
+/// counted).
 pub fn count_classes(labels: &[usize], n_classes: usize) -> Vec<usize> {
     let mut counts = vec![0; n_classes];
     for &label in labels {
-        counts[label] += 1;
+        if let Some(count) = counts.get_mut(label) {
+            *count += 1;
+        }
     }
     counts
 }

@@ -27,7 +27,7 @@ pub fn greedy_figures(formulation: &AnyFormulation, data: &RunData) -> Result<Gr
 /// The plain evaluation of `tree` on `set`.
 pub fn accuracy_on(tree: &Tree, set: &crate::data::Dataset) -> Accuracy {
     let summary = tree
-        .evaluate(&set.rows, &set.labels, &set.classes)
+        .evaluate(set.rows(), set.labels(), set.classes())
         .summary();
     Accuracy {
         accuracy: summary.accuracy,

@@ -122,7 +122,7 @@ pub fn prepare(
     let (train, test) = if test_fraction == 0.0 {
         (data.clone(), None)
     } else {
-        let split = stratified_split(&data.labels, data.n_classes(), test_fraction, seed)?;
+        let split = stratified_split(data.labels(), data.n_classes(), test_fraction, seed)?;
         (data.subset(&split.train), Some(data.subset(&split.test)))
     };
     Ok(RunData {

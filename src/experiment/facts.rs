@@ -119,7 +119,7 @@ impl SolveFacts {
             data: DataFacts {
                 path: config.dataset.path.display().to_string(),
                 features: data.train.n_features(),
-                classes: data.train.classes.clone(),
+                classes: data.train.classes().to_vec(),
                 train_rows: data.train.n_rows(),
                 test_rows: data.test.as_ref().map(|t| t.n_rows()),
                 seed: Some(config.seed),

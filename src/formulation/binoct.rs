@@ -53,10 +53,10 @@ impl BinOct {
     fn check(&self, data: &Dataset) -> Result<()> {
         check_depth(self.depth, BINOCT_MAX_DEPTH)?;
         if data.n_features() == 0 {
-            return Err(Error::input(&data.source, "the data has no features"));
+            return Err(Error::input(data.source(), "the data has no features"));
         }
         if data.n_rows() == 0 {
-            return Err(Error::input(&data.source, "the data has no rows"));
+            return Err(Error::input(data.source(), "the data has no rows"));
         }
         Ok(())
     }
@@ -138,7 +138,7 @@ impl Formulation for BinOct {
                     NodeKind::Leaf { class } if node.rows() == 0 => Some(format!(
                         "leaf {id} receives no training row; it keeps the class the solution \
                          gives it ({})",
-                        built.data.classes[class]
+                        built.data.classes()[class]
                     )),
                     _ => None,
                 }
@@ -152,9 +152,9 @@ impl Formulation for BinOct {
         let snapped = built.snapped(tree)?;
         Ok(built
             .data
-            .rows
+            .rows()
             .iter()
-            .zip(&built.data.labels)
+            .zip(built.data.labels())
             .filter(|(row, &label)| snapped.predict_row(row) != label)
             .map(|(_, &label)| built.class_weights[label])
             .sum())

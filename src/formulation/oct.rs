@@ -151,7 +151,7 @@ impl BuiltModel for OctModel {
             let id = m + 1;
             for (j, var) in self.a.iter().enumerate() {
                 if let Some(var) = var[m] {
-                    let feature = &self.data.schema.features[j];
+                    let feature = &self.data.schema().features[j];
                     put(var, id, format!("1 if node {id} splits on `{feature}`"));
                 }
             }
@@ -172,7 +172,7 @@ impl BuiltModel for OctModel {
                 );
             }
             put(self.l[t], id, format!("1 if leaf {id} is used"));
-            for (k, label) in self.data.classes.iter().enumerate() {
+            for (k, label) in self.data.classes().iter().enumerate() {
                 put(
                     self.c[k][t],
                     id,
@@ -227,7 +227,7 @@ fn scaled_features(data: &Dataset) -> Vec<ScaledFeature> {
                 min,
                 range,
                 epsilon,
-                thresholds: candidate_thresholds(&column, &data.labels, ThresholdMode::All),
+                thresholds: candidate_thresholds(&column, data.labels(), ThresholdMode::All),
                 values,
             }
         })
@@ -270,7 +270,7 @@ impl Formulation for Oct {
         let baseline = total_weight - weighted_counts.iter().copied().fold(0.0, f64::max);
         if baseline <= 0.0 {
             return Err(Error::input(
-                &data.source,
+                data.source(),
                 "the majority-class baseline makes no error, so OCT's objective (normalised by it) is undefined",
             ));
         }
@@ -333,14 +333,14 @@ impl Formulation for Oct {
                     (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).leq(0.0),
                 );
                 let mut members = Expression::from(n_kt[class][t]);
-                for i in (0..n).filter(|&i| data.labels[i] == class) {
+                for i in (0..n).filter(|&i| data.labels()[i] == class) {
                     members -= class_weights[class] * z[i][t];
                 }
                 mip.add_constraint(format!("count[k={class},l={id}]"), members.eq(0.0));
             }
             let mut all = Expression::from(n_t[t]);
             for (i, row) in z.iter().enumerate() {
-                all -= class_weights[data.labels[i]] * row[t];
+                all -= class_weights[data.labels()[i]] * row[t];
             }
             mip.add_constraint(format!("count[l={id}]"), all.eq(0.0));
             let chosen: Expression = (0..k).map(|class| Expression::from(c[class][t])).sum();
@@ -375,7 +375,7 @@ impl Formulation for Oct {
                     let mut lhs = Expression::default();
                     for (j, feature) in features.iter().enumerate() {
                         if let (Some(var), Some(eps)) = (a[j][m], feature.epsilon) {
-                            let x = feature.scale(data.rows[i][j]);
+                            let x = feature.scale(data.rows()[i][j]);
                             let coefficient = if goes_left { x + eps } else { x };
                             if coefficient != 0.0 {
                                 lhs += coefficient * var;
@@ -493,7 +493,7 @@ impl Formulation for Oct {
                             "warm start",
                             format!(
                                 "node {id} sends the largest value of `{}` left, which OCT cannot represent",
-                                data.schema.features[*feature]
+                                data.schema().features[*feature]
                             ),
                         ));
                     };
@@ -513,11 +513,11 @@ impl Formulation for Oct {
         let mut encoded = tree.clone();
         let mut notes = Vec::new();
         let mut leaf_weights: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
-        for (i, row) in data.rows.iter().enumerate() {
+        for (i, row) in data.rows().iter().enumerate() {
             let weights = leaf_weights
                 .entry(tree.leaf_of(row))
                 .or_insert_with(|| vec![0.0; data.n_classes()]);
-            weights[data.labels[i]] += built.class_weights[data.labels[i]];
+            weights[data.labels()[i]] += built.class_weights[data.labels()[i]];
         }
         for (&id, weights) in &leaf_weights {
             let best = weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
@@ -533,17 +533,17 @@ impl Formulation for Oct {
                 notes.push(format!(
                     "leaf {id} predicted `{}`, but OCT's leaves predict a{} majority class of \
                      their rows: encoded as `{}`",
-                    data.classes[class],
+                    data.classes()[class],
                     if self.objective == Objective::Balanced {
                         " (class-weighted)"
                     } else {
                         ""
                     },
-                    data.classes[majority_class]
+                    data.classes()[majority_class]
                 ));
             }
         }
-        encoded.recount(&data.rows, &data.labels);
+        encoded.recount(data.rows(), data.labels());
         let tree = &encoded;
         // Route every row: at a split follow the tree; at a leaf (or below) go right.
         let leaf_class = |id: usize| -> Option<usize> {
@@ -561,7 +561,7 @@ impl Formulation for Oct {
             None
         };
         let mut leaf_rows = vec![Vec::new(); built.n_leaves()];
-        for (i, row) in data.rows.iter().enumerate() {
+        for (i, row) in data.rows().iter().enumerate() {
             let mut id = 1;
             for _ in 0..built.depth {
                 id = match tree.node(id).map(|n| &n.kind) {
@@ -581,7 +581,7 @@ impl Formulation for Oct {
             start.set(built.l[t], f64::from(u8::from(used)));
             let mut weighted = vec![0.0; data.n_classes()];
             for &i in rows {
-                weighted[data.labels[i]] += built.class_weights[data.labels[i]];
+                weighted[data.labels()[i]] += built.class_weights[data.labels()[i]];
             }
             let total: f64 = weighted.iter().sum();
             let predicted = if used {
@@ -628,7 +628,8 @@ impl Formulation for Oct {
                     .map_or(0, |t| built.leaf_id(t))
             })
             .collect();
-        let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), built.depth)?;
+        let mut builder =
+            TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), built.depth)?;
         let mut stack = vec![1usize];
         while let Some(id) = stack.pop() {
             let depth = node_depth(id);
@@ -659,7 +660,7 @@ impl Formulation for Oct {
                         // No row reaches this leaf: predict the parent's majority.
                         let parent_rows: Vec<usize> = (0..data.n_rows())
                             .filter(|&i| is_descendant(row_leaf[i], (id / 2).max(1)))
-                            .map(|i| data.labels[i])
+                            .map(|i| data.labels()[i])
                             .collect();
                         majority(&crate::data::count_classes(&parent_rows, data.n_classes()))
                     }
@@ -668,17 +669,17 @@ impl Formulation for Oct {
             }
         }
         let mut tree = builder.build()?;
-        tree.recount(&data.rows, &data.labels);
+        tree.recount(data.rows(), data.labels());
         tree.learned_by = Some(json!({ "method": "oct", "parameters": self.parameters() }));
         Ok(Decoded { tree, notes })
     }
 
     fn objective_of(&self, built: &OctModel, tree: &Tree) -> Result<f64> {
         let data = &built.data;
-        let predicted = tree.predict(&data.rows);
+        let predicted = tree.predict(data.rows());
         let errors: f64 = predicted
             .iter()
-            .zip(&data.labels)
+            .zip(data.labels())
             .filter(|(p, a)| p != a)
             .map(|(_, &a)| built.class_weights[a])
             .sum();
@@ -720,7 +721,7 @@ impl Oct {
         let mut max_left = None::<f64>;
         let mut min_right = None::<f64>;
         for (i, &leaf) in row_leaf.iter().enumerate() {
-            let value = built.data.rows[i][feature];
+            let value = built.data.rows()[i][feature];
             if is_descendant(leaf, 2 * id) {
                 max_left = Some(max_left.map_or(value, |m: f64| m.max(value)));
             } else if is_descendant(leaf, 2 * id + 1) {
@@ -738,7 +739,7 @@ impl Oct {
             notes.push(format!(
                 "node {id}: the solution routes rows on `{}` inconsistently with any threshold \
                  (solver tolerance on the epsilon constraints); the threshold follows b = {b}",
-                built.data.schema.features[feature]
+                built.data.schema().features[feature]
             ));
             by_b
         };

@@ -110,15 +110,15 @@ impl Grower<'_> {
         let mut best: Option<Best> = None;
         let mut order = rows.to_vec();
         for feature in 0..self.data.n_features() {
-            let value = |i: usize| self.data.rows[i][feature];
+            let value = |i: usize| self.data.rows()[i][feature];
             order.sort_by(|&a, &b| value(a).total_cmp(&value(b)));
             let mut left = vec![0usize; n_classes];
             let mut right = vec![0usize; n_classes];
             for &i in &order {
-                right[self.data.labels[i]] += 1;
+                right[self.data.labels()[i]] += 1;
             }
             for position in 0..order.len() - 1 {
-                let label = self.data.labels[order[position]];
+                let label = self.data.labels()[order[position]];
                 left[label] += 1;
                 right[label] -= 1;
                 let (low, high) = (value(order[position]), value(order[position + 1]));
@@ -155,7 +155,7 @@ impl Grower<'_> {
         let counts = crate::data::count_classes(
             &rows
                 .iter()
-                .map(|&i| self.data.labels[i])
+                .map(|&i| self.data.labels()[i])
                 .collect::<Vec<_>>(),
             self.data.n_classes(),
         );
@@ -177,7 +177,7 @@ impl Grower<'_> {
                 self.builder.split(id, Split::Axis { feature, threshold })?;
                 let (left, right): (Vec<usize>, Vec<usize>) = rows
                     .into_iter()
-                    .partition(|&i| self.data.rows[i][feature] <= threshold);
+                    .partition(|&i| self.data.rows()[i][feature] <= threshold);
                 self.grow(2 * id, level + 1, left)?;
                 self.grow(2 * id + 1, level + 1, right)?;
             }
@@ -223,11 +223,11 @@ pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
         data,
         params,
         thresholds: feature_thresholds(data, params.thresholds),
-        builder: TreeBuilder::new(data.schema.clone(), data.classes.clone(), params.depth)?,
+        builder: TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), params.depth)?,
     };
     grower.grow(1, 0, (0..data.n_rows()).collect())?;
     let mut tree = grower.builder.build()?;
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree.learned_by = Some(json!({
         "method": "cart",
         "criterion": "gini",

@@ -79,7 +79,7 @@ impl Grower<'_> {
             self.notes.push(format!("node {id}: {note}"));
         }
         let standardisation = &self.standardisation;
-        let data_rows = &self.data.rows;
+        let data_rows = &self.data.rows();
         let score = |w: &[f64], b: f64, i: usize| standardisation.score(w, b, &data_rows[i]);
         let (weights, bias, notes) =
             representable_split(fit.weights, fit.bias, &rows, &score, &self.bound, margin)
@@ -122,24 +122,24 @@ pub fn logistic_tree(data: &Dataset, params: &LogisticTreeParams) -> Result<Tree
         )));
     }
     if data.n_rows() == 0 {
-        return Err(Error::input(&data.source, "no training rows"));
+        return Err(Error::input(data.source(), "no training rows"));
     }
     let p = data.n_features();
-    let standardisation = Standardisation::fit(&data.rows, p);
-    let plain = standardised_rows(&data.rows, &standardisation, None);
+    let standardisation = Standardisation::fit(data.rows(), p);
+    let plain = standardised_rows(data.rows(), &standardisation, None);
     let bound = ScoreBound::new(&plain, p, params.score_limit);
-    let z = standardised_rows(&data.rows, &standardisation, Some(&bound));
+    let z = standardised_rows(data.rows(), &standardisation, Some(&bound));
     let mut grower = Grower {
         data,
         params,
         z,
         positive: data
-            .labels
+            .labels()
             .iter()
             .map(|&l| l == params.positive_class)
             .collect(),
         bound,
-        builder: TreeBuilder::new(data.schema.clone(), data.classes.clone(), params.depth)?
+        builder: TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), params.depth)?
             .standardisation(standardisation.clone()),
         standardisation,
         notes: Vec::new(),
@@ -147,12 +147,12 @@ pub fn logistic_tree(data: &Dataset, params: &LogisticTreeParams) -> Result<Tree
     grower.grow(1, 1, (0..data.n_rows()).collect())?;
     let notes = std::mem::take(&mut grower.notes);
     let mut tree = grower.builder.build()?;
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree.learned_by = Some(json!({
         "method": "greedy-logistic",
         "depth": params.depth,
         "c": params.c,
-        "positive_class": data.classes[params.positive_class],
+        "positive_class": data.classes()[params.positive_class],
         "univariate": params.univariate,
         "score_limit": params.score_limit,
         "margin": params.margin,

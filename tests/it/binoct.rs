@@ -64,9 +64,9 @@ fn instances() -> Vec<(u64, usize, Vec<u32>, usize)> {
 }
 
 fn weighted_errors(tree: &Tree, data: &Dataset, weights: &[f64]) -> f64 {
-    data.rows
+    data.rows()
         .iter()
-        .zip(&data.labels)
+        .zip(data.labels())
         .filter(|(row, &label)| tree.predict_row(row) != label)
         .map(|(_, &label)| weights[label])
         .sum()
@@ -91,7 +91,7 @@ fn solve_optimally(
         options.warm_start = Some(encoded.assignment);
     }
     let solved = solve(built.mip(), kind, &options).expect("the solver runs");
-    let context = format!("{} {kind:?} warm={warm} {:?}", data.source, formulation);
+    let context = format!("{} {kind:?} warm={warm} {:?}", data.source(), formulation);
     assert_eq!(solved.report.termination, Termination::Optimal, "{context}");
     if let Some(report) = &solved.report.warm_start {
         assert!(report.feasible, "{context}: the warm start is infeasible");
@@ -134,7 +134,7 @@ fn all_thresholds_reach_the_oracle_optimum() {
                     "{context}: BinOCT {objective}, oracle {expected}"
                 );
                 let errors = tree
-                    .evaluate(&data.rows, &data.labels, &data.classes)
+                    .evaluate(data.rows(), data.labels(), data.classes())
                     .misclassified;
                 assert_eq!(errors as f64, expected, "{context}: evaluated errors");
             }
@@ -203,7 +203,7 @@ fn class_boundary_candidates(data: &Dataset) -> Vec<Vec<f64>> {
         .map(|j| {
             candidate_thresholds(
                 &data.feature_column(j),
-                &data.labels,
+                data.labels(),
                 ThresholdMode::ClassBoundary,
             )
         })
@@ -320,7 +320,7 @@ fn assignment_with_bits(
         .decode(built, &probe)
         .expect("every pattern decodes")
         .tree;
-    let leaves: Vec<usize> = data.rows.iter().map(|row| tree.leaf_of(row)).collect();
+    let leaves: Vec<usize> = data.rows().iter().map(|row| tree.leaf_of(row)).collect();
     (routed(built, data, configs, &leaves), tree, leaves)
 }
 
@@ -350,7 +350,7 @@ fn routed(
     }
     let mut in_leaf = vec![vec![0.0; data.n_classes()]; first_leaf];
     for (r, &reached) in leaves.iter().enumerate() {
-        in_leaf[reached - first_leaf][data.labels[r]] += 1.0;
+        in_leaf[reached - first_leaf][data.labels()[r]] += 1.0;
         for leaf in first_leaf..2 * first_leaf {
             let value = if leaf == reached { 1.0 } else { 0.0 };
             start.set(built.leaf_var(r, leaf).expect("l"), value);
@@ -476,7 +476,7 @@ fn axis(feature: usize, threshold: f64) -> Split {
 fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut builder =
-        TreeBuilder::new(data.schema.clone(), data.classes.clone(), depth).expect("depth");
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth).expect("depth");
     let mut open = vec![(1usize, 0usize)];
     while let Some((id, level)) = open.pop() {
         if level == depth || (level > 0 && rng.random_bool(0.25)) {
@@ -544,10 +544,10 @@ proptest! {
         let weights = formulation.objective.class_weights(&data);
         prop_assert!((weighted_errors(&snapped, &data, &weights) - plain).abs() < 1e-9);
         if all {
-            prop_assert_eq!(snapped.predict(&data.rows), tree.predict(&data.rows));
+            prop_assert_eq!(snapped.predict(data.rows()), tree.predict(data.rows()));
         }
         let decoded = formulation.decode(&built, &assignment).expect("decodes").tree;
-        prop_assert_eq!(decoded.predict(&data.rows), snapped.predict(&data.rows));
+        prop_assert_eq!(decoded.predict(data.rows()), snapped.predict(data.rows()));
         prop_assert_eq!(decoded.depth(), depth);
         prop_assert_eq!(decoded.leaves().len(), 1 << depth);
     }
@@ -573,7 +573,7 @@ fn greedy_warm_start_is_feasible_and_its_objective_is_the_greedy_trees() {
             let start = encoded.assignment;
             assert!(built.mip().check(&start).feasible, "{mode} depth {depth}");
             let errors = greedy
-                .evaluate(&iris.rows, &iris.labels, &iris.classes)
+                .evaluate(iris.rows(), iris.labels(), iris.classes())
                 .misclassified as f64;
             assert_eq!(built.mip().objective_value(&start), errors);
             assert_eq!(
@@ -613,7 +613,7 @@ fn sizes_stay_within_the_papers_bounds() {
                 let usable = counts.iter().filter(|&&t| t > 0).count();
                 let (n, l) = ((1usize << depth) - 1, 1usize << depth);
                 let (r, f, c) = (data.n_rows(), data.n_features(), data.n_classes());
-                let context = format!("{} {mode} depth {depth}", data.source);
+                let context = format!("{} {mode} depth {depth}", data.source());
                 assert_eq!(size.binaries, n * usable + n * bits + l * c, "{context}");
                 assert_eq!(size.continuous, r * l + l * c, "{context}");
                 assert!(size.binaries <= n * (f + bits) + l * c, "{context}");
@@ -655,11 +655,12 @@ fn data_without_any_candidate_gives_a_valid_model() {
     for kind in SOLVERS {
         let (objective, tree) = solve_optimally(&formulation, &data, kind, true);
         assert!((objective - 3.0).abs() < 1e-6, "{kind:?}: {objective}");
-        assert_eq!(tree.predict(&data.rows), vec![1; 7]);
+        assert_eq!(tree.predict(data.rows()), vec![1; 7]);
         assert_eq!(tree.one_sided_splits().len(), 3, "{kind:?}");
     }
     // A tree splitting on a constant feature encodes to the same predictions.
-    let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), 1).expect("1");
+    let mut builder =
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 1).expect("1");
     builder
         .split(
             1,
@@ -679,7 +680,7 @@ fn data_without_any_candidate_gives_a_valid_model() {
     assert!(built.mip().check(&start).feasible);
     assert_eq!(built.mip().objective_value(&start), 3.0);
     let decoded = formulation.decode(&built, &start).expect("decodes").tree;
-    assert_eq!(decoded.predict(&data.rows), tree.predict(&data.rows));
+    assert_eq!(decoded.predict(data.rows()), tree.predict(data.rows()));
 }
 
 #[test]
@@ -689,7 +690,7 @@ fn bad_input_is_an_error() {
     let formulation = BinOct::new(1);
     let built = formulation.build(&data).expect("builds");
     let mut builder =
-        TreeBuilder::new(data.schema.clone(), data.classes.clone(), 2).expect("depth");
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 2).expect("depth");
     builder
         .split(1, axis(0, 1.5))
         .and_then(|b| b.leaf(2, 0))
@@ -700,13 +701,9 @@ fn bad_input_is_an_error() {
     let deep = builder.build().expect("valid");
     let err = formulation.encode(&built, &deep).expect_err("too deep");
     assert!(err.to_string().contains("deeper"), "{err}");
-    let no_rows = Dataset {
-        rows: Vec::new(),
-        labels: Vec::new(),
-        ..data.clone()
-    };
+    let no_rows = data.subset(&[]);
     assert!(formulation.build(&no_rows).is_err());
-    let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), 1)
+    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 1)
         .expect("depth")
         .standardisation(milptree::tree::Standardisation {
             mean: vec![0.0, 0.0],

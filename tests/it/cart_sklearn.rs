@@ -23,7 +23,7 @@ use crate::common::dataset;
 fn training_errors(name: &str, depth: usize) -> usize {
     let data = read_dataset(&dataset(name), &TargetColumn::Last).expect("bundled data reads");
     let tree = cart(&data, &CartParams::new(depth)).expect("CART grows");
-    tree.evaluate(&data.rows, &data.labels, &data.classes)
+    tree.evaluate(data.rows(), data.labels(), data.classes())
         .misclassified
 }
 
@@ -64,8 +64,8 @@ fn iris_root_tie_is_broken_by_the_lowest_feature_index() {
     };
     assert_eq!(tree.features()[feature], "petal_length_cm");
     assert_eq!(threshold, 2.45);
-    let by_length: Vec<bool> = data.rows.iter().map(|r| r[2] <= 2.45).collect();
-    let by_width: Vec<bool> = data.rows.iter().map(|r| r[3] <= 0.8).collect();
+    let by_length: Vec<bool> = data.rows().iter().map(|r| r[2] <= 2.45).collect();
+    let by_width: Vec<bool> = data.rows().iter().map(|r| r[3] <= 0.8).collect();
     assert_eq!(by_length, by_width);
     assert_eq!(tree.node(2).map(|n| n.counts.clone()), Some(vec![50, 0, 0]));
 }

@@ -217,11 +217,11 @@ fn categorical_columns_are_one_hot_encoded() {
     );
     let data = milptree::data::read_dataset(&path, &Default::default()).expect("valid data");
     assert_eq!(
-        data.schema.features,
+        data.schema().features,
         vec!["colour=blue", "colour=green", "colour=red", "size"]
     );
-    assert_eq!(data.rows[0], vec![0.0, 0.0, 1.0, 1.0]);
-    assert_eq!(data.rows[3], vec![0.0, 1.0, 0.0, 4.0]);
+    assert_eq!(data.rows()[0], vec![0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(data.rows()[3], vec![0.0, 1.0, 0.0, 4.0]);
 }
 
 #[test]
@@ -234,14 +234,14 @@ fn target_by_name_and_index_and_labels_as_written() {
         milptree::data::read_dataset(&path, &milptree::data::TargetColumn::Named("0".into()))
             .expect("valid");
     assert_eq!(by_name, by_index);
-    assert_eq!(by_name.classes, vec!["no", "yes"]);
-    assert_eq!(by_name.labels, vec![1, 0, 1]);
-    assert_eq!(by_name.schema.features, vec!["a", "b"]);
+    assert_eq!(by_name.classes(), vec!["no", "yes"]);
+    assert_eq!(by_name.labels(), vec![1, 0, 1]);
+    assert_eq!(by_name.schema().features, vec!["a", "b"]);
 }
 
 #[test]
 fn numeric_labels_sort_by_value() {
     let (_dir, path) = temp_file("n.csv", "a,class\n1,10\n2,9\n3,2.5\n");
     let data = milptree::data::read_dataset(&path, &Default::default()).expect("valid");
-    assert_eq!(data.classes, vec!["2.5", "9", "10"]);
+    assert_eq!(data.classes(), vec!["2.5", "9", "10"]);
 }

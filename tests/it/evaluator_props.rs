@@ -60,13 +60,13 @@ fn route_by_hand(tree: &Tree, row: &[f64]) -> usize {
 }
 
 fn check_against_hand_routing(tree: &Tree, data: &Dataset) -> Result<(), TestCaseError> {
-    let predicted = tree.predict(&data.rows);
+    let predicted = tree.predict(data.rows());
     let mut leaf_counts = std::collections::BTreeMap::<usize, Vec<usize>>::new();
-    for (i, row) in data.rows.iter().enumerate() {
+    for (i, row) in data.rows().iter().enumerate() {
         let leaf = route_by_hand(tree, row);
         leaf_counts
             .entry(leaf)
-            .or_insert_with(|| vec![0; data.n_classes()])[data.labels[i]] += 1;
+            .or_insert_with(|| vec![0; data.n_classes()])[data.labels()[i]] += 1;
         let NodeKind::Leaf { class } = tree.node(leaf).expect("leaf").kind else {
             return Err(TestCaseError::fail("routing ended on a split"));
         };
@@ -82,10 +82,10 @@ fn check_against_hand_routing(tree: &Tree, data: &Dataset) -> Result<(), TestCas
     }
     let wrong = predicted
         .iter()
-        .zip(&data.labels)
+        .zip(data.labels())
         .filter(|(p, a)| p != a)
         .count();
-    let evaluation = tree.evaluate(&data.rows, &data.labels, &data.classes);
+    let evaluation = tree.evaluate(data.rows(), data.labels(), data.classes());
     prop_assert_eq!(evaluation.misclassified, wrong);
     prop_assert_eq!(tree.training_evaluation(), evaluation);
     prop_assert!(tree.counts_consistent());
@@ -96,7 +96,7 @@ fn check_against_hand_routing(tree: &Tree, data: &Dataset) -> Result<(), TestCas
 fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut builder =
-        TreeBuilder::new(data.schema.clone(), data.classes.clone(), depth).expect("depth");
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth).expect("depth");
     let mut open = vec![(1usize, 0usize)];
     while let Some((id, level)) = open.pop() {
         if level < depth && (id == 1 || rng.random_bool(0.7)) {
@@ -114,7 +114,7 @@ fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
         }
     }
     let mut tree = builder.build().expect("a valid random tree");
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree
 }
 

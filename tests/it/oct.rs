@@ -42,7 +42,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStart) -> pipe
         Termination::Optimal,
         "{:?} on {}",
         solver,
-        data.source
+        data.source()
     );
     assert!(
         outcome.decode_mismatch.is_none(),
@@ -77,7 +77,7 @@ fn oct_reaches_the_oracle_optimum_on_random_data() {
             for solver in SOLVERS {
                 let outcome = solve(&Oct::new(depth), &data, solver, WarmStart::None);
                 let tree = outcome.tree.as_ref().expect("a tree");
-                let evaluated = tree.evaluate(&data.rows, &data.labels, &data.classes);
+                let evaluated = tree.evaluate(data.rows(), data.labels(), data.classes());
                 assert_eq!(
                     evaluated.misclassified, expected.errors,
                     "seed {seed} depth {depth} {solver:?}"
@@ -173,9 +173,9 @@ fn a_node_that_does_not_split_sends_every_row_right() {
 fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut builder =
-        TreeBuilder::new(data.schema.clone(), data.classes.clone(), depth).expect("depth");
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth).expect("depth");
     let thresholds: Vec<Vec<f64>> = (0..data.n_features())
-        .map(|j| candidate_thresholds(&data.feature_column(j), &data.labels, ThresholdMode::All))
+        .map(|j| candidate_thresholds(&data.feature_column(j), data.labels(), ThresholdMode::All))
         .collect();
     let splittable: Vec<usize> = (0..data.n_features())
         .filter(|&j| !thresholds[j].is_empty())
@@ -202,7 +202,7 @@ fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
         }
     }
     let mut tree = builder.build().expect("a valid tree");
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree
 }
 
@@ -246,7 +246,7 @@ proptest! {
         let plain = oct.objective_of(&built, tree).expect("objective");
         prop_assert!((model - plain).abs() < 1e-9, "model {} plain {}", model, plain);
         let decoded = oct.decode(&built, &encoded.assignment).expect("decodes").tree;
-        prop_assert_eq!(decoded.predict(&data.rows), tree.predict(&data.rows));
+        prop_assert_eq!(decoded.predict(data.rows()), tree.predict(data.rows()));
         let decoded_objective = oct.objective_of(&built, &decoded).expect("objective");
         prop_assert!((decoded_objective - plain).abs() < 1e-9);
     }

@@ -45,7 +45,7 @@ pub struct OracleOptimum {
 pub fn all_midpoints(data: &Dataset) -> Vec<Vec<f64>> {
     (0..data.n_features())
         .map(|j| {
-            let mut values: Vec<f64> = data.rows.iter().map(|r| r[j]).collect();
+            let mut values: Vec<f64> = data.rows().iter().map(|r| r[j]).collect();
             values.sort_by(f64::total_cmp);
             values.dedup();
             values.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect()
@@ -75,8 +75,8 @@ impl Scorer<'_> {
         let mut weight = vec![0.0; k];
         let mut count = vec![0usize; k];
         for &i in rows {
-            weight[self.data.labels[i]] += self.spec.class_weights[self.data.labels[i]];
-            count[self.data.labels[i]] += 1;
+            weight[self.data.labels()[i]] += self.spec.class_weights[self.data.labels()[i]];
+            count[self.data.labels()[i]] += 1;
         }
         let total: f64 = weight.iter().sum();
         // The best class: the largest weight (its errors are total - weight).
@@ -112,7 +112,7 @@ pub fn optimum(data: &Dataset, spec: &OracleSpec) -> OracleOptimum {
     let scorer = Scorer { data, spec };
     let all_rows: Vec<usize> = (0..data.n_rows()).collect();
     let split = |rows: &[usize], j: usize, t: f64| -> (Vec<usize>, Vec<usize>) {
-        rows.iter().partition(|&&i| data.rows[i][j] <= t)
+        rows.iter().partition(|&&i| data.rows()[i][j] <= t)
     };
     let add = |a: Option<(f64, usize)>, b: Option<(f64, usize)>| match (a, b) {
         (Some(a), Some(b)) => Some((a.0 + b.0, a.1 + b.1)),

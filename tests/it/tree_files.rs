@@ -31,7 +31,7 @@ fn small_data() -> Dataset {
 fn small_tree() -> Tree {
     let data = small_data();
     let mut builder =
-        TreeBuilder::new(data.schema.clone(), data.classes.clone(), 2).expect("depth 2");
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 2).expect("depth 2");
     builder
         .split(
             1,
@@ -54,7 +54,7 @@ fn small_tree() -> Tree {
         .and_then(|b| b.leaf(7, 1))
         .expect("nodes in range");
     let mut tree = builder.build().expect("a valid tree");
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree
 }
 
@@ -95,7 +95,7 @@ edge [fontname="helvetica"] ;
 fn one_sided_split_is_marked_and_reported() {
     let data = small_data();
     let mut builder =
-        TreeBuilder::new(data.schema.clone(), data.classes.clone(), 1).expect("depth 1");
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 1).expect("depth 1");
     builder
         .split(
             1,
@@ -108,7 +108,7 @@ fn one_sided_split_is_marked_and_reported() {
         .and_then(|b| b.leaf(3, 1))
         .expect("nodes in range");
     let mut tree = builder.build().expect("valid");
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     assert_eq!(tree.one_sided_splits(), vec![(1, "right")]);
     assert_eq!(
         TextView(&tree).to_string(),
@@ -120,7 +120,7 @@ fn one_sided_split_is_marked_and_reported() {
 /// and scales (2, 1).
 fn depth_one_oblique(weights: Vec<f64>, bias: f64) -> Tree {
     let data = small_data();
-    let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), 1)
+    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 1)
         .expect("depth 1")
         .standardisation(Standardisation {
             mean: vec![2.0, 0.0],
@@ -132,7 +132,7 @@ fn depth_one_oblique(weights: Vec<f64>, bias: f64) -> Tree {
         .and_then(|b| b.leaf(3, 1))
         .expect("nodes in range");
     let mut tree = builder.build().expect("valid");
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree
 }
 
@@ -156,7 +156,7 @@ fn a_split_without_weights_says_where_every_row_goes() {
     let data = small_data();
     let tree = depth_one_oblique(vec![0.0, 0.0], 0.5);
     // 0 . z + 0.5 > 0 for every row: everything goes right, as routing agrees.
-    assert!(data.rows.iter().all(|row| tree.leaf_of(row) == 3));
+    assert!(data.rows().iter().all(|row| tree.leaf_of(row) == 3));
     assert_eq!(
         TextView(&tree).to_string(),
         "|--- 0 <= -0.5  (no training rows)\n|   |--- class: no  [0, 0]\n\

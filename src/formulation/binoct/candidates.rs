@@ -36,10 +36,10 @@ impl Candidates {
     /// The candidates of `mode` for every feature of `data`, and the rows' bins.
     pub fn new(data: &Dataset, mode: ThresholdMode) -> Candidates {
         let thresholds: Vec<Vec<f64>> = (0..data.n_features())
-            .map(|j| candidate_thresholds(&data.feature_column(j), &data.labels, mode))
+            .map(|j| candidate_thresholds(&data.feature_column(j), data.labels(), mode))
             .collect();
         let bins = data
-            .rows
+            .rows()
             .iter()
             .map(|row| {
                 row.iter()

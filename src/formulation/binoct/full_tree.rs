@@ -118,7 +118,8 @@ impl FullTree {
 
     /// The tree in original units, with counts recomputed on `data`.
     pub fn to_tree(&self, data: &Dataset, candidates: &Candidates) -> Result<Tree> {
-        let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), self.depth)?;
+        let mut builder =
+            TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), self.depth)?;
         for (i, split) in self.splits.iter().enumerate() {
             let split = match *split {
                 NodeSplit::Threshold { feature, index } => Split::Axis {
@@ -127,7 +128,7 @@ impl FullTree {
                 },
                 NodeSplit::AllLeft => candidates
                     .filler()
-                    .ok_or_else(|| Error::input(&data.source, "the data has no features"))?,
+                    .ok_or_else(|| Error::input(data.source(), "the data has no features"))?,
             };
             builder.split(i + 1, split)?;
         }
@@ -135,7 +136,7 @@ impl FullTree {
             builder.leaf(self.first_leaf() + i, class)?;
         }
         let mut tree = builder.build()?;
-        tree.recount(&data.rows, &data.labels);
+        tree.recount(data.rows(), data.labels());
         Ok(tree)
     }
 }
@@ -159,7 +160,7 @@ mod tests {
         .expect("valid");
         let candidates = Candidates::new(&data, ThresholdMode::All);
         let mut builder =
-            TreeBuilder::new(data.schema.clone(), data.classes.clone(), 3).expect("depth");
+            TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 3).expect("depth");
         builder
             .split(
                 1,
@@ -207,7 +208,7 @@ mod tests {
         );
         assert_eq!(full.leaf_classes, vec![2, 2, 2, 2, 0, 0, 1, 1]);
         let decoded = full.to_tree(&data, &candidates).expect("tree");
-        for (row, bins) in data.rows.iter().zip(&candidates.bins) {
+        for (row, bins) in data.rows().iter().zip(&candidates.bins) {
             assert_eq!(decoded.leaf_of(row), full.leaf_of(bins));
             assert_eq!(decoded.predict_row(row), tree.predict_row(row));
         }

@@ -50,7 +50,7 @@ impl BinOctModel {
         let n_branch = (1usize << depth) - 1;
         let first_leaf = 1usize << depth;
         let n_bits = candidates.n_bits();
-        let features = &data.schema.features;
+        let features = &data.schema().features;
         let mut mip = MipModel::new(format!("binoct_depth{depth}"));
         let mut roles = Vec::new();
         let mut role = |name: &str, node: Option<usize>, meaning: String| {
@@ -105,7 +105,7 @@ impl BinOctModel {
         let mut error_vars = Vec::with_capacity(first_leaf);
         for l in first_leaf..2 * first_leaf {
             let mut p = Vec::with_capacity(data.n_classes());
-            for (c, class) in data.classes.iter().enumerate() {
+            for (c, class) in data.classes().iter().enumerate() {
                 let name = format!("p[l={l},c={c}]");
                 p.push(mip.binary(&name));
                 role(&name, Some(l), format!("leaf {l} predicts class {class}"));
@@ -114,7 +114,7 @@ impl BinOctModel {
         }
         for l in first_leaf..2 * first_leaf {
             let mut e = Vec::with_capacity(data.n_classes());
-            for (c, class) in data.classes.iter().enumerate() {
+            for (c, class) in data.classes().iter().enumerate() {
                 let name = format!("e[l={l},c={c}]");
                 e.push(mip.continuous(&name, 0.0, f64::INFINITY));
                 role(
@@ -189,7 +189,7 @@ impl BinOctModel {
         for i in 0..first_leaf {
             for (c, &n_c) in class_counts.iter().enumerate() {
                 let mut lhs = Expression::default();
-                for (row, &label) in self.leaf_vars.iter().zip(&self.data.labels) {
+                for (row, &label) in self.leaf_vars.iter().zip(self.data.labels()) {
                     if label == c {
                         lhs += row[i];
                     }
@@ -340,7 +340,7 @@ impl BinOctModel {
         let mut in_leaf = vec![vec![0usize; self.data.n_classes()]; first_leaf];
         for (r, row) in self.leaf_vars.iter().enumerate() {
             let reached = full.leaf_of(&self.candidates.bins[r]);
-            in_leaf[reached - first_leaf][self.data.labels[r]] += 1;
+            in_leaf[reached - first_leaf][self.data.labels()[r]] += 1;
             for (i, var) in row.iter().enumerate() {
                 start.set(*var, f64::from(u8::from(first_leaf + i == reached)));
             }

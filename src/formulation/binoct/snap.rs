@@ -25,18 +25,18 @@ use super::candidates::{Candidates, SnappedThreshold};
 /// Checks that `tree` is over `data`'s features and classes, axis-aligned, and no deeper than
 /// `depth`.
 pub fn check_tree(tree: &Tree, data: &Dataset, depth: usize) -> Result<()> {
-    if tree.features() != data.schema.features.as_slice() {
+    if tree.features() != data.schema().features.as_slice() {
         return Err(Error::TreeMismatch(format!(
             "the tree's features ({}) are not the data's ({})",
             tree.features().join(", "),
-            data.schema.features.join(", ")
+            data.schema().features.join(", ")
         )));
     }
-    if tree.classes() != data.classes.as_slice() {
+    if tree.classes() != data.classes() {
         return Err(Error::TreeMismatch(format!(
             "the tree's classes ({}) are not the data's ({})",
             tree.classes().join(", "),
-            data.classes.join(", ")
+            data.classes().join(", ")
         )));
     }
     if tree.actual_depth() > depth {
@@ -91,7 +91,7 @@ impl Snapper<'_> {
                             self.notes.push(format!(
                                 "split {from} ({} <= {threshold}) uses the candidate threshold \
                                  {candidate}",
-                                self.data.schema.features[feature]
+                                self.data.schema().features[feature]
                             ));
                         }
                         self.builder.split(
@@ -110,7 +110,7 @@ impl Snapper<'_> {
                             "split {from} ({} <= {threshold}) has no candidate threshold that \
                              separates the same rows; it becomes the filler split with two \
                              copies of its {side} child",
-                            self.data.schema.features[feature]
+                            self.data.schema().features[feature]
                         ));
                         self.builder.split(to, self.filler.clone())?;
                         let receiving = if receiving_left {
@@ -147,18 +147,18 @@ pub fn snap_tree(
     check_tree(tree, data, depth)?;
     let filler = candidates
         .filler()
-        .ok_or_else(|| Error::input(&data.source, "the data has no features"))?;
+        .ok_or_else(|| Error::input(data.source(), "the data has no features"))?;
     let mut snapper = Snapper {
         source: tree,
         data,
         candidates,
         filler,
-        builder: TreeBuilder::new(data.schema.clone(), data.classes.clone(), depth)?,
+        builder: TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth)?,
         notes: Vec::new(),
     };
     snapper.place(1, 1)?;
     let mut snapped = snapper.builder.build()?;
-    snapped.recount(&data.rows, &data.labels);
+    snapped.recount(data.rows(), data.labels());
     snapped.learned_by = tree.learned_by.clone();
     Ok((snapped, snapper.notes))
 }
@@ -191,7 +191,7 @@ mod tests {
         leaves: &[(usize, usize)],
     ) -> Tree {
         let mut builder =
-            TreeBuilder::new(data.schema.clone(), data.classes.clone(), depth).expect("depth");
+            TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth).expect("depth");
         for (id, split) in splits {
             builder.split(*id, split.clone()).expect("node");
         }
@@ -241,7 +241,7 @@ mod tests {
                 threshold: 2.5
             }))
         );
-        assert_eq!(s.predict(&d.rows), t.predict(&d.rows));
+        assert_eq!(s.predict(d.rows()), t.predict(d.rows()));
     }
 
     #[test]
@@ -296,7 +296,7 @@ mod tests {
             [kind(4), kind(5), kind(6), kind(7)],
             [leaf(0), leaf(1), leaf(0), leaf(1)]
         );
-        assert_eq!(s.predict(&d.rows), t.predict(&d.rows));
+        assert_eq!(s.predict(d.rows()), t.predict(d.rows()));
     }
 
     #[test]
@@ -326,8 +326,9 @@ mod tests {
         );
         let err = snap_tree(&deep, &d, &c, 1).expect_err("too deep");
         assert!(err.to_string().contains("depth 2"), "{err}");
-        let mut other = d.clone();
-        other.classes = vec!["p".into(), "q".into()];
+        let other = d
+            .relabelled(vec!["p".into(), "q".into()], d.labels().to_vec())
+            .expect("same labels");
         let err = snap_tree(&deep, &other, &c, 2).expect_err("other classes");
         assert!(err.to_string().contains("classes"), "{err}");
     }

@@ -63,7 +63,7 @@ pub(crate) fn decode(built: &OlctModel, solution: &Assignment) -> Result<(Tree, 
         let mut left_max = f64::NEG_INFINITY;
         let mut right_min = f64::INFINITY;
         let mut disagreeing = 0;
-        for (i, row) in training.data.rows.iter().enumerate() {
+        for (i, row) in training.data.rows().iter().enumerate() {
             // Row i passes t in the solution when its last-level node descends from t.
             let ancestor = reached[i] >> span;
             if ancestor != t {
@@ -101,7 +101,7 @@ pub(crate) fn decode(built: &OlctModel, solution: &Assignment) -> Result<(Tree, 
                 ]
             };
             let agrees = |b: f64| {
-                training.data.rows.iter().enumerate().all(|(i, row)| {
+                training.data.rows().iter().enumerate().all(|(i, row)| {
                     if (reached[i] >> span) != t {
                         return true;
                     }
@@ -128,8 +128,8 @@ pub(crate) fn decode(built: &OlctModel, solution: &Assignment) -> Result<(Tree, 
         ));
     }
     let mut builder = TreeBuilder::new(
-        training.data.schema.clone(),
-        training.data.classes.clone(),
+        training.data.schema().clone(),
+        training.data.classes().to_vec(),
         layout.depth,
     )?
     .standardisation(training.standardisation.clone());
@@ -147,6 +147,6 @@ pub(crate) fn decode(built: &OlctModel, solution: &Assignment) -> Result<(Tree, 
         }
     }
     let mut tree = builder.build()?;
-    tree.recount(&training.data.rows, &training.data.labels);
+    tree.recount(training.data.rows(), training.data.labels());
     Ok((tree, notes))
 }

@@ -25,7 +25,7 @@ pub(crate) fn representable(training: &Training, tree: &Tree) -> Result<(Tree, V
         depth: training.settings.depth,
     };
     let splits = checked_splits(training, tree)?;
-    if tree.features() != training.data.schema.features.as_slice() {
+    if tree.features() != training.data.schema().features.as_slice() {
         return Err(Error::TreeMismatch(
             "the tree's features are not the training data's".into(),
         ));
@@ -49,10 +49,10 @@ pub(crate) fn representable(training: &Training, tree: &Tree) -> Result<(Tree, V
         (restated, splits)
     };
     let scaling = &training.standardisation;
-    let score = |w: &[f64], b: f64, i: usize| scaling.score(w, b, &training.data.rows[i]);
+    let score = |w: &[f64], b: f64, i: usize| scaling.score(w, b, &training.data.rows()[i]);
     for (t, (weights, bias)) in splits.into_iter().enumerate().skip(1) {
         let rows: Vec<usize> = (0..training.data.n_rows())
-            .filter(|&i| current.path(&training.data.rows[i]).contains(&t))
+            .filter(|&i| current.path(&training.data.rows()[i]).contains(&t))
             .collect();
         let margin = (t < layout.first_last()).then_some(training.settings.epsilon);
         let (new_weights, new_bias, changes) =
@@ -73,7 +73,7 @@ pub(crate) fn representable(training: &Training, tree: &Tree) -> Result<(Tree, V
             current = with_splits(&current, &replaced, training)?;
         }
     }
-    current.recount(&training.data.rows, &training.data.labels);
+    current.recount(training.data.rows(), training.data.labels());
     Ok((current, notes))
 }
 
@@ -154,7 +154,7 @@ pub(crate) fn encode(built: &OlctModel, tree: &Tree) -> Result<Assignment> {
         }
         start.set(vars.b[t - 1], *bias);
     }
-    for (i, row) in training.data.rows.iter().enumerate() {
+    for (i, row) in training.data.rows().iter().enumerate() {
         let path = tree.path(row);
         let last = path[layout.depth - 1];
         for (k, &z) in vars.z[i].iter().enumerate() {

@@ -147,7 +147,7 @@ impl BuiltModel for OlctModel {
     }
 
     fn variable_roles(&self) -> Vec<VariableRole> {
-        let features = &self.training.data.schema.features;
+        let features = &self.training.data.schema().features;
         let mut roles = Vec::new();
         let mut put = |var, node: Option<usize>, meaning: String| {
             let column = self.mip.col(var);
@@ -309,8 +309,8 @@ impl Formulation for Olct {
         Ok((
             tree,
             json!({
-                "positive_class": training.data.classes[training.positive_class],
-                "negative_class": training.data.classes[training.negative_class()],
+                "positive_class": training.data.classes()[training.positive_class],
+                "negative_class": training.data.classes()[training.negative_class()],
                 "exact_objective": {
                     "after_solve": after_solve,
                     "after_refinement": after_refinement,

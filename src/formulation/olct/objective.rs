@@ -80,7 +80,7 @@ pub(crate) fn tree_objective(
         .map(|(w, _)| w.iter().map(|v| v.abs()).sum::<f64>())
         .sum();
     let mut level_loss = vec![0.0; depth];
-    for (i, row) in training.data.rows.iter().enumerate() {
+    for (i, row) in training.data.rows().iter().enumerate() {
         let path = tree.path(row);
         for (h, &t) in path.iter().take(depth).enumerate() {
             let (weights, bias) = &splits[t];

@@ -41,7 +41,7 @@ pub(crate) fn with_splits(
         };
     }
     let mut rebuilt = builder.build()?;
-    rebuilt.recount(&training.data.rows, &training.data.labels);
+    rebuilt.recount(training.data.rows(), training.data.labels());
     rebuilt.learned_by = tree.learned_by.clone();
     Ok(rebuilt)
 }
@@ -53,7 +53,7 @@ pub(crate) fn refine(training: &Training, tree: &Tree, univariate: bool) -> Resu
     let before = exact_objective(training, tree)?;
     let first_last = 1usize << (depth - 1);
     let mut reaching: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for (i, row) in training.data.rows.iter().enumerate() {
+    for (i, row) in training.data.rows().iter().enumerate() {
         reaching.entry(tree.leaf_of(row) / 2).or_default().push(i);
     }
     let c = training.settings.c[depth - 1];

@@ -17,7 +17,7 @@ pub(crate) fn node_report(training: &Training, tree: &Tree) -> Result<Vec<Value>
     let splits = training_splits(training, tree)?;
     let scaling = &training.standardisation;
     let mut reaching: Vec<Vec<usize>> = vec![Vec::new(); splits.len()];
-    for (i, row) in training.data.rows.iter().enumerate() {
+    for (i, row) in training.data.rows().iter().enumerate() {
         for t in tree.path(row).into_iter().take(depth) {
             reaching[t].push(i);
         }

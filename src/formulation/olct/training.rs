@@ -55,7 +55,7 @@ impl Training {
 
 /// Names the classes for messages.
 fn class_list(data: &Dataset) -> String {
-    data.classes
+    data.classes()
         .iter()
         .map(|c| format!("`{c}`"))
         .collect::<Vec<_>>()
@@ -69,7 +69,7 @@ pub(crate) fn relabel(data: &Dataset, positive: Option<&str>) -> Result<Option<D
     let k = data.n_classes();
     if k < 2 {
         return Err(Error::input(
-            &data.source,
+            data.source(),
             format!(
                 "OLCT needs two classes, the data has {k} ({})",
                 class_list(data)
@@ -77,7 +77,7 @@ pub(crate) fn relabel(data: &Dataset, positive: Option<&str>) -> Result<Option<D
         ));
     }
     if let Some(label) = positive {
-        if !data.classes.iter().any(|c| c == label) {
+        if !data.classes().iter().any(|c| c == label) {
             return Err(Error::parameter(
                 "--positive-class",
                 format!(
@@ -101,18 +101,19 @@ pub(crate) fn relabel(data: &Dataset, positive: Option<&str>) -> Result<Option<D
         ));
     };
     let positive_index = data
-        .classes
+        .classes()
         .iter()
         .position(|c| c == label)
         .expect("checked above");
-    let mut relabelled = data.clone();
-    relabelled.classes = vec![format!("not {label}"), label.to_string()];
-    relabelled.labels = data
-        .labels
+    let labels = data
+        .labels()
         .iter()
         .map(|&l| usize::from(l == positive_index))
         .collect();
-    Ok(Some(relabelled))
+    Ok(Some(data.relabelled(
+        vec![format!("not {label}"), label.to_string()],
+        labels,
+    )?))
 }
 
 impl Training {
@@ -123,11 +124,11 @@ impl Training {
             None => data.clone(),
         };
         if data.n_rows() == 0 {
-            return Err(Error::input(&data.source, "no training rows"));
+            return Err(Error::input(data.source(), "no training rows"));
         }
         let positive_class = match positive {
             Some(label) => data
-                .classes
+                .classes()
                 .iter()
                 .position(|c| c == label)
                 .ok_or_else(|| {
@@ -143,11 +144,11 @@ impl Training {
             None => 1,
         };
         let p = data.n_features();
-        let standardisation = Standardisation::fit(&data.rows, p);
-        let plain = standardised_rows(&data.rows, &standardisation, None);
+        let standardisation = Standardisation::fit(data.rows(), p);
+        let plain = standardised_rows(data.rows(), &standardisation, None);
         let bound = ScoreBound::new(&plain, p, settings.score_limit);
-        let z = standardised_rows(&data.rows, &standardisation, Some(&bound));
-        let positive = data.labels.iter().map(|&l| l == positive_class).collect();
+        let z = standardised_rows(data.rows(), &standardisation, Some(&bound));
+        let positive = data.labels().iter().map(|&l| l == positive_class).collect();
         Ok(Training {
             data,
             positive_class,

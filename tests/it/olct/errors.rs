@@ -59,15 +59,15 @@ fn a_positive_class_turns_multiclass_data_into_one_against_the_rest() {
     };
     let relabelled = model.relabel(&data).unwrap().expect("relabelled");
     assert_eq!(
-        relabelled.classes,
+        relabelled.classes(),
         vec!["not c1".to_string(), "c1".to_string()]
     );
-    for (old, new) in data.labels.iter().zip(&relabelled.labels) {
+    for (old, new) in data.labels().iter().zip(relabelled.labels()) {
         assert_eq!(*new == 1, *old == 1);
     }
     let built = model.build(&relabelled).unwrap();
     let tree = model.greedy_tree(&relabelled).unwrap();
-    assert_eq!(tree.classes(), relabelled.classes.as_slice());
+    assert_eq!(tree.classes(), relabelled.classes());
     let encoded = model.encode(&built, &tree).unwrap();
     assert!(built.mip().check(&encoded.assignment).feasible);
     // Two classes: the positive class may be either; by default the second.

@@ -18,12 +18,12 @@ pub fn standardise(data: &Dataset) -> Vec<Vec<f64>> {
     let n = data.n_rows() as f64;
     let p = data.n_features();
     let mean: Vec<f64> = (0..p)
-        .map(|j| data.rows.iter().map(|r| r[j]).sum::<f64>() / n)
+        .map(|j| data.rows().iter().map(|r| r[j]).sum::<f64>() / n)
         .collect();
     let sd: Vec<f64> = (0..p)
         .map(|j| {
             let v = data
-                .rows
+                .rows()
                 .iter()
                 .map(|r| (r[j] - mean[j]).powi(2))
                 .sum::<f64>()
@@ -35,7 +35,7 @@ pub fn standardise(data: &Dataset) -> Vec<Vec<f64>> {
             }
         })
         .collect();
-    data.rows
+    data.rows()
         .iter()
         .map(|r| (0..p).map(|j| (r[j] - mean[j]) / sd[j]).collect())
         .collect()
@@ -98,8 +98,8 @@ proptest! {
             if univariate {
                 prop_assert!(w.iter().filter(|&&v| v != 0.0).count() <= 1, "node {id}: {w:?}");
             }
-            let reaching: Vec<usize> = (0..n).filter(|&i| tree.path(&data.rows[i]).contains(&id)).collect();
-            let scores: Vec<f64> = reaching.iter().map(|&i| tree.oblique_value(&w, b, &data.rows[i])).collect();
+            let reaching: Vec<usize> = (0..n).filter(|&i| tree.path(&data.rows()[i]).contains(&id)).collect();
+            let scores: Vec<f64> = reaching.iter().map(|&i| tree.oblique_value(&w, b, &data.rows()[i])).collect();
             if id < first_last {
                 for s in &scores {
                     prop_assert!(*s <= 0.0 || *s >= MARGIN, "node {id}: score {s} in the margin");
@@ -110,7 +110,7 @@ proptest! {
                     [&NodeKind::Leaf { class: 0 }, &NodeKind::Leaf { class: 1 }]
                 );
             }
-            let positives = reaching.iter().filter(|&&i| data.labels[i] == 1).count();
+            let positives = reaching.iter().filter(|&&i| data.labels()[i] == 1).count();
             if reaching.is_empty() || positives == 0 || positives == reaching.len() {
                 prop_assert!(w.iter().all(|&v| v == 0.0), "node {id}: {w:?}");
                 continue;
@@ -122,7 +122,7 @@ proptest! {
             // Optimality of ||w||_1 + C sum f(y s) on the node's rows (intercept free).
             let mut gradient = vec![0.0; p + 1];
             for (&i, s) in reaching.iter().zip(&scores) {
-                let y = if data.labels[i] == 1 { 1.0 } else { -1.0 };
+                let y = if data.labels()[i] == 1 { 1.0 } else { -1.0 };
                 let factor = -c * y * sigmoid(-y * s);
                 for j in 0..p {
                     gradient[j] += factor * z[i][j];
@@ -166,7 +166,7 @@ fn a_pure_node_goes_to_the_bound_and_an_empty_one_is_zero() {
     .unwrap();
     let tree = logistic_tree(&data, &params(2, 10.0, false)).unwrap();
     let errors = tree
-        .evaluate(&data.rows, &data.labels, &data.classes)
+        .evaluate(data.rows(), data.labels(), data.classes())
         .misclassified;
     assert_eq!(errors, 0);
     for (id, sign) in [(2, -1.0), (3, 1.0)] {

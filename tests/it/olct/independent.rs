@@ -88,7 +88,7 @@ pub fn objective(
     for id in 1..(1usize << depth) {
         total += split_of(tree, id).0.iter().map(|w| w.abs()).sum::<f64>();
     }
-    for (row, &label) in data.rows.iter().zip(&data.labels) {
+    for (row, &label) in data.rows().iter().zip(data.labels()) {
         let y = if label == positive { 1.0 } else { -1.0 };
         for (h, id) in branch_path(tree, depth, row).into_iter().enumerate() {
             total += c[h] * loss_of(y * score(tree, id, row));

@@ -46,18 +46,28 @@ fn breast_cancer() -> (Vec<Vec<f64>>, Vec<bool>) {
     let data = read_dataset(&dataset("breast_cancer"), &TargetColumn::Last).unwrap();
     let index: Vec<usize> = COLUMNS
         .iter()
-        .map(|name| data.schema.features.iter().position(|f| f == name).unwrap())
+        .map(|name| {
+            data.schema()
+                .features
+                .iter()
+                .position(|f| f == name)
+                .unwrap()
+        })
         .collect();
     let rows: Vec<Vec<f64>> = data
-        .rows
+        .rows()
         .iter()
         .map(|row| index.iter().map(|&j| row[j]).collect())
         .collect();
     let scaling = Standardisation::fit(&rows, COLUMNS.len());
-    let malignant = data.classes.iter().position(|c| c == "malignant").unwrap();
+    let malignant = data
+        .classes()
+        .iter()
+        .position(|c| c == "malignant")
+        .unwrap();
     (
         rows.iter().map(|row| scaling.apply(row)).collect(),
-        data.labels.iter().map(|&l| l == malignant).collect(),
+        data.labels().iter().map(|&l| l == malignant).collect(),
     )
 }
 

@@ -18,8 +18,8 @@ use crate::olct::independent;
 fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let p = data.n_features();
-    let scaling = Standardisation::fit(&data.rows, p);
-    let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), depth)
+    let scaling = Standardisation::fit(data.rows(), p);
+    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth)
         .unwrap()
         .standardisation(scaling);
     for id in 1..(1usize << depth) {
@@ -40,7 +40,7 @@ fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
         }
     }
     let mut tree = builder.build().unwrap();
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree
 }
 
@@ -98,8 +98,8 @@ proptest! {
         prop_assert!(plain <= exact + 1e-9);
         let decoded = model.decode(&built, &encoded.assignment).unwrap();
         prop_assert!(decoded.notes.is_empty(), "{:?}", decoded.notes);
-        prop_assert_eq!(decoded.tree.predict(&data.rows), encoded.tree.predict(&data.rows));
-        for row in &data.rows {
+        prop_assert_eq!(decoded.tree.predict(data.rows()), encoded.tree.predict(data.rows()));
+        for row in data.rows() {
             prop_assert_eq!(decoded.tree.leaf_of(row), encoded.tree.leaf_of(row));
         }
         // Refinement never increases the exact objective.
@@ -114,7 +114,7 @@ proptest! {
             }
         }
         // Only the last level changes; every row keeps its last-level node.
-        for row in &data.rows {
+        for row in data.rows() {
             prop_assert_eq!(refined.leaf_of(row) / 2, encoded.tree.leaf_of(row) / 2);
         }
     }
@@ -129,7 +129,7 @@ fn decode_follows_the_solutions_routing_within_tolerance() {
     let model = Olct::new(2);
     let built = model.build(&data).unwrap();
     let mut tree = random_tree(&data, 2, 8);
-    let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), 2)
+    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 2)
         .unwrap()
         .standardisation(tree.standardisation().unwrap().clone());
     builder
@@ -149,7 +149,7 @@ fn decode_follows_the_solutions_routing_within_tolerance() {
         builder.leaf(leaf, leaf % 2).unwrap();
     }
     tree = builder.build().unwrap();
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     let encoded = model.encode(&built, &tree).unwrap();
     let mip = built.mip();
     let root_bias = mip.vars().iter().position(|v| v.name == "b[n=1]").unwrap();
@@ -166,7 +166,7 @@ fn decode_follows_the_solutions_routing_within_tolerance() {
         "{:?}",
         decoded.notes
     );
-    for row in &data.rows {
+    for row in data.rows() {
         assert_eq!(decoded.tree.leaf_of(row), tree.leaf_of(row));
     }
     let solver_view = mip.objective_value(&perturbed);

@@ -30,7 +30,7 @@ fn logistic_tree() -> Tree {
         vec![0, 1, 1, 0, 0],
     )
     .unwrap();
-    let mut builder = TreeBuilder::new(data.schema.clone(), data.classes.clone(), 2)
+    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 2)
         .unwrap()
         .standardisation(Standardisation {
             mean: vec![2.0, 1.0],
@@ -48,7 +48,7 @@ fn logistic_tree() -> Tree {
         builder.leaf(leaf, leaf % 2).unwrap();
     }
     let mut tree = builder.build().unwrap();
-    tree.recount(&data.rows, &data.labels);
+    tree.recount(data.rows(), data.labels());
     tree
 }
 

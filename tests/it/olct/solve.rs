@@ -75,7 +75,7 @@ fn separable_data_is_separated_at_depth_one() {
         );
         let tree = outcome.tree.expect("a tree");
         let errors = tree
-            .evaluate(&data.rows, &data.labels, &data.classes)
+            .evaluate(data.rows(), data.labels(), data.classes())
             .misclassified;
         assert_eq!(errors, 0, "{solver:?}");
     }
