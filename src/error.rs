@@ -42,6 +42,14 @@ pub enum Error {
         source: io::Error,
     },
 
+    /// A standard stream (stdout, stderr) that cannot be written.
+    #[error("cannot write to {stream}")]
+    Stream {
+        stream: &'static str,
+        #[source]
+        source: io::Error,
+    },
+
     /// A mixed-integer model that is inconsistent (an incomplete assignment, an unknown variable).
     #[error("model: {0}")]
     Model(String),
@@ -75,15 +83,29 @@ impl Error {
         }
     }
 
-    /// The process exit code for this error: 2 for bad input, 1 for other failures.
+    /// Whether this is a write to a standard stream whose reader has gone (a closed pipe, as
+    /// after `| head -1`): not a failure, the command line ends quietly with exit 0.
+    pub fn is_closed_pipe(&self) -> bool {
+        matches!(self, Error::Stream { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+
+    /// The process exit code for this error: 2 for bad input, 1 for other failures, 0 for a
+    /// closed pipe on a standard stream.
     pub fn exit_code(&self) -> i32 {
+        if self.is_closed_pipe() {
+            return 0;
+        }
         match self {
             Error::Input { .. }
             | Error::Cell { .. }
             | Error::Parameter { .. }
             | Error::TreeMismatch(_)
             | Error::Format { .. } => 2,
-            Error::Output { .. } | Error::Model(_) | Error::Solver { .. } | Error::Internal(_) => 1,
+            Error::Output { .. }
+            | Error::Stream { .. }
+            | Error::Model(_)
+            | Error::Solver { .. }
+            | Error::Internal(_) => 1,
         }
     }
 }

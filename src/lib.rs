@@ -10,10 +10,12 @@
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;
+//! - [`console`]: the standard streams, written without panics, capturable in memory;
 //! - [`cli`]: the `milptree` command line.
 #![deny(unsafe_code)]
 
 pub mod cli;
+pub mod console;
 pub mod data;
 pub mod error;
 pub mod experiment;

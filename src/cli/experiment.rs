@@ -14,6 +14,7 @@ use crate::experiment::plots::write_plots;
 use crate::experiment::progress::ProgressMode;
 use crate::experiment::runner::{run_grid, RunnerOptions};
 use crate::experiment::{write_summary, GridSpec, ResultsStore};
+use crate::{noteln, outln};
 
 pub fn run(args: ExperimentArgs) -> Result<()> {
     if args.collect || args.report_only {
@@ -37,14 +38,14 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
         if args.collect {
             let collected = collect(&mut store)?;
             for problem in &collected.problems {
-                eprintln!("warning: {problem}");
+                noteln!("warning: {problem}");
             }
-            println!(
+            outln!(
                 "job outputs collected: {}; already in the results: {}; unusable: {}",
                 collected.added,
                 collected.already,
                 collected.problems.len()
-            );
+            )?;
         }
         return write_reports(&mut store);
     }
@@ -66,10 +67,10 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
     if args.emit_jobs {
         let emitted = emit_jobs(&grid, &store, &args.program)?;
         for line in &emitted.lines {
-            println!("{line}");
+            outln!("{line}")?;
         }
         if !args.quiet {
-            eprintln!(
+            noteln!(
                 "{} jobs to run; {} configurations already in the results, {} with job outputs \
                  not collected yet (run `milptree experiment --collect --out {}`)",
                 emitted.lines.len(),
@@ -89,14 +90,14 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
         interrupt: Some(interrupt_flag()),
     };
     let report = run_grid(&grid, &datasets, &mut store, &options)?;
-    println!(
+    outln!(
         "runs solved now: {}; already in the results: {}; failed: {}",
-        report.ran, report.skipped, report.failed
-    );
+        report.ran,
+        report.skipped,
+        report.failed
+    )?;
     if report.interrupted {
-        eprintln!(
-            "interrupted: the finished runs are recorded; rerun the same command to continue"
-        );
+        noteln!("interrupted: the finished runs are recorded; rerun the same command to continue");
     }
     write_reports(&mut store)
 }
@@ -117,7 +118,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
 fn open_store(out: &Path) -> Result<ResultsStore> {
     let store = ResultsStore::open(out)?;
     for warning in &store.warnings {
-        eprintln!("warning: {warning}");
+        noteln!("warning: {warning}");
     }
     Ok(store)
 }
@@ -127,20 +128,20 @@ fn write_reports(store: &mut ResultsStore) -> Result<()> {
     store.write_tables()?;
     let summary = write_summary(store)?;
     let plots = write_plots(store)?;
-    println!(
+    outln!(
         "{} runs in {} and {}",
         store.rows().len(),
         store.runs_csv().display(),
         store.runs_jsonl().display()
-    );
-    println!("summary: {}", summary.display());
+    )?;
+    outln!("summary: {}", summary.display())?;
     match &plots.skipped {
-        Some(reason) => eprintln!("warning: no plots: {reason}"),
-        None => println!(
+        Some(reason) => noteln!("warning: no plots: {reason}"),
+        None => outln!(
             "plots: {} files in {}",
             plots.files.len(),
             store.plots_dir().display()
-        ),
+        )?,
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ use crate::cli::output::print_json;
 use crate::cli::solve::relabelled;
 use crate::error::{Error, Result};
 use crate::formulation::AnyFormulation;
+use crate::outln;
 
 pub fn run(args: ExportLpArgs) -> Result<()> {
     let formulation = args.model.formulation()?;
@@ -129,9 +130,9 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             "integrality_tolerance": formulation.integrality_tolerance(),
             "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "warm_start": start_report,
-        }));
+        }))?;
     } else {
-        println!(
+        outln!(
             "{} depth {}: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros",
             formulation.name().to_uppercase(),
             formulation.depth(),
@@ -141,17 +142,17 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             size.continuous,
             size.constraints,
             size.nonzeros
-        );
+        )?;
         for path in &written {
-            println!("wrote {}", path.display());
+            outln!("wrote {}", path.display())?;
         }
         if let Some(tolerance) = formulation.integrality_tolerance() {
-            println!(
+            outln!(
                 "note: solve this model with an integrality tolerance of at most {tolerance:e} \
                  (e.g. Gurobi IntFeasTol, CPLEX mip tolerances integrality, HiGHS \
                  mip_feasibility_tolerance): with a solver's default (1e-5 to 1e-6) its big-M rows \
                  let near-binary values fake a better objective"
-            );
+            )?;
         }
     }
     Ok(())

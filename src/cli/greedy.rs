@@ -9,6 +9,7 @@ use crate::cli::output::{
 use crate::error::Result;
 use crate::export::TextView;
 use crate::greedy::{cart, CartParams};
+use crate::{out, outln};
 
 pub fn run(args: GreedyArgs) -> Result<()> {
     let data = args.data.load()?;
@@ -23,7 +24,7 @@ pub fn run(args: GreedyArgs) -> Result<()> {
     }
     let (train, test) = train_test(&tree, &data);
     if args.json {
-        print_json(&json!({
+        return print_json(&json!({
             "command": "greedy",
             "method": "cart",
             "data": data_block(&args.data.data, &data),
@@ -34,9 +35,8 @@ pub fn run(args: GreedyArgs) -> Result<()> {
             "one_sided_splits": one_sided(&tree),
             "tree": tree.to_json_value(),
         }));
-        return Ok(());
     }
-    println!(
+    outln!(
         "CART (Gini), depth {}, min leaf {}: {} ({} training rows, {} features, {} classes)",
         args.depth,
         args.min_leaf,
@@ -44,17 +44,17 @@ pub fn run(args: GreedyArgs) -> Result<()> {
         data.train.n_rows(),
         data.train.n_features(),
         data.train.n_classes()
-    );
-    println!("{}", summary_line("train", &train));
+    )?;
+    outln!("{}", summary_line("train", &train))?;
     if let Some(test) = &test {
-        println!("{}", summary_line("test", test));
+        outln!("{}", summary_line("test", test))?;
     }
     if let Some(note) = one_sided_note(&tree) {
-        println!("{note}");
+        outln!("{note}")?;
     }
     if let Some(path) = &args.output {
-        println!("tree written to {}", path.display());
+        outln!("tree written to {}", path.display())?;
     }
-    print!("{}", TextView(&tree));
+    out!("{}", TextView(&tree))?;
     Ok(())
 }

@@ -4,6 +4,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use crate::noteln;
+
 /// The process's interrupt flag, with the Ctrl-C handler installed on first use.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
@@ -12,13 +14,13 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
         let handler_flag = Arc::clone(&flag);
         let installed = ctrlc::set_handler(move || {
             if handler_flag.swap(true, Ordering::SeqCst) {
-                eprintln!("\ninterrupted again: exiting");
+                noteln!("\ninterrupted again: exiting");
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupt: stopping the solver (press Ctrl-C again to exit now)");
+            noteln!("\ninterrupt: stopping the solver (press Ctrl-C again to exit now)");
         });
         if let Err(error) = installed {
-            eprintln!("warning: cannot catch Ctrl-C ({error}); it will end the process");
+            noteln!("warning: cannot catch Ctrl-C ({error}); it will end the process");
         }
         flag
     })

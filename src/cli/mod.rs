@@ -1,7 +1,7 @@
 //! The `milptree` command line: argument parsing ([`args`]), one file per command, and the
 //! mapping of errors to exit codes (0 success, 2 bad usage or bad input, 1 other failures).
 //! Errors go to stderr with their whole chain; results go to stdout, as human text or, with
-//! `--json`, as one JSON document.
+//! `--json`, as one JSON document. Every write goes through [`crate::console`].
 
 mod args;
 mod data_args;
@@ -16,32 +16,63 @@ mod show;
 mod solve;
 
 use std::error::Error as _;
+use std::ffi::OsString;
 
 use clap::Parser;
 
 pub use args::{Cli, Command};
 
-/// Runs the command line and returns the process exit code.
+use crate::console::{self, Captured};
+
+/// Runs the command line of this process and returns the process exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    exit_code(Cli::try_parse())
+}
+
+/// Runs the command line `args` (the program name first) in this process, with its output
+/// captured in memory instead of written to the standard streams, and returns the exit code
+/// the process would have ended with and what it wrote.
+pub fn run_in_memory<I, T>(args: I) -> (i32, Captured)
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    console::capture(|| exit_code(Cli::try_parse_from(args)))
+}
+
+/// Runs a parsed command line; prints the error, if any, and returns the exit code.
+fn exit_code(parsed: Result<Cli, clap::Error>) -> i32 {
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
-            let _ = error.print();
+            print_clap_error(&error);
             return error.exit_code();
         }
     };
     match run(cli) {
         Ok(()) => 0,
+        Err(error) if error.is_closed_pipe() => error.exit_code(),
         Err(error) => {
-            eprintln!("error: {error}");
+            crate::noteln!("error: {error}");
             let mut source = error.source();
             while let Some(cause) = source {
-                eprintln!("  caused by: {cause}");
+                crate::noteln!("  caused by: {cause}");
                 source = cause.source();
             }
             error.exit_code()
         }
+    }
+}
+
+/// Prints clap's help, version or usage error (styled when not captured), best effort.
+fn print_clap_error(error: &clap::Error) {
+    if !console::is_captured() {
+        let _ = error.print();
+    } else if error.use_stderr() {
+        console::note(format_args!("{}", error.render()));
+    } else {
+        let _ = crate::out!("{}", error.render());
     }
 }
 

@@ -1,5 +1,6 @@
 //! Pieces shared by the commands' reports: the `data` block, the `train` / `test` figures from
-//! the plain evaluator, human-readable summaries, and writing files and JSON.
+//! the plain evaluator, human-readable summaries, and writing files and JSON (through
+//! [`crate::console`]).
 
 use std::path::Path;
 
@@ -76,9 +77,8 @@ pub fn write_file(path: &Path, contents: &str) -> Result<()> {
 }
 
 /// Prints one JSON document on stdout.
-pub fn print_json<T: Serialize>(value: &T) {
-    println!(
-        "{}",
-        serde_json::to_string_pretty(value).expect("reports always serialise")
-    );
+pub fn print_json<T: Serialize>(value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Error::Internal(format!("a report does not serialise: {e}")))?;
+    crate::outln!("{text}")
 }

@@ -11,6 +11,7 @@ use crate::cli::output::{print_json, summary_line, write_file};
 use crate::data::{read_for_schema, Observations};
 use crate::error::Result;
 use crate::tree::{evaluate, ProbabilityModel, Tree};
+use crate::{errln, noteln, out, outln};
 
 pub fn run(args: PredictArgs) -> Result<()> {
     let tree = Tree::read(&args.tree)?;
@@ -22,10 +23,12 @@ pub fn run(args: PredictArgs) -> Result<()> {
     let (mut observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
     apply_relabel_rule(&tree, &mut observations);
     for category in &unseen {
-        eprintln!(
+        noteln!(
             "warning: column `{}`: value `{}` ({} rows) does not occur in the tree's training \
              data; those rows take no category of that column",
-            category.column, category.value, category.rows
+            category.column,
+            category.value,
+            category.rows
         );
     }
     let leaves: Vec<usize> = observations
@@ -87,8 +90,7 @@ pub fn run(args: PredictArgs) -> Result<()> {
             report["positive_class"] = json!(tree.classes()[model.positive_class()]);
             report["probability"] = json!(probabilities);
         }
-        print_json(&report);
-        return Ok(());
+        return print_json(&report);
     }
     let mut report = Vec::new();
     if let Some(evaluation) = &evaluation {
@@ -106,12 +108,12 @@ pub fn run(args: PredictArgs) -> Result<()> {
     match &args.output {
         Some(path) => {
             report.push(format!("predictions written to {}", path.display()));
-            println!("{}", report.join("\n"));
+            outln!("{}", report.join("\n"))?;
         }
         None => {
-            print!("{table}");
+            out!("{table}")?;
             if !report.is_empty() {
-                eprintln!("{}", report.join("\n"));
+                errln!("{}", report.join("\n"))?;
             }
         }
     }

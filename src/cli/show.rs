@@ -4,13 +4,13 @@ use crate::cli::args::{ShowArgs, ShowFormat};
 use crate::error::Result;
 use crate::export::{DotView, TextView};
 use crate::tree::Tree;
+use crate::{out, outln};
 
 pub fn run(args: ShowArgs) -> Result<()> {
     let tree = Tree::read(&args.tree)?;
     match args.format {
-        ShowFormat::Text => print!("{}", TextView(&tree)),
-        ShowFormat::Dot => print!("{}", DotView(&tree)),
-        ShowFormat::Json => println!("{}", tree.to_json_string()),
+        ShowFormat::Text => out!("{}", TextView(&tree)),
+        ShowFormat::Dot => out!("{}", DotView(&tree)),
+        ShowFormat::Json => outln!("{}", tree.to_json_string()),
     }
-    Ok(())
 }

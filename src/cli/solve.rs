@@ -15,6 +15,7 @@ use crate::export::TextView;
 use crate::formulation::pipeline::{Outcome, RunOptions, WarmStart};
 use crate::formulation::AnyFormulation;
 use crate::solver::{Progress, SolveOptions, Termination};
+use crate::{out, outln};
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let formulation = args.model.formulation()?;
@@ -106,9 +107,9 @@ fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
     }
     let report = report_json(args, &data, &outcome);
     if args.json {
-        print_json(&report);
+        print_json(&report)?;
     } else {
-        print_human(args, &data, &outcome);
+        print_human(args, &data, &outcome)?;
     }
     if !outcome.report.has_solution
         && !matches!(
@@ -196,9 +197,9 @@ fn figure(value: Option<f64>) -> String {
     value.map_or_else(|| "-".to_string(), |v| format!("{v:.6}"))
 }
 
-fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) {
+fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result<()> {
     let report = &outcome.report;
-    println!(
+    outln!(
         "{} depth {} on {} ({} training rows, {} features, {} classes), {} {}",
         outcome.formulation.to_uppercase(),
         args.model.depth,
@@ -208,12 +209,12 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) {
         data.train.n_classes(),
         report.solver,
         report.solver_version
-    );
+    )?;
     let size = &outcome.size;
-    println!(
+    outln!(
         "model: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros; built in {:.2} s",
         size.variables, size.binaries, size.integers, size.continuous, size.constraints, size.nonzeros, outcome.build_seconds
-    );
+    )?;
     if let Some(warm) = &report.warm_start {
         let accepted = match warm.accepted {
             Some(true) => "accepted",
@@ -225,18 +226,19 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) {
         } else {
             "INFEASIBLE"
         };
-        println!(
+        outln!(
             "warm start: objective {} ({feasible}, {accepted})",
             figure(Some(warm.objective))
-        );
+        )?;
         if let Some(violation) = &warm.worst_violation {
-            println!(
+            outln!(
                 "  worst violation: {} by {}",
-                violation.name, violation.amount
-            );
+                violation.name,
+                violation.amount
+            )?;
         }
     }
-    println!(
+    outln!(
         "solve: {} in {:.2} s, {} nodes; objective {}, bound {}, gap {}",
         report.termination,
         report.seconds,
@@ -248,27 +250,27 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) {
         report
             .rel_gap
             .map_or_else(|| "-".to_string(), |g| format!("{:.4}%", 100.0 * g)),
-    );
+    )?;
     if let Some(mismatch) = &outcome.decode_mismatch {
-        println!("WARNING: {}", mismatch.message);
+        outln!("WARNING: {}", mismatch.message)?;
     }
     for note in &outcome.notes {
-        println!("note: {note}");
+        outln!("note: {note}")?;
     }
     let Some(tree) = &outcome.tree else {
-        println!("no tree: the solver found no solution");
-        return;
+        return outln!("no tree: the solver found no solution");
     };
     let (train, test) = train_test(tree, data);
-    println!("{}", summary_line("train", &train));
+    outln!("{}", summary_line("train", &train))?;
     if let Some(test) = &test {
-        println!("{}", summary_line("test", test));
+        outln!("{}", summary_line("test", test))?;
     }
     if let Some(note) = one_sided_note(tree) {
-        println!("{note}");
+        outln!("{note}")?;
     }
     if let Some(path) = &args.output {
-        println!("tree written to {}", path.display());
+        outln!("tree written to {}", path.display())?;
     }
-    print!("{}", TextView(tree));
+    out!("{}", TextView(tree))?;
+    Ok(())
 }

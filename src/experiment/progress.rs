@@ -9,6 +9,7 @@ use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::experiment::config::RunConfig;
 use crate::experiment::row::Row;
+use crate::noteln;
 use crate::solver::Progress;
 
 /// How a grid shows its progress.
@@ -80,9 +81,12 @@ impl GridProgress {
             let seconds = row
                 .seconds
                 .map_or_else(|| "-".to_string(), |s| format!("{s:.2} s"));
-            eprintln!(
+            noteln!(
                 "[{}/{}] {}: {} in {seconds}",
-                self.done, self.total, row.run_key, row.termination
+                self.done,
+                self.total,
+                row.run_key,
+                row.termination
             );
         }
     }
@@ -92,10 +96,10 @@ impl GridProgress {
         match &self.multi {
             Some(multi) => {
                 if multi.println(text).is_err() {
-                    eprintln!("{text}");
+                    noteln!("{text}");
                 }
             }
-            None => eprintln!("{text}"),
+            None => noteln!("{text}"),
         }
     }
 

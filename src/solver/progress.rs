@@ -137,7 +137,7 @@ impl Monitor {
 
     /// Writes a line of the solver's log to stderr (the progress line is hidden while logging).
     pub(crate) fn log(&self, text: &str) {
-        eprint!("{text}");
+        crate::console::note(format_args!("{text}"));
     }
 
     /// Ends the display and returns the trajectory, closed by a point with the final state.

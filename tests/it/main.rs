@@ -17,4 +17,5 @@ mod round_trip;
 mod solver;
 mod solver_oracle;
 mod split;
+mod streams;
 mod tree_files;
