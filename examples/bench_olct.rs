@@ -17,6 +17,7 @@ use serde_json::json;
 
 fn balanced(tree: &Tree, data: &Dataset) -> f64 {
     tree.evaluate(data.rows(), data.labels(), data.classes())
+        .expect("the rows fit the tree")
         .balanced_accuracy
 }
 
@@ -56,7 +57,8 @@ fn main() -> milptree::Result<()> {
         json!({
             "tree": name,
             "test_balanced_accuracy": balanced(tree, &test),
-            "test_accuracy": tree.evaluate(test.rows(), test.labels(), test.classes()).accuracy,
+            "test_accuracy": tree.evaluate(test.rows(), test.labels(), test.classes())
+        .expect("the rows fit the tree").accuracy,
             "train_balanced_accuracy": balanced(tree, &train),
             "exact_objective": refining.exact_objective(&built, tree),
         })

@@ -58,6 +58,12 @@ pub enum Error {
     #[error("solver {solver}: {message}")]
     Solver { solver: String, message: String },
 
+    /// A tree whose structure is invalid (a node outside the tree, a missing root or child, a
+    /// class or feature out of range, ...), as [`crate::tree::TreeBuilder`] finds it. A tree
+    /// file that fails this check is reported as [`Error::Format`] naming the file.
+    #[error("invalid tree: {0}")]
+    InvalidTree(String),
+
     /// A broken internal invariant: a bug in milptree, reported rather than hidden.
     #[error("internal error: {0}")]
     Internal(String),
@@ -104,6 +110,7 @@ impl Error {
             Error::Output { .. }
             | Error::Stream { .. }
             | Error::Model(_)
+            | Error::InvalidTree(_)
             | Error::Solver { .. }
             | Error::Internal(_) => 1,
         }

@@ -22,7 +22,7 @@ pub fn run(args: GreedyArgs) -> Result<()> {
     if let Some(path) = &args.output {
         write_file(path, &tree.to_json_string())?;
     }
-    let (train, test) = train_test(&tree, &data);
+    let (train, test) = train_test(&tree, &data)?;
     if args.json {
         return print_json(&json!({
             "command": "greedy",

@@ -23,15 +23,14 @@ pub fn data_block(path: &Path, data: &LoadedData) -> Value {
 }
 
 /// The evaluator's figures of `tree` on the training set and, if any, the test set.
-pub fn train_test(tree: &Tree, data: &LoadedData) -> (Summary, Option<Summary>) {
-    let train = tree
-        .evaluate(data.train.rows(), data.train.labels(), data.train.classes())
-        .summary();
-    let test = data.test.as_ref().map(|test| {
-        tree.evaluate(test.rows(), test.labels(), test.classes())
-            .summary()
-    });
-    (train, test)
+pub fn train_test(tree: &Tree, data: &LoadedData) -> Result<(Summary, Option<Summary>)> {
+    let summary = |set: &crate::data::Dataset| {
+        tree.evaluate(set.rows(), set.labels(), set.classes())
+            .map(|evaluation| evaluation.summary())
+    };
+    let train = summary(&data.train)?;
+    let test = data.test.as_ref().map(summary).transpose()?;
+    Ok((train, test))
 }
 
 /// One line of human text for a summary.

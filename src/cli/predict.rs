@@ -47,7 +47,8 @@ pub fn run(args: PredictArgs) -> Result<()> {
     let evaluation = observations
         .labels
         .as_ref()
-        .map(|labels| evaluate(&predicted, labels, &observations.classes));
+        .map(|labels| evaluate(&predicted, labels, &observations.classes))
+        .transpose()?;
     let mut table = String::from("row,leaf,predicted");
     if probabilities.is_some() {
         table.push_str(",probability");

@@ -105,7 +105,7 @@ fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
     if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
         write_file(path, &tree.to_json_string())?;
     }
-    let report = report_json(args, &data, &outcome);
+    let report = report_json(args, &data, &outcome)?;
     if args.json {
         print_json(&report)?;
     } else {
@@ -131,7 +131,7 @@ fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
 
 /// The JSON report: the solver's figures at the top level, then the model, the warm start,
 /// the check of the decoded tree, the evaluator's figures and the tree.
-pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Value {
+pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result<Value> {
     let mut report = Map::new();
     report.insert("command".into(), json!("solve"));
     report.insert("formulation".into(), json!(outcome.formulation));
@@ -172,7 +172,7 @@ pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Va
     report.insert("post_process".into(), outcome.post_process.clone());
     let (train, test) = match &outcome.tree {
         Some(tree) => {
-            let (train, test) = train_test(tree, data);
+            let (train, test) = train_test(tree, data)?;
             (json!(train), json!(test))
         }
         None => (Value::Null, Value::Null),
@@ -190,7 +190,7 @@ pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Va
             .as_ref()
             .map_or(Value::Null, |t| t.to_json_value()),
     );
-    Value::Object(report)
+    Ok(Value::Object(report))
 }
 
 fn figure(value: Option<f64>) -> String {
@@ -260,7 +260,7 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result
     let Some(tree) = &outcome.tree else {
         return outln!("no tree: the solver found no solution");
     };
-    let (train, test) = train_test(tree, data);
+    let (train, test) = train_test(tree, data)?;
     outln!("{}", summary_line("train", &train))?;
     if let Some(test) = &test {
         outln!("{}", summary_line("test", test))?;

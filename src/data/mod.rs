@@ -52,6 +52,56 @@ impl Schema {
         self.features.len()
     }
 
+    /// Checks that the schema can describe a file: column names given once, exactly one
+    /// label column (kind `target`) named [`Schema::target`], every categorical column with
+    /// categories given once, and feature names given once. Says what is wrong otherwise.
+    pub fn check(&self) -> Result<(), String> {
+        let mut names = std::collections::HashSet::new();
+        for column in &self.columns {
+            if !names.insert(column.name.as_str()) {
+                return Err(format!("column `{}` is given twice", column.name));
+            }
+            if let ColumnKind::Categorical { categories } = &column.kind {
+                if categories.is_empty() {
+                    return Err(format!("column `{}` has no categories", column.name));
+                }
+                let mut seen = std::collections::HashSet::new();
+                if let Some(twice) = categories.iter().find(|c| !seen.insert(c.as_str())) {
+                    return Err(format!(
+                        "column `{}` lists the category `{twice}` twice",
+                        column.name
+                    ));
+                }
+            }
+        }
+        let targets: Vec<&str> = self
+            .columns
+            .iter()
+            .filter(|c| c.kind == ColumnKind::Target)
+            .map(|c| c.name.as_str())
+            .collect();
+        match targets.as_slice() {
+            [] => return Err("no column of kind `target` (the label column)".into()),
+            [target] if *target == self.target => {}
+            [_] => {
+                return Err(format!(
+                    "the label column `{}` is not a column of kind `target`",
+                    self.target
+                ))
+            }
+            [first, second, ..] => {
+                return Err(format!(
+                    "columns `{first}` and `{second}` are both of kind `target`"
+                ))
+            }
+        }
+        let mut features = std::collections::HashSet::new();
+        if let Some(twice) = self.features.iter().find(|f| !features.insert(f.as_str())) {
+            return Err(format!("feature `{twice}` is given twice"));
+        }
+        Ok(())
+    }
+
     /// Builds the feature names from the columns: numeric columns keep their name, categorical
     /// columns give one `column=value` feature per category; the target gives none.
     pub fn features_of(columns: &[Column]) -> Vec<String> {

@@ -19,18 +19,22 @@ pub struct GreedyFigures {
 pub fn greedy_figures(formulation: &AnyFormulation, data: &RunData) -> Result<GreedyFigures> {
     let tree = formulation.greedy_tree(&data.train)?;
     Ok(GreedyFigures {
-        train: accuracy_on(&tree, &data.train),
-        test: data.test.as_ref().map(|test| accuracy_on(&tree, test)),
+        train: accuracy_on(&tree, &data.train)?,
+        test: data
+            .test
+            .as_ref()
+            .map(|test| accuracy_on(&tree, test))
+            .transpose()?,
     })
 }
 
 /// The plain evaluation of `tree` on `set`.
-pub fn accuracy_on(tree: &Tree, set: &crate::data::Dataset) -> Accuracy {
+pub fn accuracy_on(tree: &Tree, set: &crate::data::Dataset) -> Result<Accuracy> {
     let summary = tree
-        .evaluate(set.rows(), set.labels(), set.classes())
+        .evaluate(set.rows(), set.labels(), set.classes())?
         .summary();
-    Accuracy {
+    Ok(Accuracy {
         accuracy: summary.accuracy,
         balanced_accuracy: summary.balanced_accuracy,
-    }
+    })
 }

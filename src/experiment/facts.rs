@@ -106,8 +106,11 @@ impl SolveFacts {
         let report = &outcome.report;
         let (train, test) = match &outcome.tree {
             Some(tree) => (
-                Some(accuracy_on(tree, &data.train)),
-                data.test.as_ref().map(|test| accuracy_on(tree, test)),
+                Some(accuracy_on(tree, &data.train)?),
+                data.test
+                    .as_ref()
+                    .map(|test| accuracy_on(tree, test))
+                    .transpose()?,
             ),
             None => (None, None),
         };

@@ -543,7 +543,7 @@ impl Formulation for Oct {
                 ));
             }
         }
-        encoded.recount(data.rows(), data.labels());
+        encoded.recount(data.rows(), data.labels())?;
         let tree = &encoded;
         // Route every row: at a split follow the tree; at a leaf (or below) go right.
         let leaf_class = |id: usize| -> Option<usize> {
@@ -669,7 +669,7 @@ impl Formulation for Oct {
             }
         }
         let mut tree = builder.build()?;
-        tree.recount(data.rows(), data.labels());
+        tree.recount(data.rows(), data.labels())?;
         tree.learned_by = Some(json!({ "method": "oct", "parameters": self.parameters() }));
         Ok(Decoded { tree, notes })
     }

@@ -227,7 +227,7 @@ pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
     };
     grower.grow(1, 0, (0..data.n_rows()).collect())?;
     let mut tree = grower.builder.build()?;
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())?;
     tree.learned_by = Some(json!({
         "method": "cart",
         "criterion": "gini",

@@ -147,7 +147,7 @@ pub fn logistic_tree(data: &Dataset, params: &LogisticTreeParams) -> Result<Tree
     grower.grow(1, 1, (0..data.n_rows()).collect())?;
     let notes = std::mem::take(&mut grower.notes);
     let mut tree = grower.builder.build()?;
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())?;
     tree.learned_by = Some(json!({
         "method": "greedy-logistic",
         "depth": params.depth,

@@ -49,6 +49,11 @@ impl Assignment {
         &self.values
     }
 
+    /// The variable-to-column map of the model this assignment was made for.
+    pub(crate) fn column_index(&self) -> &Arc<ColumnIndex> {
+        &self.columns
+    }
+
     /// The same model's assignment with other values (same length).
     pub(crate) fn with_values(&self, values: Vec<f64>) -> Assignment {
         Assignment {

@@ -24,15 +24,19 @@ pub enum ViolationKind {
     Bound,
     /// An integer column's integrality.
     Integrality,
+    /// The assignment as a whole: it was not made for this model (another model, or this
+    /// model before columns were added).
+    Assignment,
 }
 
 impl ViolationKind {
-    /// `constraint`, `bound` or `integrality`.
+    /// `constraint`, `bound`, `integrality` or `assignment`.
     pub fn name(self) -> &'static str {
         match self {
             ViolationKind::Constraint => "constraint",
             ViolationKind::Bound => "bound",
             ViolationKind::Integrality => "integrality",
+            ViolationKind::Assignment => "assignment",
         }
     }
 }
@@ -90,12 +94,13 @@ impl Worst {
 }
 
 impl MipModel {
-    /// The objective value of `assignment`, constant included.
-    ///
-    /// # Panics
-    /// If `assignment` does not have one value per column of this model.
+    /// The objective value of `assignment`, constant included; NaN for an assignment that was
+    /// not made for this model (see [`MipModel::owns`]).
     pub fn objective_value(&self, assignment: &Assignment) -> f64 {
-        let values = self.values_of(assignment);
+        if !self.owns(assignment) {
+            return f64::NAN;
+        }
+        let values = assignment.values();
         self.objective_constant()
             + self
                 .objective_terms()
@@ -104,12 +109,27 @@ impl MipModel {
                 .sum::<f64>()
     }
 
-    /// Checks `assignment` against every row, bound and integrality requirement.
-    ///
-    /// # Panics
-    /// If `assignment` does not have one value per column of this model.
+    /// Checks `assignment` against every row, bound and integrality requirement. An assignment
+    /// that was not made for this model (see [`MipModel::owns`]) is infeasible, with one
+    /// violation of kind [`ViolationKind::Assignment`] and an infinite amount.
     pub fn check(&self, assignment: &Assignment) -> Feasibility {
-        let values = self.values_of(assignment);
+        if !self.owns(assignment) {
+            return Feasibility {
+                feasible: false,
+                worst: Some(Violation {
+                    name: format!(
+                        "an assignment of {} values, not made for model `{}` ({} columns)",
+                        assignment.values().len(),
+                        self.name(),
+                        self.vars().len()
+                    ),
+                    kind: ViolationKind::Assignment,
+                    amount: f64::INFINITY,
+                }),
+                violations: 1,
+            };
+        }
+        let values = assignment.values();
         let mut worst = Worst {
             violations: 0,
             worst: None,
@@ -143,19 +163,6 @@ impl MipModel {
             worst: worst.worst.map(|(_, v)| v),
             violations: worst.violations,
         }
-    }
-
-    fn values_of<'a>(&self, assignment: &'a Assignment) -> &'a [f64] {
-        let values = assignment.values();
-        assert_eq!(
-            values.len(),
-            self.vars().len(),
-            "an assignment of {} values for model `{}` with {} columns",
-            values.len(),
-            self.name(),
-            self.vars().len()
-        );
-        values
     }
 }
 

@@ -335,6 +335,13 @@ impl MipModel {
         (problem, self.constraints.clone())
     }
 
+    /// Whether `assignment` was made for this model as it is now: by this model (or a clone)
+    /// since its last column was added, so it has one value per column, in column order.
+    pub fn owns(&self, assignment: &Assignment) -> bool {
+        Arc::ptr_eq(&self.columns, assignment.column_index())
+            && assignment.values().len() == self.vars.len()
+    }
+
     /// The shared variable-to-column map, for assignments.
     pub(crate) fn column_index(&self) -> &Arc<ColumnIndex> {
         &self.columns

@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use crate::error::{Error, Result};
+
 /// Precision, recall and F1 of one class.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassMetrics {
@@ -62,24 +64,59 @@ fn ratio(numerator: usize, denominator: usize) -> f64 {
     }
 }
 
-/// Evaluates `predicted` against `actual` class indices, both indexing `classes`.
-pub fn evaluate(predicted: &[usize], actual: &[usize], classes: &[String]) -> Evaluation {
-    assert_eq!(
-        predicted.len(),
-        actual.len(),
-        "one prediction per labelled row"
-    );
+/// Evaluates `predicted` against `actual` class indices, both indexing `classes`. Fails when
+/// they differ in length or hold an index that is not one of `classes`.
+pub fn evaluate(predicted: &[usize], actual: &[usize], classes: &[String]) -> Result<Evaluation> {
+    if predicted.len() != actual.len() {
+        return Err(Error::parameter(
+            "predictions",
+            format!(
+                "{} predictions for {} labelled rows",
+                predicted.len(),
+                actual.len()
+            ),
+        ));
+    }
     let k = classes.len();
+    let outside = |indices: &[usize]| indices.iter().copied().find(|&c| c >= k);
+    if let Some((what, class)) = outside(predicted)
+        .map(|c| ("prediction", c))
+        .or_else(|| outside(actual).map(|c| ("label", c)))
+    {
+        return Err(Error::parameter(
+            "classes",
+            format!("a {what} is class {class}, but there are {k} classes"),
+        ));
+    }
     let mut confusion = vec![vec![0usize; k]; k];
     for (&p, &a) in predicted.iter().zip(actual) {
         confusion[a][p] += 1;
     }
-    from_confusion(confusion, classes)
+    Ok(from_square_confusion(confusion, classes))
 }
 
 /// Computes every figure from a confusion matrix `confusion[true][predicted]` over `classes`.
-pub fn from_confusion(confusion: Vec<Vec<usize>>, classes: &[String]) -> Evaluation {
+/// Fails unless the matrix is square with one row and one column per class.
+pub fn from_confusion(confusion: Vec<Vec<usize>>, classes: &[String]) -> Result<Evaluation> {
     let k = classes.len();
+    if confusion.len() != k || confusion.iter().any(|row| row.len() != k) {
+        let shape: Vec<String> = confusion.iter().map(|row| row.len().to_string()).collect();
+        return Err(Error::parameter(
+            "confusion",
+            format!(
+                "a confusion matrix over {k} classes needs {k} rows of {k} counts, not rows of \
+                 [{}] counts",
+                shape.join(", ")
+            ),
+        ));
+    }
+    Ok(from_square_confusion(confusion, classes))
+}
+
+/// [`from_confusion`] for a matrix known to be `k x k`, `k` the number of classes.
+pub(crate) fn from_square_confusion(confusion: Vec<Vec<usize>>, classes: &[String]) -> Evaluation {
+    let k = classes.len();
+    debug_assert!(confusion.len() == k && confusion.iter().all(|row| row.len() == k));
     let rows: usize = confusion.iter().flatten().sum();
     let correct: usize = (0..k).map(|c| confusion[c][c]).sum();
     let per_class: Vec<ClassMetrics> = (0..k)
@@ -134,7 +171,7 @@ mod tests {
         // predicted: 0 0 1 2 1 1 1
         let actual = [0, 0, 0, 0, 1, 1, 2];
         let predicted = [0, 0, 1, 2, 1, 1, 1];
-        let e = evaluate(&predicted, &actual, &labels(3));
+        let e = evaluate(&predicted, &actual, &labels(3)).expect("fits");
         assert_eq!(
             e.confusion,
             vec![vec![2, 1, 1], vec![0, 2, 0], vec![0, 1, 0]]
@@ -153,7 +190,7 @@ mod tests {
 
     #[test]
     fn balanced_accuracy_ignores_classes_absent_from_the_truth() {
-        let e = evaluate(&[0, 1, 2], &[0, 1, 1], &labels(3));
+        let e = evaluate(&[0, 1, 2], &[0, 1, 1], &labels(3)).expect("fits");
         assert!((e.balanced_accuracy - 0.75).abs() < 1e-15);
     }
 }

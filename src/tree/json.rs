@@ -6,6 +6,8 @@
 //! Reading checks the format, the version and the tree's structure, and reports problems as
 //! [`Error::Format`] naming the file.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Column, Schema};
@@ -107,60 +109,117 @@ impl Tree {
         }
     }
 
-    /// Reads a tree from JSON text; `path` names the source in errors.
+    /// Reads a tree from JSON text (a leading byte order mark is skipped); `path` names the
+    /// source in errors, which are all [`Error::Format`].
     pub fn from_json_str(text: &str, path: &str) -> Result<Tree> {
         let bad = |message: String| Error::Format {
             path: path.to_string(),
             message,
         };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| bad(format!("not valid JSON: {e}")))?;
-        match value.get("format").and_then(|f| f.as_str()) {
-            Some(TREE_FORMAT) => {}
-            Some(other) => return Err(bad(format!("format `{other}` is not `{TREE_FORMAT}`"))),
-            None => {
-                return Err(bad(format!(
-                    "not a milptree tree file (no `format: \"{TREE_FORMAT}\"`)"
-                )))
-            }
+        check_header(&value).map_err(bad)?;
+        let file: TreeFile = serde_path_to_error::deserialize(value).map_err(|e| {
+            bad(format!(
+                "invalid tree file: at `{}`: {}",
+                e.path(),
+                e.inner()
+            ))
+        })?;
+        file.into_tree().map_err(bad)
+    }
+
+    /// Reads a tree file.
+    pub fn read(path: &std::path::Path) -> Result<Tree> {
+        let display = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::input(&display, format!("cannot read the tree file: {e}")))?;
+        Tree::from_json_str(&text, &display)
+    }
+}
+
+/// Checks the `format` and `version` fields before the rest of the file is read.
+fn check_header(value: &serde_json::Value) -> Result<(), String> {
+    match value.get("format") {
+        Some(serde_json::Value::String(format)) if format == TREE_FORMAT => {}
+        Some(serde_json::Value::String(other)) => {
+            return Err(format!("format `{other}` is not `{TREE_FORMAT}`"))
         }
-        match value.get("version").and_then(|v| v.as_u64()) {
-            Some(v) if v == u64::from(TREE_FORMAT_VERSION) => {}
-            Some(v) => {
-                return Err(bad(format!(
-                    "tree file version {v} is not supported (this milptree reads version {TREE_FORMAT_VERSION})"
-                )))
-            }
-            None => return Err(bad("the tree file has no version".into())),
+        _ => {
+            return Err(format!(
+                "not a milptree tree file (no `format: \"{TREE_FORMAT}\"`)"
+            ))
         }
-        let file: TreeFile =
-            serde_json::from_value(value).map_err(|e| bad(format!("invalid tree file: {e}")))?;
+    }
+    match value.get("version") {
+        None => Err("the tree file has no version".into()),
+        Some(version) if version.as_u64() == Some(u64::from(TREE_FORMAT_VERSION)) => Ok(()),
+        Some(serde_json::Value::Number(other)) => Err(format!(
+            "tree file version {other} is not supported (this milptree reads version \
+             {TREE_FORMAT_VERSION})"
+        )),
+        Some(other) => Err(format!(
+            "the version is {other}, {}: it must be the number {TREE_FORMAT_VERSION}",
+            json_kind(other)
+        )),
+    }
+}
+
+/// `a string`, `an object`, ...: what kind of JSON value `value` is.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+impl TreeFile {
+    /// The tree the file describes, with every check of its schema, classes, structure and
+    /// counts; the message says what is wrong.
+    fn into_tree(self) -> Result<Tree, String> {
         let schema = Schema {
-            features: Schema::features_of(&file.columns),
-            columns: file.columns,
-            target: file.target,
+            features: Schema::features_of(&self.columns),
+            columns: self.columns,
+            target: self.target,
         };
-        if schema.features != file.features {
-            return Err(bad(format!(
+        schema.check()?;
+        if schema.features != self.features {
+            return Err(format!(
                 "the features [{}] do not follow from the columns (expected [{}])",
-                file.features.join(", "),
+                self.features.join(", "),
                 schema.features.join(", ")
-            )));
+            ));
         }
-        let n_classes = file.classes.len();
-        let mut builder = TreeBuilder::new(schema, file.classes.clone(), file.depth)
-            .map_err(|e| bad(e.to_string()))?;
-        if let Some(s) = file.standardisation {
+        if self.classes.is_empty() {
+            return Err("the tree has no classes".into());
+        }
+        let mut labels = HashSet::new();
+        if let Some(twice) = self.classes.iter().find(|c| !labels.insert(c.as_str())) {
+            return Err(format!("class `{twice}` is given twice"));
+        }
+        let n_classes = self.classes.len();
+        let mut builder = TreeBuilder::new(schema, self.classes.clone(), self.depth)
+            .map_err(|e| e.to_string())?;
+        if let Some(s) = self.standardisation {
             builder = builder.standardisation(s);
         }
         let mut counts = Vec::new();
-        for node in &file.nodes {
+        let mut ids = HashSet::new();
+        for node in &self.nodes {
+            if !ids.insert(node.id) {
+                return Err(format!("node {} is given twice", node.id));
+            }
             if node.counts.len() != n_classes {
-                return Err(bad(format!(
+                return Err(format!(
                     "node {} has {} counts for {n_classes} classes",
                     node.id,
                     node.counts.len()
-                )));
+                ));
             }
             let result = match &node.kind {
                 NodeFileKind::Split {
@@ -168,11 +227,11 @@ impl Tree {
                     feature_name,
                     threshold,
                 } => {
-                    if file.features.get(*feature) != Some(feature_name) {
-                        return Err(bad(format!(
+                    if self.features.get(*feature) != Some(feature_name) {
+                        return Err(format!(
                             "node {}: feature {feature} is not named `{feature_name}`",
                             node.id
-                        )));
+                        ));
                     }
                     builder.split(
                         node.id,
@@ -190,38 +249,44 @@ impl Tree {
                     },
                 ),
                 NodeFileKind::Leaf { class, label } => {
-                    if file.classes.get(*class) != Some(label) {
-                        return Err(bad(format!(
+                    if self.classes.get(*class) != Some(label) {
+                        return Err(format!(
                             "node {}: class {class} is not labelled `{label}`",
                             node.id
-                        )));
+                        ));
                     }
                     builder.leaf(node.id, *class)
                 }
             };
-            result.map_err(|e| bad(e.to_string()))?;
+            result.map_err(|e| e.to_string())?;
             counts.push((node.id, node.counts.clone()));
         }
-        let mut tree = builder.build().map_err(|e| bad(e.to_string()))?;
+        let mut tree = builder.build().map_err(|e| e.to_string())?;
         for (id, node_counts) in counts {
             if let Some(Some(Node { counts, .. })) = tree.nodes.get_mut(id) {
                 *counts = node_counts;
             }
         }
-        if !tree.counts_consistent() {
-            return Err(bad(
-                "the node counts are inconsistent (a split's counts are not the sum of its children's)".into(),
+        // Every node's counts are at most the root's (by consistency, below), so a root total
+        // that fits keeps every sum the tree and its evaluation make in range.
+        if tree
+            .training_counts()
+            .iter()
+            .try_fold(0usize, |total, &count| total.checked_add(count))
+            .is_none()
+        {
+            return Err(format!(
+                "the root's counts add up to more training rows than {} (the largest count)",
+                usize::MAX
             ));
         }
-        tree.learned_by = file.learned_by;
+        if !tree.counts_consistent() {
+            return Err(
+                "the node counts are inconsistent (a split's counts are not the sum of its children's)"
+                    .into(),
+            );
+        }
+        tree.learned_by = self.learned_by;
         Ok(tree)
-    }
-
-    /// Reads a tree file.
-    pub fn read(path: &std::path::Path) -> Result<Tree> {
-        let display = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::input(&display, format!("cannot read the tree file: {e}")))?;
-        Tree::from_json_str(&text, &display)
     }
 }

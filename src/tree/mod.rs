@@ -71,8 +71,13 @@ impl Standardisation {
     }
 
     /// The oblique score `weights . z + bias` of `row` (original units), `z` its standardised
-    /// values: the one formula by which oblique splits route rows.
+    /// values: the one formula by which oblique splits route rows. NaN when `weights` or `row`
+    /// does not have one value per standardised feature.
     pub fn score(&self, weights: &[f64], bias: f64, row: &[f64]) -> f64 {
+        let n = self.mean.len();
+        if weights.len() != n || row.len() != n || self.scale.len() != n {
+            return f64::NAN;
+        }
         weights
             .iter()
             .zip(row)
@@ -113,9 +118,10 @@ impl Node {
     }
 }
 
-/// Depth of node `id` (the root has depth 0).
+/// Depth of node `id` (the root, node 1, has depth 0). Node ids start at 1: `0` is no node,
+/// and is given depth 0.
 pub fn node_depth(id: usize) -> usize {
-    (usize::BITS - 1 - id.leading_zeros()) as usize
+    id.max(1).ilog2() as usize
 }
 
 /// A validated classification tree. Build one with [`TreeBuilder`].
@@ -168,7 +174,7 @@ impl TreeBuilder {
     fn slot(&mut self, id: usize) -> Result<&mut Option<NodeKind>> {
         let capacity = self.nodes.len();
         self.nodes.get_mut(id).filter(|_| id >= 1).ok_or_else(|| {
-            Error::Internal(format!(
+            Error::InvalidTree(format!(
                 "node {id} is outside a tree of depth {} (nodes 1 to {})",
                 node_depth(capacity - 1),
                 capacity - 1
@@ -192,7 +198,7 @@ impl TreeBuilder {
     pub fn build(self) -> Result<Tree> {
         let n_features = self.schema.n_features();
         let n_classes = self.classes.len();
-        let invalid = |message: String| Err(Error::Internal(format!("invalid tree: {message}")));
+        let invalid = |message: String| Err(Error::InvalidTree(message));
         if self.nodes.get(1).is_none_or(Option::is_none) {
             return invalid("the root (node 1) is missing".into());
         }
@@ -347,20 +353,28 @@ impl Tree {
         self.leaves().into_iter().map(node_depth).max().unwrap_or(0)
     }
 
-    /// Whether `split` sends `row` (original units) to the left child.
+    /// Whether `split` sends `row` (original units) to the left child: `x[feature] <=
+    /// threshold` or `w . z + b <= 0`. A row that is not one value per feature of the tree
+    /// cannot be read as the tree's features and goes right at every split, as does a NaN
+    /// value (NaN is not `<=` anything).
     pub fn goes_left(&self, split: &Split, row: &[f64]) -> bool {
+        if row.len() != self.schema.n_features() {
+            return false;
+        }
         match split {
-            Split::Axis { feature, threshold } => row[*feature] <= *threshold,
+            Split::Axis { feature, threshold } => {
+                row.get(*feature).is_some_and(|value| value <= threshold)
+            }
             Split::Oblique { weights, bias } => self.oblique_value(weights, *bias, row) <= 0.0,
         }
     }
 
-    /// `weights . z + bias` for `row`, with `z` the standardised row.
+    /// `weights . z + bias` for `row`, with `z` the standardised row; NaN when the tree has no
+    /// standardisation (then it has no oblique split) or the lengths do not fit.
     pub fn oblique_value(&self, weights: &[f64], bias: f64, row: &[f64]) -> f64 {
         self.standardisation
             .as_ref()
-            .expect("a validated tree with an oblique split has a standardisation")
-            .score(weights, bias, row)
+            .map_or(f64::NAN, |s| s.score(weights, bias, row))
     }
 
     /// The ids of the nodes `row` passes through, root first, leaf last.
@@ -406,8 +420,8 @@ impl Tree {
     /// Changes the class leaf `id` predicts.
     pub fn set_leaf_class(&mut self, id: usize, class: usize) -> Result<()> {
         if class >= self.classes.len() {
-            return Err(Error::Internal(format!(
-                "class {class} of {}",
+            return Err(Error::InvalidTree(format!(
+                "leaf {id} cannot predict class {class} of {}",
                 self.classes.len()
             )));
         }
@@ -419,23 +433,60 @@ impl Tree {
                 *current = class;
                 Ok(())
             }
-            _ => Err(Error::Internal(format!("node {id} is not a leaf"))),
+            _ => Err(Error::InvalidTree(format!("node {id} is not a leaf"))),
         }
     }
 
     /// Recomputes every node's per-class counts from training rows and their labels.
-    pub fn recount(&mut self, rows: &[Vec<f64>], labels: &[usize]) {
+    ///
+    /// Fails with [`Error::TreeMismatch`], leaving the counts as they were, when the rows and
+    /// labels differ in number, a row is not one value per feature of the tree, or a label is
+    /// not one of the tree's classes.
+    pub fn recount(&mut self, rows: &[Vec<f64>], labels: &[usize]) -> Result<()> {
+        self.check_rows(rows, labels)?;
         let n_classes = self.classes.len();
         for node in self.nodes.iter_mut().flatten() {
             node.counts = vec![0; n_classes];
         }
         for (row, &label) in rows.iter().zip(labels) {
             for id in self.path(row) {
-                if let Some(node) = self.nodes[id].as_mut() {
-                    node.counts[label] += 1;
+                if let Some(count) = self
+                    .nodes
+                    .get_mut(id)
+                    .and_then(Option::as_mut)
+                    .and_then(|node| node.counts.get_mut(label))
+                {
+                    *count += 1;
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Checks that `rows` and `labels` can be routed and counted by this tree: as many of
+    /// each, one value per feature in every row, every label one of the tree's classes.
+    fn check_rows(&self, rows: &[Vec<f64>], labels: &[usize]) -> Result<()> {
+        if rows.len() != labels.len() {
+            return Err(Error::TreeMismatch(format!(
+                "{} rows but {} labels",
+                rows.len(),
+                labels.len()
+            )));
+        }
+        let n_features = self.schema.n_features();
+        if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != n_features) {
+            return Err(Error::TreeMismatch(format!(
+                "row {i} has {} values, but the tree has {n_features} features",
+                row.len()
+            )));
+        }
+        let n_classes = self.classes.len();
+        if let Some((i, label)) = labels.iter().enumerate().find(|(_, &l)| l >= n_classes) {
+            return Err(Error::TreeMismatch(format!(
+                "row {i} has label {label}, but the tree has {n_classes} classes"
+            )));
+        }
+        Ok(())
     }
 
     /// Splits that send every training row reaching them the same way (by the stored counts),
@@ -457,10 +508,7 @@ impl Tree {
 
     /// Per-class counts of the training rows the tree was counted on (the root's counts).
     pub fn training_counts(&self) -> &[usize] {
-        &self.nodes[1]
-            .as_ref()
-            .expect("a validated tree has a root")
-            .counts
+        self.node(1).map_or(&[], |root| &root.counts)
     }
 
     /// Whether every split's counts are the sum of its children's counts (a consistency check
@@ -474,15 +522,35 @@ impl Tree {
                         .counts
                         .iter()
                         .zip(left.counts.iter().zip(&right.counts))
-                        .all(|(n, (l, r))| *n == l + r),
+                        .all(|(n, (l, r))| l.checked_add(*r) == Some(*n)),
                     _ => false,
                 },
             )
     }
 
     /// Evaluates the tree on rows with known labels (classes index `classes`, which must start
-    /// with the tree's own classes).
-    pub fn evaluate(&self, rows: &[Vec<f64>], labels: &[usize], classes: &[String]) -> Evaluation {
+    /// with the tree's own classes). Fails when the rows and labels differ in number, a row is
+    /// not one value per feature of the tree, or a label is not one of `classes`.
+    pub fn evaluate(
+        &self,
+        rows: &[Vec<f64>],
+        labels: &[usize],
+        classes: &[String],
+    ) -> Result<Evaluation> {
+        let n_features = self.schema.n_features();
+        if let Some((i, row)) = rows.iter().enumerate().find(|(_, r)| r.len() != n_features) {
+            return Err(Error::TreeMismatch(format!(
+                "row {i} has {} values, but the tree has {n_features} features",
+                row.len()
+            )));
+        }
+        if classes.get(..self.classes.len()) != Some(self.classes.as_slice()) {
+            return Err(Error::TreeMismatch(format!(
+                "the classes [{}] do not start with the tree's classes [{}]",
+                classes.join(", "),
+                self.classes.join(", ")
+            )));
+        }
         evaluate(&self.predict(rows), labels, classes)
     }
 
@@ -497,11 +565,13 @@ impl Tree {
                 counts,
             }) = self.node(id)
             {
-                for (actual, &count) in counts.iter().enumerate() {
-                    confusion[actual][*class] += count;
+                for (row, &count) in confusion.iter_mut().zip(counts) {
+                    if let Some(cell) = row.get_mut(*class) {
+                        *cell += count;
+                    }
                 }
             }
         }
-        from_confusion(confusion, &self.classes)
+        eval::from_square_confusion(confusion, &self.classes)
     }
 }

@@ -135,6 +135,7 @@ fn all_thresholds_reach_the_oracle_optimum() {
                 );
                 let errors = tree
                     .evaluate(data.rows(), data.labels(), data.classes())
+                    .expect("the rows fit the tree")
                     .misclassified;
                 assert_eq!(errors as f64, expected, "{context}: evaluated errors");
             }
@@ -574,6 +575,7 @@ fn greedy_warm_start_is_feasible_and_its_objective_is_the_greedy_trees() {
             assert!(built.mip().check(&start).feasible, "{mode} depth {depth}");
             let errors = greedy
                 .evaluate(iris.rows(), iris.labels(), iris.classes())
+                .expect("the rows fit the tree")
                 .misclassified as f64;
             assert_eq!(built.mip().objective_value(&start), errors);
             assert_eq!(

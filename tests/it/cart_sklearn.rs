@@ -24,6 +24,7 @@ fn training_errors(name: &str, depth: usize) -> usize {
     let data = read_dataset(&dataset(name), &TargetColumn::Last).expect("bundled data reads");
     let tree = cart(&data, &CartParams::new(depth)).expect("CART grows");
     tree.evaluate(data.rows(), data.labels(), data.classes())
+        .expect("the rows fit the tree")
         .misclassified
 }
 

@@ -19,7 +19,7 @@ proptest! {
         let classes: Vec<String> = (0..4).map(|c| format!("c{c}")).collect();
         let predicted: Vec<usize> = pairs.iter().map(|p| p.0).collect();
         let actual: Vec<usize> = pairs.iter().map(|p| p.1).collect();
-        let e = evaluate(&predicted, &actual, &classes);
+        let e = evaluate(&predicted, &actual, &classes).expect("one class per row");
         let wrong = predicted.iter().zip(&actual).filter(|(p, a)| p != a).count();
         prop_assert_eq!(e.rows, pairs.len());
         prop_assert_eq!(e.misclassified, wrong);
@@ -85,7 +85,9 @@ fn check_against_hand_routing(tree: &Tree, data: &Dataset) -> Result<(), TestCas
         .zip(data.labels())
         .filter(|(p, a)| p != a)
         .count();
-    let evaluation = tree.evaluate(data.rows(), data.labels(), data.classes());
+    let evaluation = tree
+        .evaluate(data.rows(), data.labels(), data.classes())
+        .expect("the rows fit the tree");
     prop_assert_eq!(evaluation.misclassified, wrong);
     prop_assert_eq!(tree.training_evaluation(), evaluation);
     prop_assert!(tree.counts_consistent());
@@ -114,7 +116,8 @@ fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
         }
     }
     let mut tree = builder.build().expect("a valid random tree");
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     tree
 }
 

@@ -77,7 +77,9 @@ fn oct_reaches_the_oracle_optimum_on_random_data() {
             for solver in SOLVERS {
                 let outcome = solve(&Oct::new(depth), &data, solver, WarmStart::None);
                 let tree = outcome.tree.as_ref().expect("a tree");
-                let evaluated = tree.evaluate(data.rows(), data.labels(), data.classes());
+                let evaluated = tree
+                    .evaluate(data.rows(), data.labels(), data.classes())
+                    .expect("the rows fit the tree");
                 assert_eq!(
                     evaluated.misclassified, expected.errors,
                     "seed {seed} depth {depth} {solver:?}"
@@ -202,7 +204,8 @@ fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
         }
     }
     let mut tree = builder.build().expect("a valid tree");
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     tree
 }
 

@@ -54,7 +54,8 @@ fn small_tree() -> Tree {
         .and_then(|b| b.leaf(7, 1))
         .expect("nodes in range");
     let mut tree = builder.build().expect("a valid tree");
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     tree
 }
 
@@ -108,7 +109,8 @@ fn one_sided_split_is_marked_and_reported() {
         .and_then(|b| b.leaf(3, 1))
         .expect("nodes in range");
     let mut tree = builder.build().expect("valid");
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     assert_eq!(tree.one_sided_splits(), vec![(1, "right")]);
     assert_eq!(
         TextView(&tree).to_string(),
@@ -132,7 +134,8 @@ fn depth_one_oblique(weights: Vec<f64>, bias: f64) -> Tree {
         .and_then(|b| b.leaf(3, 1))
         .expect("nodes in range");
     let mut tree = builder.build().expect("valid");
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     tree
 }
 

@@ -136,7 +136,7 @@ impl FullTree {
             builder.leaf(self.first_leaf() + i, class)?;
         }
         let mut tree = builder.build()?;
-        tree.recount(data.rows(), data.labels());
+        tree.recount(data.rows(), data.labels())?;
         Ok(tree)
     }
 }

@@ -158,7 +158,7 @@ pub fn snap_tree(
     };
     snapper.place(1, 1)?;
     let mut snapped = snapper.builder.build()?;
-    snapped.recount(data.rows(), data.labels());
+    snapped.recount(data.rows(), data.labels())?;
     snapped.learned_by = tree.learned_by.clone();
     Ok((snapped, snapper.notes))
 }

@@ -147,6 +147,6 @@ pub(crate) fn decode(built: &OlctModel, solution: &Assignment) -> Result<(Tree, 
         }
     }
     let mut tree = builder.build()?;
-    tree.recount(training.data.rows(), training.data.labels());
+    tree.recount(training.data.rows(), training.data.labels())?;
     Ok((tree, notes))
 }

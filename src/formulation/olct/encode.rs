@@ -73,7 +73,7 @@ pub(crate) fn representable(training: &Training, tree: &Tree) -> Result<(Tree, V
             current = with_splits(&current, &replaced, training)?;
         }
     }
-    current.recount(training.data.rows(), training.data.labels());
+    current.recount(training.data.rows(), training.data.labels())?;
     Ok((current, notes))
 }
 

@@ -41,7 +41,7 @@ pub(crate) fn with_splits(
         };
     }
     let mut rebuilt = builder.build()?;
-    rebuilt.recount(training.data.rows(), training.data.labels());
+    rebuilt.recount(training.data.rows(), training.data.labels())?;
     rebuilt.learned_by = tree.learned_by.clone();
     Ok(rebuilt)
 }

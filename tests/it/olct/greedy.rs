@@ -167,6 +167,7 @@ fn a_pure_node_goes_to_the_bound_and_an_empty_one_is_zero() {
     let tree = logistic_tree(&data, &params(2, 10.0, false)).unwrap();
     let errors = tree
         .evaluate(data.rows(), data.labels(), data.classes())
+        .expect("the rows fit the tree")
         .misclassified;
     assert_eq!(errors, 0);
     for (id, sign) in [(2, -1.0), (3, 1.0)] {

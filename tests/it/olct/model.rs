@@ -40,7 +40,8 @@ fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
         }
     }
     let mut tree = builder.build().unwrap();
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     tree
 }
 
@@ -149,7 +150,8 @@ fn decode_follows_the_solutions_routing_within_tolerance() {
         builder.leaf(leaf, leaf % 2).unwrap();
     }
     tree = builder.build().unwrap();
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     let encoded = model.encode(&built, &tree).unwrap();
     let mip = built.mip();
     let root_bias = mip.vars().iter().position(|v| v.name == "b[n=1]").unwrap();

@@ -48,7 +48,8 @@ fn logistic_tree() -> Tree {
         builder.leaf(leaf, leaf % 2).unwrap();
     }
     let mut tree = builder.build().unwrap();
-    tree.recount(data.rows(), data.labels());
+    tree.recount(data.rows(), data.labels())
+        .expect("the rows fit the tree");
     tree
 }
 

@@ -76,6 +76,7 @@ fn separable_data_is_separated_at_depth_one() {
         let tree = outcome.tree.expect("a tree");
         let errors = tree
             .evaluate(data.rows(), data.labels(), data.classes())
+            .expect("the rows fit the tree")
             .misclassified;
         assert_eq!(errors, 0, "{solver:?}");
     }
