@@ -9,6 +9,7 @@ mod crafted_trees;
 mod data_errors;
 mod evaluator_props;
 mod experiment;
+mod fuzz;
 mod mip;
 mod models;
 mod oct;
