@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::cli::args::PredictArgs;
 use crate::cli::output::{print_json, summary_line, write_file};
-use crate::data::{read_for_schema, Observations};
+use crate::data::{read_for_schema, same_label, Observations};
 use crate::error::Result;
 use crate::tree::{evaluate, ProbabilityModel, Tree};
 use crate::{errln, noteln, out, outln};
@@ -122,7 +122,8 @@ pub fn run(args: PredictArgs) -> Result<()> {
 }
 
 /// Maps the labels of the data the way the tree's training data was relabelled, when it was
-/// (`learned_by.relabel.map`, e.g. OLCT's `X` / `not X`); labels outside the map stay as they are.
+/// (`learned_by.relabel.map`, e.g. OLCT's `X` / `not X`), numbers matched by value; labels
+/// outside the map stay as they are.
 fn apply_relabel_rule(tree: &Tree, observations: &mut Observations) {
     let Some(map) = tree
         .learned_by
@@ -140,8 +141,9 @@ fn apply_relabel_rule(tree: &Tree, observations: &mut Observations) {
     for label in labels.iter_mut() {
         let original = &observations.classes[*label];
         let learned = map
-            .get(original)
-            .and_then(|v| v.as_str())
+            .iter()
+            .find(|(key, _)| same_label(key, original))
+            .and_then(|(_, v)| v.as_str())
             .unwrap_or(original)
             .to_string();
         *label = match classes.iter().position(|c| *c == learned) {

@@ -3,10 +3,10 @@
 //! line and column.
 
 use std::collections::{BTreeSet, HashMap};
-use std::fs::File;
 use std::path::Path;
 
-use crate::data::{count_classes, Column, ColumnKind, Dataset, Observations, Schema};
+use crate::data::line_index::LineIndex;
+use crate::data::{Column, ColumnKind, Dataset, Observations, Schema};
 use crate::error::{Error, Result};
 
 /// Which column holds the labels.
@@ -60,15 +60,17 @@ impl RawTable {
 
 fn read_raw(path: &Path) -> Result<RawTable> {
     let display = path.display().to_string();
-    let file = File::open(path).map_err(|e| Error::input(&display, format!("cannot open: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::input(&display, format!("cannot open: {e}")))?;
+    let lines = LineIndex::new(&bytes);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
         .trim(csv::Trim::All)
-        .from_reader(file);
+        .from_reader(bytes.as_slice());
     let header: Vec<String> = reader
         .headers()
-        .map_err(|e| csv_error(&display, e))?
+        .map_err(|e| csv_error(&display, &lines, e))?
         .iter()
         .enumerate()
         .map(|(i, name)| {
@@ -103,8 +105,10 @@ fn read_raw(path: &Path) -> Result<RawTable> {
     }
     let mut records = Vec::new();
     for result in reader.records() {
-        let record = result.map_err(|e| csv_error(&display, e))?;
-        let line = record.position().map_or(0, |p| p.line());
+        let record = result.map_err(|e| csv_error(&display, &lines, e))?;
+        let line = record
+            .position()
+            .map_or(0, |p| lines.line_of_record(p.byte()));
         if record.len() == 1 && record[0].is_empty() && header.len() > 1 {
             // A blank line: the csv crate yields one empty field. Skip it.
             continue;
@@ -134,8 +138,8 @@ fn read_raw(path: &Path) -> Result<RawTable> {
     })
 }
 
-fn csv_error(path: &str, error: csv::Error) -> Error {
-    let line = error.position().map(|p| p.line());
+fn csv_error(path: &str, lines: &LineIndex<'_>, error: csv::Error) -> Error {
+    let line = error.position().map(|p| lines.line_of_record(p.byte()));
     let message = match error.kind() {
         csv::ErrorKind::Utf8 { .. } => "the file is not valid UTF-8 text".to_string(),
         csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
@@ -237,6 +241,40 @@ fn column_kind(table: &RawTable, column: usize) -> Result<ColumnKind> {
             ),
         )),
     }
+}
+
+/// Whether two labels name the same class: the same text, or two numbers of the same value
+/// (`1`, `1.0` and `1e0`; `0` and `-0`).
+pub fn same_label(a: &str, b: &str) -> bool {
+    a == b
+        || matches!(
+            (parse_number(a), parse_number(b)),
+            (Some(Ok(x)), Some(Ok(y))) if x == y
+        )
+}
+
+/// The spelling of each label's class: a label that is a number is spelled as the first label
+/// of the same value in `labels` (in file order); any other label as it is.
+fn class_spellings<'a>(labels: impl Iterator<Item = &'a str>) -> HashMap<&'a str, &'a str> {
+    let mut first_of_value: Vec<(f64, &str)> = Vec::new();
+    let mut spellings = HashMap::new();
+    for label in labels {
+        if spellings.contains_key(label) {
+            continue;
+        }
+        let spelling = match parse_number(label) {
+            Some(Ok(value)) => match first_of_value.iter().find(|(v, _)| *v == value) {
+                Some(&(_, first)) => first,
+                None => {
+                    first_of_value.push((value, label));
+                    label
+                }
+            },
+            _ => label,
+        };
+        spellings.insert(label, spelling);
+    }
+    spellings
 }
 
 /// Orders class labels: numerically when every label is a number, as text otherwise.
@@ -342,11 +380,13 @@ pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
             kind,
         });
     }
-    let label_texts: BTreeSet<&str> = table
-        .records
-        .iter()
-        .map(|(_, cells)| cells[target_index].as_str())
-        .collect();
+    let spellings = class_spellings(
+        table
+            .records
+            .iter()
+            .map(|(_, cells)| cells[target_index].as_str()),
+    );
+    let label_texts: BTreeSet<&str> = spellings.values().copied().collect();
     let classes = sorted_classes(&label_texts);
     let target_name = table.header[target_index].clone();
     if classes.len() < 2 {
@@ -370,27 +410,21 @@ pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
     let mut unseen = Vec::new();
     for (line, cells) in &table.records {
         rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
-        labels.push(class_index[cells[target_index].as_str()]);
+        let label = cells[target_index].as_str();
+        let class = spellings
+            .get(label)
+            .and_then(|spelling| class_index.get(spelling))
+            .copied()
+            .ok_or_else(|| Error::Internal(format!("label `{label}` has no class")))?;
+        labels.push(class);
     }
     debug_assert!(unseen.is_empty());
-    let dataset = Dataset {
-        source: table.path.clone(),
-        schema: Schema {
-            columns,
-            target: target_name,
-            features,
-        },
-        classes,
-        rows,
-        labels,
+    let schema = Schema {
+        columns,
+        target: target_name,
+        features,
     };
-    debug_assert_eq!(
-        count_classes(&dataset.labels, dataset.n_classes())
-            .iter()
-            .sum::<usize>(),
-        dataset.n_rows()
-    );
-    Ok(dataset)
+    Dataset::with_schema(table.path.clone(), schema, classes, rows, labels)
 }
 
 /// Reads data for prediction against a tree's `schema` and `classes`.
@@ -440,7 +474,7 @@ pub fn read_for_schema(
         rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
         if let Some(target) = target_index {
             let label = &cells[target];
-            let index = match all_classes.iter().position(|c| c == label) {
+            let index = match all_classes.iter().position(|c| same_label(c, label)) {
                 Some(index) => index,
                 None => {
                     all_classes.push(label.clone());

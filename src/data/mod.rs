@@ -5,12 +5,13 @@
 //! `column=value` features (0 or 1). The label column holds any text; labels are kept as written.
 
 mod csv_reader;
+mod line_index;
 mod split;
 mod thresholds;
 
 use serde::{Deserialize, Serialize};
 
-pub use csv_reader::{read_dataset, read_for_schema, TargetColumn};
+pub use csv_reader::{read_dataset, read_for_schema, same_label, TargetColumn};
 pub use split::{stratified_split, TrainTest};
 pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
 
@@ -33,6 +34,11 @@ pub struct Column {
     #[serde(flatten)]
     pub kind: ColumnKind,
 }
+
+/// The widest range (largest minus smallest value) a feature may span. Beyond it, the squared
+/// deviations that standardisation and scaling compute overflow `f64` (at about `1.3e154`), and
+/// a formulation could report a wrong optimum; such data is refused when it is read.
+pub const MAX_FEATURE_RANGE: f64 = 1e150;
 
 /// The mapping from the file's columns to the model's features, kept in every tree so that
 /// later data can be checked and encoded the same way.
@@ -170,7 +176,8 @@ impl Dataset {
     }
 
     /// A dataset over a given schema, checked: one label per row, one finite value per feature
-    /// in every row, every label a class index.
+    /// in every row, no feature spanning more than [`MAX_FEATURE_RANGE`], every label a class
+    /// index.
     pub fn with_schema(
         source: impl Into<String>,
         schema: Schema,
@@ -196,6 +203,21 @@ impl Dataset {
         }
         if rows.iter().flatten().any(|v| !v.is_finite()) {
             return Err(bad("a feature value is not finite".into()));
+        }
+        for (j, name) in schema.features.iter().enumerate() {
+            let (low, high) = rows
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), row| {
+                    (l.min(row[j]), h.max(row[j]))
+                });
+            if high - low > MAX_FEATURE_RANGE {
+                return Err(bad(format!(
+                    "column `{name}`: its values span from {low:e} to {high:e}, a range wider \
+                     than {MAX_FEATURE_RANGE:e}, which milptree does not accept (the squares of \
+                     such differences overflow); rescale the column (e.g. divide it by a power \
+                     of ten) or take its logarithm"
+                )));
+            }
         }
         if let Some(&label) = labels.iter().find(|&&l| l >= classes.len()) {
             return Err(bad(format!(

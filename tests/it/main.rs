@@ -6,6 +6,7 @@ mod cli_commands;
 mod cli_solve;
 mod common;
 mod crafted_trees;
+mod data_edges;
 mod data_errors;
 mod evaluator_props;
 mod experiment;

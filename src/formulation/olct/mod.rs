@@ -100,7 +100,10 @@ impl Olct {
             ));
         }
         let margin = self.epsilon.max(std::f64::consts::LN_2);
-        if !(self.big_m.is_finite() && self.big_m > 2.0 * margin) {
+        if !self.big_m.is_finite() {
+            return Err(Error::parameter("--big-m", "must be a finite number"));
+        }
+        if self.big_m <= 2.0 * margin {
             return Err(Error::parameter(
                 "--big-m",
                 format!(
