@@ -1,12 +1,14 @@
 //! The process's standard streams: the one place milptree writes to stdout and stderr.
 //!
 //! - Results (reports, trees, predictions, and `predict`'s metrics on stderr) go through
-//!   [`outln!`], [`out!`] and [`errln!`], which return an error when the stream cannot be
-//!   written ([`Error::Stream`]). A closed pipe ([`Error::is_closed_pipe`], e.g. `| head -1`)
-//!   is not a failure: the command line then ends quietly with exit 0.
-//! - Diagnostics (warnings, notes, solver logs, error messages) go through [`noteln!`] and
-//!   [`note`], best effort: a stderr that cannot be written loses them but never stops the
-//!   work, and never panics (`println!` and `eprintln!` panic on a write error).
+//!   [`outln!`](crate::outln), [`out!`](crate::out) and [`errln!`](crate::errln), which
+//!   return an error when the stream cannot be written ([`Error::Stream`]). A closed pipe
+//!   ([`Error::is_closed_pipe`], e.g. `| head -1`) is not a failure: the command line then
+//!   ends quietly with exit 0.
+//! - Diagnostics (warnings, notes, solver logs, error messages) go through
+//!   [`noteln!`](crate::noteln) and [`note`], best effort: a stderr that cannot be written
+//!   loses them but never stops the work, and never panics (`println!` and `eprintln!` panic
+//!   on a write error).
 //!
 //! Each write is flushed at once, so an error surfaces at the write that caused it. Output can
 //! be captured in memory for the current thread ([`capture`]), which runs the command line in

@@ -1,10 +1,11 @@
-//! Our own record of a mixed-integer model, kept next to the `good_lp` problem it builds.
+//! Our own record of a mixed-integer model, built from `good_lp` variables and expressions.
 //!
 //! Formulations create variables and constraints through [`MipModel`], using `good_lp`'s
-//! [`Variable`], [`Expression`] and [`constraint!`] as usual. Next to the `good_lp` problem the
-//! model keeps an ordered record of every column (readable name such as `a[f=3,n=1]`, kind,
-//! bounds) and every row (name, terms sorted by column, sense, right-hand side), because
-//! `good_lp` does not expose its internals. Everything else is built from this record:
+//! [`Variable`], [`Expression`] and [`constraint!`] as usual. The model keeps an ordered record
+//! of every column (readable name such as `a[f=3,n=1]`, kind, bounds) and every row (name, terms
+//! sorted by column, sense, right-hand side), because `good_lp` does not expose its internals.
+//! Its variables come from one pool for the whole process (`variable_pool`), so a variable of
+//! another model is always recognised as foreign. Everything else is built from this record:
 //! - the solver backends load it (see [`crate::solver`]), so the solvers see exactly the model
 //!   that is exported and checked;
 //! - [`Assignment`]s (complete values for every column, for warm starts and solutions) are
@@ -29,6 +30,7 @@ mod names;
 mod number_format;
 mod record;
 mod start_writer;
+mod variable_pool;
 
 pub use assignment::{Assignment, AssignmentBuilder};
 pub use check::{Feasibility, Violation, ViolationKind, FEASIBILITY_TOLERANCE};

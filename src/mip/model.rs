@@ -1,5 +1,5 @@
-//! [`MipModel`]: the ordered record of columns, rows and objective, built next to the `good_lp`
-//! problem.
+//! [`MipModel`]: the ordered record of columns, rows and objective, built from `good_lp`
+//! variables and expressions.
 
 use std::sync::{Arc, OnceLock};
 
@@ -14,16 +14,15 @@ use crate::error::{Error, Result};
 /// How many model defects an error message names.
 const DEFECTS_NAMED: usize = 10;
 
-/// A minimisation MILP: the `good_lp` problem and our ordered record of it.
+/// A minimisation MILP, as our ordered record of its columns, rows and objective.
 ///
 /// Variables and constraints are added through this type, which records them in creation order;
-/// column `j` is the `j`-th variable created, row `i` the `i`-th constraint added.
+/// column `j` is the `j`-th variable created, row `i` the `i`-th constraint added. Its `good_lp`
+/// variables are its own: no other live model has them (see `variable_pool`), so a variable of
+/// another model is always recognised as foreign.
 #[derive(Clone)]
 pub struct MipModel {
     name: String,
-    problem_variables: ProblemVariables,
-    constraints: Vec<Constraint>,
-    objective: Expression,
     columns: Arc<ColumnIndex>,
     vars: Vec<VarInfo>,
     rows: Vec<RowInfo>,
@@ -48,9 +47,6 @@ impl MipModel {
     pub fn new(name: impl Into<String>) -> Self {
         MipModel {
             name: name.into(),
-            problem_variables: ProblemVariables::new(),
-            constraints: Vec::new(),
-            objective: Expression::default(),
             columns: Arc::new(ColumnIndex::default()),
             vars: Vec::new(),
             rows: Vec::new(),
@@ -88,11 +84,7 @@ impl MipModel {
                 "binary variable `{name}` has bounds [{lower}, {upper}] outside [0, 1]"
             ));
         }
-        let mut definition = good_lp::variable().min(lower).max(upper);
-        if kind.is_integral() {
-            definition = definition.integer();
-        }
-        let variable = self.problem_variables.add(definition);
+        let variable = self.columns.new_variable();
         ColumnIndex::insert(&mut self.columns, variable, self.vars.len());
         self.vars.push(VarInfo {
             name,
@@ -152,7 +144,7 @@ impl MipModel {
         } else {
             (terms, sense, rhs)
         };
-        self.push_row(name, terms, sense, rhs, constraint)
+        self.push_row(name, terms, sense, rhs)
     }
 
     /// Adds the row `lhs sense rhs` (both sides may hold variables and constants) and records it
@@ -171,12 +163,7 @@ impl MipModel {
         let terms = self.record_terms(&name, &difference, &mut defects);
         self.defects.append(&mut defects);
         let rhs = -difference.constant();
-        let constraint = match sense {
-            RowSense::Le => difference.leq(0.0),
-            RowSense::Ge => difference.geq(0.0),
-            RowSense::Eq => difference.eq(0.0),
-        };
-        self.push_row(name, terms, sense, rhs, constraint)
+        self.push_row(name, terms, sense, rhs)
     }
 
     /// Sets the objective (always minimised); its constant term is kept.
@@ -192,7 +179,6 @@ impl MipModel {
         }
         // A new objective replaces the defects of the previous one.
         self.objective_defects = defects;
-        self.objective = objective;
     }
 
     /// The column of `variable`.
@@ -323,16 +309,56 @@ impl MipModel {
         self.file_names().row(row)
     }
 
-    /// The `good_lp` problem built next to the record: the variables with the objective to
-    /// minimise and the constraints, in the order they were added, to solve the model with any
-    /// solver `good_lp` supports. `good_lp`'s solvers leave the objective's constant out of
-    /// their figures, and fill the gaps of a partial start with 0: prefer [`crate::solver`].
-    pub fn good_lp_problem(&self) -> (good_lp::variable::UnsolvedProblem, Vec<Constraint>) {
-        let problem = self
-            .problem_variables
-            .clone()
-            .minimise(self.objective.clone());
-        (problem, self.constraints.clone())
+    /// The model as a `good_lp` problem, to solve it with any solver `good_lp` supports: the
+    /// problem (variables and the objective to minimise), the constraints in row order, and
+    /// the problem's variable of every column (`variables[j]` is column `j`'s; they are not
+    /// the model's own variables, which belong to the model alone). `good_lp`'s solvers leave
+    /// the objective's constant out of their figures, and fill the gaps of a partial start with
+    /// 0: prefer [`crate::solver`].
+    pub fn good_lp_problem(
+        &self,
+    ) -> (
+        good_lp::variable::UnsolvedProblem,
+        Vec<Constraint>,
+        Vec<Variable>,
+    ) {
+        let mut problem_variables = ProblemVariables::new();
+        let variables: Vec<Variable> = self
+            .vars
+            .iter()
+            .map(|var| {
+                let definition = good_lp::variable().min(var.lower).max(var.upper);
+                problem_variables.add(if var.kind.is_integral() {
+                    definition.integer()
+                } else {
+                    definition
+                })
+            })
+            .collect();
+        let expression = |terms: &[(usize, f64)]| -> Expression {
+            terms
+                .iter()
+                .map(|&(column, coefficient)| coefficient * variables[column])
+                .sum()
+        };
+        let objective = expression(&self.objective_terms) + self.objective_constant;
+        let constraints = self
+            .rows
+            .iter()
+            .map(|row| {
+                let lhs = expression(&row.terms);
+                match row.sense {
+                    RowSense::Le => lhs.leq(row.rhs),
+                    RowSense::Ge => lhs.geq(row.rhs),
+                    RowSense::Eq => lhs.eq(row.rhs),
+                }
+            })
+            .collect();
+        (
+            problem_variables.minimise(objective),
+            constraints,
+            variables,
+        )
     }
 
     /// Whether `assignment` was made for this model as it is now: by this model (or a clone)
@@ -401,7 +427,6 @@ impl MipModel {
         terms: Vec<(usize, f64)>,
         sense: RowSense,
         rhs: f64,
-        constraint: Constraint,
     ) -> usize {
         if !rhs.is_finite() {
             self.defects
@@ -415,7 +440,6 @@ impl MipModel {
             // Adding 0.0 turns a right-hand side of -0.0 into 0.0.
             rhs: rhs + 0.0,
         });
-        self.constraints.push(constraint);
         self.file_names = OnceLock::new();
         index
     }

@@ -1,7 +1,7 @@
 //! The model record: assignments, checks, objective values, sizes, file names and the LP, MPS
 //! and start writers.
 
-use milptree::mip::{constraint, Expression, MipModel, RowSense, ViolationKind};
+use milptree::mip::{constraint, Expression, MipModel, RowSense, Variable, ViolationKind};
 
 use crate::models;
 
@@ -188,17 +188,42 @@ fn finish_rejects_values_that_are_not_finite() {
     );
 }
 
+/// Two models built side by side: `one` with x, y and `other` with a, b, c. Every variable
+/// of `other` is foreign to `one`, whether its position in `other` is within `one`'s columns
+/// (a, b) or past them (c).
+fn side_by_side() -> (MipModel, [Variable; 2], MipModel, [Variable; 3]) {
+    let mut model = MipModel::new("one");
+    let mut other = MipModel::new("other");
+    let a = other.binary("a");
+    let x = model.binary("x");
+    let b = other.binary("b");
+    let y = model.binary("y");
+    let c = other.binary("c");
+    (model, [x, y], other, [a, b, c])
+}
+
 #[test]
 fn finish_rejects_variables_of_another_model() {
-    let mut other = MipModel::new("other");
-    other.binary("a");
-    let foreign = other.binary("b");
-    let mut model = MipModel::new("one");
-    let x = model.binary("x");
+    let (model, [x, y], _other, foreign) = side_by_side();
+    for (i, &f) in foreign.iter().enumerate() {
+        assert_eq!(model.try_col(f), None, "foreign variable {i}");
+        let mut start = model.start();
+        start.set(x, 1.0);
+        start.set(y, 0.0);
+        start.set(f, 1.0);
+        assert!(!start.is_set(f), "foreign variable {i}");
+        let error = start.finish().expect_err("a foreign variable");
+        assert!(error.to_string().contains("did not create"), "{error}");
+    }
+    // An assignment is read by its own model's variables only.
     let mut start = model.start();
     start.set(x, 1.0);
-    start.set(foreign, 1.0);
-    assert!(start.finish().is_err());
+    start.set(y, 0.0);
+    let start = start.finish().expect("complete");
+    assert_eq!(start.get(x), Some(1.0));
+    for f in foreign {
+        assert_eq!(start.get(f), None);
+    }
 }
 
 #[test]
@@ -312,15 +337,21 @@ fn validate_reports_inconsistent_models() {
     let error = model.validate().expect_err("binary").to_string();
     assert!(error.contains("binary variable `b`"), "{error}");
 
-    let mut other = MipModel::new("other");
-    other.binary("a");
-    let foreign = other.binary("b");
-    let mut model = MipModel::new("foreign");
-    model.binary("x");
-    model.add_constraint("uses_foreign", constraint!(foreign <= 1.0));
-    let error = model.validate().expect_err("foreign").to_string();
-    assert!(error.contains("did not create"), "{error}");
-    assert!(model.write_lp(&mut Vec::new()).is_err());
+    for i in 0..3 {
+        let (mut model, [x, _], _other, foreign) = side_by_side();
+        model.add_constraint("uses_foreign", constraint!(x + foreign[i] <= 1.0));
+        let error = model.validate().expect_err("foreign").to_string();
+        assert!(error.contains("did not create"), "variable {i}: {error}");
+        assert!(model.write_lp(&mut Vec::new()).is_err());
+
+        let (mut model, [x, _], _other, foreign) = side_by_side();
+        model.add_row("row", x, RowSense::Ge, foreign[i]);
+        assert!(model.validate().is_err(), "variable {i}");
+
+        let (mut model, [x, _], _other, foreign) = side_by_side();
+        model.set_objective(x + 2.0 * foreign[i]);
+        assert!(model.validate().is_err(), "variable {i}");
+    }
 
     assert!(models::mixed().model.validate().is_ok());
 

@@ -466,7 +466,7 @@ fn cbc_reports_only_the_final_state() {
 fn both_solvers_agree_with_the_good_lp_problem() {
     use good_lp::{Solution, SolverModel};
     let known = models::mixed();
-    let (problem, constraints) = known.model.good_lp_problem();
+    let (problem, constraints, columns) = known.model.good_lp_problem();
     let solution = problem
         .using(good_lp::solvers::highs::highs)
         .with_all(constraints)
@@ -474,7 +474,7 @@ fn both_solvers_agree_with_the_good_lp_problem() {
         .expect("good_lp solves the model");
     let mut start = known.model.start();
     for &v in &known.vars {
-        start.set(v, solution.value(v));
+        start.set(v, solution.value(columns[known.model.col(v)]));
     }
     let values = start.finish().expect("complete");
     assert_close(
