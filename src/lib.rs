@@ -9,6 +9,7 @@
 //!   feasibility checks, size reports and LP/MPS writers, built next to a `good_lp` problem;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
+//! - [`learn`]: the method layer (a formulation on a solver, ...), its outcome and typed report;
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;
 //! - [`cli`]: the `milptree` command line.
 #![deny(unsafe_code)]
@@ -20,6 +21,7 @@ pub mod experiment;
 pub mod export;
 pub mod formulation;
 pub mod greedy;
+pub mod learn;
 pub mod mip;
 pub mod solver;
 pub mod tree;

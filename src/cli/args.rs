@@ -87,6 +87,15 @@ pub struct ExperimentArgs {
     /// Wall-clock limit of each solve, in seconds.
     #[arg(long, value_name = "SECONDS", conflicts_with = "grid")]
     pub time_limit: Option<f64>,
+    /// Solver thread counts, comma-separated (default: each solver's default). Formulation
+    /// parameters other than the defaults are set in a grid file.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "N[,N...]",
+        conflicts_with = "grid"
+    )]
+    pub threads: Vec<usize>,
     /// Fraction of rows held out (stratified) as the test set; 0: none.
     #[arg(
         long,

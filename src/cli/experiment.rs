@@ -106,6 +106,12 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         datasets: args.datasets.clone(),
         depths: args.depths.clone(),
         formulations: args.formulations.clone(),
+        parameters: Default::default(),
+        threads: if args.threads.is_empty() {
+            vec![None]
+        } else {
+            args.threads.iter().copied().map(Some).collect()
+        },
         solvers: args.solvers.clone(),
         warm_starts: args.warm_starts.clone(),
         seeds: args.seeds.clone(),

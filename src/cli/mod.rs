@@ -17,21 +17,26 @@ mod solve;
 
 use std::error::Error as _;
 
-use clap::Parser;
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 
 pub use args::{Cli, Command};
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let command = Cli::command();
+    let parsed = command
+        .clone()
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
             let _ = error.print();
             return error.exit_code();
         }
     };
-    match run(cli) {
+    match check_options(&command, &matches).and_then(|()| run(cli)) {
         Ok(()) => 0,
         Err(error) => {
             eprintln!("error: {error}");
@@ -43,6 +48,16 @@ pub fn main() -> i32 {
             error.exit_code()
         }
     }
+}
+
+/// Checks what the types cannot: that every model option given applies to the formulation.
+fn check_options(command: &clap::Command, matches: &ArgMatches) -> crate::Result<()> {
+    if let Some((name, sub_matches)) = matches.subcommand() {
+        if let Some(sub_command) = command.find_subcommand(name) {
+            model_args::refuse_options_that_do_not_apply(sub_command, sub_matches)?;
+        }
+    }
+    Ok(())
 }
 
 /// Runs one parsed command.

@@ -3,17 +3,19 @@
 //!
 //! Validation happens before anything runs: every list must be non-empty and without
 //! repetitions, formulations and solvers must exist (`all` stands for every one), every
-//! dataset must be readable, split with every seed, and learnable by every formulation at
-//! every depth (its greedy tree is grown once as a check), and dataset names (file stems)
-//! must be distinct because they are part of the run keys.
+//! formulation's parameters must check at every depth, every dataset must be readable, split
+//! with every seed, and learnable by every formulation at every depth (its greedy tree is grown
+//! once as a check), and dataset names (file stems) must be distinct because they are part of
+//! the run keys.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
-use crate::experiment::config::{DatasetEntry, RunConfig, WarmStartMode};
+use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
-use crate::formulation::AnyFormulation;
+use crate::formulation::{FormulationName, FormulationParams};
+use crate::learn::WarmStartMode;
 use crate::solver::SolverKind;
 
 /// The default fraction of rows held out as the test set.
@@ -27,6 +29,11 @@ pub struct GridSpec {
     pub depths: Vec<usize>,
     /// Formulation names, or `all`.
     pub formulations: Vec<String>,
+    /// The parameter settings of a formulation to run (each a run of its own); a formulation
+    /// not listed runs with its defaults.
+    pub parameters: BTreeMap<FormulationName, Vec<FormulationParams>>,
+    /// Solver thread counts (`None`: the solver's default).
+    pub threads: Vec<Option<usize>>,
     /// Solver names, or `all`.
     pub solvers: Vec<String>,
     /// `none` and/or `greedy`, or `all`.
@@ -43,8 +50,10 @@ pub struct GridSpec {
 pub struct Grid {
     pub datasets: Vec<DatasetEntry>,
     pub depths: Vec<usize>,
-    pub formulations: Vec<String>,
+    /// Every formulation with every parameter setting to run.
+    pub formulations: Vec<FormulationParams>,
     pub solvers: Vec<SolverKind>,
+    pub threads: Vec<Option<usize>>,
     pub warm_starts: Vec<WarmStartMode>,
     pub seeds: Vec<u64>,
     pub time_limit: f64,
@@ -52,8 +61,8 @@ pub struct Grid {
 }
 
 impl Grid {
-    /// Every configuration, datasets outermost, then depth, seed, formulation, solver and warm
-    /// start.
+    /// Every configuration, datasets outermost, then depth, seed, formulation (with its
+    /// parameters), solver, threads and warm start.
     pub fn configs(&self) -> Vec<RunConfig> {
         let mut configs = Vec::new();
         for dataset in &self.datasets {
@@ -61,17 +70,20 @@ impl Grid {
                 for &seed in &self.seeds {
                     for formulation in &self.formulations {
                         for &solver in &self.solvers {
-                            for &warm_start in &self.warm_starts {
-                                configs.push(RunConfig {
-                                    dataset: dataset.clone(),
-                                    formulation: formulation.clone(),
-                                    depth,
-                                    solver,
-                                    warm_start,
-                                    seed,
-                                    test_fraction: self.test_fraction,
-                                    time_limit: self.time_limit,
-                                });
+                            for &threads in &self.threads {
+                                for &warm_start in &self.warm_starts {
+                                    configs.push(RunConfig {
+                                        dataset: dataset.clone(),
+                                        formulation: formulation.clone(),
+                                        depth,
+                                        solver,
+                                        warm_start,
+                                        seed,
+                                        test_fraction: self.test_fraction,
+                                        time_limit: self.time_limit,
+                                        threads,
+                                    });
+                                }
                             }
                         }
                     }
@@ -93,16 +105,48 @@ impl GridSpec {
             ));
         }
         let seeds = distinct("seeds", &self.seeds)?;
-        let formulations = names(
+        let formulation_names: Vec<&str> = FormulationName::ALL.iter().map(|f| f.name()).collect();
+        let names_given = names(
             "formulations",
             &self.formulations,
-            &AnyFormulation::NAMES,
+            &formulation_names,
             |name| {
-                AnyFormulation::from_name(name, 1)
-                    .map(|f| f.name().to_string())
-                    .map_err(|_| unknown("formulations", name, &AnyFormulation::NAMES))
+                name.parse::<FormulationName>()
+                    .map_err(|_| unknown("formulations", name, &formulation_names))
             },
         )?;
+        if let Some(extra) = self.parameters.keys().find(|n| !names_given.contains(n)) {
+            return Err(Error::parameter(
+                "grid",
+                format!("parameters are given for {extra}, which the grid does not run"),
+            ));
+        }
+        let mut formulations = Vec::new();
+        for name in names_given {
+            let settings = match self.parameters.get(&name) {
+                Some(settings) => settings.clone(),
+                None => vec![FormulationParams::defaults(name)],
+            };
+            for setting in settings {
+                if formulations.contains(&setting) {
+                    return Err(Error::parameter(
+                        format!("{name} parameters"),
+                        format!("{:?} is listed twice", setting.non_default()),
+                    ));
+                }
+                for &depth in &depths {
+                    setting.check(depth)?;
+                }
+                formulations.push(setting);
+            }
+        }
+        let threads = distinct_options("threads", &self.threads)?;
+        if let Some(zero) = threads.iter().flatten().find(|&&t| t == 0) {
+            return Err(Error::parameter(
+                "threads",
+                format!("{zero} is not a thread count"),
+            ));
+        }
         let solver_names: Vec<&str> = SolverKind::ALL.iter().map(|s| s.name()).collect();
         let solvers = names("solvers", &self.solvers, &solver_names, |name| {
             name.parse::<SolverKind>()
@@ -143,15 +187,18 @@ impl GridSpec {
         for entry in &datasets {
             let data = loaded.get(&entry.name)?;
             for (index, &seed) in seeds.iter().enumerate() {
-                for name in &formulations {
+                for setting in &formulations {
                     for &depth in &depths {
-                        let formulation = AnyFormulation::from_name(name, depth)?;
-                        let split = prepare(data, seed, test_fraction, &formulation)
+                        let method = crate::learn::Method::Milp {
+                            formulation: setting.check(depth)?,
+                            solver: solvers[0],
+                        };
+                        let split = prepare(data, seed, test_fraction, &method)
                             .map_err(|e| in_dataset(entry, e))?;
                         // One greedy tree per dataset, formulation and depth checks the depth
                         // and that the formulation can learn from the data.
                         if index == 0 {
-                            formulation
+                            method
                                 .greedy_tree(&split.train)
                                 .map_err(|e| in_dataset(entry, e))?;
                         }
@@ -164,6 +211,7 @@ impl GridSpec {
             depths,
             formulations,
             solvers,
+            threads,
             warm_starts,
             seeds,
             time_limit,
@@ -200,6 +248,21 @@ fn distinct<T: Ord + Copy + std::fmt::Display>(list: &str, values: &[T]) -> Resu
     for value in values {
         if !seen.insert(*value) {
             return Err(Error::parameter(list, format!("{value} is listed twice")));
+        }
+    }
+    Ok(values.to_vec())
+}
+
+/// The values of a list of optional values, checked to be non-empty and without repetitions.
+fn distinct_options(list: &str, values: &[Option<usize>]) -> Result<Vec<Option<usize>>> {
+    if values.is_empty() {
+        return Err(Error::parameter(list, "the list is empty"));
+    }
+    let mut seen = BTreeSet::new();
+    for value in values {
+        if !seen.insert(*value) {
+            let shown = value.map_or_else(|| "the default".to_string(), |v| v.to_string());
+            return Err(Error::parameter(list, format!("{shown} is listed twice")));
         }
     }
     Ok(values.to_vec())

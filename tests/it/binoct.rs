@@ -6,8 +6,9 @@
 use milptree::data::{candidate_thresholds, read_dataset, Dataset, TargetColumn, ThresholdMode};
 use milptree::formulation::binoct::{BinOct, BinOctModel};
 use milptree::formulation::oct::Oct;
-use milptree::formulation::pipeline::objectives_agree;
 use milptree::formulation::{BuiltModel, Formulation, Objective};
+use milptree::learn::milp::{self, MilpOptions};
+use milptree::learn::{objectives_agree, WarmStartMode};
 use milptree::mip::Assignment;
 use milptree::solver::{solve, SolveOptions, SolverKind, Termination};
 use milptree::tree::{NodeKind, Split, Tree, TreeBuilder};
@@ -72,46 +73,51 @@ fn weighted_errors(tree: &Tree, data: &Dataset, weights: &[f64]) -> f64 {
         .sum()
 }
 
-/// Solves `formulation` on `data` to proven optimality (optionally from the greedy warm start)
-/// and returns the solver's objective and the decoded tree, after checking that the decoded
-/// tree's objective matches the solver's.
+/// Solves `formulation` on `data` to proven optimality through the library's MILP runner
+/// (optionally from the greedy warm start) and returns the solver's objective and the decoded
+/// tree; the runner's own check (the decoded tree's objective against the solver's) must pass.
 fn solve_optimally(
     formulation: &BinOct,
     data: &Dataset,
     kind: SolverKind,
     warm: bool,
 ) -> (f64, Tree) {
-    let built = formulation.build(data).expect("the model builds");
-    let mut options = SolveOptions::default();
-    if warm {
-        let greedy = formulation.greedy_tree(data).expect("a greedy tree");
-        let encoded = formulation
-            .encode(&built, &greedy)
-            .expect("the greedy tree encodes");
-        options.warm_start = Some(encoded.assignment);
-    }
-    let solved = solve(built.mip(), kind, &options).expect("the solver runs");
+    let start = warm.then(|| formulation.greedy_tree(data).expect("a greedy tree"));
+    let outcome = milp::run(
+        formulation,
+        data,
+        MilpOptions {
+            solver: kind,
+            solve: SolveOptions::default(),
+            start,
+            warm_start_mode: if warm {
+                WarmStartMode::Greedy
+            } else {
+                WarmStartMode::None
+            },
+        },
+    )
+    .expect("the formulation runs");
     let context = format!("{} {kind:?} warm={warm} {:?}", data.source(), formulation);
-    assert_eq!(solved.report.termination, Termination::Optimal, "{context}");
-    if let Some(report) = &solved.report.warm_start {
+    assert_eq!(
+        outcome.report.termination,
+        Termination::Optimal,
+        "{context}"
+    );
+    if let Some(report) = &outcome.report.warm_start {
         assert!(report.feasible, "{context}: the warm start is infeasible");
     }
-    let objective = solved
+    assert!(
+        outcome.decode_mismatch.is_none(),
+        "{context}: {:?}",
+        outcome.decode_mismatch
+    );
+    let objective = outcome
         .report
         .objective
         .expect("an optimal solve has an objective");
-    let solution = solved.solution.expect("an optimal solve has a solution");
-    let decoded = formulation
-        .decode(&built, &solution)
-        .expect("the solution decodes");
-    let plain = formulation
-        .objective_of(&built, &decoded.tree)
-        .expect("objective_of");
-    assert!(
-        objectives_agree(plain, objective, formulation.objective_tolerance()),
-        "{context}: the decoded tree's objective {plain} is not the solver's {objective}"
-    );
-    (objective, decoded.tree)
+    let tree = outcome.tree.expect("an optimal solve has a tree");
+    (objective, tree)
 }
 
 #[test]

@@ -1,0 +1,150 @@
+//! Learning a tree: the method layer above the formulations and solvers.
+//!
+//! A [`Method`] is one way to learn a tree: today a MILP formulation on a solver; an exact
+//! search plugs in as another variant. [`learn`] is the one entry point: it takes the training
+//! data (already prepared for the method with [`Method::prepare`]) and [`LearnOptions`], chooses
+//! the warm start ([`WarmStartMode`]), runs the method, and returns an [`Outcome`] whose tree
+//! has been re-evaluated by plain code. [`SolveDocument`] is the one typed report made from an
+//! outcome: `milptree solve --json` prints it, experiments store it and read it back.
+//!
+//! - [`warm_start`]: the warm-start modes;
+//! - [`milp`]: running a MILP formulation (build, encode, solve, decode, check);
+//! - [`outcome`]: what a run produced; [`document`]: the report.
+
+pub mod document;
+pub mod milp;
+pub mod outcome;
+pub mod warm_start;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+pub use document::{DataBlock, OneSidedSplit, SolveDocument};
+pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+pub use warm_start::WarmStartMode;
+
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::formulation::AnyFormulation;
+use crate::solver::{Progress, SolveOptions, SolverKind};
+use crate::tree::Tree;
+
+/// A way to learn a tree.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Method {
+    /// A MILP formulation solved by a MIP solver.
+    Milp {
+        formulation: AnyFormulation,
+        solver: SolverKind,
+    },
+}
+
+impl Method {
+    /// The formulation's name (`oct`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Milp { formulation, .. } => formulation.name(),
+        }
+    }
+
+    /// The depth of the trees the method learns.
+    pub fn depth(&self) -> usize {
+        match self {
+            Method::Milp { formulation, .. } => formulation.depth(),
+        }
+    }
+
+    /// The parameters as reported.
+    pub fn parameters(&self) -> serde_json::Value {
+        match self {
+            Method::Milp { formulation, .. } => formulation.parameters(),
+        }
+    }
+
+    /// The solver that runs the method (`highs`, `cbc`).
+    pub fn solver_name(&self) -> &'static str {
+        match self {
+            Method::Milp { solver, .. } => solver.name(),
+        }
+    }
+
+    /// The data the method learns from (e.g. OLCT relabels multiclass data), for training and
+    /// test data alike.
+    pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
+        match self {
+            Method::Milp { formulation, .. } => formulation.prepare(data),
+        }
+    }
+
+    /// The method's greedy tree (CART; the greedy logistic tree for OLCT): the `greedy` warm
+    /// start, and the baseline experiments compare with.
+    pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
+        match self {
+            Method::Milp { formulation, .. } => formulation.greedy_tree(train),
+        }
+    }
+}
+
+/// How to run a method.
+#[derive(Debug, Clone)]
+pub struct LearnOptions {
+    /// Wall-clock limit in seconds (fractions allowed). `None`: no limit.
+    pub time_limit: Option<f64>,
+    /// Relative MIP gap at which a solver may stop (0: optimal means optimal).
+    pub mip_rel_gap: f64,
+    /// Solver threads; `None`: the solver's default.
+    pub threads: Option<usize>,
+    /// Stream the solver's log to stderr.
+    pub log: bool,
+    /// Where progress goes.
+    pub progress: Progress,
+    /// Set by someone else (Ctrl-C) to stop the run with its best tree.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    pub warm_start: WarmStartMode,
+}
+
+impl Default for LearnOptions {
+    fn default() -> Self {
+        LearnOptions {
+            time_limit: None,
+            mip_rel_gap: 0.0,
+            threads: None,
+            log: false,
+            progress: Progress::Hidden,
+            interrupt: None,
+            warm_start: WarmStartMode::Greedy,
+        }
+    }
+}
+
+/// Learns a tree with `method` on the training data `train` (prepared with
+/// [`Method::prepare`]).
+pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
+    let start = match options.warm_start {
+        WarmStartMode::None => None,
+        WarmStartMode::Greedy => Some(method.greedy_tree(train)?),
+    };
+    match method {
+        Method::Milp {
+            formulation,
+            solver,
+        } => formulation.run(
+            train,
+            milp::MilpOptions {
+                solver: *solver,
+                solve: SolveOptions {
+                    time_limit: options.time_limit,
+                    mip_rel_gap: options.mip_rel_gap,
+                    threads: options.threads,
+                    integrality_tolerance: None,
+                    log: options.log,
+                    progress: options.progress,
+                    warm_start: None,
+                    interrupt: options.interrupt,
+                },
+                start,
+                warm_start_mode: options.warm_start,
+            },
+        ),
+    }
+}
