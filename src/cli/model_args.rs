@@ -10,6 +10,7 @@ use clap::{ArgMatches, Args, Command, ValueEnum};
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::BinOctParams;
+use crate::formulation::flowoct::FlowOctParams;
 use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
 use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
@@ -61,14 +62,18 @@ trait OptionGroup {
 #[derive(Debug, Clone, Args)]
 #[group(id = "error-options", multiple = true)]
 pub struct ErrorArgs {
-    /// [oct, binoct] What an error costs.
+    /// [oct, binoct, flowoct] What an error costs.
     #[arg(long, value_enum)]
     pub objective: Option<ObjectiveArg>,
 }
 
 impl OptionGroup for ErrorArgs {
     const ID: &'static str = "error-options";
-    const APPLIES_TO: &'static [FormulationName] = &[FormulationName::Oct, FormulationName::BinOct];
+    const APPLIES_TO: &'static [FormulationName] = &[
+        FormulationName::Oct,
+        FormulationName::BinOct,
+        FormulationName::FlowOct,
+    ];
 }
 
 /// OCT's options.
@@ -88,18 +93,20 @@ impl OptionGroup for OctArgs {
     const APPLIES_TO: &'static [FormulationName] = &[FormulationName::Oct];
 }
 
-/// BinOCT's options.
+/// The options of the formulations over binary features `x_j <= t`.
 #[derive(Debug, Clone, Args)]
 #[group(id = "binoct-options", multiple = true)]
 pub struct BinOctArgs {
-    /// [binoct] Candidate thresholds (default class-boundary, the paper's reduction).
+    /// [binoct, flowoct] Candidate thresholds (BinOCT's default: class-boundary, the paper's
+    /// reduction; FlowOCT's: all, exact).
     #[arg(long, value_enum)]
     pub thresholds: Option<ThresholdArg>,
 }
 
 impl OptionGroup for BinOctArgs {
     const ID: &'static str = "binoct-options";
-    const APPLIES_TO: &'static [FormulationName] = &[FormulationName::BinOct];
+    const APPLIES_TO: &'static [FormulationName] =
+        &[FormulationName::BinOct, FormulationName::FlowOct];
 }
 
 /// OLCT's options.
@@ -153,8 +160,8 @@ fn parse_warm_start(text: &str) -> std::result::Result<WarmStartMode, String> {
 
 #[derive(Debug, Clone, Args)]
 pub struct ModelArgs {
-    /// The model to build: oct (Bertsimas & Dunn), binoct (Verwer & Zhang) or olct (Aldinucci
-    /// & Lapucci, oblique logistic splits).
+    /// The model to build: oct (Bertsimas & Dunn), binoct (Verwer & Zhang), flowoct (Aghaei,
+    /// Gomez & Vayanos) or olct (Aldinucci & Lapucci, oblique logistic splits).
     #[arg(long, value_parser = parse_formulation)]
     pub formulation: FormulationName,
     /// Depth of the tree (number of split levels).
@@ -189,6 +196,16 @@ impl ModelArgs {
             FormulationName::BinOct => {
                 let defaults = BinOctParams::default();
                 FormulationParams::BinOct(BinOctParams {
+                    thresholds: self
+                        .binoct
+                        .thresholds
+                        .map_or(defaults.thresholds, ThresholdMode::from),
+                    objective: objective.unwrap_or(defaults.objective),
+                })
+            }
+            FormulationName::FlowOct => {
+                let defaults = FlowOctParams::default();
+                FormulationParams::FlowOct(FlowOctParams {
                     thresholds: self
                         .binoct
                         .thresholds

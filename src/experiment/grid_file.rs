@@ -70,6 +70,7 @@ struct GridFile {
     oct: Option<BTreeMap<String, Value>>,
     binoct: Option<BTreeMap<String, Value>>,
     olct: Option<BTreeMap<String, Value>>,
+    flowoct: Option<BTreeMap<String, Value>>,
 }
 
 /// Every setting of `name` that a table of parameter lists describes: the cartesian product of
@@ -139,6 +140,7 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
         (FormulationName::Oct, &file.oct),
         (FormulationName::BinOct, &file.binoct),
         (FormulationName::Olct, &file.olct),
+        (FormulationName::FlowOct, &file.flowoct),
     ] {
         if let Some(table) = table {
             parameters.insert(name, settings(name, table)?);

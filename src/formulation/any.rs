@@ -14,6 +14,7 @@ use serde_json::Value;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::{BinOct, BinOctParams};
+use crate::formulation::flowoct::{FlowOct, FlowOctParams};
 use crate::formulation::oct::{Oct, OctParams};
 use crate::formulation::olct::{Olct, OlctParams};
 use crate::formulation::{BuiltModel, Encoded, Formulation, VariableRole};
@@ -32,14 +33,17 @@ pub enum FormulationName {
     BinOct,
     /// Aldinucci & Lapucci's optimal logistic classification trees (oblique, binary).
     Olct,
+    /// Aghaei, Gomez & Vayanos's flow formulation over binary features.
+    FlowOct,
 }
 
 impl FormulationName {
     /// Every formulation, in the order reports list them.
-    pub const ALL: [FormulationName; 3] = [
+    pub const ALL: [FormulationName; 4] = [
         FormulationName::Oct,
         FormulationName::BinOct,
         FormulationName::Olct,
+        FormulationName::FlowOct,
     ];
 
     /// `oct`, `binoct` or `olct`.
@@ -48,6 +52,7 @@ impl FormulationName {
             FormulationName::Oct => "oct",
             FormulationName::BinOct => "binoct",
             FormulationName::Olct => "olct",
+            FormulationName::FlowOct => "flowoct",
         }
     }
 }
@@ -80,6 +85,7 @@ pub enum FormulationParams {
     Oct(OctParams),
     BinOct(BinOctParams),
     Olct(OlctParams),
+    FlowOct(FlowOctParams),
 }
 
 impl FormulationParams {
@@ -89,6 +95,7 @@ impl FormulationParams {
             FormulationName::Oct => FormulationParams::Oct(OctParams::default()),
             FormulationName::BinOct => FormulationParams::BinOct(BinOctParams::default()),
             FormulationName::Olct => FormulationParams::Olct(OlctParams::default()),
+            FormulationName::FlowOct => FormulationParams::FlowOct(FlowOctParams::default()),
         }
     }
 
@@ -97,6 +104,7 @@ impl FormulationParams {
             FormulationParams::Oct(_) => FormulationName::Oct,
             FormulationParams::BinOct(_) => FormulationName::BinOct,
             FormulationParams::Olct(_) => FormulationName::Olct,
+            FormulationParams::FlowOct(_) => FormulationName::FlowOct,
         }
     }
 
@@ -106,6 +114,7 @@ impl FormulationParams {
             FormulationParams::Oct(p) => AnyFormulation::Oct(p.check(depth)?),
             FormulationParams::BinOct(p) => AnyFormulation::BinOct(p.check(depth)?),
             FormulationParams::Olct(p) => AnyFormulation::Olct(p.check(depth)?),
+            FormulationParams::FlowOct(p) => AnyFormulation::FlowOct(p.check(depth)?),
         })
     }
 
@@ -115,6 +124,7 @@ impl FormulationParams {
             FormulationParams::Oct(p) => serde_json::to_value(p),
             FormulationParams::BinOct(p) => serde_json::to_value(p),
             FormulationParams::Olct(p) => serde_json::to_value(p),
+            FormulationParams::FlowOct(p) => serde_json::to_value(p),
         };
         value.unwrap_or(Value::Null)
     }
@@ -139,6 +149,9 @@ impl FormulationParams {
             }
             FormulationName::Olct => {
                 FormulationParams::Olct(serde_json::from_value(value).map_err(bad)?)
+            }
+            FormulationName::FlowOct => {
+                FormulationParams::FlowOct(serde_json::from_value(value).map_err(bad)?)
             }
         })
     }
@@ -174,6 +187,7 @@ pub enum AnyFormulation {
     Oct(Oct),
     BinOct(BinOct),
     Olct(Olct),
+    FlowOct(FlowOct),
 }
 
 /// A model built by any formulation, with what exporting it needs.
@@ -192,6 +206,7 @@ macro_rules! dispatch {
             AnyFormulation::Oct($f) => $body,
             AnyFormulation::BinOct($f) => $body,
             AnyFormulation::Olct($f) => $body,
+            AnyFormulation::FlowOct($f) => $body,
         }
     };
 }
@@ -207,6 +222,7 @@ impl AnyFormulation {
             AnyFormulation::Oct(_) => FormulationName::Oct,
             AnyFormulation::BinOct(_) => FormulationName::BinOct,
             AnyFormulation::Olct(_) => FormulationName::Olct,
+            AnyFormulation::FlowOct(_) => FormulationName::FlowOct,
         }
     }
 
@@ -229,6 +245,7 @@ impl AnyFormulation {
             AnyFormulation::Oct(f) => FormulationParams::Oct(f.params()),
             AnyFormulation::BinOct(f) => FormulationParams::BinOct(f.params()),
             AnyFormulation::Olct(f) => FormulationParams::Olct(f.params()),
+            AnyFormulation::FlowOct(f) => FormulationParams::FlowOct(f.params()),
         }
     }
 
@@ -238,7 +255,9 @@ impl AnyFormulation {
     pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
         match self {
             AnyFormulation::Olct(f) => Ok(f.relabel_data(&data)?.unwrap_or(data)),
-            AnyFormulation::Oct(_) | AnyFormulation::BinOct(_) => Ok(data),
+            AnyFormulation::Oct(_) | AnyFormulation::BinOct(_) | AnyFormulation::FlowOct(_) => {
+                Ok(data)
+            }
         }
     }
 

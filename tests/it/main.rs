@@ -8,6 +8,7 @@ mod common;
 mod data_errors;
 mod evaluator_props;
 mod experiment;
+mod flowoct;
 mod mip;
 mod models;
 mod oct;

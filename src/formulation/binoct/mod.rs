@@ -7,12 +7,12 @@
 //! snapping one threshold), [`snap`] (snapping a tree), [`full_tree`] (the complete tree in the
 //! model's terms), [`model`] (the variables and rows).
 
-mod candidates;
+pub(crate) mod candidates;
 mod full_tree;
 mod model;
 mod params;
 mod ranges;
-mod snap;
+pub(crate) mod snap;
 
 use serde_json::json;
 
