@@ -5,6 +5,8 @@
 //! - [`tree`]: the tree model (axis-aligned and oblique splits), prediction and the one evaluator;
 //! - [`export`]: text, Graphviz DOT and JSON renderings of a tree;
 //! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
+//! - [`dp`]: optimal trees by dynamic programming and search (no MILP), and the plain-code
+//!   objective every tree is held against;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
 //!   feasibility checks, size reports and LP/MPS writers, built next to a `good_lp` problem;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
@@ -16,6 +18,7 @@
 
 pub mod cli;
 pub mod data;
+pub mod dp;
 pub mod error;
 pub mod experiment;
 pub mod export;
