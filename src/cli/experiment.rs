@@ -107,6 +107,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         depths: args.depths.clone(),
         formulations: args.formulations.clone(),
         parameters: Default::default(),
+        dp_parameters: None,
         threads: if args.threads.is_empty() {
             vec![None]
         } else {

@@ -64,7 +64,10 @@ fn write_with(
 fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> {
     let format = format_of(&args.output)?;
     let data = args.data.load()?.map(|set| formulation.prepare(set))?;
-    let built = formulation.build(&data.train, args.model.warm_start == WarmStartMode::Greedy)?;
+    let built = formulation.build(
+        &data.train,
+        args.model.warm_start() == WarmStartMode::Greedy,
+    )?;
     let mip = &built.mip;
     write_with(&args.output, |out| match format {
         ModelFormat::Lp => mip.write_lp(out),

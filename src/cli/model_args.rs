@@ -1,8 +1,9 @@
-//! The model options shared by `solve` and `export-lp`: the formulation, its depth and warm
-//! start, and one clap `Args` struct per group of formulation parameters, flattened into the
-//! command. Each group says which formulations it applies to; an option of a group given on
-//! the command line for another formulation is refused ([`refuse_options_that_do_not_apply`]),
-//! whatever the option, so adding a formulation or an option needs no list of flags.
+//! The model options shared by `solve` and `export-lp`: the method (a formulation, or the exact
+//! search with `solve --solver dp`), its depth and warm start, and one clap `Args` struct per
+//! group of parameters, flattened into the command. Each group says which methods it applies
+//! to; an option of a group given on the command line for another method is refused
+//! ([`refuse_options_that_do_not_apply`]), whatever the option, so adding a method or an option
+//! needs no list of flags.
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, Command, ValueEnum};
@@ -14,7 +15,18 @@ use crate::formulation::flowoct::FlowOctParams;
 use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
 use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
-use crate::learn::WarmStartMode;
+use crate::learn::{DpParams, Method, WarmStartMode};
+use crate::solver::SolverKind;
+
+/// The `--solver` of `solve`: a MIP solver for a formulation, or the exact search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverChoice {
+    Mip(SolverKind),
+    Dp,
+}
+
+/// The name of the exact search, as `--solver` and the option groups spell it.
+const DP: &str = "dp";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ThresholdArg {
@@ -50,63 +62,58 @@ impl From<ObjectiveArg> for Objective {
     }
 }
 
-/// A group of options that applies to some formulations only.
+/// A group of options that applies to some methods only.
 trait OptionGroup {
     /// The clap group id (the struct's `#[group(id)]`).
     const ID: &'static str;
-    /// The formulations the options apply to.
-    const APPLIES_TO: &'static [FormulationName];
+    /// The methods the options apply to: formulation names, and `dp` for the exact search.
+    const APPLIES_TO: &'static [&'static str];
 }
 
 /// Options of the formulations whose objective counts errors.
 #[derive(Debug, Clone, Args)]
 #[group(id = "error-options", multiple = true)]
 pub struct ErrorArgs {
-    /// [oct, binoct, flowoct] What an error costs.
+    /// [oct, binoct, flowoct, dp] What an error costs.
     #[arg(long, value_enum)]
     pub objective: Option<ObjectiveArg>,
 }
 
 impl OptionGroup for ErrorArgs {
     const ID: &'static str = "error-options";
-    const APPLIES_TO: &'static [FormulationName] = &[
-        FormulationName::Oct,
-        FormulationName::BinOct,
-        FormulationName::FlowOct,
-    ];
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", DP];
 }
 
-/// OCT's options.
+/// The options of the methods with a cost per split and a leaf minimum.
 #[derive(Debug, Clone, Args)]
 #[group(id = "oct-options", multiple = true)]
 pub struct OctArgs {
-    /// [oct] Cost of each split, in units of the error normalised by the baseline's errors.
+    /// [oct, dp] Cost of each split, in units of the baseline's (weighted) errors.
     #[arg(long)]
     pub alpha: Option<f64>,
-    /// [oct] Minimum number of training rows in a leaf that is used.
+    /// [oct, dp] Minimum number of training rows in a leaf that is used.
     #[arg(long)]
     pub min_leaf: Option<usize>,
 }
 
 impl OptionGroup for OctArgs {
     const ID: &'static str = "oct-options";
-    const APPLIES_TO: &'static [FormulationName] = &[FormulationName::Oct];
+    const APPLIES_TO: &'static [&'static str] = &["oct", DP];
 }
 
 /// The options of the formulations over binary features `x_j <= t`.
 #[derive(Debug, Clone, Args)]
 #[group(id = "binoct-options", multiple = true)]
 pub struct BinOctArgs {
-    /// [binoct, flowoct] Candidate thresholds (BinOCT's default: class-boundary, the paper's
-    /// reduction; FlowOCT's: all, exact).
+    /// [binoct, flowoct, dp] Candidate thresholds (BinOCT's default: class-boundary, the
+    /// paper's reduction; FlowOCT's and dp's: all, exact).
     #[arg(long, value_enum)]
     pub thresholds: Option<ThresholdArg>,
 }
 
 impl OptionGroup for BinOctArgs {
     const ID: &'static str = "binoct-options";
-    const APPLIES_TO: &'static [FormulationName] =
-        &[FormulationName::BinOct, FormulationName::FlowOct];
+    const APPLIES_TO: &'static [&'static str] = &["binoct", "flowoct", DP];
 }
 
 /// OLCT's options.
@@ -139,15 +146,69 @@ pub struct OlctArgs {
 
 impl OptionGroup for OlctArgs {
     const ID: &'static str = "olct-options";
-    const APPLIES_TO: &'static [FormulationName] = &[FormulationName::Olct];
+    const APPLIES_TO: &'static [&'static str] = &["olct"];
 }
 
-/// Every option group and the formulations it applies to.
-const GROUPS: [(&str, &[FormulationName]); 4] = [
+/// The exact search's own options.
+#[derive(Debug, Clone, Args)]
+#[group(id = "dp-options", multiple = true)]
+pub struct DpArgs {
+    /// [dp] At most this many split nodes (MurTree's node limit).
+    #[arg(long, value_name = "N")]
+    pub max_splits: Option<usize>,
+    /// [dp] Cap on the search's cache in MiB; past it, entries are evicted (default 2048).
+    #[arg(long, value_name = "MB")]
+    pub memory_limit: Option<usize>,
+}
+
+impl OptionGroup for DpArgs {
+    const ID: &'static str = "dp-options";
+    const APPLIES_TO: &'static [&'static str] = &[DP];
+}
+
+/// The options of the MIP solvers (`solve` only).
+#[derive(Debug, Clone, Args)]
+#[group(id = "mip-solver-options", multiple = true)]
+pub struct MipSolverArgs {
+    /// Relative MIP gap at which the solver may stop (default 0: optimal means optimal).
+    #[arg(long, default_value_t = 0.0, value_name = "GAP")]
+    pub mip_gap: f64,
+    /// Solver threads (HiGHS fixes its thread pool at the first solve of a process).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stream the solver's own log to stderr.
+    #[arg(long)]
+    pub log: bool,
+}
+
+impl OptionGroup for MipSolverArgs {
+    const ID: &'static str = "mip-solver-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", "olct"];
+}
+
+/// The warm start of the MILP methods.
+#[derive(Debug, Clone, Args)]
+#[group(id = "warm-start-options", multiple = true)]
+pub struct WarmStartArgs {
+    /// Warm start: greedy (the formulation's greedy tree) or none.
+    #[arg(long, default_value = "greedy", value_parser = parse_warm_start)]
+    pub warm_start: WarmStartMode,
+}
+
+impl OptionGroup for WarmStartArgs {
+    const ID: &'static str = "warm-start-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", "olct"];
+}
+
+/// Every option group and the methods it applies to.
+const GROUPS: [(&str, &[&str]); 7] = [
     (ErrorArgs::ID, ErrorArgs::APPLIES_TO),
     (OctArgs::ID, OctArgs::APPLIES_TO),
     (BinOctArgs::ID, BinOctArgs::APPLIES_TO),
     (OlctArgs::ID, OlctArgs::APPLIES_TO),
+    (DpArgs::ID, DpArgs::APPLIES_TO),
+    (MipSolverArgs::ID, MipSolverArgs::APPLIES_TO),
+    (WarmStartArgs::ID, WarmStartArgs::APPLIES_TO),
 ];
 
 fn parse_formulation(text: &str) -> std::result::Result<FormulationName, String> {
@@ -161,15 +222,17 @@ fn parse_warm_start(text: &str) -> std::result::Result<WarmStartMode, String> {
 #[derive(Debug, Clone, Args)]
 pub struct ModelArgs {
     /// The model to build: oct (Bertsimas & Dunn), binoct (Verwer & Zhang), flowoct (Aghaei,
-    /// Gomez & Vayanos) or olct (Aldinucci & Lapucci, oblique logistic splits).
+    /// Gomez & Vayanos) or olct (Aldinucci & Lapucci, oblique logistic splits). Not with
+    /// `solve --solver dp`, which needs no model.
     #[arg(long, value_parser = parse_formulation)]
-    pub formulation: FormulationName,
+    pub formulation: Option<FormulationName>,
     /// Depth of the tree (number of split levels).
     #[arg(long)]
     pub depth: usize,
-    /// Warm start: greedy (the formulation's greedy tree) or none.
-    #[arg(long, default_value = "greedy", value_parser = parse_warm_start)]
-    pub warm_start: WarmStartMode,
+    #[command(flatten)]
+    pub warm: WarmStartArgs,
+    #[command(flatten)]
+    pub dp: DpArgs,
     #[command(flatten)]
     pub errors: ErrorArgs,
     #[command(flatten)]
@@ -181,10 +244,63 @@ pub struct ModelArgs {
 }
 
 impl ModelArgs {
+    /// The chosen formulation; an error when none was given.
+    fn formulation_name(&self) -> Result<FormulationName> {
+        self.formulation.ok_or_else(|| {
+            Error::parameter(
+                "--formulation",
+                "is needed: oct, binoct, flowoct or olct (or use --solver dp, the exact search)",
+            )
+        })
+    }
+
+    /// The warm start of a MILP method.
+    pub fn warm_start(&self) -> WarmStartMode {
+        self.warm.warm_start
+    }
+
+    /// The method these options describe with `solver`: the formulation on a MIP solver, or the
+    /// exact search (which takes no formulation).
+    pub fn method(&self, solver: SolverChoice) -> Result<Method> {
+        match solver {
+            SolverChoice::Mip(solver) => Ok(Method::Milp {
+                formulation: self.formulation()?,
+                solver,
+            }),
+            SolverChoice::Dp => {
+                if let Some(formulation) = self.formulation {
+                    return Err(Error::parameter(
+                        "--formulation",
+                        format!(
+                            "{formulation} is a MILP; --solver dp is the exact search, which \
+                             needs no formulation"
+                        ),
+                    ));
+                }
+                let defaults = DpParams::default();
+                let params = DpParams {
+                    objective: self
+                        .errors
+                        .objective
+                        .map_or(defaults.objective, Objective::from),
+                    alpha: self.oct.alpha.unwrap_or(defaults.alpha),
+                    min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
+                    thresholds: self
+                        .binoct
+                        .thresholds
+                        .map_or(defaults.thresholds, ThresholdMode::from),
+                    max_splits: self.dp.max_splits,
+                    memory_limit: self.dp.memory_limit.unwrap_or(defaults.memory_limit),
+                };
+                Ok(Method::Dp(params.check(self.depth)?))
+            }
+        }
+    }
+
     /// The parameters these options give the chosen formulation (defaults for the others).
     pub fn params(&self) -> Result<FormulationParams> {
         let objective = self.errors.objective.map(Objective::from);
-        Ok(match self.formulation {
+        Ok(match self.formulation_name()? {
             FormulationName::Oct => {
                 let defaults = OctParams::default();
                 FormulationParams::Oct(OctParams {
@@ -239,16 +355,27 @@ impl ModelArgs {
 }
 
 /// Fails when an option given on the command line belongs to a group that does not apply to
-/// the chosen formulation. `command` is the subcommand's definition, `matches` its matches.
+/// the chosen method (the formulation, or `dp` with `--solver dp`). `command` is the
+/// subcommand's definition, `matches` its matches.
 pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches) -> Result<()> {
-    let Ok(Some(formulation)) = matches.try_get_one::<FormulationName>("formulation") else {
-        return Ok(());
+    let solver = matches.try_get_one::<SolverChoice>("solver").ok().flatten();
+    let formulation = matches
+        .try_get_one::<FormulationName>("formulation")
+        .ok()
+        .flatten();
+    let (method, chosen) = match (solver, formulation) {
+        (Some(SolverChoice::Dp), _) => (DP.to_string(), "--solver dp".to_string()),
+        (_, Some(formulation)) => (
+            formulation.to_string(),
+            format!("--formulation {formulation}"),
+        ),
+        _ => return Ok(()),
     };
     for group in command.get_groups() {
         let Some((_, applies_to)) = GROUPS.iter().find(|(id, _)| group.get_id() == *id) else {
             continue;
         };
-        if applies_to.contains(formulation) {
+        if applies_to.contains(&method.as_str()) {
             continue;
         }
         for id in group.get_args() {
@@ -262,7 +389,7 @@ pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches)
                 .map_or_else(|| id.to_string(), |long| format!("--{long}"));
             return Err(Error::parameter(
                 name,
-                format!("does not apply to --formulation {formulation}"),
+                format!("does not apply to {chosen}"),
             ));
         }
     }

@@ -9,14 +9,11 @@ use crate::cli::output::{one_sided_note, print_json, summary_line, train_test, w
 use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::export::TextView;
-use crate::learn::{self, LearnOptions, Method, Outcome, SolveDocument};
+use crate::learn::{self, LearnOptions, Outcome, SolveDocument};
 use crate::solver::{Progress, Termination};
 
 pub fn run(args: SolveArgs) -> Result<()> {
-    let method = Method::Milp {
-        formulation: args.model.formulation()?,
-        solver: args.solver,
-    };
+    let method = args.model.method(args.solver)?;
     let original = args.data.load()?;
     let data = original.clone().map(|set| method.prepare(set))?;
     let rule = relabel_rule(&original, &data);
@@ -63,16 +60,16 @@ pub fn run(args: SolveArgs) -> Result<()> {
 fn learn_options(args: &SolveArgs) -> LearnOptions {
     LearnOptions {
         time_limit: args.time_limit,
-        mip_rel_gap: args.mip_gap,
-        threads: args.threads,
-        log: args.log,
-        progress: if args.quiet || args.log {
+        mip_rel_gap: args.mip.mip_gap,
+        threads: args.mip.threads,
+        log: args.mip.log,
+        progress: if args.quiet || args.mip.log {
             Progress::Hidden
         } else {
             Progress::Stderr
         },
         interrupt: Some(interrupt_flag()),
-        warm_start: args.model.warm_start,
+        warm_start: args.model.warm_start(),
     }
 }
 
@@ -113,6 +110,15 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) {
         println!(
             "model: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros; built in {:.2} s",
             size.variables, size.binaries, size.integers, size.continuous, size.constraints, size.nonzeros, model.build_seconds
+        );
+    }
+    if let Some(stats) = &outcome.search {
+        println!(
+            "search: {} subproblems, {} cache entries ({} evicted), peak memory {:.1} MiB",
+            stats.subproblems,
+            stats.cache_entries,
+            stats.cache_evictions,
+            stats.peak_memory_bytes as f64 / (1024.0 * 1024.0)
         );
     }
     if let Some(warm) = &report.warm_start {

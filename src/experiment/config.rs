@@ -4,9 +4,7 @@
 use std::path::PathBuf;
 
 use crate::error::Result;
-use crate::formulation::FormulationParams;
-use crate::learn::{Method, WarmStartMode};
-use crate::solver::SolverKind;
+use crate::learn::{Method, MethodSpec, WarmStartMode};
 
 /// A dataset of the grid: its short name (the file stem, made safe for file names) and path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,10 +51,11 @@ pub fn safe_name(text: &str) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunConfig {
     pub dataset: DatasetEntry,
-    /// The formulation and its parameters (besides the depth).
-    pub formulation: FormulationParams,
+    /// The method (a formulation on a solver, or the exact search) and its parameters
+    /// (besides the depth).
+    pub method: MethodSpec,
     pub depth: usize,
-    pub solver: SolverKind,
+    /// The warm start (`none` for the exact search, which finds its own).
     pub warm_start: WarmStartMode,
     /// Seed of the train/test split.
     pub seed: u64,
@@ -82,7 +81,7 @@ impl RunConfig {
             self.dataset.name,
             self.method_name(),
             self.depth,
-            self.solver,
+            self.method.solver_name(),
             self.warm_start,
             self.seed,
             self.time_limit,
@@ -94,10 +93,10 @@ impl RunConfig {
         key
     }
 
-    /// The formulation's name with its non-default parameters, e.g. `oct[alpha=0.01]`.
+    /// The method's name with its non-default parameters, e.g. `oct[alpha=0.01]`.
     pub fn method_name(&self) -> String {
-        let name = self.formulation.name().to_string();
-        let changed = self.formulation.non_default();
+        let name = self.method.name().to_string();
+        let changed = self.method.non_default();
         if changed.is_empty() {
             return name;
         }
@@ -109,11 +108,8 @@ impl RunConfig {
     }
 
     /// The method of the run, its parameters checked.
-    pub fn method(&self) -> Result<Method> {
-        Ok(Method::Milp {
-            formulation: self.formulation.check(self.depth)?,
-            solver: self.solver,
-        })
+    pub fn checked_method(&self) -> Result<Method> {
+        self.method.check(self.depth)
     }
 
     /// A short human description for progress lines.
@@ -123,7 +119,7 @@ impl RunConfig {
             self.dataset.name,
             self.method_name(),
             self.depth,
-            self.solver,
+            self.method.solver_name(),
             self.warm_start,
             self.seed
         )
@@ -135,14 +131,17 @@ mod tests {
     use super::*;
     use crate::formulation::binoct::BinOctParams;
     use crate::formulation::oct::OctParams;
-    use crate::formulation::FormulationName;
+    use crate::formulation::{FormulationName, FormulationParams};
+    use crate::solver::SolverKind;
 
     fn config() -> RunConfig {
         RunConfig {
             dataset: DatasetEntry::from_path(PathBuf::from("data/breast cancer.csv")),
-            formulation: FormulationParams::defaults(FormulationName::Oct),
+            method: MethodSpec::Milp {
+                formulation: FormulationParams::defaults(FormulationName::Oct),
+                solver: SolverKind::Cbc,
+            },
             depth: 2,
-            solver: SolverKind::Cbc,
             warm_start: WarmStartMode::Greedy,
             seed: 3,
             test_fraction: 0.25,
@@ -166,21 +165,37 @@ mod tests {
     #[test]
     fn non_default_parameters_and_threads_extend_the_key() {
         let mut other = config();
-        other.formulation = FormulationParams::Oct(OctParams {
-            alpha: 0.01,
-            min_leaf: 2,
-            ..OctParams::default()
-        });
+        other.method = MethodSpec::Milp {
+            formulation: FormulationParams::Oct(OctParams {
+                alpha: 0.01,
+                min_leaf: 2,
+                ..OctParams::default()
+            }),
+            solver: SolverKind::Cbc,
+        };
         other.threads = Some(2);
         assert_eq!(
             other.key(),
             "breast-cancer_oct[alpha=0.01,min-leaf=2]_d2_cbc_greedy_s3_t0.5_f0.25_j2"
         );
         let mut binoct = config();
-        binoct.formulation = FormulationParams::BinOct(BinOctParams {
-            thresholds: crate::data::ThresholdMode::All,
-            ..BinOctParams::default()
-        });
+        binoct.method = MethodSpec::Milp {
+            formulation: FormulationParams::BinOct(BinOctParams {
+                thresholds: crate::data::ThresholdMode::All,
+                ..BinOctParams::default()
+            }),
+            solver: SolverKind::Highs,
+        };
         assert_eq!(binoct.method_name(), "binoct[thresholds=all]");
+        let mut dp = config();
+        dp.method = MethodSpec::Dp(crate::learn::DpParams {
+            max_splits: Some(3),
+            ..Default::default()
+        });
+        dp.warm_start = WarmStartMode::None;
+        assert_eq!(
+            dp.key(),
+            "breast-cancer_dp[max-splits=3]_d2_dp_none_s3_t0.5_f0.25"
+        );
     }
 }

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
 use crate::formulation::{FormulationName, FormulationParams};
-use crate::learn::WarmStartMode;
+use crate::learn::{DpParams, MethodSpec, WarmStartMode};
 use crate::solver::SolverKind;
 
 /// The default fraction of rows held out as the test set.
@@ -27,11 +27,15 @@ pub struct GridSpec {
     /// CSV files, or directories whose `*.csv` files are all used.
     pub datasets: Vec<PathBuf>,
     pub depths: Vec<usize>,
-    /// Formulation names, or `all`.
+    /// Formulation names, or `all` (every formulation); `dp` (the exact search) may be listed
+    /// too.
     pub formulations: Vec<String>,
     /// The parameter settings of a formulation to run (each a run of its own); a formulation
     /// not listed runs with its defaults.
     pub parameters: BTreeMap<FormulationName, Vec<FormulationParams>>,
+    /// The parameter settings of the exact search, when `dp` is listed (default: its
+    /// defaults).
+    pub dp_parameters: Option<Vec<DpParams>>,
     /// Solver thread counts (`None`: the solver's default).
     pub threads: Vec<Option<usize>>,
     /// Solver names, or `all`.
@@ -52,6 +56,8 @@ pub struct Grid {
     pub depths: Vec<usize>,
     /// Every formulation with every parameter setting to run.
     pub formulations: Vec<FormulationParams>,
+    /// Every setting of the exact search to run (none when the grid does not list `dp`).
+    pub dp: Vec<DpParams>,
     pub solvers: Vec<SolverKind>,
     pub threads: Vec<Option<usize>>,
     pub warm_starts: Vec<WarmStartMode>,
@@ -62,7 +68,8 @@ pub struct Grid {
 
 impl Grid {
     /// Every configuration, datasets outermost, then depth, seed, formulation (with its
-    /// parameters), solver, threads and warm start.
+    /// parameters), solver, threads and warm start; the exact search's settings after the
+    /// formulations (it has no solver, threads or warm start to vary).
     pub fn configs(&self) -> Vec<RunConfig> {
         let mut configs = Vec::new();
         for dataset in &self.datasets {
@@ -74,9 +81,11 @@ impl Grid {
                                 for &warm_start in &self.warm_starts {
                                     configs.push(RunConfig {
                                         dataset: dataset.clone(),
-                                        formulation: formulation.clone(),
+                                        method: MethodSpec::Milp {
+                                            formulation: formulation.clone(),
+                                            solver,
+                                        },
                                         depth,
-                                        solver,
                                         warm_start,
                                         seed,
                                         test_fraction: self.test_fraction,
@@ -86,6 +95,18 @@ impl Grid {
                                 }
                             }
                         }
+                    }
+                    for params in &self.dp {
+                        configs.push(RunConfig {
+                            dataset: dataset.clone(),
+                            method: MethodSpec::Dp(params.clone()),
+                            depth,
+                            warm_start: WarmStartMode::None,
+                            seed,
+                            test_fraction: self.test_fraction,
+                            time_limit: self.time_limit,
+                            threads: None,
+                        });
                     }
                 }
             }
@@ -106,15 +127,47 @@ impl GridSpec {
         }
         let seeds = distinct("seeds", &self.seeds)?;
         let formulation_names: Vec<&str> = FormulationName::ALL.iter().map(|f| f.name()).collect();
-        let names_given = names(
-            "formulations",
-            &self.formulations,
-            &formulation_names,
-            |name| {
+        let with_dp = self.formulations.iter().any(|name| name.trim() == "dp");
+        let milp_names: Vec<String> = self
+            .formulations
+            .iter()
+            .filter(|name| name.trim() != "dp")
+            .cloned()
+            .collect();
+        let dp = if with_dp {
+            let settings = self
+                .dp_parameters
+                .clone()
+                .unwrap_or_else(|| vec![DpParams::default()]);
+            for (i, setting) in settings.iter().enumerate() {
+                if settings[..i].contains(setting) {
+                    return Err(Error::parameter(
+                        "dp parameters",
+                        "a setting is listed twice",
+                    ));
+                }
+                for &depth in &depths {
+                    setting.check(depth)?;
+                }
+            }
+            settings
+        } else {
+            if self.dp_parameters.is_some() {
+                return Err(Error::parameter(
+                    "grid",
+                    "parameters are given for dp, which the grid does not run",
+                ));
+            }
+            Vec::new()
+        };
+        let names_given = if milp_names.is_empty() && with_dp {
+            Vec::new()
+        } else {
+            names("formulations", &milp_names, &formulation_names, |name| {
                 name.parse::<FormulationName>()
                     .map_err(|_| unknown("formulations", name, &formulation_names))
-            },
-        )?;
+            })?
+        };
         if let Some(extra) = self.parameters.keys().find(|n| !names_given.contains(n)) {
             return Err(Error::parameter(
                 "grid",
@@ -187,12 +240,16 @@ impl GridSpec {
         for entry in &datasets {
             let data = loaded.get(&entry.name)?;
             for (index, &seed) in seeds.iter().enumerate() {
-                for setting in &formulations {
+                let specs = formulations
+                    .iter()
+                    .map(|formulation| MethodSpec::Milp {
+                        formulation: formulation.clone(),
+                        solver: solvers[0],
+                    })
+                    .chain(dp.iter().cloned().map(MethodSpec::Dp));
+                for spec in specs {
                     for &depth in &depths {
-                        let method = crate::learn::Method::Milp {
-                            formulation: setting.check(depth)?,
-                            solver: solvers[0],
-                        };
+                        let method = spec.check(depth)?;
                         let split = prepare(data, seed, test_fraction, &method)
                             .map_err(|e| in_dataset(entry, e))?;
                         // One greedy tree per dataset, formulation and depth checks the depth
@@ -210,6 +267,7 @@ impl GridSpec {
             datasets,
             depths,
             formulations,
+            dp,
             solvers,
             threads,
             warm_starts,

@@ -21,6 +21,8 @@
 //! thresholds = "all"
 //! [olct]
 //! c = [[1], [1, 10]]       # a list-valued parameter takes a list of lists
+//! [dp]                     # the exact search, run when `formulations` lists "dp"
+//! max_splits = [3, 7]
 //! ```
 //!
 //! The parameters of a formulation are those of `milptree solve` with `_` for `-`
@@ -36,6 +38,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::experiment::grid::{GridSpec, DEFAULT_TEST_FRACTION};
 use crate::formulation::{FormulationName, FormulationParams};
+use crate::learn::DpParams;
 
 /// A list, or a single value standing for a list of one.
 #[derive(Debug, Clone, Deserialize)]
@@ -71,17 +74,20 @@ struct GridFile {
     binoct: Option<BTreeMap<String, Value>>,
     olct: Option<BTreeMap<String, Value>>,
     flowoct: Option<BTreeMap<String, Value>>,
+    dp: Option<BTreeMap<String, Value>>,
 }
 
-/// Every setting of `name` that a table of parameter lists describes: the cartesian product of
-/// the listed values (a list-valued parameter, such as OLCT's `c`, takes a list of lists).
-fn settings(
-    name: FormulationName,
-    table: &BTreeMap<String, Value>,
-) -> Result<Vec<FormulationParams>> {
-    let defaults = FormulationParams::defaults(name).to_json();
+/// Every combination of the values a table of parameter lists gives (a list-valued parameter,
+/// such as OLCT's `c`, takes a list of lists), as JSON objects; `defaults` (the parameters'
+/// defaults as a JSON object) tells which parameters are list-valued. `table` names the table
+/// in errors.
+fn combinations(
+    table: &str,
+    lists: &BTreeMap<String, Value>,
+    defaults: &Value,
+) -> Result<Vec<Value>> {
     let mut combinations = vec![serde_json::Map::new()];
-    for (key, value) in table {
+    for (key, value) in lists {
         let list_valued = defaults.get(key).is_some_and(Value::is_array);
         let values: Vec<Value> = match value {
             Value::Array(items) if !list_valued || items.iter().all(Value::is_array) => {
@@ -91,7 +97,7 @@ fn settings(
         };
         if values.is_empty() {
             return Err(Error::parameter(
-                format!("[{name}] {key}"),
+                format!("[{table}] {key}"),
                 "the list is empty",
             ));
         }
@@ -106,9 +112,30 @@ fn settings(
             })
             .collect();
     }
-    combinations
+    Ok(combinations.into_iter().map(Value::Object).collect())
+}
+
+/// Every setting of formulation `name` that a table of parameter lists describes.
+fn settings(
+    name: FormulationName,
+    table: &BTreeMap<String, Value>,
+) -> Result<Vec<FormulationParams>> {
+    let defaults = FormulationParams::defaults(name).to_json();
+    combinations(name.name(), table, &defaults)?
+        .iter()
+        .map(|fields| FormulationParams::from_json(name, fields))
+        .collect()
+}
+
+/// Every setting of the exact search that a table of parameter lists describes.
+fn dp_settings(table: &BTreeMap<String, Value>) -> Result<Vec<DpParams>> {
+    let defaults = serde_json::to_value(DpParams::default()).unwrap_or(Value::Null);
+    combinations("dp", table, &defaults)?
         .into_iter()
-        .map(|fields| FormulationParams::from_json(name, &Value::Object(fields)))
+        .map(|fields| {
+            serde_json::from_value(fields)
+                .map_err(|e| Error::parameter("dp parameters", e.to_string()))
+        })
         .collect()
 }
 
@@ -152,6 +179,7 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
             depths: file.depths.into_vec(),
             formulations: file.formulations.map_or_else(all, OneOrMany::into_vec),
             parameters,
+            dp_parameters: file.dp.as_ref().map(dp_settings).transpose()?,
             threads: file.threads.map_or_else(
                 || vec![None],
                 |threads| threads.into_vec().into_iter().map(Some).collect(),

@@ -17,9 +17,8 @@ use crate::experiment::datasets::{prepare, LoadedDatasets};
 use crate::experiment::grid::Grid;
 use crate::experiment::row::Row;
 use crate::experiment::store::ResultsStore;
-use crate::formulation::{FormulationName, FormulationParams};
-use crate::learn::SolveDocument;
-use crate::solver::{SolverKind, Termination};
+use crate::learn::{MethodSpec, SolveDocument};
+use crate::solver::Termination;
 
 /// The emitted command lines, and the configurations left out because their job output
 /// already holds a report that has not been collected.
@@ -47,20 +46,24 @@ pub fn job_line(program: &str, config: &RunConfig, output: &Path) -> Result<Stri
         quote(program)?,
         "solve".to_string(),
         quote(&config.dataset.path.display().to_string())?,
-        format!("--formulation {}", config.formulation.name()),
-        format!("--depth {}", config.depth),
-        format!("--solver {}", config.solver),
-        format!("--warm-start {}", config.warm_start),
-        format!("--time-limit {}", config.time_limit),
-        format!("--seed {}", config.seed),
     ];
+    if config.method.takes_warm_start() {
+        words.push(format!("--formulation {}", config.method.name()));
+    }
+    words.push(format!("--depth {}", config.depth));
+    words.push(format!("--solver {}", config.method.solver_name()));
+    if config.method.takes_warm_start() {
+        words.push(format!("--warm-start {}", config.warm_start));
+    }
+    words.push(format!("--time-limit {}", config.time_limit));
+    words.push(format!("--seed {}", config.seed));
     if config.test_fraction > 0.0 {
         words.push(format!("--test-fraction {}", config.test_fraction));
     }
     if let Some(threads) = config.threads {
         words.push(format!("--threads {threads}"));
     }
-    for flag in parameter_flags(&config.formulation) {
+    for flag in parameter_flags(&config.method) {
         words.push(quote(&flag)?);
     }
     words.push("--json --quiet >".to_string());
@@ -68,10 +71,10 @@ pub fn job_line(program: &str, config: &RunConfig, output: &Path) -> Result<Stri
     Ok(words.join(" "))
 }
 
-/// The `solve` options that give a formulation its non-default parameters: `--name value`, a
-/// flag for a boolean that is true (`--univariate`) or `--no-name` for one that is false
+/// The `solve` options that give a method its non-default parameters: `--name value`, a flag
+/// for a boolean that is true (`--univariate`) or `--no-name` for one that is false
 /// (`--no-refine`), the tangent set by its number.
-pub fn parameter_flags(params: &FormulationParams) -> Vec<String> {
+pub fn parameter_flags(params: &MethodSpec) -> Vec<String> {
     let mut flags = Vec::new();
     for (name, value) in params.non_default() {
         let option = name.replace('_', "-");
@@ -141,22 +144,16 @@ fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String>
     let missing = |what: &str| {
         format!("the report has no {what} (it was written by an older milptree); rerun the job")
     };
-    let name: FormulationName = document
-        .formulation
-        .parse()
-        .map_err(|e: Error| e.to_string())?;
-    let formulation =
-        FormulationParams::from_json(name, &document.parameters).map_err(|e| e.to_string())?;
-    let solver: SolverKind = document
-        .report
-        .solver
-        .parse()
-        .map_err(|e: Error| e.to_string())?;
+    let method = MethodSpec::from_report(
+        &document.formulation,
+        &document.parameters,
+        &document.report.solver,
+    )
+    .map_err(|e| e.to_string())?;
     Ok(RunConfig {
         dataset: DatasetEntry::from_path(PathBuf::from(&document.data.path)),
-        formulation,
+        method,
         depth: document.depth,
-        solver,
         warm_start: document.warm_start_mode,
         seed: document.data.seed.ok_or_else(|| missing("data.seed"))?,
         test_fraction: document.data.test_fraction.unwrap_or(0.0),
@@ -228,7 +225,7 @@ fn collect_one(
     let dataset = datasets.insert(&config.dataset).map_err(|e| {
         format!("the greedy baseline needs the dataset, which cannot be read here: {e}")
     })?;
-    let method = config.method().map_err(|e| e.to_string())?;
+    let method = config.checked_method().map_err(|e| e.to_string())?;
     let greedy = prepare(dataset, config.seed, config.test_fraction, &method)
         .and_then(|data| greedy_figures(&method, &data))
         .map_err(|e| format!("the greedy baseline: {e}"))?;

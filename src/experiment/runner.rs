@@ -101,7 +101,7 @@ fn run_one(
     progress: Progress,
     options: &RunnerOptions,
 ) -> Result<Option<(Row, Vec<TrajectoryPoint>)>> {
-    let method = config.method()?;
+    let method = config.checked_method()?;
     let data = prepare(dataset, config.seed, config.test_fraction, &method)?;
     let greedy = match greedy_figures(&method, &data) {
         Ok(greedy) => greedy,

@@ -132,12 +132,7 @@ impl FormulationParams {
     /// The parameters of `name` from a JSON object (a grid file's table, or a report's
     /// `parameters`, whose `depth` and derived figures are ignored). Unknown fields are errors.
     pub fn from_json(name: FormulationName, value: &Value) -> Result<FormulationParams> {
-        let mut value = value.clone();
-        if let Value::Object(fields) = &mut value {
-            for derived in ["depth", "score_limit"] {
-                fields.remove(derived);
-            }
-        }
+        let value = crate::learn::spec::without_derived(value);
         let bad =
             |e: serde_json::Error| Error::parameter(format!("{name} parameters"), e.to_string());
         Ok(match name {
@@ -156,28 +151,12 @@ impl FormulationParams {
         })
     }
 
-    /// The parameters that differ from the defaults, as `(name, value)` pairs in field order,
-    /// values as compact text (strings without quotes, lists comma-separated).
+    /// The parameters that differ from the defaults (see [`crate::learn::spec::non_default`]).
     pub fn non_default(&self) -> Vec<(String, String)> {
-        let given = self.to_json();
-        let defaults = FormulationParams::defaults(self.name()).to_json();
-        let (Value::Object(given), Value::Object(defaults)) = (given, defaults) else {
-            return Vec::new();
-        };
-        fn text(value: &Value) -> String {
-            match value {
-                Value::String(s) => s.clone(),
-                // Rust's shortest form: 1 rather than 1.0, stable across versions.
-                Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |f| f.to_string()),
-                Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(","),
-                other => other.to_string(),
-            }
-        }
-        given
-            .iter()
-            .filter(|(key, value)| defaults.get(*key) != Some(*value))
-            .map(|(key, value)| (key.clone(), text(value)))
-            .collect()
+        crate::learn::spec::non_default(
+            &self.to_json(),
+            &FormulationParams::defaults(self.name()).to_json(),
+        )
     }
 }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::data::{Dataset, Sets};
+use crate::dp::DpStats;
 use crate::error::{Error, Result};
 use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
 use crate::mip::ModelSize;
@@ -72,7 +73,7 @@ impl OneSidedSplit {
 pub struct SolveDocument {
     /// `solve`.
     pub command: String,
-    /// The formulation (`oct`, `binoct`, `olct`).
+    /// The method: a formulation (`oct`, `binoct`, `flowoct`, `olct`) or the exact search (`dp`).
     pub formulation: String,
     /// Its parameters, depth included.
     pub parameters: Value,
@@ -97,6 +98,9 @@ pub struct SolveDocument {
     pub one_sided_splits: Option<Vec<OneSidedSplit>>,
     /// The tree file's JSON.
     pub tree: Option<Value>,
+    /// The exact search's statistics (method `dp`).
+    #[serde(default)]
+    pub dp: Option<DpStats>,
 }
 
 impl SolveDocument {
@@ -134,6 +138,7 @@ impl SolveDocument {
             test: tree.and_then(|t| sets.test.as_ref().map(|test| summary(t, test))),
             one_sided_splits: tree.map(OneSidedSplit::of),
             tree: tree.map(Tree::to_json_value),
+            dp: outcome.search.clone(),
         }
     }
 

@@ -76,6 +76,7 @@ pub fn run<F: Formulation>(
             size: built.mip().size(),
             build_seconds,
         }),
+        search: None,
         warm_start_mode: options.warm_start_mode,
         warm_start_tree,
         warm_start_objective,

@@ -1,7 +1,8 @@
 //! Learning a tree: the method layer above the formulations and solvers.
 //!
-//! A [`Method`] is one way to learn a tree: today a MILP formulation on a solver; an exact
-//! search plugs in as another variant. [`learn`] is the one entry point: it takes the training
+//! A [`Method`] is one way to learn a tree: a MILP formulation on a solver, or the exact
+//! dynamic-programming search ([`dp_search`]). A new method plugs in as a variant here, with
+//! its parameters type and its run returning an [`Outcome`]. [`learn`] is the one entry point: it takes the training
 //! data (already prepared for the method with [`Method::prepare`]) and [`LearnOptions`], chooses
 //! the warm start ([`WarmStartMode`]), runs the method, and returns an [`Outcome`] whose tree
 //! has been re-evaluated by plain code. [`SolveDocument`] is the one typed report made from an
@@ -9,18 +10,23 @@
 //!
 //! - [`warm_start`]: the warm-start modes;
 //! - [`milp`]: running a MILP formulation (build, encode, solve, decode, check);
+//! - [`dp_search`]: running the exact search;
 //! - [`outcome`]: what a run produced; [`document`]: the report.
 
 pub mod document;
+pub mod dp_search;
 pub mod milp;
 pub mod outcome;
+pub mod spec;
 pub mod warm_start;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub use document::{DataBlock, OneSidedSplit, SolveDocument};
+pub use dp_search::{DpParams, DpSearch};
 pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+pub use spec::MethodSpec;
 pub use warm_start::WarmStartMode;
 
 use crate::data::Dataset;
@@ -37,13 +43,16 @@ pub enum Method {
         formulation: AnyFormulation,
         solver: SolverKind,
     },
+    /// The exact dynamic-programming search.
+    Dp(DpSearch),
 }
 
 impl Method {
-    /// The formulation's name (`oct`, ...).
+    /// The formulation's name (`oct`, ...), or `dp`.
     pub fn name(&self) -> &'static str {
         match self {
             Method::Milp { formulation, .. } => formulation.name(),
+            Method::Dp(_) => "dp",
         }
     }
 
@@ -51,6 +60,7 @@ impl Method {
     pub fn depth(&self) -> usize {
         match self {
             Method::Milp { formulation, .. } => formulation.depth(),
+            Method::Dp(search) => search.depth,
         }
     }
 
@@ -58,13 +68,15 @@ impl Method {
     pub fn parameters(&self) -> serde_json::Value {
         match self {
             Method::Milp { formulation, .. } => formulation.parameters(),
+            Method::Dp(search) => search.parameters(),
         }
     }
 
-    /// The solver that runs the method (`highs`, `cbc`).
+    /// The solver that runs the method (`highs`, `cbc`, `dp`).
     pub fn solver_name(&self) -> &'static str {
         match self {
             Method::Milp { solver, .. } => solver.name(),
+            Method::Dp(_) => "dp",
         }
     }
 
@@ -73,6 +85,7 @@ impl Method {
     pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
         match self {
             Method::Milp { formulation, .. } => formulation.prepare(data),
+            Method::Dp(_) => Ok(data),
         }
     }
 
@@ -81,6 +94,7 @@ impl Method {
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
         match self {
             Method::Milp { formulation, .. } => formulation.greedy_tree(train),
+            Method::Dp(search) => search.greedy_tree(train),
         }
     }
 }
@@ -120,6 +134,9 @@ impl Default for LearnOptions {
 /// Learns a tree with `method` on the training data `train` (prepared with
 /// [`Method::prepare`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
+    if let Method::Dp(search) = method {
+        return search.run(train, &options);
+    }
     let start = match options.warm_start {
         WarmStartMode::None => None,
         WarmStartMode::Greedy => Some(method.greedy_tree(train)?),
@@ -146,5 +163,6 @@ pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
                 warm_start_mode: options.warm_start,
             },
         ),
+        Method::Dp(search) => search.run(train, &options),
     }
 }

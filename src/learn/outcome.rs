@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::dp::DpStats;
 use crate::learn::WarmStartMode;
 use crate::mip::ModelSize;
 use crate::solver::SolveReport;
@@ -37,6 +38,8 @@ pub struct Outcome {
     pub report: SolveReport,
     /// The model's size and build time (MILP methods).
     pub model: Option<ModelFacts>,
+    /// The exact search's statistics (the `dp` method).
+    pub search: Option<DpStats>,
     /// Where the warm start came from.
     pub warm_start_mode: WarmStartMode,
     /// The warm-start tree (as encoded) and the method's objective of it (plain code).

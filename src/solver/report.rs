@@ -132,7 +132,7 @@ pub struct WarmStartReport {
 }
 
 /// Everything a solve reports. Figures the solver does not give are `None` (JSON `null`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolveReport {
     /// `highs` or `cbc`.
     pub solver: String,

@@ -608,10 +608,11 @@ fn a_grid_file_gives_the_same_jobs_as_the_flags() {
 fn grid_parameters_run_in_process_and_as_jobs_alike() {
     let tiny = Tiny::new();
     let grid = format!(
-        "datasets = \"alpha.csv\"\ndepths = 1\nformulations = [\"oct\", \"binoct\"]\n\
+        "datasets = \"alpha.csv\"\ndepths = 1\nformulations = [\"oct\", \"binoct\", \"dp\"]\n\
          solvers = \"highs\"\nwarm_starts = \"greedy\"\nthreads = 1\ntime_limit = {LIMIT}\n\
          [oct]\nalpha = [0, 0.5]\nmin_leaf = [1, 5]\nobjective = \"balanced\"\n\
-         [binoct]\nthresholds = [\"all\", \"class-boundary\"]\n"
+         [binoct]\nthresholds = [\"all\", \"class-boundary\"]\n\
+         [dp]\nmax_splits = [1, 2]\n"
     );
     let grid_path = tiny.path("grid.toml");
     std::fs::write(&grid_path, grid).expect("written");
@@ -633,7 +634,18 @@ fn grid_parameters_run_in_process_and_as_jobs_alike() {
         "--emit-jobs",
     ]);
     let lines: Vec<String> = stdout(&emitted).lines().map(String::from).collect();
-    assert_eq!(lines.len(), 6, "4 OCT settings and 2 BinOCT settings");
+    assert_eq!(
+        lines.len(),
+        8,
+        "4 OCT settings, 2 BinOCT settings, 2 settings of the search"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("--solver dp")
+            && l.contains("--max-splits 2")
+            && !l.contains("--formulation")
+            && !l.contains("--threads")),
+        "{lines:?}"
+    );
     assert!(
         lines.iter().any(|l| l.contains("--alpha 0.5")
             && l.contains("--min-leaf 5")
@@ -666,10 +678,12 @@ fn grid_parameters_run_in_process_and_as_jobs_alike() {
         first.keys()
     );
     assert!(first.contains_key("alpha_binoct[thresholds=all]_d1_highs_greedy_s0_t30_f0.25_j1"));
+    assert!(first.contains_key("alpha_dp[max-splits=2]_d1_dp_none_s0_t30_f0.25"));
     for (key, row) in &first {
         let other = &second[key];
         assert_eq!(row["parameters"], other["parameters"], "{key}");
-        assert_eq!(row["threads"], "1", "{key}");
+        let threads = if row["solver"] == "dp" { "" } else { "1" };
+        assert_eq!(row["threads"], threads, "{key}");
         assert_eq!(row["termination"], "optimal", "{key}");
         assert!(
             (number(row, "objective") - number(other, "objective")).abs() < 1e-9,

@@ -7,6 +7,7 @@ mod cli_solve;
 mod common;
 mod data_errors;
 mod dp_limits;
+mod dp_methods;
 mod dp_oracle;
 mod dp_peers;
 mod evaluator_props;
