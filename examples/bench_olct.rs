@@ -48,6 +48,7 @@ fn main() -> milptree::Result<()> {
             },
             start: Some(greedy.clone()),
             warm_start_mode: WarmStartMode::Greedy,
+            bound_below_for_tests: false,
         },
     )?;
     let milp = outcome

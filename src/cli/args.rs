@@ -68,11 +68,11 @@ pub struct ExperimentArgs {
         conflicts_with = "grid"
     )]
     pub solvers: Vec<String>,
-    /// Warm starts (none, greedy), comma-separated, or `all`.
+    /// Warm starts (none, greedy, dp, best), comma-separated, or `all`.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "all",
+        default_value = "none,greedy",
         conflicts_with = "grid"
     )]
     pub warm_starts: Vec<String>,
@@ -104,6 +104,15 @@ pub struct ExperimentArgs {
         conflicts_with = "grid"
     )]
     pub test_fraction: f64,
+    /// The exact search's budget for the certificate of each MILP run, in seconds, or `off`.
+    #[arg(
+        long,
+        default_value = "5",
+        value_name = "SECONDS|off",
+        value_parser = crate::cli::model_args::parse_certify,
+        conflicts_with = "grid"
+    )]
+    pub certify: crate::cli::model_args::Certify,
     /// Read the grid from this TOML file instead of the flags above.
     #[arg(long, value_name = "FILE")]
     pub grid: Option<PathBuf>,

@@ -87,6 +87,7 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
             ProgressMode::Auto
         },
         interrupt: Some(interrupt_flag()),
+        certify: grid.certify,
     };
     let report = run_grid(&grid, &datasets, &mut store, &options)?;
     println!(
@@ -108,6 +109,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         formulations: args.formulations.clone(),
         parameters: Default::default(),
         dp_parameters: None,
+        certify: args.certify.0,
         threads: if args.threads.is_empty() {
             vec![None]
         } else {

@@ -179,6 +179,26 @@ pub struct MipSolverArgs {
     /// Stream the solver's own log to stderr.
     #[arg(long)]
     pub log: bool,
+    /// Certify the result against the exact search on the same problem within this many
+    /// seconds (`off`: no certificate). Not for OLCT, whose objective the search lacks.
+    #[arg(long, default_value = "5", value_name = "SECONDS|off", value_parser = parse_certify)]
+    pub certify: Certify,
+}
+
+/// The `--certify` budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Certify(pub Option<f64>);
+
+pub fn parse_certify(text: &str) -> std::result::Result<Certify, String> {
+    if text == "off" {
+        return Ok(Certify(None));
+    }
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Certify(Some(seconds))),
+        _ => Err(format!(
+            "`{text}` is neither a number of seconds >= 0 nor `off`"
+        )),
+    }
 }
 
 impl OptionGroup for MipSolverArgs {
@@ -190,7 +210,9 @@ impl OptionGroup for MipSolverArgs {
 #[derive(Debug, Clone, Args)]
 #[group(id = "warm-start-options", multiple = true)]
 pub struct WarmStartArgs {
-    /// Warm start: greedy (the formulation's greedy tree) or none.
+    /// Warm start: greedy (the formulation's greedy tree), dp (the exact search's tree of the
+    /// same problem, optimal or the best within a tenth of the time limit), best (the better of
+    /// the two) or none.
     #[arg(long, default_value = "greedy", value_parser = parse_warm_start)]
     pub warm_start: WarmStartMode,
 }

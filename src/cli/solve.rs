@@ -9,6 +9,7 @@ use crate::cli::output::{one_sided_note, print_json, summary_line, train_test, w
 use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::export::TextView;
+use crate::learn::certificate::Verdict;
 use crate::learn::{self, LearnOptions, Outcome, SolveDocument};
 use crate::solver::{Progress, Termination};
 
@@ -38,6 +39,23 @@ pub fn run(args: SolveArgs) -> Result<()> {
     } else {
         print_human(&args, &data, &outcome);
     }
+    if let Some(certificate) = outcome
+        .certificate
+        .as_ref()
+        .filter(|c| c.verdict == Verdict::Contradiction)
+    {
+        let written = write_contradiction(&args, &outcome, certificate)?;
+        return Err(Error::Solver {
+            solver: method.solver_name().to_string(),
+            message: format!(
+                "CONTRADICTION: {}. This is a bug in the solver or in milptree's model. The two \
+                 trees are in {}; please report it to milptree's maintainers with the data \
+                 file, this command line and those two files.",
+                certificate.message,
+                written.join(" and ")
+            ),
+        });
+    }
     if !outcome.report.has_solution
         && !matches!(
             outcome.report.termination,
@@ -56,6 +74,36 @@ pub fn run(args: SolveArgs) -> Result<()> {
     Ok(())
 }
 
+/// Test-only: set, this makes MILP runs bound their objective below by the warm start's (see
+/// [`LearnOptions::break_model_for_tests`]), so that the certificate's contradiction can be
+/// tested.
+pub const BREAK_MODEL_FOR_TESTS: &str = "MILPTREE_TEST_BREAK_MODEL";
+
+/// Writes the MILP's tree and the exact search's tree of a contradiction, next to `--output`
+/// or in the working directory, and returns their paths.
+fn write_contradiction(
+    args: &SolveArgs,
+    outcome: &Outcome,
+    certificate: &crate::learn::certificate::Certificate,
+) -> Result<Vec<String>> {
+    let base = args
+        .output
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from(format!("contradiction-{}", outcome.name)));
+    let mut written = Vec::new();
+    for (suffix, tree) in [
+        ("milp", outcome.tree.as_ref()),
+        ("dp", certificate.dp_tree.as_ref()),
+    ] {
+        if let Some(tree) = tree {
+            let path = base.with_extension(format!("{suffix}.json"));
+            write_file(&path, &tree.to_json_string())?;
+            written.push(path.display().to_string());
+        }
+    }
+    Ok(written)
+}
+
 /// The run's options from the command line (the numbers are checked by the solver layer).
 fn learn_options(args: &SolveArgs) -> LearnOptions {
     LearnOptions {
@@ -70,6 +118,8 @@ fn learn_options(args: &SolveArgs) -> LearnOptions {
         },
         interrupt: Some(interrupt_flag()),
         warm_start: args.model.warm_start(),
+        certify: args.mip.certify.0,
+        break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),
     }
 }
 
@@ -133,8 +183,12 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) {
             "INFEASIBLE"
         };
         println!(
-            "warm start: objective {} ({feasible}, {accepted})",
-            figure(Some(warm.objective))
+            "warm start: objective {} ({feasible}, {accepted}){}",
+            figure(Some(warm.objective)),
+            outcome
+                .warm_start_source
+                .as_ref()
+                .map_or_else(String::new, |source| format!(", from {source}"))
         );
         if let Some(violation) = &warm.worst_violation {
             println!(
@@ -158,6 +212,27 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) {
     );
     if let Some(mismatch) = &outcome.decode_mismatch {
         println!("WARNING: {}", mismatch.message);
+    }
+    if let Some(certificate) = &outcome.certificate {
+        println!(
+            "certificate: {} ({}); exact search {} in {:.2} s, objective {}, bound {}",
+            certificate.verdict,
+            certificate.message,
+            serde_json::to_value(certificate.dp.termination)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            certificate.dp.seconds,
+            figure(Some(certificate.dp.objective)),
+            figure(Some(certificate.dp.bound))
+        );
+        if let Some(all) = &certificate.all_thresholds {
+            println!(
+                "  over every midpoint threshold: objective {}, bound {}",
+                figure(Some(all.objective)),
+                figure(Some(all.bound))
+            );
+        }
     }
     for note in report.notes.iter().chain(&outcome.notes) {
         println!("note: {note}");

@@ -47,7 +47,12 @@ pub struct GridSpec {
     pub time_limit: Option<f64>,
     /// `0`: no test set.
     pub test_fraction: f64,
+    /// The exact search's budget for the certificate of each MILP run (`None`: none).
+    pub certify: Option<f64>,
 }
+
+/// The default budget of the certificate of each MILP run, in seconds.
+pub const DEFAULT_CERTIFY: f64 = 5.0;
 
 /// A validated grid.
 #[derive(Debug, Clone)]
@@ -64,6 +69,7 @@ pub struct Grid {
     pub seeds: Vec<u64>,
     pub time_limit: f64,
     pub test_fraction: f64,
+    pub certify: Option<f64>,
 }
 
 impl Grid {
@@ -232,6 +238,15 @@ impl GridSpec {
                 format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
             ));
         }
+        let certify = match self.certify {
+            Some(budget) if !(budget.is_finite() && budget >= 0.0) => {
+                return Err(Error::parameter(
+                    "certify",
+                    format!("{budget} is not a number of seconds >= 0"),
+                ))
+            }
+            other => other,
+        };
         if self.datasets.is_empty() {
             return Err(Error::parameter("datasets", "the list is empty"));
         }
@@ -274,6 +289,7 @@ impl GridSpec {
             seeds,
             time_limit,
             test_fraction,
+            certify,
         };
         Ok((grid, loaded))
     }

@@ -7,11 +7,12 @@
 //! depths = [2, 3]                                          # required
 //! formulations = ["oct", "binoct"]                         # default: "all"
 //! solvers = ["highs", "cbc"]                               # default: "all"
-//! warm_starts = ["none", "greedy"]                         # default: both
+//! warm_starts = ["none", "greedy"]                         # default: none and greedy; "all": also dp, best
 //! seeds = [0, 1, 2]                                        # default: [0]
 //! threads = [1, 2]                                         # default: the solvers' defaults
 //! time_limit = 60                                          # seconds per solve (required)
 //! test_fraction = 0.25                                     # default 0.25; 0: no test set
+//! certify = 5                                              # seconds, or "off" (default 5)
 //! out = "results"                                          # default: --out
 //!
 //! [oct]                    # a formulation's parameters (default: its defaults)
@@ -36,9 +37,17 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::experiment::grid::{GridSpec, DEFAULT_TEST_FRACTION};
+use crate::experiment::grid::{GridSpec, DEFAULT_CERTIFY, DEFAULT_TEST_FRACTION};
 use crate::formulation::{FormulationName, FormulationParams};
 use crate::learn::DpParams;
+
+/// The certificate's budget: seconds, or `"off"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum Certify {
+    Seconds(f64),
+    Off(String),
+}
 
 /// A list, or a single value standing for a list of one.
 #[derive(Debug, Clone, Deserialize)]
@@ -69,6 +78,7 @@ struct GridFile {
     threads: Option<OneOrMany<usize>>,
     time_limit: f64,
     test_fraction: Option<f64>,
+    certify: Option<Certify>,
     out: Option<PathBuf>,
     oct: Option<BTreeMap<String, Value>>,
     binoct: Option<BTreeMap<String, Value>>,
@@ -185,10 +195,24 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
                 |threads| threads.into_vec().into_iter().map(Some).collect(),
             ),
             solvers: file.solvers.map_or_else(all, OneOrMany::into_vec),
-            warm_starts: file.warm_starts.map_or_else(all, OneOrMany::into_vec),
+            warm_starts: file.warm_starts.map_or_else(
+                || vec!["none".to_string(), "greedy".to_string()],
+                OneOrMany::into_vec,
+            ),
             seeds: file.seeds.map_or_else(|| vec![0], OneOrMany::into_vec),
             time_limit: Some(file.time_limit),
             test_fraction: file.test_fraction.unwrap_or(DEFAULT_TEST_FRACTION),
+            certify: match file.certify {
+                None => Some(DEFAULT_CERTIFY),
+                Some(Certify::Seconds(seconds)) => Some(seconds),
+                Some(Certify::Off(text)) if text == "off" => None,
+                Some(Certify::Off(text)) => {
+                    return Err(Error::Format {
+                        path: path.display().to_string(),
+                        message: format!("certify = \"{text}\" is neither seconds nor \"off\""),
+                    })
+                }
+            },
         },
         out: file.out.map(anchored),
     })

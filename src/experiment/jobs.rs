@@ -41,7 +41,12 @@ fn quote(text: &str) -> Result<String> {
 }
 
 /// The `milptree solve` command of one configuration, `program` being the milptree binary.
-pub fn job_line(program: &str, config: &RunConfig, output: &Path) -> Result<String> {
+pub fn job_line(
+    program: &str,
+    config: &RunConfig,
+    certify: Option<f64>,
+    output: &Path,
+) -> Result<String> {
     let mut words = vec![
         quote(program)?,
         "solve".to_string(),
@@ -54,6 +59,10 @@ pub fn job_line(program: &str, config: &RunConfig, output: &Path) -> Result<Stri
     words.push(format!("--solver {}", config.method.solver_name()));
     if config.method.takes_warm_start() {
         words.push(format!("--warm-start {}", config.warm_start));
+        words.push(format!(
+            "--certify {}",
+            certify.map_or_else(|| "off".to_string(), |budget| budget.to_string())
+        ));
     }
     words.push(format!("--time-limit {}", config.time_limit));
     words.push(format!("--seed {}", config.seed));
@@ -111,7 +120,9 @@ pub fn emit_jobs(grid: &Grid, store: &ResultsStore, program: &str) -> Result<Emi
         } else if usable_report(&output).is_ok() {
             emitted.uncollected += 1;
         } else {
-            emitted.lines.push(job_line(program, &config, &output)?);
+            emitted
+                .lines
+                .push(job_line(program, &config, grid.certify, &output)?);
         }
     }
     Ok(emitted)

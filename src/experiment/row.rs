@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::Sets;
 use crate::experiment::baseline::GreedyFigures;
 use crate::experiment::config::RunConfig;
+use crate::learn::certificate::Verdict;
 use crate::learn::{SolveDocument, WarmStartMode};
 use crate::solver::Termination;
 
@@ -80,6 +81,8 @@ pub struct Row {
     /// The reference objective of the primal integral: the best objective of any run of the
     /// same instance in the results.
     pub primal_integral_reference: Option<f64>,
+    /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
+    pub warm_start_source: Option<String>,
     /// The warm start's objective in the model, whether it satisfies the model, and whether the
     /// solver took it (empty: no warm start, or the solver does not say).
     pub warm_start_objective: Option<f64>,
@@ -89,6 +92,15 @@ pub struct Row {
     pub evaluated_objective: Option<f64>,
     /// Whether the solver's objective and `evaluated_objective` disagree.
     pub decode_mismatch: bool,
+    /// The certificate's verdict (`agrees`, `incumbent_optimal`, `incumbent_suboptimal`,
+    /// `unknown`, `CONTRADICTION`); empty without a certificate.
+    pub certificate: Option<Verdict>,
+    /// The exact search's objective and bound of the same problem (the formulation's units),
+    /// its seconds, and the MILP tree's objective above the optimum when suboptimal.
+    pub certificate_objective: Option<f64>,
+    pub certificate_bound: Option<f64>,
+    pub certificate_seconds: Option<f64>,
+    pub certificate_difference: Option<f64>,
     /// Accuracy and balanced accuracy of the returned tree (plain evaluation).
     pub train_accuracy: Option<f64>,
     pub train_balanced_accuracy: Option<f64>,
@@ -167,11 +179,17 @@ impl Row {
             trajectory_complete,
             primal_integral: None,
             primal_integral_reference: None,
+            warm_start_source: document.warm_start_source.clone(),
             warm_start_objective: report.warm_start.as_ref().map(|w| w.objective),
             warm_start_feasible: report.warm_start.as_ref().map(|w| w.feasible),
             warm_start_accepted: report.warm_start.as_ref().and_then(|w| w.accepted),
             evaluated_objective: document.evaluated_objective,
             decode_mismatch: document.decode_mismatch.is_some(),
+            certificate: document.certificate.as_ref().map(|c| c.verdict),
+            certificate_objective: document.certificate.as_ref().map(|c| c.dp.objective),
+            certificate_bound: document.certificate.as_ref().map(|c| c.dp.bound),
+            certificate_seconds: document.certificate.as_ref().map(|c| c.dp.seconds),
+            certificate_difference: document.certificate.as_ref().and_then(|c| c.difference),
             train_accuracy: document.train.as_ref().map(|a| a.accuracy),
             train_balanced_accuracy: document.train.as_ref().map(|a| a.balanced_accuracy),
             test_accuracy: document.test.as_ref().map(|a| a.accuracy),
@@ -235,11 +253,17 @@ impl Row {
             trajectory_complete: false,
             primal_integral: None,
             primal_integral_reference: None,
+            warm_start_source: None,
             warm_start_objective: None,
             warm_start_feasible: None,
             warm_start_accepted: None,
             evaluated_objective: None,
             decode_mismatch: false,
+            certificate: None,
+            certificate_objective: None,
+            certificate_bound: None,
+            certificate_seconds: None,
+            certificate_difference: None,
             train_accuracy: None,
             train_balanced_accuracy: None,
             test_accuracy: None,

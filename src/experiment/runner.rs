@@ -27,6 +27,8 @@ pub struct RunnerOptions {
     pub progress: ProgressMode,
     /// Set by a Ctrl-C handler: the running HiGHS solve stops, and so does the grid.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// The exact search's budget for the certificate of each MILP run (`None`: none).
+    pub certify: Option<f64>,
 }
 
 /// What a grid run did.
@@ -113,6 +115,7 @@ fn run_one(
         progress,
         interrupt: options.interrupt.clone(),
         warm_start: config.warm_start,
+        certify: options.certify,
         ..LearnOptions::default()
     };
     let outcome = match learn(&method, &data.train, learn_options) {

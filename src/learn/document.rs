@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::data::{Dataset, Sets};
 use crate::dp::DpStats;
 use crate::error::{Error, Result};
+use crate::learn::certificate::Certificate;
 use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
@@ -85,6 +86,9 @@ pub struct SolveDocument {
     pub model_size: Option<ModelSize>,
     pub build_seconds: Option<f64>,
     pub warm_start_mode: WarmStartMode,
+    /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
+    #[serde(default)]
+    pub warm_start_source: Option<String>,
     /// The model's objective of the warm-start tree, by plain code.
     pub warm_start_tree_objective: Option<f64>,
     /// The model's objective of the returned tree, by plain code.
@@ -101,6 +105,9 @@ pub struct SolveDocument {
     /// The exact search's statistics (method `dp`).
     #[serde(default)]
     pub dp: Option<DpStats>,
+    /// The exact search's certificate of a MILP result.
+    #[serde(default)]
+    pub certificate: Option<Certificate>,
 }
 
 impl SolveDocument {
@@ -130,6 +137,7 @@ impl SolveDocument {
             model_size: outcome.model.map(|m| m.size),
             build_seconds: outcome.model.map(|m| m.build_seconds),
             warm_start_mode: outcome.warm_start_mode,
+            warm_start_source: outcome.warm_start_source.clone(),
             warm_start_tree_objective: outcome.warm_start_objective,
             evaluated_objective: outcome.evaluated_objective,
             decode_mismatch: outcome.decode_mismatch.clone(),
@@ -139,6 +147,7 @@ impl SolveDocument {
             one_sided_splits: tree.map(OneSidedSplit::of),
             tree: tree.map(Tree::to_json_value),
             dp: outcome.search.clone(),
+            certificate: outcome.certificate.clone(),
         }
     }
 

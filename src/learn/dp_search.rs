@@ -195,6 +195,8 @@ impl DpSearch {
             model: None,
             search: Some(found.stats),
             warm_start_mode: WarmStartMode::None,
+            warm_start_source: None,
+            certificate: None,
             warm_start_tree: None,
             warm_start_objective: None,
             evaluated_objective: evaluated,

@@ -16,6 +16,7 @@ use crate::error::Result;
 use crate::formulation::{BuiltModel, Formulation};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
 use crate::learn::WarmStartMode;
+use crate::mip::RowSense;
 use crate::solver::{self, SolveOptions, SolverKind};
 use crate::tree::Tree;
 
@@ -30,6 +31,9 @@ pub struct MilpOptions {
     pub start: Option<Tree>,
     /// Where `start` came from, for the report.
     pub warm_start_mode: WarmStartMode,
+    /// Test-only: a row `objective >= the start's objective` is added to the model solved,
+    /// which makes the solver claim optimality for a tree that may be beaten.
+    pub bound_below_for_tests: bool,
 }
 
 /// Runs `formulation` on the training data `train` (already prepared for it, e.g. relabelled).
@@ -66,7 +70,19 @@ pub fn run<F: Formulation>(
             Some(encoded.tree)
         }
     };
-    let solved = solver::solve(built.mip(), options.solver, &solve)?;
+    let solved = match (options.bound_below_for_tests, warm_start_objective) {
+        (true, Some(start)) => {
+            let mut broken = built.mip().clone();
+            broken.add_row(
+                "bounded_below_for_tests",
+                broken.objective_expression(),
+                RowSense::Ge,
+                start,
+            );
+            solver::solve(&broken, options.solver, &solve)?
+        }
+        _ => solver::solve(built.mip(), options.solver, &solve)?,
+    };
     let mut outcome = Outcome {
         name: formulation.name(),
         parameters: formulation.parameters(),
@@ -78,6 +94,8 @@ pub fn run<F: Formulation>(
         }),
         search: None,
         warm_start_mode: options.warm_start_mode,
+        warm_start_source: None,
+        certificate: None,
         warm_start_tree,
         warm_start_objective,
         evaluated_objective: None,

@@ -10,12 +10,18 @@
 //!
 //! - [`warm_start`]: the warm-start modes;
 //! - [`milp`]: running a MILP formulation (build, encode, solve, decode, check);
+//! - [`milp_method`]: a formulation as a method: warm start, run, certificate;
+//! - [`counterpart`], [`certificate`]: the exact search's version of a formulation's problem,
+//!   and the certificate of a MILP result against it;
 //! - [`dp_search`]: running the exact search;
 //! - [`outcome`]: what a run produced; [`document`]: the report.
 
+pub mod certificate;
+pub mod counterpart;
 pub mod document;
 pub mod dp_search;
 pub mod milp;
+pub mod milp_method;
 pub mod outcome;
 pub mod spec;
 pub mod warm_start;
@@ -32,7 +38,7 @@ pub use warm_start::WarmStartMode;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::formulation::AnyFormulation;
-use crate::solver::{Progress, SolveOptions, SolverKind};
+use crate::solver::{Progress, SolverKind};
 use crate::tree::Tree;
 
 /// A way to learn a tree.
@@ -115,6 +121,13 @@ pub struct LearnOptions {
     /// Set by someone else (Ctrl-C) to stop the run with its best tree.
     pub interrupt: Option<Arc<AtomicBool>>,
     pub warm_start: WarmStartMode,
+    /// The exact search's budget in seconds for the certificate of a MILP result; `None`: no
+    /// certificate.
+    pub certify: Option<f64>,
+    /// Test-only: bound the MILP's objective below by its warm start's, so that a solver
+    /// claims optimality for a tree the exact search can beat (exercises the certificate's
+    /// contradiction).
+    pub break_model_for_tests: bool,
 }
 
 impl Default for LearnOptions {
@@ -127,6 +140,8 @@ impl Default for LearnOptions {
             progress: Progress::Hidden,
             interrupt: None,
             warm_start: WarmStartMode::Greedy,
+            certify: None,
+            break_model_for_tests: false,
         }
     }
 }
@@ -134,35 +149,11 @@ impl Default for LearnOptions {
 /// Learns a tree with `method` on the training data `train` (prepared with
 /// [`Method::prepare`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
-    if let Method::Dp(search) = method {
-        return search.run(train, &options);
-    }
-    let start = match options.warm_start {
-        WarmStartMode::None => None,
-        WarmStartMode::Greedy => Some(method.greedy_tree(train)?),
-    };
     match method {
         Method::Milp {
             formulation,
             solver,
-        } => formulation.run(
-            train,
-            milp::MilpOptions {
-                solver: *solver,
-                solve: SolveOptions {
-                    time_limit: options.time_limit,
-                    mip_rel_gap: options.mip_rel_gap,
-                    threads: options.threads,
-                    integrality_tolerance: None,
-                    log: options.log,
-                    progress: options.progress,
-                    warm_start: None,
-                    interrupt: options.interrupt,
-                },
-                start,
-                warm_start_mode: options.warm_start,
-            },
-        ),
+        } => milp_method::run(formulation, *solver, train, options),
         Method::Dp(search) => search.run(train, &options),
     }
 }

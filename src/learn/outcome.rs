@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::dp::DpStats;
+use crate::learn::certificate::Certificate;
 use crate::learn::WarmStartMode;
 use crate::mip::ModelSize;
 use crate::solver::SolveReport;
@@ -42,6 +43,10 @@ pub struct Outcome {
     pub search: Option<DpStats>,
     /// Where the warm start came from.
     pub warm_start_mode: WarmStartMode,
+    /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
+    pub warm_start_source: Option<String>,
+    /// The exact search's certificate of a MILP result.
+    pub certificate: Option<Certificate>,
     /// The warm-start tree (as encoded) and the method's objective of it (plain code).
     pub warm_start_tree: Option<Tree>,
     pub warm_start_objective: Option<f64>,

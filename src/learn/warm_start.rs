@@ -19,18 +19,38 @@ pub enum WarmStartMode {
     /// The method's greedy tree (CART; the greedy logistic tree for OLCT): the default.
     #[default]
     Greedy,
+    /// The exact search's tree of the same problem: optimal, or the best it finds within a
+    /// tenth of the time limit.
+    Dp,
+    /// The better of the greedy tree and the exact search's tree within that budget.
+    Best,
 }
 
 impl WarmStartMode {
     /// Every mode, cold first.
-    pub const ALL: [WarmStartMode; 2] = [WarmStartMode::None, WarmStartMode::Greedy];
+    pub const ALL: [WarmStartMode; 4] = [
+        WarmStartMode::None,
+        WarmStartMode::Greedy,
+        WarmStartMode::Dp,
+        WarmStartMode::Best,
+    ];
 
-    /// `none` or `greedy`.
+    /// The modes a grid runs when it names none: cold and greedy.
+    pub const DEFAULT_GRID: [WarmStartMode; 2] = [WarmStartMode::None, WarmStartMode::Greedy];
+
+    /// `none`, `greedy`, `dp` or `best`.
     pub fn name(self) -> &'static str {
         match self {
             WarmStartMode::None => "none",
             WarmStartMode::Greedy => "greedy",
+            WarmStartMode::Dp => "dp",
+            WarmStartMode::Best => "best",
         }
+    }
+
+    /// Whether the mode runs the exact search.
+    pub fn uses_search(self) -> bool {
+        matches!(self, WarmStartMode::Dp | WarmStartMode::Best)
     }
 }
 

@@ -224,6 +224,11 @@ impl MipModel {
         &self.objective_terms
     }
 
+    /// The objective as an expression (terms and constant), e.g. to bound it in a row.
+    pub fn objective_expression(&self) -> Expression {
+        self.objective.clone()
+    }
+
     /// The objective's constant term.
     pub fn objective_constant(&self) -> f64 {
         self.objective_constant

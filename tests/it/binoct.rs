@@ -64,6 +64,7 @@ fn solve_optimally(
             } else {
                 WarmStartMode::None
             },
+            bound_below_for_tests: false,
         },
     )
     .expect("the formulation runs");

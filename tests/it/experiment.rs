@@ -19,7 +19,7 @@ use proptest::prelude::*;
 use crate::common::{path_str, stderr, stdout};
 
 /// The columns of `runs.csv`, in order, as README documents them.
-const COLUMNS: [&str; 53] = [
+const COLUMNS: [&str; 59] = [
     "run_key",
     "dataset",
     "dataset_path",
@@ -59,11 +59,17 @@ const COLUMNS: [&str; 53] = [
     "trajectory_complete",
     "primal_integral",
     "primal_integral_reference",
+    "warm_start_source",
     "warm_start_objective",
     "warm_start_feasible",
     "warm_start_accepted",
     "evaluated_objective",
     "decode_mismatch",
+    "certificate",
+    "certificate_objective",
+    "certificate_bound",
+    "certificate_seconds",
+    "certificate_difference",
     "train_accuracy",
     "train_balanced_accuracy",
     "test_accuracy",
@@ -76,8 +82,10 @@ const COLUMNS: [&str; 53] = [
 ];
 
 /// Columns that measure time and so differ between two runs of one configuration.
-const TIMING: [&str; 6] = [
+const TIMING: [&str; 8] = [
     "build_seconds",
+    "certificate_seconds",
+    "warm_start_source",
     "seconds",
     "time_to_first_incumbent",
     "trajectory_points",
@@ -241,9 +249,11 @@ fn check_filled(row: &CsvRow) {
     // What must be empty: no error; no thread count (the grid leaves the solvers' defaults); no
     // warm-start figures without a warm start; and for CBC, which reports nothing while it
     // runs, no times of solutions and so no primal integral.
-    let mut empty: BTreeSet<&str> = BTreeSet::from(["error", "threads"]);
+    // No certificate difference: every tiny run is proven optimal, and the certificate agrees.
+    let mut empty: BTreeSet<&str> = BTreeSet::from(["error", "threads", "certificate_difference"]);
     if cold {
         empty.extend([
+            "warm_start_source",
             "warm_start_objective",
             "warm_start_feasible",
             "warm_start_accepted",
@@ -278,6 +288,7 @@ fn check_filled(row: &CsvRow) {
         if cbc { "false" } else { "true" }
     );
     assert_eq!(row["decode_mismatch"], "false");
+    assert_eq!(row["certificate"], "agrees", "{key}");
     assert_eq!(row["has_solution"], "true");
     let objective = number(row, "objective");
     assert!((objective - number(row, "evaluated_objective")).abs() < 1e-6);

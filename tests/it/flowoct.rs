@@ -46,6 +46,7 @@ fn solve_optimally(model: &FlowOct, data: &Dataset, solver: SolverKind, warm: bo
             } else {
                 WarmStartMode::None
             },
+            bound_below_for_tests: false,
         },
     )
     .expect("FlowOCT runs");

@@ -3,6 +3,7 @@
 //! the greedy trees — and notes on what the figures mean and what is not known.
 
 mod accuracy;
+mod certificates;
 mod comparisons;
 mod groups;
 mod outcomes;
@@ -42,6 +43,7 @@ pub fn summary_markdown(rows: &[Row]) -> String {
     ));
     for section in [
         outcomes::outcomes_section(rows),
+        certificates::certificates_section(rows),
         comparisons::warm_cold_section(rows),
         comparisons::solvers_section(rows),
         comparisons::formulations_section(rows),

@@ -12,6 +12,7 @@
 
 mod decode;
 mod encode;
+mod from_search;
 mod model;
 mod objective;
 mod params;
