@@ -9,8 +9,9 @@ use std::path::PathBuf;
 
 use milptree::data::{read_dataset, stratified_split, Dataset, TargetColumn};
 use milptree::formulation::olct::Olct;
-use milptree::formulation::pipeline::{self, RunOptions, WarmStart};
-use milptree::formulation::Formulation;
+use milptree::formulation::{BuiltModel, Formulation};
+use milptree::learn::milp::{self, MilpOptions};
+use milptree::learn::WarmStartMode;
 use milptree::solver::{SolveOptions, SolverKind};
 use milptree::tree::Tree;
 use serde_json::json;
@@ -34,25 +35,28 @@ fn main() -> milptree::Result<()> {
     };
     let refining = Olct::new(2);
     let built = model.build(&train)?;
+    let refining_model = refining.build(&train)?;
     let greedy = model.greedy_tree(&train)?;
-    let (greedy_refined, _) = refining.post_process(&built, greedy.clone())?;
-    let outcome = pipeline::run(
+    let (greedy_refined, _) = refining_model.post_process(greedy.clone())?;
+    let outcome = milp::run(
         &model,
         &train,
-        RunOptions {
+        MilpOptions {
             solver: SolverKind::Highs,
             solve: SolveOptions {
                 time_limit: Some(limit),
                 ..SolveOptions::default()
             },
-            warm_start: WarmStart::Greedy,
+            start: Some(greedy.clone()),
+            warm_start_mode: WarmStartMode::Greedy,
+            bound_below_for_tests: false,
         },
     )?;
     let milp = outcome
         .tree
         .clone()
         .expect("the warm start gives a solution");
-    let (refined, report) = refining.post_process(&built, milp.clone())?;
+    let (refined, report) = refining_model.post_process(milp.clone())?;
     let row = |name: &str, tree: &Tree| {
         json!({
             "tree": name,

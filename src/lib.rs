@@ -5,10 +5,13 @@
 //! - [`tree`]: the tree model (axis-aligned and oblique splits), prediction and the one evaluator;
 //! - [`export`]: text, Graphviz DOT and JSON renderings of a tree;
 //! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
+//! - [`dp`]: optimal trees by dynamic programming and search (no MILP), and the plain-code
+//!   objective every tree is held against;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
 //!   feasibility checks, size reports and LP/MPS writers, built from `good_lp` expressions;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
+//! - [`learn`]: the method layer (a formulation on a solver, ...), its outcome and typed report;
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;
 //! - [`console`]: the standard streams, written without panics, capturable in memory;
 //! - [`cli`]: the `milptree` command line.
@@ -17,11 +20,13 @@
 pub mod cli;
 pub mod console;
 pub mod data;
+pub mod dp;
 pub mod error;
 pub mod experiment;
 pub mod export;
 pub mod formulation;
 pub mod greedy;
+pub mod learn;
 pub mod mip;
 pub mod solver;
 pub mod tree;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cli::data_args::DataArgs;
-use crate::cli::model_args::ModelArgs;
+use crate::cli::model_args::{MipSolverArgs, ModelArgs, SolverChoice};
 use crate::solver::SolverKind;
 
 /// Optimal classification trees by mixed-integer programming.
@@ -68,11 +68,11 @@ pub struct ExperimentArgs {
         conflicts_with = "grid"
     )]
     pub solvers: Vec<String>,
-    /// Warm starts (none, greedy), comma-separated, or `all`.
+    /// Warm starts (none, greedy, dp, best), comma-separated, or `all`.
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "all",
+        default_value = "none,greedy",
         conflicts_with = "grid"
     )]
     pub warm_starts: Vec<String>,
@@ -87,6 +87,15 @@ pub struct ExperimentArgs {
     /// Wall-clock limit of each solve, in seconds.
     #[arg(long, value_name = "SECONDS", conflicts_with = "grid")]
     pub time_limit: Option<f64>,
+    /// Solver thread counts, comma-separated (default: each solver's default). Formulation
+    /// parameters other than the defaults are set in a grid file.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "N[,N...]",
+        conflicts_with = "grid"
+    )]
+    pub threads: Vec<usize>,
     /// Fraction of rows held out (stratified) as the test set; 0: none.
     #[arg(
         long,
@@ -95,6 +104,15 @@ pub struct ExperimentArgs {
         conflicts_with = "grid"
     )]
     pub test_fraction: f64,
+    /// The exact search's budget for the certificate of each MILP run, in seconds, or `off`.
+    #[arg(
+        long,
+        default_value = "5",
+        value_name = "SECONDS|off",
+        value_parser = crate::cli::model_args::parse_certify,
+        conflicts_with = "grid"
+    )]
+    pub certify: crate::cli::model_args::Certify,
     /// Read the grid from this TOML file instead of the flags above.
     #[arg(long, value_name = "FILE")]
     pub grid: Option<PathBuf>,
@@ -130,21 +148,15 @@ pub struct SolveArgs {
     pub data: DataArgs,
     #[command(flatten)]
     pub model: ModelArgs,
-    /// The MIP solver.
-    #[arg(long, default_value = "highs", value_parser = parse_solver)]
-    pub solver: SolverKind,
+    /// The solver: a MIP solver (highs, cbc) for the chosen --formulation, or dp, the exact
+    /// dynamic-programming search (no formulation).
+    #[arg(long, default_value = "highs", value_parser = parse_solver_choice)]
+    pub solver: SolverChoice,
     /// Wall-clock time limit of the solve, in seconds (fractions allowed).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Relative MIP gap at which the solver may stop (default 0: optimal means optimal).
-    #[arg(long, default_value_t = 0.0, value_name = "GAP")]
-    pub mip_gap: f64,
-    /// Solver threads (HiGHS fixes its thread pool at the first solve of a process).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Stream the solver's own log to stderr.
-    #[arg(long)]
-    pub log: bool,
+    #[command(flatten)]
+    pub mip: MipSolverArgs,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -171,8 +183,14 @@ pub struct ExportLpArgs {
     pub json: bool,
 }
 
-fn parse_solver(text: &str) -> Result<SolverKind, String> {
-    text.parse::<SolverKind>().map_err(|e| e.to_string())
+fn parse_solver_choice(text: &str) -> Result<SolverChoice, String> {
+    match text {
+        "dp" => Ok(SolverChoice::Dp),
+        other => other
+            .parse::<SolverKind>()
+            .map(SolverChoice::Mip)
+            .map_err(|_| format!("`{other}` is not one of: highs, cbc, dp")),
+    }
 }
 
 #[derive(Debug, Args)]

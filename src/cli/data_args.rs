@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::data::{read_dataset, stratified_split, Dataset, TargetColumn};
+use crate::data::{read_dataset, Sets, TargetColumn};
 use crate::error::Result;
 
 #[derive(Debug, Clone, Args)]
@@ -25,34 +25,14 @@ pub struct DataArgs {
     pub seed: u64,
 }
 
-/// The data of one run: the training set and, with `--test-fraction`, the test set.
-#[derive(Debug, Clone)]
-pub struct LoadedData {
-    pub train: Dataset,
-    pub test: Option<Dataset>,
-}
-
 impl DataArgs {
     /// Reads and validates the data, and splits it when asked.
-    pub fn load(&self) -> Result<LoadedData> {
+    pub fn load(&self) -> Result<Sets> {
         let target = match &self.target {
             Some(spec) => TargetColumn::Named(spec.clone()),
             None => TargetColumn::Last,
         };
         let dataset = read_dataset(&self.data, &target)?;
-        match self.test_fraction {
-            None => Ok(LoadedData {
-                train: dataset,
-                test: None,
-            }),
-            Some(fraction) => {
-                let split =
-                    stratified_split(dataset.labels(), dataset.n_classes(), fraction, self.seed)?;
-                Ok(LoadedData {
-                    train: dataset.subset(&split.train),
-                    test: Some(dataset.subset(&split.test)),
-                })
-            }
-        }
+        Sets::split(&dataset, self.test_fraction, self.seed)
     }
 }

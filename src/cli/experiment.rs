@@ -88,6 +88,7 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
             ProgressMode::Auto
         },
         interrupt: Some(interrupt_flag()),
+        certify: grid.certify,
     };
     let report = run_grid(&grid, &datasets, &mut store, &options)?;
     outln!(
@@ -107,6 +108,14 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         datasets: args.datasets.clone(),
         depths: args.depths.clone(),
         formulations: args.formulations.clone(),
+        parameters: Default::default(),
+        dp_parameters: None,
+        certify: args.certify.0,
+        threads: if args.threads.is_empty() {
+            vec![None]
+        } else {
+            args.threads.iter().copied().map(Some).collect()
+        },
         solvers: args.solvers.clone(),
         warm_starts: args.warm_starts.clone(),
         seeds: args.seeds.clone(),

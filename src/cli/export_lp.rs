@@ -10,11 +10,10 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::cli::args::ExportLpArgs;
-use crate::cli::model_args::WarmStartArg;
 use crate::cli::output::print_json;
-use crate::cli::solve::relabelled;
 use crate::error::{Error, Result};
 use crate::formulation::AnyFormulation;
+use crate::learn::WarmStartMode;
 use crate::outln;
 
 pub fn run(args: ExportLpArgs) -> Result<()> {
@@ -65,8 +64,11 @@ fn write_with(
 
 fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> {
     let format = format_of(&args.output)?;
-    let data = relabelled(formulation, args.data.load()?)?;
-    let built = formulation.build(&data.train, args.model.warm_start == WarmStartArg::Greedy)?;
+    let data = args.data.load()?.map(|set| formulation.prepare(set))?;
+    let built = formulation.build(
+        &data.train,
+        args.model.warm_start() == WarmStartMode::Greedy,
+    )?;
     let mip = &built.mip;
     write_with(&args.output, |out| match format {
         ModelFormat::Lp => mip.write_lp(out),
@@ -127,7 +129,7 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             "formulation": formulation.name(),
             "parameters": formulation.parameters(),
             "model_size": size,
-            "integrality_tolerance": formulation.integrality_tolerance(),
+            "integrality_tolerance": built.integrality_tolerance,
             "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "warm_start": start_report,
         }))?;
@@ -146,7 +148,7 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
         for path in &written {
             outln!("wrote {}", path.display())?;
         }
-        if let Some(tolerance) = formulation.integrality_tolerance() {
+        if let Some(tolerance) = built.integrality_tolerance {
             outln!(
                 "note: solve this model with an integrality tolerance of at most {tolerance:e} \
                  (e.g. Gurobi IntFeasTol, CPLEX mip tolerances integrality, HiGHS \

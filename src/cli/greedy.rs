@@ -27,7 +27,7 @@ pub fn run(args: GreedyArgs) -> Result<()> {
         return print_json(&json!({
             "command": "greedy",
             "method": "cart",
-            "data": data_block(&args.data.data, &data),
+            "data": data_block(&args.data, &data),
             "depth": args.depth,
             "min_leaf": args.min_leaf,
             "train": train,

@@ -18,7 +18,7 @@ mod solve;
 use std::error::Error as _;
 use std::ffi::OsString;
 
-use clap::Parser;
+use clap::{ArgMatches, CommandFactory, FromArgMatches};
 
 pub use args::{Cli, Command};
 
@@ -26,7 +26,7 @@ use crate::console::{self, Captured};
 
 /// Runs the command line of this process and returns the process exit code.
 pub fn main() -> i32 {
-    exit_code(Cli::try_parse())
+    exit_code(std::env::args_os())
 }
 
 /// Runs the command line `args` (the program name first) in this process, with its output
@@ -37,20 +37,30 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    console::capture(|| exit_code(Cli::try_parse_from(args)))
+    console::capture(|| exit_code(args))
 }
 
-/// Runs a parsed command line; prints the error, if any, and returns the exit code.
-fn exit_code(parsed: Result<Cli, clap::Error>) -> i32 {
-    let cli = match parsed {
-        Ok(cli) => cli,
+/// Parses and runs the command line `args`; prints the error, if any, and returns the exit
+/// code.
+fn exit_code<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let command = Cli::command();
+    let parsed = command
+        .clone()
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches).map(|cli| (cli, matches)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
             print_clap_error(&error);
             return error.exit_code();
         }
     };
-    match run(cli) {
+    match check_options(&command, &matches).and_then(|()| run(cli)) {
         Ok(()) => 0,
         Err(error) if error.is_closed_pipe() => error.exit_code(),
         Err(error) => {
@@ -74,6 +84,16 @@ fn print_clap_error(error: &clap::Error) {
     } else {
         let _ = crate::out!("{}", error.render());
     }
+}
+
+/// Checks what the types cannot: that every model option given applies to the formulation.
+fn check_options(command: &clap::Command, matches: &ArgMatches) -> crate::Result<()> {
+    if let Some((name, sub_matches)) = matches.subcommand() {
+        if let Some(sub_command) = command.find_subcommand(name) {
+            model_args::refuse_options_that_do_not_apply(sub_command, sub_matches)?;
+        }
+    }
+    Ok(())
 }
 
 /// Runs one parsed command.

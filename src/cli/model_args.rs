@@ -1,25 +1,32 @@
-//! The model options shared by `solve` and `export-lp`, and their resolution into one of the
-//! formulations. An option that does not apply to the chosen formulation is an error rather
-//! than silently ignored.
+//! The model options shared by `solve` and `export-lp`: the method (a formulation, or the exact
+//! search with `solve --solver dp`), its depth and warm start, and one clap `Args` struct per
+//! group of parameters, flattened into the command. Each group says which methods it applies
+//! to; an option of a group given on the command line for another method is refused
+//! ([`refuse_options_that_do_not_apply`]), whatever the option, so adding a method or an option
+//! needs no list of flags.
 
-use clap::{Args, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, Command, ValueEnum};
 
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
-use crate::formulation::binoct::BinOct;
-use crate::formulation::oct::Oct;
-use crate::formulation::olct::{Olct, TangentSet};
-use crate::formulation::{AnyFormulation, Objective};
+use crate::formulation::binoct::BinOctParams;
+use crate::formulation::flowoct::FlowOctParams;
+use crate::formulation::oct::OctParams;
+use crate::formulation::olct::{OlctParams, TangentSet};
+use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
+use crate::learn::{DpParams, Method, WarmStartMode};
+use crate::solver::SolverKind;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormulationName {
-    /// Bertsimas & Dunn's OCT (axis-aligned).
-    Oct,
-    /// Verwer & Zhang's BinOCT (binary-search threshold encoding).
-    Binoct,
-    /// Aldinucci & Lapucci's optimal logistic classification trees (oblique, binary).
-    Olct,
+/// The `--solver` of `solve`: a MIP solver for a formulation, or the exact search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverChoice {
+    Mip(SolverKind),
+    Dp,
 }
+
+/// The name of the exact search, as `--solver` and the option groups spell it.
+const DP: &str = "dp";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ThresholdArg {
@@ -27,6 +34,15 @@ pub enum ThresholdArg {
     All,
     /// Only midpoints between value groups that are not one and the same single class.
     ClassBoundary,
+}
+
+impl From<ThresholdArg> for ThresholdMode {
+    fn from(arg: ThresholdArg) -> ThresholdMode {
+        match arg {
+            ThresholdArg::All => ThresholdMode::All,
+            ThresholdArg::ClassBoundary => ThresholdMode::ClassBoundary,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -37,34 +53,73 @@ pub enum ObjectiveArg {
     Balanced,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum WarmStartArg {
-    /// The formulation's greedy tree (CART; a greedy logistic tree for OLCT).
-    Greedy,
-    /// No warm start.
-    None,
+impl From<ObjectiveArg> for Objective {
+    fn from(arg: ObjectiveArg) -> Objective {
+        match arg {
+            ObjectiveArg::Accuracy => Objective::Accuracy,
+            ObjectiveArg::Balanced => Objective::Balanced,
+        }
+    }
 }
 
+/// A group of options that applies to some methods only.
+trait OptionGroup {
+    /// The clap group id (the struct's `#[group(id)]`).
+    const ID: &'static str;
+    /// The methods the options apply to: formulation names, and `dp` for the exact search.
+    const APPLIES_TO: &'static [&'static str];
+}
+
+/// Options of the formulations whose objective counts errors.
 #[derive(Debug, Clone, Args)]
-pub struct ModelArgs {
-    /// The model to build.
-    #[arg(long, value_enum)]
-    pub formulation: FormulationName,
-    /// Depth of the tree (number of split levels).
-    #[arg(long)]
-    pub depth: usize,
-    /// [oct] Cost of each split, in units of the error normalised by the baseline's errors.
-    #[arg(long)]
-    pub alpha: Option<f64>,
-    /// [oct] Minimum number of training rows in a leaf that is used.
-    #[arg(long)]
-    pub min_leaf: Option<usize>,
-    /// [oct, binoct] What an error costs.
+#[group(id = "error-options", multiple = true)]
+pub struct ErrorArgs {
+    /// [oct, binoct, flowoct, dp] What an error costs.
     #[arg(long, value_enum)]
     pub objective: Option<ObjectiveArg>,
-    /// [binoct] Candidate thresholds (default class-boundary, the paper's reduction).
+}
+
+impl OptionGroup for ErrorArgs {
+    const ID: &'static str = "error-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", DP];
+}
+
+/// The options of the methods with a cost per split and a leaf minimum.
+#[derive(Debug, Clone, Args)]
+#[group(id = "oct-options", multiple = true)]
+pub struct OctArgs {
+    /// [oct, dp] Cost of each split, in units of the baseline's (weighted) errors.
+    #[arg(long)]
+    pub alpha: Option<f64>,
+    /// [oct, dp] Minimum number of training rows in a leaf that is used.
+    #[arg(long)]
+    pub min_leaf: Option<usize>,
+}
+
+impl OptionGroup for OctArgs {
+    const ID: &'static str = "oct-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", DP];
+}
+
+/// The options of the formulations over binary features `x_j <= t`.
+#[derive(Debug, Clone, Args)]
+#[group(id = "binoct-options", multiple = true)]
+pub struct BinOctArgs {
+    /// [binoct, flowoct, dp] Candidate thresholds (BinOCT's default: class-boundary, the
+    /// paper's reduction; FlowOCT's and dp's: all, exact).
     #[arg(long, value_enum)]
     pub thresholds: Option<ThresholdArg>,
+}
+
+impl OptionGroup for BinOctArgs {
+    const ID: &'static str = "binoct-options";
+    const APPLIES_TO: &'static [&'static str] = &["binoct", "flowoct", DP];
+}
+
+/// OLCT's options.
+#[derive(Debug, Clone, Args)]
+#[group(id = "olct-options", multiple = true)]
+pub struct OlctArgs {
     /// [olct] The +1 class (default: the second class); required with more than two classes,
     /// the others being learned together as `not LABEL`.
     #[arg(long, value_name = "LABEL")]
@@ -87,101 +142,278 @@ pub struct ModelArgs {
     /// [olct] Skip the refinement of the last level by exact L1-logistic regression.
     #[arg(long)]
     pub no_refine: bool,
-    /// Warm start.
-    #[arg(long, value_enum, default_value_t = WarmStartArg::Greedy)]
-    pub warm_start: WarmStartArg,
 }
 
-fn objective(arg: Option<ObjectiveArg>) -> Objective {
-    match arg {
-        Some(ObjectiveArg::Balanced) => Objective::Balanced,
-        Some(ObjectiveArg::Accuracy) | None => Objective::Accuracy,
+impl OptionGroup for OlctArgs {
+    const ID: &'static str = "olct-options";
+    const APPLIES_TO: &'static [&'static str] = &["olct"];
+}
+
+/// The exact search's own options.
+#[derive(Debug, Clone, Args)]
+#[group(id = "dp-options", multiple = true)]
+pub struct DpArgs {
+    /// [dp] At most this many split nodes (MurTree's node limit).
+    #[arg(long, value_name = "N")]
+    pub max_splits: Option<usize>,
+    /// [dp] Cap on the search's cache in MiB; past it, entries are evicted (default 2048).
+    #[arg(long, value_name = "MB")]
+    pub memory_limit: Option<usize>,
+}
+
+impl OptionGroup for DpArgs {
+    const ID: &'static str = "dp-options";
+    const APPLIES_TO: &'static [&'static str] = &[DP];
+}
+
+/// The options of the MIP solvers (`solve` only).
+#[derive(Debug, Clone, Args)]
+#[group(id = "mip-solver-options", multiple = true)]
+pub struct MipSolverArgs {
+    /// Relative MIP gap at which the solver may stop (default 0: optimal means optimal).
+    #[arg(long, default_value_t = 0.0, value_name = "GAP")]
+    pub mip_gap: f64,
+    /// Solver threads (HiGHS fixes its thread pool at the first solve of a process).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Stream the solver's own log to stderr.
+    #[arg(long)]
+    pub log: bool,
+    /// Certify the result against the exact search on the same problem within this many
+    /// seconds (`off`: no certificate). Not for OLCT, whose objective the search lacks.
+    #[arg(long, default_value = "5", value_name = "SECONDS|off", value_parser = parse_certify)]
+    pub certify: Certify,
+}
+
+/// The `--certify` budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Certify(pub Option<f64>);
+
+pub fn parse_certify(text: &str) -> std::result::Result<Certify, String> {
+    if text == "off" {
+        return Ok(Certify(None));
+    }
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Certify(Some(seconds))),
+        _ => Err(format!(
+            "`{text}` is neither a number of seconds >= 0 nor `off`"
+        )),
     }
 }
 
-/// Fails when an option given on the command line does not apply to `formulation`.
-fn reject(formulation: &str, given: &[(&str, bool)]) -> Result<()> {
-    for (option, is_given) in given {
-        if *is_given {
+impl OptionGroup for MipSolverArgs {
+    const ID: &'static str = "mip-solver-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", "olct"];
+}
+
+/// The warm start of the MILP methods.
+#[derive(Debug, Clone, Args)]
+#[group(id = "warm-start-options", multiple = true)]
+pub struct WarmStartArgs {
+    /// Warm start: greedy (the formulation's greedy tree), dp (the exact search's tree of the
+    /// same problem, optimal or the best within a tenth of the time limit), best (the better of
+    /// the two) or none.
+    #[arg(long, default_value = "greedy", value_parser = parse_warm_start)]
+    pub warm_start: WarmStartMode,
+}
+
+impl OptionGroup for WarmStartArgs {
+    const ID: &'static str = "warm-start-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", "olct"];
+}
+
+/// Every option group and the methods it applies to.
+const GROUPS: [(&str, &[&str]); 7] = [
+    (ErrorArgs::ID, ErrorArgs::APPLIES_TO),
+    (OctArgs::ID, OctArgs::APPLIES_TO),
+    (BinOctArgs::ID, BinOctArgs::APPLIES_TO),
+    (OlctArgs::ID, OlctArgs::APPLIES_TO),
+    (DpArgs::ID, DpArgs::APPLIES_TO),
+    (MipSolverArgs::ID, MipSolverArgs::APPLIES_TO),
+    (WarmStartArgs::ID, WarmStartArgs::APPLIES_TO),
+];
+
+fn parse_formulation(text: &str) -> std::result::Result<FormulationName, String> {
+    text.parse().map_err(|e: Error| e.to_string())
+}
+
+fn parse_warm_start(text: &str) -> std::result::Result<WarmStartMode, String> {
+    text.parse().map_err(|e: Error| e.to_string())
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ModelArgs {
+    /// The model to build: oct (Bertsimas & Dunn), binoct (Verwer & Zhang), flowoct (Aghaei,
+    /// Gomez & Vayanos) or olct (Aldinucci & Lapucci, oblique logistic splits). Not with
+    /// `solve --solver dp`, which needs no model.
+    #[arg(long, value_parser = parse_formulation)]
+    pub formulation: Option<FormulationName>,
+    /// Depth of the tree (number of split levels).
+    #[arg(long)]
+    pub depth: usize,
+    #[command(flatten)]
+    pub warm: WarmStartArgs,
+    #[command(flatten)]
+    pub dp: DpArgs,
+    #[command(flatten)]
+    pub errors: ErrorArgs,
+    #[command(flatten)]
+    pub oct: OctArgs,
+    #[command(flatten)]
+    pub binoct: BinOctArgs,
+    #[command(flatten)]
+    pub olct: OlctArgs,
+}
+
+impl ModelArgs {
+    /// The chosen formulation; an error when none was given.
+    fn formulation_name(&self) -> Result<FormulationName> {
+        self.formulation.ok_or_else(|| {
+            Error::parameter(
+                "--formulation",
+                "is needed: oct, binoct, flowoct or olct (or use --solver dp, the exact search)",
+            )
+        })
+    }
+
+    /// The warm start of a MILP method.
+    pub fn warm_start(&self) -> WarmStartMode {
+        self.warm.warm_start
+    }
+
+    /// The method these options describe with `solver`: the formulation on a MIP solver, or the
+    /// exact search (which takes no formulation).
+    pub fn method(&self, solver: SolverChoice) -> Result<Method> {
+        match solver {
+            SolverChoice::Mip(solver) => Ok(Method::Milp {
+                formulation: self.formulation()?,
+                solver,
+            }),
+            SolverChoice::Dp => {
+                if let Some(formulation) = self.formulation {
+                    return Err(Error::parameter(
+                        "--formulation",
+                        format!(
+                            "{formulation} is a MILP; --solver dp is the exact search, which \
+                             needs no formulation"
+                        ),
+                    ));
+                }
+                let defaults = DpParams::default();
+                let params = DpParams {
+                    objective: self
+                        .errors
+                        .objective
+                        .map_or(defaults.objective, Objective::from),
+                    alpha: self.oct.alpha.unwrap_or(defaults.alpha),
+                    min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
+                    thresholds: self
+                        .binoct
+                        .thresholds
+                        .map_or(defaults.thresholds, ThresholdMode::from),
+                    max_splits: self.dp.max_splits,
+                    memory_limit: self.dp.memory_limit.unwrap_or(defaults.memory_limit),
+                };
+                Ok(Method::Dp(params.check(self.depth)?))
+            }
+        }
+    }
+
+    /// The parameters these options give the chosen formulation (defaults for the others).
+    pub fn params(&self) -> Result<FormulationParams> {
+        let objective = self.errors.objective.map(Objective::from);
+        Ok(match self.formulation_name()? {
+            FormulationName::Oct => {
+                let defaults = OctParams::default();
+                FormulationParams::Oct(OctParams {
+                    alpha: self.oct.alpha.unwrap_or(defaults.alpha),
+                    min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
+                    objective: objective.unwrap_or(defaults.objective),
+                })
+            }
+            FormulationName::BinOct => {
+                let defaults = BinOctParams::default();
+                FormulationParams::BinOct(BinOctParams {
+                    thresholds: self
+                        .binoct
+                        .thresholds
+                        .map_or(defaults.thresholds, ThresholdMode::from),
+                    objective: objective.unwrap_or(defaults.objective),
+                })
+            }
+            FormulationName::FlowOct => {
+                let defaults = FlowOctParams::default();
+                FormulationParams::FlowOct(FlowOctParams {
+                    thresholds: self
+                        .binoct
+                        .thresholds
+                        .map_or(defaults.thresholds, ThresholdMode::from),
+                    objective: objective.unwrap_or(defaults.objective),
+                })
+            }
+            FormulationName::Olct => {
+                let defaults = OlctParams::default();
+                let olct = &self.olct;
+                FormulationParams::Olct(OlctParams {
+                    positive_class: olct.positive_class.clone(),
+                    tangents: match olct.tangents {
+                        Some(index) => TangentSet::from_index(usize::from(index))?,
+                        None => defaults.tangents,
+                    },
+                    c: olct.c.clone().unwrap_or(defaults.c),
+                    big_m: olct.big_m.unwrap_or(defaults.big_m),
+                    epsilon: olct.epsilon.unwrap_or(defaults.epsilon),
+                    univariate: olct.univariate,
+                    refine: !olct.no_refine,
+                })
+            }
+        })
+    }
+
+    /// The formulation these options describe, its parameters checked.
+    pub fn formulation(&self) -> Result<AnyFormulation> {
+        self.params()?.check(self.depth)
+    }
+}
+
+/// Fails when an option given on the command line belongs to a group that does not apply to
+/// the chosen method (the formulation, or `dp` with `--solver dp`). `command` is the
+/// subcommand's definition, `matches` its matches.
+pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches) -> Result<()> {
+    let solver = matches.try_get_one::<SolverChoice>("solver").ok().flatten();
+    let formulation = matches
+        .try_get_one::<FormulationName>("formulation")
+        .ok()
+        .flatten();
+    let (method, chosen) = match (solver, formulation) {
+        (Some(SolverChoice::Dp), _) => (DP.to_string(), "--solver dp".to_string()),
+        (_, Some(formulation)) => (
+            formulation.to_string(),
+            format!("--formulation {formulation}"),
+        ),
+        _ => return Ok(()),
+    };
+    for group in command.get_groups() {
+        let Some((_, applies_to)) = GROUPS.iter().find(|(id, _)| group.get_id() == *id) else {
+            continue;
+        };
+        if applies_to.contains(&method.as_str()) {
+            continue;
+        }
+        for id in group.get_args() {
+            if matches.value_source(id.as_str()) != Some(ValueSource::CommandLine) {
+                continue;
+            }
+            let name = command
+                .get_arguments()
+                .find(|arg| arg.get_id() == id)
+                .and_then(|arg| arg.get_long())
+                .map_or_else(|| id.to_string(), |long| format!("--{long}"));
             return Err(Error::parameter(
-                *option,
-                format!("does not apply to --formulation {formulation}"),
+                name,
+                format!("does not apply to {chosen}"),
             ));
         }
     }
     Ok(())
-}
-
-impl ModelArgs {
-    /// The OLCT options given on the command line.
-    fn olct_options(&self) -> [(&'static str, bool); 7] {
-        [
-            ("--positive-class", self.positive_class.is_some()),
-            ("--tangents", self.tangents.is_some()),
-            ("--c", self.c.is_some()),
-            ("--big-m", self.big_m.is_some()),
-            ("--epsilon", self.epsilon.is_some()),
-            ("--univariate", self.univariate),
-            ("--no-refine", self.no_refine),
-        ]
-    }
-
-    /// The formulation these options describe.
-    pub fn formulation(&self) -> Result<AnyFormulation> {
-        match self.formulation {
-            FormulationName::Oct => {
-                reject("oct", &[("--thresholds", self.thresholds.is_some())])?;
-                reject("oct", &self.olct_options())?;
-                Ok(AnyFormulation::Oct(Oct {
-                    depth: self.depth,
-                    alpha: self.alpha.unwrap_or(0.0),
-                    min_leaf: self.min_leaf.unwrap_or(1),
-                    objective: objective(self.objective),
-                }))
-            }
-            FormulationName::Binoct => {
-                reject(
-                    "binoct",
-                    &[
-                        ("--alpha", self.alpha.is_some()),
-                        ("--min-leaf", self.min_leaf.is_some()),
-                    ],
-                )?;
-                reject("binoct", &self.olct_options())?;
-                Ok(AnyFormulation::BinOct(BinOct {
-                    depth: self.depth,
-                    thresholds: match self.thresholds {
-                        Some(ThresholdArg::All) => ThresholdMode::All,
-                        Some(ThresholdArg::ClassBoundary) | None => ThresholdMode::ClassBoundary,
-                    },
-                    objective: objective(self.objective),
-                }))
-            }
-            FormulationName::Olct => {
-                reject(
-                    "olct",
-                    &[
-                        ("--alpha", self.alpha.is_some()),
-                        ("--min-leaf", self.min_leaf.is_some()),
-                        ("--objective", self.objective.is_some()),
-                        ("--thresholds", self.thresholds.is_some()),
-                    ],
-                )?;
-                let defaults = Olct::new(self.depth);
-                Ok(AnyFormulation::Olct(Olct {
-                    positive_class: self.positive_class.clone(),
-                    tangents: match self.tangents {
-                        Some(index) => TangentSet::from_index(usize::from(index))?,
-                        None => defaults.tangents,
-                    },
-                    c: self.c.clone().unwrap_or_else(|| defaults.c.clone()),
-                    big_m: self.big_m.unwrap_or(defaults.big_m),
-                    epsilon: self.epsilon.unwrap_or(defaults.epsilon),
-                    univariate: self.univariate,
-                    refine: !self.no_refine,
-                    ..defaults
-                }))
-            }
-        }
-    }
 }

@@ -7,23 +7,19 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::cli::data_args::LoadedData;
+use crate::cli::data_args::DataArgs;
+use crate::data::Sets;
 use crate::error::{Error, Result};
+use crate::learn::DataBlock;
 use crate::tree::{Summary, Tree};
 
 /// The `data` block of a report.
-pub fn data_block(path: &Path, data: &LoadedData) -> Value {
-    json!({
-        "path": path.display().to_string(),
-        "features": data.train.n_features(),
-        "classes": data.train.classes(),
-        "train_rows": data.train.n_rows(),
-        "test_rows": data.test.as_ref().map(|t| t.n_rows()),
-    })
+pub fn data_block(args: &DataArgs, data: &Sets) -> DataBlock {
+    DataBlock::new(&args.data, data, Some(args.seed), args.test_fraction)
 }
 
 /// The evaluator's figures of `tree` on the training set and, if any, the test set.
-pub fn train_test(tree: &Tree, data: &LoadedData) -> Result<(Summary, Option<Summary>)> {
+pub fn train_test(tree: &Tree, data: &Sets) -> Result<(Summary, Option<Summary>)> {
     let summary = |set: &crate::data::Dataset| {
         tree.evaluate(set.rows(), set.labels(), set.classes())
             .map(|evaluation| evaluation.summary())

@@ -1,78 +1,133 @@
-//! `milptree solve`: build a formulation on the training data, solve it, decode and check
-//! the tree, and report everything the solver proved and the plain evaluator measured.
+//! `milptree solve`: learn a tree with the chosen method on the training data, and report
+//! everything the solver proved and the plain evaluator measured ([`SolveDocument`]).
 
 use serde_json::{json, Map, Value};
 
 use crate::cli::args::SolveArgs;
-use crate::cli::data_args::LoadedData;
 use crate::cli::interrupt::interrupt_flag;
-use crate::cli::model_args::WarmStartArg;
-use crate::cli::output::{
-    data_block, one_sided, one_sided_note, print_json, summary_line, train_test, write_file,
-};
+use crate::cli::output::{one_sided_note, print_json, summary_line, train_test, write_file};
+use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::export::TextView;
-use crate::formulation::pipeline::{Outcome, RunOptions, WarmStart};
-use crate::formulation::AnyFormulation;
-use crate::solver::{Progress, SolveOptions, Termination};
+use crate::learn::certificate::Verdict;
+use crate::learn::{self, LearnOptions, Outcome, SolveDocument};
+use crate::solver::{Progress, Termination};
 use crate::{out, outln};
 
 pub fn run(args: SolveArgs) -> Result<()> {
-    let formulation = args.model.formulation()?;
-    solve_with(&formulation, &args)
+    let method = args.model.method(args.solver)?;
+    let original = args.data.load()?;
+    let data = original.clone().map(|set| method.prepare(set))?;
+    let rule = relabel_rule(&original, &data);
+    let mut outcome = learn::learn(&method, &data.train, learn_options(&args))?;
+    if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {
+        let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
+        learned_by["relabel"] = rule.clone();
+        tree.learned_by = Some(learned_by);
+    }
+    if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
+        write_file(path, &tree.to_json_string())?;
+    }
+    if args.json {
+        let document = SolveDocument::new(
+            &outcome,
+            &data,
+            &args.data.data,
+            Some(args.data.seed),
+            args.data.test_fraction,
+        )?;
+        print_json(&document)?;
+    } else {
+        print_human(&args, &data, &outcome)?;
+    }
+    if let Some(certificate) = outcome
+        .certificate
+        .as_ref()
+        .filter(|c| c.verdict == Verdict::Contradiction)
+    {
+        let written = write_contradiction(&args, &outcome, certificate)?;
+        return Err(Error::Solver {
+            solver: method.solver_name().to_string(),
+            message: format!(
+                "CONTRADICTION: {}. This is a bug in the solver or in milptree's model. The two \
+                 trees are in {}; please report it to milptree's maintainers with the data \
+                 file, this command line and those two files.",
+                certificate.message,
+                written.join(" and ")
+            ),
+        });
+    }
+    if !outcome.report.has_solution
+        && !matches!(
+            outcome.report.termination,
+            Termination::TimeLimit | Termination::Interrupted
+        )
+    {
+        // Infeasible, unbounded or failed: nothing to return is a failure of the run.
+        return Err(Error::Solver {
+            solver: method.solver_name().to_string(),
+            message: format!(
+                "no tree: the solve ended with {}",
+                outcome.report.termination
+            ),
+        });
+    }
+    Ok(())
 }
 
-/// The data with the formulation's relabelling applied to both sets.
-pub fn relabelled(formulation: &AnyFormulation, data: LoadedData) -> Result<LoadedData> {
-    Ok(LoadedData {
-        train: formulation.relabel(data.train)?,
-        test: data
-            .test
-            .map(|test| formulation.relabel(test))
-            .transpose()?,
-    })
-}
+/// Test-only: set, this makes MILP runs bound their objective below by the warm start's (see
+/// [`LearnOptions::break_model_for_tests`]), so that the certificate's contradiction can be
+/// tested.
+pub const BREAK_MODEL_FOR_TESTS: &str = "MILPTREE_TEST_BREAK_MODEL";
 
-/// Solve options from the command line.
-pub fn solve_options(args: &SolveArgs) -> Result<SolveOptions> {
-    if let Some(limit) = args.time_limit {
-        if !(limit.is_finite() && limit >= 0.0) {
-            return Err(Error::parameter(
-                "--time-limit",
-                format!("{limit} is not a number of seconds"),
-            ));
+/// Writes the MILP's tree and the exact search's tree of a contradiction, next to `--output`
+/// or in the working directory, and returns their paths.
+fn write_contradiction(
+    args: &SolveArgs,
+    outcome: &Outcome,
+    certificate: &crate::learn::certificate::Certificate,
+) -> Result<Vec<String>> {
+    let base = args
+        .output
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from(format!("contradiction-{}", outcome.name)));
+    let mut written = Vec::new();
+    for (suffix, tree) in [
+        ("milp", outcome.tree.as_ref()),
+        ("dp", certificate.dp_tree.as_ref()),
+    ] {
+        if let Some(tree) = tree {
+            let path = base.with_extension(format!("{suffix}.json"));
+            write_file(&path, &tree.to_json_string())?;
+            written.push(path.display().to_string());
         }
     }
-    if !(args.mip_gap.is_finite() && args.mip_gap >= 0.0) {
-        return Err(Error::parameter(
-            "--mip-gap",
-            format!("{} is not a non-negative number", args.mip_gap),
-        ));
-    }
-    if args.threads == Some(0) {
-        return Err(Error::parameter("--threads", "must be at least 1"));
-    }
-    let interrupt = interrupt_flag();
-    Ok(SolveOptions {
+    Ok(written)
+}
+
+/// The run's options from the command line (the numbers are checked by the solver layer).
+fn learn_options(args: &SolveArgs) -> LearnOptions {
+    LearnOptions {
         time_limit: args.time_limit,
-        mip_rel_gap: args.mip_gap,
-        threads: args.threads,
-        integrality_tolerance: None,
-        log: args.log,
-        progress: if args.quiet || args.log {
+        mip_rel_gap: args.mip.mip_gap,
+        threads: args.mip.threads,
+        log: args.mip.log,
+        progress: if args.quiet || args.mip.log {
             Progress::Hidden
         } else {
             Progress::Stderr
         },
-        warm_start: None,
-        interrupt: Some(interrupt),
-    })
+        interrupt: Some(interrupt_flag()),
+        warm_start: args.model.warm_start(),
+        certify: args.mip.certify.0,
+        break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),
+    }
 }
 
-/// How a relabelling formulation maps the data's classes to the classes it learns
+/// How a relabelling method maps the data's classes to the classes it learns
 /// (`{"map": {original: learned}}`), recorded in the tree so that `predict` maps labels the same
 /// way; `None` when the classes are unchanged.
-pub fn relabel_rule(original: &LoadedData, relabelled: &LoadedData) -> Option<Value> {
+pub fn relabel_rule(original: &Sets, relabelled: &Sets) -> Option<Value> {
     if original.train.classes() == relabelled.train.classes() {
         return None;
     }
@@ -84,125 +139,16 @@ pub fn relabel_rule(original: &LoadedData, relabelled: &LoadedData) -> Option<Va
     Some(json!({ "map": map }))
 }
 
-fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
-    let original = args.data.load()?;
-    let data = relabelled(formulation, original.clone())?;
-    let rule = relabel_rule(&original, &data);
-    let options = RunOptions {
-        solver: args.solver,
-        solve: solve_options(args)?,
-        warm_start: match args.model.warm_start {
-            WarmStartArg::Greedy => WarmStart::Greedy,
-            WarmStartArg::None => WarmStart::None,
-        },
-    };
-    let mut outcome = formulation.run(&data.train, options)?;
-    if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {
-        let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
-        learned_by["relabel"] = rule.clone();
-        tree.learned_by = Some(learned_by);
-    }
-    if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
-        write_file(path, &tree.to_json_string())?;
-    }
-    let report = report_json(args, &data, &outcome)?;
-    if args.json {
-        print_json(&report)?;
-    } else {
-        print_human(args, &data, &outcome)?;
-    }
-    if !outcome.report.has_solution
-        && !matches!(
-            outcome.report.termination,
-            Termination::TimeLimit | Termination::Interrupted
-        )
-    {
-        // Infeasible, unbounded or failed: nothing to return is a failure of the run.
-        return Err(Error::Solver {
-            solver: args.solver.to_string(),
-            message: format!(
-                "no tree: the solve ended with {:?}",
-                outcome.report.termination
-            ),
-        });
-    }
-    Ok(())
-}
-
-/// The JSON report: the solver's figures at the top level, then the model, the warm start,
-/// the check of the decoded tree, the evaluator's figures and the tree.
-pub fn report_json(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result<Value> {
-    let mut report = Map::new();
-    report.insert("command".into(), json!("solve"));
-    report.insert("formulation".into(), json!(outcome.formulation));
-    report.insert("parameters".into(), outcome.parameters.clone());
-    report.insert("depth".into(), json!(args.model.depth));
-    let mut data_json = data_block(&args.data.data, data);
-    if let Value::Object(block) = &mut data_json {
-        block.insert("seed".into(), json!(args.data.seed));
-        block.insert("test_fraction".into(), json!(args.data.test_fraction));
-    }
-    report.insert("data".into(), data_json);
-    if let Value::Object(solver) = serde_json::to_value(&outcome.report).expect("reports serialise")
-    {
-        report.extend(solver);
-    }
-    report.insert(
-        "model_size".into(),
-        serde_json::to_value(outcome.size).expect("sizes serialise"),
-    );
-    report.insert("build_seconds".into(), json!(outcome.build_seconds));
-    report.insert(
-        "warm_start_mode".into(),
-        json!(match args.model.warm_start {
-            WarmStartArg::Greedy => "greedy",
-            WarmStartArg::None => "none",
-        }),
-    );
-    report.insert(
-        "warm_start_tree_objective".into(),
-        json!(outcome.warm_start_objective),
-    );
-    report.insert(
-        "evaluated_objective".into(),
-        json!(outcome.evaluated_objective),
-    );
-    report.insert("decode_mismatch".into(), json!(outcome.decode_mismatch));
-    report.insert("notes".into(), json!(outcome.notes));
-    report.insert("post_process".into(), outcome.post_process.clone());
-    let (train, test) = match &outcome.tree {
-        Some(tree) => {
-            let (train, test) = train_test(tree, data)?;
-            (json!(train), json!(test))
-        }
-        None => (Value::Null, Value::Null),
-    };
-    report.insert("train".into(), train);
-    report.insert("test".into(), test);
-    report.insert(
-        "one_sided_splits".into(),
-        outcome.tree.as_ref().map_or(Value::Null, one_sided),
-    );
-    report.insert(
-        "tree".into(),
-        outcome
-            .tree
-            .as_ref()
-            .map_or(Value::Null, |t| t.to_json_value()),
-    );
-    Ok(Value::Object(report))
-}
-
 fn figure(value: Option<f64>) -> String {
     value.map_or_else(|| "-".to_string(), |v| format!("{v:.6}"))
 }
 
-fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result<()> {
+fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) -> Result<()> {
     let report = &outcome.report;
     outln!(
         "{} depth {} on {} ({} training rows, {} features, {} classes), {} {}",
-        outcome.formulation.to_uppercase(),
-        args.model.depth,
+        outcome.name.to_uppercase(),
+        outcome.depth,
         args.data.data.display(),
         data.train.n_rows(),
         data.train.n_features(),
@@ -210,11 +156,22 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result
         report.solver,
         report.solver_version
     )?;
-    let size = &outcome.size;
-    outln!(
-        "model: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros; built in {:.2} s",
-        size.variables, size.binaries, size.integers, size.continuous, size.constraints, size.nonzeros, outcome.build_seconds
-    )?;
+    if let Some(model) = &outcome.model {
+        let size = &model.size;
+        outln!(
+            "model: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros; built in {:.2} s",
+            size.variables, size.binaries, size.integers, size.continuous, size.constraints, size.nonzeros, model.build_seconds
+        )?;
+    }
+    if let Some(stats) = &outcome.search {
+        outln!(
+            "search: {} subproblems, {} cache entries ({} evicted), peak memory {:.1} MiB",
+            stats.subproblems,
+            stats.cache_entries,
+            stats.cache_evictions,
+            stats.peak_memory_bytes as f64 / (1024.0 * 1024.0)
+        )?;
+    }
     if let Some(warm) = &report.warm_start {
         let accepted = match warm.accepted {
             Some(true) => "accepted",
@@ -227,8 +184,12 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result
             "INFEASIBLE"
         };
         outln!(
-            "warm start: objective {} ({feasible}, {accepted})",
-            figure(Some(warm.objective))
+            "warm start: objective {} ({feasible}, {accepted}){}",
+            figure(Some(warm.objective)),
+            outcome
+                .warm_start_source
+                .as_ref()
+                .map_or_else(String::new, |source| format!(", from {source}"))
         )?;
         if let Some(violation) = &warm.worst_violation {
             outln!(
@@ -254,7 +215,28 @@ fn print_human(args: &SolveArgs, data: &LoadedData, outcome: &Outcome) -> Result
     if let Some(mismatch) = &outcome.decode_mismatch {
         outln!("WARNING: {}", mismatch.message)?;
     }
-    for note in &outcome.notes {
+    if let Some(certificate) = &outcome.certificate {
+        outln!(
+            "certificate: {} ({}); exact search {} in {:.2} s, objective {}, bound {}",
+            certificate.verdict,
+            certificate.message,
+            serde_json::to_value(certificate.dp.termination)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            certificate.dp.seconds,
+            figure(Some(certificate.dp.objective)),
+            figure(Some(certificate.dp.bound))
+        )?;
+        if let Some(all) = &certificate.all_thresholds {
+            outln!(
+                "  over every midpoint threshold: objective {}, bound {}",
+                figure(Some(all.objective)),
+                figure(Some(all.bound))
+            )?;
+        }
+    }
+    for note in report.notes.iter().chain(&outcome.notes) {
         outln!("note: {note}")?;
     }
     let Some(tree) = &outcome.tree else {

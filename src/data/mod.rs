@@ -12,7 +12,7 @@ mod thresholds;
 use serde::{Deserialize, Serialize};
 
 pub use csv_reader::{read_dataset, read_for_schema, same_label, TargetColumn};
-pub use split::{stratified_split, TrainTest};
+pub use split::{stratified_split, Sets, TrainTest};
 pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
 
 /// How one column of the input file is used.

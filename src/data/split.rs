@@ -2,12 +2,14 @@
 //!
 //! Each class is shuffled on its own (ChaCha8 seeded with the user's seed, so the split is the
 //! same on every platform and version) and `round(n_c * fraction)` of its rows go to the test
-//! set, keeping at least one row of every class in the training set.
+//! set, keeping at least one row of every class in the training set. [`Sets`] holds the two
+//! resulting datasets.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use crate::data::Dataset;
 use crate::error::{Error, Result};
 
 /// Row indices of the training and test sets, each in increasing order.
@@ -58,4 +60,39 @@ pub fn stratified_split(
     train.sort_unstable();
     test.sort_unstable();
     Ok(TrainTest { train, test })
+}
+
+/// The data of one run: the training set and, when some rows are held out, the test set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sets {
+    pub train: Dataset,
+    pub test: Option<Dataset>,
+}
+
+impl Sets {
+    /// `data` split with `seed`, holding out `test_fraction` of each class (strictly between 0
+    /// and 1); no test set with `None`.
+    pub fn split(data: &Dataset, test_fraction: Option<f64>, seed: u64) -> Result<Sets> {
+        match test_fraction {
+            None => Ok(Sets {
+                train: data.clone(),
+                test: None,
+            }),
+            Some(fraction) => {
+                let split = stratified_split(data.labels(), data.n_classes(), fraction, seed)?;
+                Ok(Sets {
+                    train: data.subset(&split.train),
+                    test: Some(data.subset(&split.test)),
+                })
+            }
+        }
+    }
+
+    /// Both sets passed through `prepare` (e.g. relabelled for a formulation).
+    pub fn map(self, prepare: impl Fn(Dataset) -> Result<Dataset>) -> Result<Sets> {
+        Ok(Sets {
+            train: prepare(self.train)?,
+            test: self.test.map(&prepare).transpose()?,
+        })
+    }
 }

@@ -1,40 +1,35 @@
-//! The greedy baseline of a run: the accuracy of the formulation's own greedy tree (CART for
-//! OCT and BinOCT; the tree a greedy warm start starts from) on the run's split, so that every
-//! row can be compared with what greedy splitting achieves on the same data.
+//! The greedy baseline of a run: the accuracy of the method's own greedy tree (CART for OCT and
+//! BinOCT; the tree a greedy warm start starts from) on the run's split, so that every row can be
+//! compared with what greedy splitting achieves on the same data.
 
+use crate::data::{Dataset, Sets};
 use crate::error::Result;
-use crate::experiment::datasets::RunData;
-use crate::experiment::facts::Accuracy;
-use crate::formulation::AnyFormulation;
-use crate::tree::Tree;
+use crate::learn::Method;
+use crate::tree::{Summary, Tree};
 
-/// Train and test accuracy of the greedy tree.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The evaluator's figures of the greedy tree on the training and test sets.
+#[derive(Debug, Clone, PartialEq)]
 pub struct GreedyFigures {
-    pub train: Accuracy,
-    pub test: Option<Accuracy>,
+    pub train: Summary,
+    pub test: Option<Summary>,
 }
 
-/// The greedy figures of `formulation` on `data`.
-pub fn greedy_figures(formulation: &AnyFormulation, data: &RunData) -> Result<GreedyFigures> {
-    let tree = formulation.greedy_tree(&data.train)?;
+/// The greedy figures of `method` on `data`.
+pub fn greedy_figures(method: &Method, data: &Sets) -> Result<GreedyFigures> {
+    let tree = method.greedy_tree(&data.train)?;
     Ok(GreedyFigures {
-        train: accuracy_on(&tree, &data.train)?,
+        train: summary_on(&tree, &data.train)?,
         test: data
             .test
             .as_ref()
-            .map(|test| accuracy_on(&tree, test))
+            .map(|test| summary_on(&tree, test))
             .transpose()?,
     })
 }
 
 /// The plain evaluation of `tree` on `set`.
-pub fn accuracy_on(tree: &Tree, set: &crate::data::Dataset) -> Result<Accuracy> {
-    let summary = tree
+pub fn summary_on(tree: &Tree, set: &Dataset) -> Result<Summary> {
+    Ok(tree
         .evaluate(set.rows(), set.labels(), set.classes())?
-        .summary();
-    Ok(Accuracy {
-        accuracy: summary.accuracy,
-        balanced_accuracy: summary.balanced_accuracy,
-    })
+        .summary())
 }

@@ -1,57 +1,10 @@
 //! One configuration of an experiment grid ([`RunConfig`]) and its run key, the stable name
 //! under which its results are stored and by which a rerun recognises it as done.
 
-use std::fmt;
 use std::path::PathBuf;
-use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
-
-use crate::error::{Error, Result};
-use crate::solver::SolverKind;
-
-/// Whether a run starts from the formulation's greedy tree.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum WarmStartMode {
-    /// No warm start ("cold").
-    None,
-    /// The formulation's greedy tree.
-    Greedy,
-}
-
-impl WarmStartMode {
-    /// Both modes, cold first.
-    pub const ALL: [WarmStartMode; 2] = [WarmStartMode::None, WarmStartMode::Greedy];
-
-    /// `none` or `greedy`, as `milptree solve --warm-start` spells it.
-    pub fn name(self) -> &'static str {
-        match self {
-            WarmStartMode::None => "none",
-            WarmStartMode::Greedy => "greedy",
-        }
-    }
-}
-
-impl fmt::Display for WarmStartMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for WarmStartMode {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self> {
-        match text {
-            "none" => Ok(WarmStartMode::None),
-            "greedy" => Ok(WarmStartMode::Greedy),
-            other => Err(Error::parameter(
-                "warm start",
-                format!("`{other}` is not one of: none, greedy"),
-            )),
-        }
-    }
-}
+use crate::error::Result;
+use crate::learn::{Method, MethodSpec, WarmStartMode};
 
 /// A dataset of the grid: its short name (the file stem, made safe for file names) and path.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,10 +51,11 @@ pub fn safe_name(text: &str) -> String {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunConfig {
     pub dataset: DatasetEntry,
-    /// The formulation's name (`oct`, ...), with its default parameters.
-    pub formulation: String,
+    /// The method (a formulation on a solver, or the exact search) and its parameters
+    /// (besides the depth).
+    pub method: MethodSpec,
     pub depth: usize,
-    pub solver: SolverKind,
+    /// The warm start (`none` for the exact search, which finds its own).
     pub warm_start: WarmStartMode,
     /// Seed of the train/test split.
     pub seed: u64,
@@ -109,26 +63,53 @@ pub struct RunConfig {
     pub test_fraction: f64,
     /// Wall-clock limit of the solve, in seconds.
     pub time_limit: f64,
+    /// Solver threads; `None`: the solver's default.
+    pub threads: Option<usize>,
 }
 
 impl RunConfig {
     /// The run key: every grid parameter in a fixed order, e.g.
-    /// `iris_oct_d2_highs_greedy_s0_t60_f0.25`. The dataset name comes first and may itself
-    /// contain `_`; the seven fields after it never do, so distinct configurations (with
-    /// distinct dataset names) have distinct keys. Numbers use Rust's shortest round-trip
-    /// decimal form, which does not change between versions.
+    /// `iris_oct_d2_highs_greedy_s0_t60_f0.25`. Parameters that differ from the formulation's
+    /// defaults follow its name in brackets (`oct[alpha=0.01,min-leaf=2]`), and a thread count
+    /// ends the key (`_j2`), so keys of default runs stay the same as grids gain axes. The
+    /// dataset name comes first and may itself contain `_`; the fields after it never do, so
+    /// distinct configurations (with distinct dataset names) have distinct keys. Numbers use
+    /// Rust's shortest round-trip decimal form, which does not change between versions.
     pub fn key(&self) -> String {
-        format!(
+        let mut key = format!(
             "{}_{}_d{}_{}_{}_s{}_t{}_f{}",
             self.dataset.name,
-            self.formulation,
+            self.method_name(),
             self.depth,
-            self.solver,
+            self.method.solver_name(),
             self.warm_start,
             self.seed,
             self.time_limit,
             self.test_fraction
-        )
+        );
+        if let Some(threads) = self.threads {
+            key.push_str(&format!("_j{threads}"));
+        }
+        key
+    }
+
+    /// The method's name with its non-default parameters, e.g. `oct[alpha=0.01]`.
+    pub fn method_name(&self) -> String {
+        let name = self.method.name().to_string();
+        let changed = self.method.non_default();
+        if changed.is_empty() {
+            return name;
+        }
+        let parameters: Vec<String> = changed
+            .iter()
+            .map(|(key, value)| format!("{}={}", key.replace('_', "-"), safe_name(value)))
+            .collect();
+        format!("{name}[{}]", parameters.join(",").replace('_', "-"))
+    }
+
+    /// The method of the run, its parameters checked.
+    pub fn checked_method(&self) -> Result<Method> {
+        self.method.check(self.depth)
     }
 
     /// A short human description for progress lines.
@@ -136,9 +117,9 @@ impl RunConfig {
         format!(
             "{} · {} depth {} · {} · warm start {} · seed {}",
             self.dataset.name,
-            self.formulation,
+            self.method_name(),
             self.depth,
-            self.solver,
+            self.method.solver_name(),
             self.warm_start,
             self.seed
         )
@@ -148,17 +129,24 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formulation::binoct::BinOctParams;
+    use crate::formulation::oct::OctParams;
+    use crate::formulation::{FormulationName, FormulationParams};
+    use crate::solver::SolverKind;
 
     fn config() -> RunConfig {
         RunConfig {
             dataset: DatasetEntry::from_path(PathBuf::from("data/breast cancer.csv")),
-            formulation: "oct".into(),
+            method: MethodSpec::Milp {
+                formulation: FormulationParams::defaults(FormulationName::Oct),
+                solver: SolverKind::Cbc,
+            },
             depth: 2,
-            solver: SolverKind::Cbc,
             warm_start: WarmStartMode::Greedy,
             seed: 3,
             test_fraction: 0.25,
             time_limit: 0.5,
+            threads: None,
         }
     }
 
@@ -175,10 +163,39 @@ mod tests {
     }
 
     #[test]
-    fn warm_start_modes_round_trip() {
-        for mode in WarmStartMode::ALL {
-            assert_eq!(mode.name().parse::<WarmStartMode>().ok(), Some(mode));
-        }
-        assert!("warm".parse::<WarmStartMode>().is_err());
+    fn non_default_parameters_and_threads_extend_the_key() {
+        let mut other = config();
+        other.method = MethodSpec::Milp {
+            formulation: FormulationParams::Oct(OctParams {
+                alpha: 0.01,
+                min_leaf: 2,
+                ..OctParams::default()
+            }),
+            solver: SolverKind::Cbc,
+        };
+        other.threads = Some(2);
+        assert_eq!(
+            other.key(),
+            "breast-cancer_oct[alpha=0.01,min-leaf=2]_d2_cbc_greedy_s3_t0.5_f0.25_j2"
+        );
+        let mut binoct = config();
+        binoct.method = MethodSpec::Milp {
+            formulation: FormulationParams::BinOct(BinOctParams {
+                thresholds: crate::data::ThresholdMode::All,
+                ..BinOctParams::default()
+            }),
+            solver: SolverKind::Highs,
+        };
+        assert_eq!(binoct.method_name(), "binoct[thresholds=all]");
+        let mut dp = config();
+        dp.method = MethodSpec::Dp(crate::learn::DpParams {
+            max_splits: Some(3),
+            ..Default::default()
+        });
+        dp.warm_start = WarmStartMode::None;
+        assert_eq!(
+            dp.key(),
+            "breast-cancer_dp[max-splits=3]_d2_dp_none_s3_t0.5_f0.25"
+        );
     }
 }

@@ -1,23 +1,15 @@
 //! The datasets of a grid: expanding the given paths (files, or directories of `*.csv` files)
 //! into named entries, reading them once, and preparing the data of one run (the stratified
-//! train/test split of its seed, relabelled for its formulation), exactly as `milptree solve`
+//! train/test split of its seed, prepared for its method), exactly as `milptree solve`
 //! prepares it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::data::{read_dataset, stratified_split, Dataset, TargetColumn};
+use crate::data::{read_dataset, Dataset, Sets, TargetColumn};
 use crate::error::{Error, Result};
 use crate::experiment::config::DatasetEntry;
-use crate::formulation::AnyFormulation;
-
-/// The data of one run: the training set and, with a test fraction, the test set, both
-/// relabelled for the formulation.
-#[derive(Debug, Clone)]
-pub struct RunData {
-    pub train: Dataset,
-    pub test: Option<Dataset>,
-}
+use crate::learn::Method;
 
 /// The entries for `paths`: a file is one dataset; a directory gives its `*.csv` files in name
 /// order. Dataset names must be distinct.
@@ -112,21 +104,8 @@ impl LoadedDatasets {
 }
 
 /// The data of a run: `data` split with `seed` (no split when `test_fraction` is 0) and
-/// relabelled for `formulation`.
-pub fn prepare(
-    data: &Dataset,
-    seed: u64,
-    test_fraction: f64,
-    formulation: &AnyFormulation,
-) -> Result<RunData> {
-    let (train, test) = if test_fraction == 0.0 {
-        (data.clone(), None)
-    } else {
-        let split = stratified_split(data.labels(), data.n_classes(), test_fraction, seed)?;
-        (data.subset(&split.train), Some(data.subset(&split.test)))
-    };
-    Ok(RunData {
-        train: formulation.relabel(train)?,
-        test: test.map(|test| formulation.relabel(test)).transpose()?,
-    })
+/// prepared for `method` (e.g. relabelled).
+pub fn prepare(data: &Dataset, seed: u64, test_fraction: f64, method: &Method) -> Result<Sets> {
+    let fraction = (test_fraction > 0.0).then_some(test_fraction);
+    Sets::split(data, fraction, seed)?.map(|set| method.prepare(set))
 }

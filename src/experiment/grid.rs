@@ -3,17 +3,19 @@
 //!
 //! Validation happens before anything runs: every list must be non-empty and without
 //! repetitions, formulations and solvers must exist (`all` stands for every one), every
-//! dataset must be readable, split with every seed, and learnable by every formulation at
-//! every depth (its greedy tree is grown once as a check), and dataset names (file stems)
-//! must be distinct because they are part of the run keys.
+//! formulation's parameters must check at every depth, every dataset must be readable, split
+//! with every seed, and learnable by every formulation at every depth (its greedy tree is grown
+//! once as a check), and dataset names (file stems) must be distinct because they are part of
+//! the run keys.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::error::{Error, Result};
-use crate::experiment::config::{DatasetEntry, RunConfig, WarmStartMode};
+use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
-use crate::formulation::AnyFormulation;
+use crate::formulation::{FormulationName, FormulationParams};
+use crate::learn::{DpParams, MethodSpec, WarmStartMode};
 use crate::solver::SolverKind;
 
 /// The default fraction of rows held out as the test set.
@@ -25,8 +27,17 @@ pub struct GridSpec {
     /// CSV files, or directories whose `*.csv` files are all used.
     pub datasets: Vec<PathBuf>,
     pub depths: Vec<usize>,
-    /// Formulation names, or `all`.
+    /// Formulation names, or `all` (every formulation); `dp` (the exact search) may be listed
+    /// too.
     pub formulations: Vec<String>,
+    /// The parameter settings of a formulation to run (each a run of its own); a formulation
+    /// not listed runs with its defaults.
+    pub parameters: BTreeMap<FormulationName, Vec<FormulationParams>>,
+    /// The parameter settings of the exact search, when `dp` is listed (default: its
+    /// defaults).
+    pub dp_parameters: Option<Vec<DpParams>>,
+    /// Solver thread counts (`None`: the solver's default).
+    pub threads: Vec<Option<usize>>,
     /// Solver names, or `all`.
     pub solvers: Vec<String>,
     /// `none` and/or `greedy`, or `all`.
@@ -36,24 +47,35 @@ pub struct GridSpec {
     pub time_limit: Option<f64>,
     /// `0`: no test set.
     pub test_fraction: f64,
+    /// The exact search's budget for the certificate of each MILP run (`None`: none).
+    pub certify: Option<f64>,
 }
+
+/// The default budget of the certificate of each MILP run, in seconds.
+pub const DEFAULT_CERTIFY: f64 = 5.0;
 
 /// A validated grid.
 #[derive(Debug, Clone)]
 pub struct Grid {
     pub datasets: Vec<DatasetEntry>,
     pub depths: Vec<usize>,
-    pub formulations: Vec<String>,
+    /// Every formulation with every parameter setting to run.
+    pub formulations: Vec<FormulationParams>,
+    /// Every setting of the exact search to run (none when the grid does not list `dp`).
+    pub dp: Vec<DpParams>,
     pub solvers: Vec<SolverKind>,
+    pub threads: Vec<Option<usize>>,
     pub warm_starts: Vec<WarmStartMode>,
     pub seeds: Vec<u64>,
     pub time_limit: f64,
     pub test_fraction: f64,
+    pub certify: Option<f64>,
 }
 
 impl Grid {
-    /// Every configuration, datasets outermost, then depth, seed, formulation, solver and warm
-    /// start.
+    /// Every configuration, datasets outermost, then depth, seed, formulation (with its
+    /// parameters), solver, threads and warm start; the exact search's settings after the
+    /// formulations (it has no solver, threads or warm start to vary).
     pub fn configs(&self) -> Vec<RunConfig> {
         let mut configs = Vec::new();
         for dataset in &self.datasets {
@@ -61,19 +83,36 @@ impl Grid {
                 for &seed in &self.seeds {
                     for formulation in &self.formulations {
                         for &solver in &self.solvers {
-                            for &warm_start in &self.warm_starts {
-                                configs.push(RunConfig {
-                                    dataset: dataset.clone(),
-                                    formulation: formulation.clone(),
-                                    depth,
-                                    solver,
-                                    warm_start,
-                                    seed,
-                                    test_fraction: self.test_fraction,
-                                    time_limit: self.time_limit,
-                                });
+                            for &threads in &self.threads {
+                                for &warm_start in &self.warm_starts {
+                                    configs.push(RunConfig {
+                                        dataset: dataset.clone(),
+                                        method: MethodSpec::Milp {
+                                            formulation: formulation.clone(),
+                                            solver,
+                                        },
+                                        depth,
+                                        warm_start,
+                                        seed,
+                                        test_fraction: self.test_fraction,
+                                        time_limit: self.time_limit,
+                                        threads,
+                                    });
+                                }
                             }
                         }
+                    }
+                    for params in &self.dp {
+                        configs.push(RunConfig {
+                            dataset: dataset.clone(),
+                            method: MethodSpec::Dp(params.clone()),
+                            depth,
+                            warm_start: WarmStartMode::None,
+                            seed,
+                            test_fraction: self.test_fraction,
+                            time_limit: self.time_limit,
+                            threads: None,
+                        });
                     }
                 }
             }
@@ -93,16 +132,80 @@ impl GridSpec {
             ));
         }
         let seeds = distinct("seeds", &self.seeds)?;
-        let formulations = names(
-            "formulations",
-            &self.formulations,
-            &AnyFormulation::NAMES,
-            |name| {
-                AnyFormulation::from_name(name, 1)
-                    .map(|f| f.name().to_string())
-                    .map_err(|_| unknown("formulations", name, &AnyFormulation::NAMES))
-            },
-        )?;
+        let formulation_names: Vec<&str> = FormulationName::ALL.iter().map(|f| f.name()).collect();
+        let with_dp = self.formulations.iter().any(|name| name.trim() == "dp");
+        let milp_names: Vec<String> = self
+            .formulations
+            .iter()
+            .filter(|name| name.trim() != "dp")
+            .cloned()
+            .collect();
+        let dp = if with_dp {
+            let settings = self
+                .dp_parameters
+                .clone()
+                .unwrap_or_else(|| vec![DpParams::default()]);
+            for (i, setting) in settings.iter().enumerate() {
+                if settings[..i].contains(setting) {
+                    return Err(Error::parameter(
+                        "dp parameters",
+                        "a setting is listed twice",
+                    ));
+                }
+                for &depth in &depths {
+                    setting.check(depth)?;
+                }
+            }
+            settings
+        } else {
+            if self.dp_parameters.is_some() {
+                return Err(Error::parameter(
+                    "grid",
+                    "parameters are given for dp, which the grid does not run",
+                ));
+            }
+            Vec::new()
+        };
+        let names_given = if milp_names.is_empty() && with_dp {
+            Vec::new()
+        } else {
+            names("formulations", &milp_names, &formulation_names, |name| {
+                name.parse::<FormulationName>()
+                    .map_err(|_| unknown("formulations", name, &formulation_names))
+            })?
+        };
+        if let Some(extra) = self.parameters.keys().find(|n| !names_given.contains(n)) {
+            return Err(Error::parameter(
+                "grid",
+                format!("parameters are given for {extra}, which the grid does not run"),
+            ));
+        }
+        let mut formulations = Vec::new();
+        for name in names_given {
+            let settings = match self.parameters.get(&name) {
+                Some(settings) => settings.clone(),
+                None => vec![FormulationParams::defaults(name)],
+            };
+            for setting in settings {
+                if formulations.contains(&setting) {
+                    return Err(Error::parameter(
+                        format!("{name} parameters"),
+                        format!("{:?} is listed twice", setting.non_default()),
+                    ));
+                }
+                for &depth in &depths {
+                    setting.check(depth)?;
+                }
+                formulations.push(setting);
+            }
+        }
+        let threads = distinct_options("threads", &self.threads)?;
+        if let Some(zero) = threads.iter().flatten().find(|&&t| t == 0) {
+            return Err(Error::parameter(
+                "threads",
+                format!("{zero} is not a thread count"),
+            ));
+        }
         let solver_names: Vec<&str> = SolverKind::ALL.iter().map(|s| s.name()).collect();
         let solvers = names("solvers", &self.solvers, &solver_names, |name| {
             name.parse::<SolverKind>()
@@ -135,6 +238,15 @@ impl GridSpec {
                 format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
             ));
         }
+        let certify = match self.certify {
+            Some(budget) if !(budget.is_finite() && budget >= 0.0) => {
+                return Err(Error::parameter(
+                    "certify",
+                    format!("{budget} is not a number of seconds >= 0"),
+                ))
+            }
+            other => other,
+        };
         if self.datasets.is_empty() {
             return Err(Error::parameter("datasets", "the list is empty"));
         }
@@ -143,15 +255,22 @@ impl GridSpec {
         for entry in &datasets {
             let data = loaded.get(&entry.name)?;
             for (index, &seed) in seeds.iter().enumerate() {
-                for name in &formulations {
+                let specs = formulations
+                    .iter()
+                    .map(|formulation| MethodSpec::Milp {
+                        formulation: formulation.clone(),
+                        solver: solvers[0],
+                    })
+                    .chain(dp.iter().cloned().map(MethodSpec::Dp));
+                for spec in specs {
                     for &depth in &depths {
-                        let formulation = AnyFormulation::from_name(name, depth)?;
-                        let split = prepare(data, seed, test_fraction, &formulation)
+                        let method = spec.check(depth)?;
+                        let split = prepare(data, seed, test_fraction, &method)
                             .map_err(|e| in_dataset(entry, e))?;
                         // One greedy tree per dataset, formulation and depth checks the depth
                         // and that the formulation can learn from the data.
                         if index == 0 {
-                            formulation
+                            method
                                 .greedy_tree(&split.train)
                                 .map_err(|e| in_dataset(entry, e))?;
                         }
@@ -163,11 +282,14 @@ impl GridSpec {
             datasets,
             depths,
             formulations,
+            dp,
             solvers,
+            threads,
             warm_starts,
             seeds,
             time_limit,
             test_fraction,
+            certify,
         };
         Ok((grid, loaded))
     }
@@ -200,6 +322,21 @@ fn distinct<T: Ord + Copy + std::fmt::Display>(list: &str, values: &[T]) -> Resu
     for value in values {
         if !seen.insert(*value) {
             return Err(Error::parameter(list, format!("{value} is listed twice")));
+        }
+    }
+    Ok(values.to_vec())
+}
+
+/// The values of a list of optional values, checked to be non-empty and without repetitions.
+fn distinct_options(list: &str, values: &[Option<usize>]) -> Result<Vec<Option<usize>>> {
+    if values.is_empty() {
+        return Err(Error::parameter(list, "the list is empty"));
+    }
+    let mut seen = BTreeSet::new();
+    for value in values {
+        if !seen.insert(*value) {
+            let shown = value.map_or_else(|| "the default".to_string(), |v| v.to_string());
+            return Err(Error::parameter(list, format!("{shown} is listed twice")));
         }
     }
     Ok(values.to_vec())

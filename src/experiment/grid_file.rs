@@ -7,19 +7,47 @@
 //! depths = [2, 3]                                          # required
 //! formulations = ["oct", "binoct"]                         # default: "all"
 //! solvers = ["highs", "cbc"]                               # default: "all"
-//! warm_starts = ["none", "greedy"]                         # default: both
+//! warm_starts = ["none", "greedy"]                         # default: none and greedy; "all": also dp, best
 //! seeds = [0, 1, 2]                                        # default: [0]
+//! threads = [1, 2]                                         # default: the solvers' defaults
 //! time_limit = 60                                          # seconds per solve (required)
 //! test_fraction = 0.25                                     # default 0.25; 0: no test set
+//! certify = 5                                              # seconds, or "off" (default 5)
 //! out = "results"                                          # default: --out
+//!
+//! [oct]                    # a formulation's parameters (default: its defaults)
+//! alpha = [0, 0.01]        # a list runs each value: here 2 x 2 settings of OCT
+//! min_leaf = [1, 5]
+//! [binoct]
+//! thresholds = "all"
+//! [olct]
+//! c = [[1], [1, 10]]       # a list-valued parameter takes a list of lists
+//! [dp]                     # the exact search, run when `formulations` lists "dp"
+//! max_splits = [3, 7]
 //! ```
+//!
+//! The parameters of a formulation are those of `milptree solve` with `_` for `-`
+//! (`min_leaf`, `positive_class`, `big_m`, ...; `refine = false` for `--no-refine`); every
+//! combination of the listed values is a setting of its own, with its own run keys.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::experiment::grid::{GridSpec, DEFAULT_TEST_FRACTION};
+use crate::experiment::grid::{GridSpec, DEFAULT_CERTIFY, DEFAULT_TEST_FRACTION};
+use crate::formulation::{FormulationName, FormulationParams};
+use crate::learn::DpParams;
+
+/// The certificate's budget: seconds, or `"off"`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum Certify {
+    Seconds(f64),
+    Off(String),
+}
 
 /// A list, or a single value standing for a list of one.
 #[derive(Debug, Clone, Deserialize)]
@@ -47,9 +75,78 @@ struct GridFile {
     solvers: Option<OneOrMany<String>>,
     warm_starts: Option<OneOrMany<String>>,
     seeds: Option<OneOrMany<u64>>,
+    threads: Option<OneOrMany<usize>>,
     time_limit: f64,
     test_fraction: Option<f64>,
+    certify: Option<Certify>,
     out: Option<PathBuf>,
+    oct: Option<BTreeMap<String, Value>>,
+    binoct: Option<BTreeMap<String, Value>>,
+    olct: Option<BTreeMap<String, Value>>,
+    flowoct: Option<BTreeMap<String, Value>>,
+    dp: Option<BTreeMap<String, Value>>,
+}
+
+/// Every combination of the values a table of parameter lists gives (a list-valued parameter,
+/// such as OLCT's `c`, takes a list of lists), as JSON objects; `defaults` (the parameters'
+/// defaults as a JSON object) tells which parameters are list-valued. `table` names the table
+/// in errors.
+fn combinations(
+    table: &str,
+    lists: &BTreeMap<String, Value>,
+    defaults: &Value,
+) -> Result<Vec<Value>> {
+    let mut combinations = vec![serde_json::Map::new()];
+    for (key, value) in lists {
+        let list_valued = defaults.get(key).is_some_and(Value::is_array);
+        let values: Vec<Value> = match value {
+            Value::Array(items) if !list_valued || items.iter().all(Value::is_array) => {
+                items.clone()
+            }
+            single => vec![single.clone()],
+        };
+        if values.is_empty() {
+            return Err(Error::parameter(
+                format!("[{table}] {key}"),
+                "the list is empty",
+            ));
+        }
+        combinations = combinations
+            .into_iter()
+            .flat_map(|partial| {
+                values.iter().map(move |value| {
+                    let mut next = partial.clone();
+                    next.insert(key.clone(), value.clone());
+                    next
+                })
+            })
+            .collect();
+    }
+    Ok(combinations.into_iter().map(Value::Object).collect())
+}
+
+/// Every setting of formulation `name` that a table of parameter lists describes.
+fn settings(
+    name: FormulationName,
+    table: &BTreeMap<String, Value>,
+) -> Result<Vec<FormulationParams>> {
+    let defaults = FormulationParams::defaults(name).to_json();
+    combinations(name.name(), table, &defaults)?
+        .iter()
+        .map(|fields| FormulationParams::from_json(name, fields))
+        .collect()
+}
+
+/// Every setting of the exact search that a table of parameter lists describes.
+fn dp_settings(table: &BTreeMap<String, Value>) -> Result<Vec<DpParams>> {
+    let defaults = serde_json::to_value(DpParams::default()).unwrap_or(Value::Null);
+    combinations("dp", table, &defaults)?
+        .into_iter()
+        .map(|fields| {
+            serde_json::from_value(fields)
+                .map_err(|e| Error::parameter("dp parameters", e.to_string()))
+        })
+        .collect()
 }
 
 /// A grid read from a file, with its results directory if the file names one.
@@ -75,16 +172,47 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
     let base = path.parent().unwrap_or(Path::new(""));
     let anchored = |p: PathBuf| if p.is_absolute() { p } else { base.join(p) };
     let all = || vec!["all".to_string()];
+    let mut parameters = BTreeMap::new();
+    for (name, table) in [
+        (FormulationName::Oct, &file.oct),
+        (FormulationName::BinOct, &file.binoct),
+        (FormulationName::Olct, &file.olct),
+        (FormulationName::FlowOct, &file.flowoct),
+    ] {
+        if let Some(table) = table {
+            parameters.insert(name, settings(name, table)?);
+        }
+    }
     Ok(GridFromFile {
         spec: GridSpec {
             datasets: file.datasets.into_vec().into_iter().map(anchored).collect(),
             depths: file.depths.into_vec(),
             formulations: file.formulations.map_or_else(all, OneOrMany::into_vec),
+            parameters,
+            dp_parameters: file.dp.as_ref().map(dp_settings).transpose()?,
+            threads: file.threads.map_or_else(
+                || vec![None],
+                |threads| threads.into_vec().into_iter().map(Some).collect(),
+            ),
             solvers: file.solvers.map_or_else(all, OneOrMany::into_vec),
-            warm_starts: file.warm_starts.map_or_else(all, OneOrMany::into_vec),
+            warm_starts: file.warm_starts.map_or_else(
+                || vec!["none".to_string(), "greedy".to_string()],
+                OneOrMany::into_vec,
+            ),
             seeds: file.seeds.map_or_else(|| vec![0], OneOrMany::into_vec),
             time_limit: Some(file.time_limit),
             test_fraction: file.test_fraction.unwrap_or(DEFAULT_TEST_FRACTION),
+            certify: match file.certify {
+                None => Some(DEFAULT_CERTIFY),
+                Some(Certify::Seconds(seconds)) => Some(seconds),
+                Some(Certify::Off(text)) if text == "off" => None,
+                Some(Certify::Off(text)) => {
+                    return Err(Error::Format {
+                        path: path.display().to_string(),
+                        message: format!("certify = \"{text}\" is neither seconds nor \"off\""),
+                    })
+                }
+            },
         },
         out: file.out.map(anchored),
     })
@@ -120,6 +248,54 @@ mod tests {
         assert_eq!(grid.spec.time_limit, Some(60.0));
         assert_eq!(grid.spec.test_fraction, 0.0);
         assert_eq!(grid.out, Some(PathBuf::from("grids/results")));
+    }
+
+    #[test]
+    fn formulation_tables_expand_into_settings() {
+        let text = r#"
+            datasets = "a.csv"
+            depths = 2
+            time_limit = 1
+            threads = [1, 2]
+            [oct]
+            alpha = [0, 0.5]
+            min_leaf = [1, 3]
+            [olct]
+            c = [[1], [1, 10]]
+            univariate = true
+        "#;
+        let grid = parse_grid(text, Path::new("g.toml")).expect("parses");
+        assert_eq!(grid.spec.threads, vec![Some(1), Some(2)]);
+        let oct = &grid.spec.parameters[&FormulationName::Oct];
+        assert_eq!(oct.len(), 4);
+        let texts: Vec<Vec<(String, String)>> = oct.iter().map(|p| p.non_default()).collect();
+        assert!(texts.contains(&vec![
+            ("alpha".to_string(), "0.5".to_string()),
+            ("min_leaf".to_string(), "3".to_string())
+        ]));
+        assert!(texts.contains(&Vec::new()));
+        let olct = &grid.spec.parameters[&FormulationName::Olct];
+        assert_eq!(olct.len(), 2);
+        assert_eq!(
+            olct[1].non_default(),
+            vec![
+                ("c".to_string(), "1,10".to_string()),
+                ("univariate".to_string(), "true".to_string())
+            ]
+        );
+        // A flat list of a list-valued parameter is one value.
+        let grid = parse_grid(
+            "datasets = \"a.csv\"\ndepths = 2\ntime_limit = 1\n[olct]\nc = [1, 10]\n",
+            Path::new("g.toml"),
+        )
+        .expect("parses");
+        assert_eq!(grid.spec.parameters[&FormulationName::Olct].len(), 1);
+        let error = parse_grid(
+            "datasets = \"a.csv\"\ndepths = 2\ntime_limit = 1\n[oct]\nalpah = 1\n",
+            Path::new("g.toml"),
+        )
+        .expect_err("an unknown parameter");
+        assert!(error.to_string().contains("alpah"), "{error}");
     }
 
     #[test]

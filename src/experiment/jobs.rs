@@ -10,18 +10,15 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use crate::error::{Error, Result};
 use crate::experiment::baseline::greedy_figures;
-use crate::experiment::config::{DatasetEntry, RunConfig, WarmStartMode};
+use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{prepare, LoadedDatasets};
-use crate::experiment::facts::SolveFacts;
 use crate::experiment::grid::Grid;
 use crate::experiment::row::Row;
 use crate::experiment::store::ResultsStore;
-use crate::formulation::AnyFormulation;
-use crate::solver::SolverKind;
+use crate::learn::{MethodSpec, SolveDocument};
+use crate::solver::Termination;
 
 /// The emitted command lines, and the configurations left out because their job output
 /// already holds a report that has not been collected.
@@ -44,24 +41,66 @@ fn quote(text: &str) -> Result<String> {
 }
 
 /// The `milptree solve` command of one configuration, `program` being the milptree binary.
-pub fn job_line(program: &str, config: &RunConfig, output: &Path) -> Result<String> {
+pub fn job_line(
+    program: &str,
+    config: &RunConfig,
+    certify: Option<f64>,
+    output: &Path,
+) -> Result<String> {
     let mut words = vec![
         quote(program)?,
         "solve".to_string(),
         quote(&config.dataset.path.display().to_string())?,
-        format!("--formulation {}", config.formulation),
-        format!("--depth {}", config.depth),
-        format!("--solver {}", config.solver),
-        format!("--warm-start {}", config.warm_start),
-        format!("--time-limit {}", config.time_limit),
-        format!("--seed {}", config.seed),
     ];
+    if config.method.takes_warm_start() {
+        words.push(format!("--formulation {}", config.method.name()));
+    }
+    words.push(format!("--depth {}", config.depth));
+    words.push(format!("--solver {}", config.method.solver_name()));
+    if config.method.takes_warm_start() {
+        words.push(format!("--warm-start {}", config.warm_start));
+        words.push(format!(
+            "--certify {}",
+            certify.map_or_else(|| "off".to_string(), |budget| budget.to_string())
+        ));
+    }
+    words.push(format!("--time-limit {}", config.time_limit));
+    words.push(format!("--seed {}", config.seed));
     if config.test_fraction > 0.0 {
         words.push(format!("--test-fraction {}", config.test_fraction));
+    }
+    if let Some(threads) = config.threads {
+        words.push(format!("--threads {threads}"));
+    }
+    for flag in parameter_flags(&config.method) {
+        words.push(quote(&flag)?);
     }
     words.push("--json --quiet >".to_string());
     words.push(quote(&output.display().to_string())?);
     Ok(words.join(" "))
+}
+
+/// The `solve` options that give a method its non-default parameters: `--name value`, a flag
+/// for a boolean that is true (`--univariate`) or `--no-name` for one that is false
+/// (`--no-refine`), the tangent set by its number.
+pub fn parameter_flags(params: &MethodSpec) -> Vec<String> {
+    let mut flags = Vec::new();
+    for (name, value) in params.non_default() {
+        let option = name.replace('_', "-");
+        match value.as_str() {
+            "true" => flags.push(format!("--{option}")),
+            "false" => flags.push(format!("--no-{option}")),
+            _ if name == "tangents" => {
+                flags.push(format!("--{option}"));
+                flags.push(value.trim_start_matches('V').to_string());
+            }
+            _ => {
+                flags.push(format!("--{option}"));
+                flags.push(value);
+            }
+        }
+    }
+    flags
 }
 
 /// The command lines of the configurations of `grid` that are neither in the results nor in
@@ -81,7 +120,9 @@ pub fn emit_jobs(grid: &Grid, store: &ResultsStore, program: &str) -> Result<Emi
         } else if usable_report(&output).is_ok() {
             emitted.uncollected += 1;
         } else {
-            emitted.lines.push(job_line(program, &config, &output)?);
+            emitted
+                .lines
+                .push(job_line(program, &config, grid.certify, &output)?);
         }
     }
     Ok(emitted)
@@ -99,40 +140,39 @@ pub struct Collected {
 }
 
 /// The job output at `path`, parsed.
-fn read_report(path: &Path) -> std::result::Result<SolveFacts, String> {
+fn read_report(path: &Path) -> std::result::Result<SolveDocument, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     if text.trim().is_empty() {
         return Err("empty: the job failed before reporting, or has not run".to_string());
     }
-    let value: Value = serde_json::from_str(&text)
+    let value: serde_json::Value = serde_json::from_str(&text)
         .map_err(|e| format!("not a complete JSON report ({e}); is the job still running?"))?;
-    if value.get("command").and_then(Value::as_str) != Some("solve") {
-        return Err("not a `milptree solve` report".to_string());
-    }
-    SolveFacts::from_report(&value).map_err(|e| format!("not a usable solve report: {e}"))
+    SolveDocument::from_value(&value)
 }
 
 /// The configuration a report describes.
-fn config_of(facts: &SolveFacts) -> std::result::Result<RunConfig, String> {
+fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String> {
     let missing = |what: &str| {
         format!("the report has no {what} (it was written by an older milptree); rerun the job")
     };
-    let warm_start: WarmStartMode = facts
-        .warm_start_mode
-        .as_deref()
-        .ok_or_else(|| missing("warm_start_mode"))?
-        .parse()
-        .map_err(|e: Error| e.to_string())?;
-    let solver: SolverKind = facts.solver.parse().map_err(|e: Error| e.to_string())?;
+    let method = MethodSpec::from_report(
+        &document.formulation,
+        &document.parameters,
+        &document.report.solver,
+    )
+    .map_err(|e| e.to_string())?;
     Ok(RunConfig {
-        dataset: DatasetEntry::from_path(PathBuf::from(&facts.data.path)),
-        formulation: facts.formulation.clone(),
-        depth: facts.depth,
-        solver,
-        warm_start,
-        seed: facts.data.seed.ok_or_else(|| missing("data.seed"))?,
-        test_fraction: facts.data.test_fraction.unwrap_or(0.0),
-        time_limit: facts.time_limit.ok_or_else(|| missing("time_limit"))?,
+        dataset: DatasetEntry::from_path(PathBuf::from(&document.data.path)),
+        method,
+        depth: document.depth,
+        warm_start: document.warm_start_mode,
+        seed: document.data.seed.ok_or_else(|| missing("data.seed"))?,
+        test_fraction: document.data.test_fraction.unwrap_or(0.0),
+        time_limit: document
+            .report
+            .time_limit
+            .ok_or_else(|| missing("time_limit"))?,
+        threads: document.report.threads,
     })
 }
 
@@ -167,12 +207,12 @@ pub fn collect(store: &mut ResultsStore) -> Result<Collected> {
 }
 
 /// The job output at `path`, if it is the report of a finished solve.
-fn usable_report(path: &Path) -> std::result::Result<SolveFacts, String> {
-    let facts = read_report(path)?;
-    if facts.termination == "interrupted" {
+fn usable_report(path: &Path) -> std::result::Result<SolveDocument, String> {
+    let document = read_report(path)?;
+    if document.report.termination == Termination::Interrupted {
         return Err("the solve was interrupted; rerun the job".to_string());
     }
-    Ok(facts)
+    Ok(document)
 }
 
 /// Adds the row of one job output; `Ok(false)` when its run is already recorded.
@@ -181,8 +221,8 @@ fn collect_one(
     store: &mut ResultsStore,
     datasets: &mut LoadedDatasets,
 ) -> std::result::Result<bool, String> {
-    let facts = usable_report(path)?;
-    let config = config_of(&facts)?;
+    let document = usable_report(path)?;
+    let config = config_of(&document)?;
     let key = config.key();
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
     if stem.as_deref() != Some(key.as_str()) {
@@ -196,23 +236,13 @@ fn collect_one(
     let dataset = datasets.insert(&config.dataset).map_err(|e| {
         format!("the greedy baseline needs the dataset, which cannot be read here: {e}")
     })?;
-    let formulation =
-        AnyFormulation::from_name(&config.formulation, config.depth).map_err(|e| e.to_string())?;
-    if formulation.parameters() != facts.parameters {
-        return Err(format!(
-            "the job ran {} with parameters {} instead of the defaults {}; run keys assume the \
-             defaults",
-            config.formulation,
-            facts.parameters,
-            formulation.parameters()
-        ));
-    }
-    let greedy = prepare(dataset, config.seed, config.test_fraction, &formulation)
-        .and_then(|data| greedy_figures(&formulation, &data))
+    let method = config.checked_method().map_err(|e| e.to_string())?;
+    let greedy = prepare(dataset, config.seed, config.test_fraction, &method)
+        .and_then(|data| greedy_figures(&method, &data))
         .map_err(|e| format!("the greedy baseline: {e}"))?;
-    let row = Row::from_solve(&config, &facts, &greedy);
+    let row = Row::from_solve(&config, &document, &greedy);
     store
-        .add(row, facts.trajectory)
+        .add(row, document.report.trajectory)
         .map_err(|e| e.to_string())?;
     Ok(true)
 }

@@ -15,7 +15,7 @@
 pub mod baseline;
 pub mod config;
 pub mod datasets;
-pub mod facts;
+
 pub mod grid;
 pub mod grid_file;
 pub mod jobs;
@@ -29,7 +29,7 @@ pub mod store;
 pub mod summary;
 pub mod trajectory;
 
-pub use config::{DatasetEntry, RunConfig, WarmStartMode};
+pub use config::{DatasetEntry, RunConfig};
 pub use grid::{Grid, GridSpec};
 pub use row::Row;
 pub use store::ResultsStore;

@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 
 use crate::experiment::row::Row;
-use crate::experiment::trajectory::Point;
+use crate::solver::TrajectoryPoint;
 
 /// The primal gap of `incumbent` against `reference` (see the module documentation).
 pub fn primal_gap(incumbent: Option<f64>, reference: f64) -> f64 {
@@ -36,7 +36,7 @@ pub fn primal_gap(incumbent: Option<f64>, reference: f64) -> f64 {
 
 /// The primal integral of `points` (sorted by time) over `[0, limit]` against `reference`.
 /// Without a reference (no run of the instance found a solution) the gap is 1 throughout.
-pub fn primal_integral(points: &[Point], reference: Option<f64>, limit: f64) -> f64 {
+pub fn primal_integral(points: &[TrajectoryPoint], reference: Option<f64>, limit: f64) -> f64 {
     let gap = |incumbent: Option<f64>| match reference {
         Some(reference) => primal_gap(incumbent, reference),
         None => 1.0,
@@ -58,7 +58,10 @@ pub fn primal_integral(points: &[Point], reference: Option<f64>, limit: f64) -> 
 /// Sets `primal_integral_reference` (the best objective of the row's instance over `rows`) and
 /// `primal_integral` of every row. The integral is left empty for failed runs and for runs
 /// whose trajectory does not say when solutions were found.
-pub fn fill_primal_integrals(rows: &mut [Row], trajectories: &HashMap<String, Vec<Point>>) {
+pub fn fill_primal_integrals(
+    rows: &mut [Row],
+    trajectories: &HashMap<String, Vec<TrajectoryPoint>>,
+) {
     let mut best = HashMap::new();
     for row in rows.iter() {
         if let Some(objective) = row.objective.filter(|o| o.is_finite()) {
@@ -73,7 +76,7 @@ pub fn fill_primal_integrals(rows: &mut [Row], trajectories: &HashMap<String, Ve
         let points = trajectories
             .get(&row.run_key)
             .map_or(&[][..], Vec::as_slice);
-        let known = row.termination != "error"
+        let known = !row.termination.is_error()
             && row.trajectory_complete
             && (!points.is_empty() || !row.has_solution);
         row.primal_integral = known.then(|| primal_integral(points, reference, row.time_limit));
@@ -84,8 +87,8 @@ pub fn fill_primal_integrals(rows: &mut [Row], trajectories: &HashMap<String, Ve
 mod tests {
     use super::*;
 
-    fn point(seconds: f64, incumbent: Option<f64>) -> Point {
-        Point {
+    fn point(seconds: f64, incumbent: Option<f64>) -> TrajectoryPoint {
+        TrajectoryPoint {
             seconds,
             incumbent,
             bound: None,

@@ -4,10 +4,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::data::Sets;
 use crate::experiment::baseline::GreedyFigures;
 use crate::experiment::config::RunConfig;
-use crate::experiment::datasets::RunData;
-use crate::experiment::facts::SolveFacts;
+use crate::learn::certificate::Verdict;
+use crate::learn::{SolveDocument, WarmStartMode};
+use crate::solver::Termination;
 
 /// One run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -25,6 +27,7 @@ pub struct Row {
     pub train_rows: usize,
     /// Empty without a test set.
     pub test_rows: Option<usize>,
+    /// The formulation's name (`oct`, ...).
     pub formulation: String,
     /// The formulation's parameters, as JSON text.
     pub parameters: String,
@@ -33,12 +36,14 @@ pub struct Row {
     /// The solver library's version; empty when the run failed before solving.
     pub solver_version: Option<String>,
     /// `none` or `greedy`.
-    pub warm_start: String,
+    pub warm_start: WarmStartMode,
     pub seed: u64,
     /// `0`: no test set.
     pub test_fraction: f64,
     /// Seconds allowed for the solve.
     pub time_limit: f64,
+    /// Solver threads; empty: the solver's default.
+    pub threads: Option<usize>,
     /// Model size; empty when the run failed before the model was built.
     pub variables: Option<usize>,
     pub binaries: Option<usize>,
@@ -48,8 +53,9 @@ pub struct Row {
     pub nonzeros: Option<usize>,
     /// Seconds to build the model.
     pub build_seconds: Option<f64>,
-    /// `optimal`, `time_limit`, `infeasible`, `unbounded`, `infeasible_or_unbounded` or `error`.
-    pub termination: String,
+    /// `optimal`, `time_limit`, `infeasible`, `unbounded`, `infeasible_or_unbounded` or `error`
+    /// (the text of an error is in `error`).
+    pub termination: Termination,
     pub has_solution: bool,
     /// Objective of the returned solution (the solver's figure).
     pub objective: Option<f64>,
@@ -75,6 +81,8 @@ pub struct Row {
     /// The reference objective of the primal integral: the best objective of any run of the
     /// same instance in the results.
     pub primal_integral_reference: Option<f64>,
+    /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
+    pub warm_start_source: Option<String>,
     /// The warm start's objective in the model, whether it satisfies the model, and whether the
     /// solver took it (empty: no warm start, or the solver does not say).
     pub warm_start_objective: Option<f64>,
@@ -84,6 +92,15 @@ pub struct Row {
     pub evaluated_objective: Option<f64>,
     /// Whether the solver's objective and `evaluated_objective` disagree.
     pub decode_mismatch: bool,
+    /// The certificate's verdict (`agrees`, `incumbent_optimal`, `incumbent_suboptimal`,
+    /// `unknown`, `CONTRADICTION`); empty without a certificate.
+    pub certificate: Option<Verdict>,
+    /// The exact search's objective and bound of the same problem (the formulation's units),
+    /// its seconds, and the MILP tree's objective above the optimum when suboptimal.
+    pub certificate_objective: Option<f64>,
+    pub certificate_bound: Option<f64>,
+    pub certificate_seconds: Option<f64>,
+    pub certificate_difference: Option<f64>,
     /// Accuracy and balanced accuracy of the returned tree (plain evaluation).
     pub train_accuracy: Option<f64>,
     pub train_balanced_accuracy: Option<f64>,
@@ -116,63 +133,72 @@ impl Row {
 
     /// The row of a finished solve. The primal integral is left empty: the results store
     /// computes it against the reference of all runs.
-    pub fn from_solve(config: &RunConfig, facts: &SolveFacts, greedy: &GreedyFigures) -> Row {
-        let size = facts.model_size;
-        let trajectory_complete = !facts.has_solution || facts.time_to_first_incumbent.is_some();
-        let rows = facts.data.train_rows + facts.data.test_rows.unwrap_or(0);
+    pub fn from_solve(config: &RunConfig, document: &SolveDocument, greedy: &GreedyFigures) -> Row {
+        let size = document.model_size;
+        let report = &document.report;
+        let trajectory_complete = !report.has_solution || report.time_to_first_incumbent.is_some();
+        let data = &document.data;
+        let rows = data.train_rows + data.test_rows.unwrap_or(0);
         Row {
             run_key: config.key(),
             dataset: config.dataset.name.clone(),
             dataset_path: config.dataset.path.display().to_string(),
             rows,
-            features: facts.data.features,
-            classes: facts.data.classes.len(),
-            train_rows: facts.data.train_rows,
-            test_rows: facts.data.test_rows,
-            formulation: config.formulation.clone(),
-            parameters: facts.parameters.to_string(),
+            features: data.features,
+            classes: data.classes.len(),
+            train_rows: data.train_rows,
+            test_rows: data.test_rows,
+            formulation: config.method.name().to_string(),
+            parameters: document.parameters.to_string(),
             depth: config.depth,
-            solver: config.solver.to_string(),
-            solver_version: Some(facts.solver_version.clone()),
-            warm_start: config.warm_start.to_string(),
+            solver: config.method.solver_name().to_string(),
+            solver_version: Some(report.solver_version.clone()),
+            warm_start: config.warm_start,
             seed: config.seed,
             test_fraction: config.test_fraction,
             time_limit: config.time_limit,
-            variables: Some(size.variables),
-            binaries: Some(size.binaries),
-            integers: Some(size.integers),
-            continuous: Some(size.continuous),
-            constraints: Some(size.constraints),
-            nonzeros: Some(size.nonzeros),
-            build_seconds: Some(facts.build_seconds),
-            termination: facts.termination.clone(),
-            has_solution: facts.has_solution,
-            objective: facts.objective,
-            best_bound: facts.best_bound,
-            abs_gap: facts.abs_gap,
-            rel_gap: facts.rel_gap,
-            seconds: Some(facts.seconds),
-            nodes: facts.nodes,
-            time_to_first_incumbent: facts.time_to_first_incumbent,
-            first_incumbent: facts.first_incumbent,
-            trajectory_points: facts.trajectory.len(),
+            threads: config.threads,
+            variables: size.map(|s| s.variables),
+            binaries: size.map(|s| s.binaries),
+            integers: size.map(|s| s.integers),
+            continuous: size.map(|s| s.continuous),
+            constraints: size.map(|s| s.constraints),
+            nonzeros: size.map(|s| s.nonzeros),
+            build_seconds: document.build_seconds,
+            termination: report.termination.clone(),
+            has_solution: report.has_solution,
+            objective: report.objective,
+            best_bound: report.best_bound,
+            abs_gap: report.abs_gap,
+            rel_gap: report.rel_gap,
+            seconds: Some(report.seconds),
+            nodes: report.nodes,
+            time_to_first_incumbent: report.time_to_first_incumbent,
+            first_incumbent: report.first_incumbent,
+            trajectory_points: report.trajectory.len(),
             trajectory_complete,
             primal_integral: None,
             primal_integral_reference: None,
-            warm_start_objective: facts.warm_start.map(|w| w.objective),
-            warm_start_feasible: facts.warm_start.map(|w| w.feasible),
-            warm_start_accepted: facts.warm_start.and_then(|w| w.accepted),
-            evaluated_objective: facts.evaluated_objective,
-            decode_mismatch: facts.has_decode_mismatch(),
-            train_accuracy: facts.train.map(|a| a.accuracy),
-            train_balanced_accuracy: facts.train.map(|a| a.balanced_accuracy),
-            test_accuracy: facts.test.map(|a| a.accuracy),
-            test_balanced_accuracy: facts.test.map(|a| a.balanced_accuracy),
+            warm_start_source: document.warm_start_source.clone(),
+            warm_start_objective: report.warm_start.as_ref().map(|w| w.objective),
+            warm_start_feasible: report.warm_start.as_ref().map(|w| w.feasible),
+            warm_start_accepted: report.warm_start.as_ref().and_then(|w| w.accepted),
+            evaluated_objective: document.evaluated_objective,
+            decode_mismatch: document.decode_mismatch.is_some(),
+            certificate: document.certificate.as_ref().map(|c| c.verdict),
+            certificate_objective: document.certificate.as_ref().map(|c| c.dp.objective),
+            certificate_bound: document.certificate.as_ref().map(|c| c.dp.bound),
+            certificate_seconds: document.certificate.as_ref().map(|c| c.dp.seconds),
+            certificate_difference: document.certificate.as_ref().and_then(|c| c.difference),
+            train_accuracy: document.train.as_ref().map(|a| a.accuracy),
+            train_balanced_accuracy: document.train.as_ref().map(|a| a.balanced_accuracy),
+            test_accuracy: document.test.as_ref().map(|a| a.accuracy),
+            test_balanced_accuracy: document.test.as_ref().map(|a| a.balanced_accuracy),
             greedy_train_accuracy: Some(greedy.train.accuracy),
             greedy_train_balanced_accuracy: Some(greedy.train.balanced_accuracy),
-            greedy_test_accuracy: greedy.test.map(|a| a.accuracy),
-            greedy_test_balanced_accuracy: greedy.test.map(|a| a.balanced_accuracy),
-            error: facts.error.clone(),
+            greedy_test_accuracy: greedy.test.as_ref().map(|a| a.accuracy),
+            greedy_test_balanced_accuracy: greedy.test.as_ref().map(|a| a.balanced_accuracy),
+            error: report.error.clone(),
         }
     }
 
@@ -180,7 +206,7 @@ impl Row {
     /// built): termination `error`, the message in `error`, the solve's columns empty.
     pub fn failed(
         config: &RunConfig,
-        data: &RunData,
+        data: &Sets,
         parameters: &serde_json::Value,
         greedy: Option<&GreedyFigures>,
         message: String,
@@ -196,15 +222,16 @@ impl Row {
             classes: data.train.n_classes(),
             train_rows,
             test_rows,
-            formulation: config.formulation.clone(),
+            formulation: config.method.name().to_string(),
             parameters: parameters.to_string(),
             depth: config.depth,
-            solver: config.solver.to_string(),
+            solver: config.method.solver_name().to_string(),
             solver_version: None,
-            warm_start: config.warm_start.to_string(),
+            warm_start: config.warm_start,
             seed: config.seed,
             test_fraction: config.test_fraction,
             time_limit: config.time_limit,
+            threads: config.threads,
             variables: None,
             binaries: None,
             integers: None,
@@ -212,7 +239,7 @@ impl Row {
             constraints: None,
             nonzeros: None,
             build_seconds: None,
-            termination: "error".to_string(),
+            termination: Termination::Error(message.clone()),
             has_solution: false,
             objective: None,
             best_bound: None,
@@ -226,19 +253,26 @@ impl Row {
             trajectory_complete: false,
             primal_integral: None,
             primal_integral_reference: None,
+            warm_start_source: None,
             warm_start_objective: None,
             warm_start_feasible: None,
             warm_start_accepted: None,
             evaluated_objective: None,
             decode_mismatch: false,
+            certificate: None,
+            certificate_objective: None,
+            certificate_bound: None,
+            certificate_seconds: None,
+            certificate_difference: None,
             train_accuracy: None,
             train_balanced_accuracy: None,
             test_accuracy: None,
             test_balanced_accuracy: None,
             greedy_train_accuracy: greedy.map(|g| g.train.accuracy),
             greedy_train_balanced_accuracy: greedy.map(|g| g.train.balanced_accuracy),
-            greedy_test_accuracy: greedy.and_then(|g| g.test.map(|a| a.accuracy)),
-            greedy_test_balanced_accuracy: greedy.and_then(|g| g.test.map(|a| a.balanced_accuracy)),
+            greedy_test_accuracy: greedy.and_then(|g| g.test.as_ref().map(|a| a.accuracy)),
+            greedy_test_balanced_accuracy: greedy
+                .and_then(|g| g.test.as_ref().map(|a| a.balanced_accuracy)),
             error: Some(message),
         }
     }

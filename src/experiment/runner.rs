@@ -9,19 +9,17 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::experiment::baseline::{greedy_figures, GreedyFigures};
-use crate::experiment::config::{RunConfig, WarmStartMode};
-use crate::experiment::datasets::{prepare, LoadedDatasets, RunData};
-use crate::experiment::facts::SolveFacts;
+use crate::experiment::config::RunConfig;
+use crate::experiment::datasets::{prepare, LoadedDatasets};
 use crate::experiment::grid::Grid;
 use crate::experiment::progress::{GridProgress, ProgressMode};
 use crate::experiment::row::Row;
 use crate::experiment::store::ResultsStore;
-use crate::experiment::trajectory::Point;
-use crate::formulation::pipeline::{RunOptions, WarmStart};
-use crate::formulation::AnyFormulation;
-use crate::solver::{Progress, SolveOptions, Termination};
+use crate::learn::{learn, LearnOptions, Method, SolveDocument};
+use crate::solver::{Progress, Termination, TrajectoryPoint};
 
 /// How to run a grid.
 #[derive(Debug, Clone)]
@@ -29,6 +27,8 @@ pub struct RunnerOptions {
     pub progress: ProgressMode,
     /// Set by a Ctrl-C handler: the running HiGHS solve stops, and so does the grid.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// The exact search's budget for the certificate of each MILP run (`None`: none).
+    pub certify: Option<f64>,
 }
 
 /// What a grid run did.
@@ -79,7 +79,7 @@ pub fn run_grid(
             report.interrupted = true;
             break;
         };
-        if row.termination == "error" {
+        if row.termination.is_error() {
             report.failed += 1;
             progress.message(&format!(
                 "{}: error: {}",
@@ -102,57 +102,51 @@ fn run_one(
     dataset: &crate::data::Dataset,
     progress: Progress,
     options: &RunnerOptions,
-) -> Result<Option<(Row, Vec<Point>)>> {
-    let formulation = AnyFormulation::from_name(&config.formulation, config.depth)?;
-    let data = prepare(dataset, config.seed, config.test_fraction, &formulation)?;
-    let greedy = match greedy_figures(&formulation, &data) {
+) -> Result<Option<(Row, Vec<TrajectoryPoint>)>> {
+    let method = config.checked_method()?;
+    let data = prepare(dataset, config.seed, config.test_fraction, &method)?;
+    let greedy = match greedy_figures(&method, &data) {
         Ok(greedy) => greedy,
-        Err(error) => return Ok(Some(failed(config, &data, &formulation, None, &error))),
+        Err(error) => return Ok(Some(failed(config, &data, &method, None, &error))),
     };
-    let run_options = RunOptions {
-        solver: config.solver,
-        solve: SolveOptions {
-            time_limit: Some(config.time_limit),
-            progress,
-            interrupt: options.interrupt.clone(),
-            ..SolveOptions::default()
-        },
-        warm_start: match config.warm_start {
-            WarmStartMode::None => WarmStart::None,
-            WarmStartMode::Greedy => WarmStart::Greedy,
-        },
+    let learn_options = LearnOptions {
+        time_limit: Some(config.time_limit),
+        threads: config.threads,
+        progress,
+        interrupt: options.interrupt.clone(),
+        warm_start: config.warm_start,
+        certify: options.certify,
+        ..LearnOptions::default()
     };
-    let outcome = match formulation.run(&data.train, run_options) {
+    let outcome = match learn(&method, &data.train, learn_options) {
         Ok(outcome) => outcome,
-        Err(error) => {
-            return Ok(Some(failed(
-                config,
-                &data,
-                &formulation,
-                Some(&greedy),
-                &error,
-            )))
-        }
+        Err(error) => return Ok(Some(failed(config, &data, &method, Some(&greedy), &error))),
     };
     if outcome.report.termination == Termination::Interrupted {
         return Ok(None);
     }
-    let facts = SolveFacts::from_outcome(&outcome, &data, config)?;
-    let row = Row::from_solve(config, &facts, &greedy);
-    Ok(Some((row, facts.trajectory)))
+    let document = SolveDocument::new(
+        &outcome,
+        &data,
+        &config.dataset.path,
+        Some(config.seed),
+        (config.test_fraction > 0.0).then_some(config.test_fraction),
+    )?;
+    let row = Row::from_solve(config, &document, &greedy);
+    Ok(Some((row, document.report.trajectory)))
 }
 
 fn failed(
     config: &RunConfig,
-    data: &RunData,
-    formulation: &AnyFormulation,
+    data: &Sets,
+    method: &Method,
     greedy: Option<&GreedyFigures>,
     error: &Error,
-) -> (Row, Vec<Point>) {
+) -> (Row, Vec<TrajectoryPoint>) {
     let row = Row::failed(
         config,
         data,
-        &formulation.parameters(),
+        &method.parameters(),
         greedy,
         error_chain(error),
     );

@@ -22,14 +22,15 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::experiment::primal_integral::fill_primal_integrals;
 use crate::experiment::row::Row;
-use crate::experiment::trajectory::{read_trajectory, write_trajectory, Point};
+use crate::experiment::trajectory::{read_trajectory, write_trajectory};
+use crate::solver::TrajectoryPoint;
 
 /// The results directory of an experiment, with its rows and trajectories in memory.
 #[derive(Debug)]
 pub struct ResultsStore {
     root: PathBuf,
     rows: Vec<Row>,
-    trajectories: HashMap<String, Vec<Point>>,
+    trajectories: HashMap<String, Vec<TrajectoryPoint>>,
     /// Problems found while reading the directory (a truncated last line, a missing
     /// trajectory file), for the caller to show.
     pub warnings: Vec<String>,
@@ -145,18 +146,18 @@ impl ResultsStore {
     }
 
     /// The trajectory of the run `key` (empty when unknown).
-    pub fn trajectory(&self, key: &str) -> &[Point] {
+    pub fn trajectory(&self, key: &str) -> &[TrajectoryPoint] {
         self.trajectories.get(key).map_or(&[], Vec::as_slice)
     }
 
     /// The trajectories of every run, by run key.
-    pub fn trajectories(&self) -> &HashMap<String, Vec<Point>> {
+    pub fn trajectories(&self) -> &HashMap<String, Vec<TrajectoryPoint>> {
         &self.trajectories
     }
 
     /// Records a run (replacing a row with the same key) and writes its trajectory file. The
     /// tables are written by [`ResultsStore::write_tables`].
-    pub fn add(&mut self, row: Row, trajectory: Vec<Point>) -> Result<()> {
+    pub fn add(&mut self, row: Row, trajectory: Vec<TrajectoryPoint>) -> Result<()> {
         if !trajectory.is_empty() {
             write_trajectory(&self.trajectory_path(&row.run_key), &trajectory)?;
         }
@@ -204,7 +205,7 @@ fn table_order(row: &Row) -> (String, usize, u64, String, String, String, String
         row.seed,
         row.formulation.clone(),
         row.solver.clone(),
-        row.warm_start.clone(),
+        row.warm_start.to_string(),
         row.run_key.clone(),
     )
 }

@@ -12,27 +12,6 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::solver::{gaps, TrajectoryPoint};
 
-/// The search's state at one moment.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Point {
-    /// Wall seconds since the solve started.
-    pub seconds: f64,
-    /// Objective of the best solution known then.
-    pub incumbent: Option<f64>,
-    /// Best bound known then.
-    pub bound: Option<f64>,
-}
-
-impl From<&TrajectoryPoint> for Point {
-    fn from(point: &TrajectoryPoint) -> Point {
-        Point {
-            seconds: point.seconds,
-            incumbent: point.incumbent,
-            bound: point.bound,
-        }
-    }
-}
-
 /// One line of a trajectory file.
 #[derive(Debug, Serialize, Deserialize)]
 struct Line {
@@ -43,7 +22,7 @@ struct Line {
 }
 
 /// Writes `points` to the CSV file `path`.
-pub fn write_trajectory(path: &Path, points: &[Point]) -> Result<()> {
+pub fn write_trajectory(path: &Path, points: &[TrajectoryPoint]) -> Result<()> {
     let output = |source: std::io::Error| Error::Output {
         path: path.display().to_string(),
         source,
@@ -62,7 +41,7 @@ pub fn write_trajectory(path: &Path, points: &[Point]) -> Result<()> {
 }
 
 /// Reads a trajectory file.
-pub fn read_trajectory(path: &Path) -> Result<Vec<Point>> {
+pub fn read_trajectory(path: &Path) -> Result<Vec<TrajectoryPoint>> {
     let format = |message: String| Error::Format {
         path: path.display().to_string(),
         message,
@@ -71,7 +50,7 @@ pub fn read_trajectory(path: &Path) -> Result<Vec<Point>> {
     let mut points = Vec::new();
     for line in reader.deserialize::<Line>() {
         let line = line.map_err(|e| format(e.to_string()))?;
-        points.push(Point {
+        points.push(TrajectoryPoint {
             seconds: line.seconds,
             incumbent: line.incumbent,
             bound: line.bound,

@@ -1,28 +1,180 @@
-//! One of the formulations, chosen at run time (by the command line or an experiment grid),
-//! with the calls that dispatch to it.
+//! One of the formulations, chosen at run time (by the command line or an experiment grid):
+//! its name ([`FormulationName`]), its parameters as given ([`FormulationParams`], checked into
+//! an [`AnyFormulation`]), and the calls that dispatch to it.
+//!
+//! A new formulation plugs in here: a variant in each of the three enums, and one arm in each
+//! dispatch.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::data::Dataset;
-use crate::error::Result;
-use crate::formulation::binoct::BinOct;
-use crate::formulation::oct::Oct;
-use crate::formulation::olct::Olct;
-use crate::formulation::pipeline::{self, Outcome, RunOptions};
+use crate::error::{Error, Result};
+use crate::formulation::binoct::{BinOct, BinOctParams};
+use crate::formulation::flowoct::{FlowOct, FlowOctParams};
+use crate::formulation::oct::{Oct, OctParams};
+use crate::formulation::olct::{Olct, OlctParams};
 use crate::formulation::{BuiltModel, Encoded, Formulation, VariableRole};
+use crate::learn::milp::{self, MilpOptions};
+use crate::learn::Outcome;
 use crate::mip::MipModel;
 use crate::tree::Tree;
 
-/// A formulation with its parameters.
-#[derive(Debug, Clone)]
+/// The name of a formulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FormulationName {
+    /// Bertsimas & Dunn's OCT (axis-aligned).
+    Oct,
+    /// Verwer & Zhang's BinOCT (binary-search threshold encoding).
+    BinOct,
+    /// Aldinucci & Lapucci's optimal logistic classification trees (oblique, binary).
+    Olct,
+    /// Aghaei, Gomez & Vayanos's flow formulation over binary features.
+    FlowOct,
+}
+
+impl FormulationName {
+    /// Every formulation, in the order reports list them.
+    pub const ALL: [FormulationName; 4] = [
+        FormulationName::Oct,
+        FormulationName::BinOct,
+        FormulationName::Olct,
+        FormulationName::FlowOct,
+    ];
+
+    /// `oct`, `binoct` or `olct`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FormulationName::Oct => "oct",
+            FormulationName::BinOct => "binoct",
+            FormulationName::Olct => "olct",
+            FormulationName::FlowOct => "flowoct",
+        }
+    }
+}
+
+impl fmt::Display for FormulationName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for FormulationName {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Self> {
+        FormulationName::ALL
+            .into_iter()
+            .find(|name| name.name() == text)
+            .ok_or_else(|| {
+                let names: Vec<&str> = FormulationName::ALL.iter().map(|n| n.name()).collect();
+                Error::parameter(
+                    "formulation",
+                    format!("`{text}` is not one of: {}", names.join(", ")),
+                )
+            })
+    }
+}
+
+/// A formulation's parameters as given (besides the depth), before they are checked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormulationParams {
+    Oct(OctParams),
+    BinOct(BinOctParams),
+    Olct(OlctParams),
+    FlowOct(FlowOctParams),
+}
+
+impl FormulationParams {
+    /// The default parameters of `name`.
+    pub fn defaults(name: FormulationName) -> FormulationParams {
+        match name {
+            FormulationName::Oct => FormulationParams::Oct(OctParams::default()),
+            FormulationName::BinOct => FormulationParams::BinOct(BinOctParams::default()),
+            FormulationName::Olct => FormulationParams::Olct(OlctParams::default()),
+            FormulationName::FlowOct => FormulationParams::FlowOct(FlowOctParams::default()),
+        }
+    }
+
+    pub fn name(&self) -> FormulationName {
+        match self {
+            FormulationParams::Oct(_) => FormulationName::Oct,
+            FormulationParams::BinOct(_) => FormulationName::BinOct,
+            FormulationParams::Olct(_) => FormulationName::Olct,
+            FormulationParams::FlowOct(_) => FormulationName::FlowOct,
+        }
+    }
+
+    /// The formulation at `depth`, once every parameter is checked.
+    pub fn check(&self, depth: usize) -> Result<AnyFormulation> {
+        Ok(match self {
+            FormulationParams::Oct(p) => AnyFormulation::Oct(p.check(depth)?),
+            FormulationParams::BinOct(p) => AnyFormulation::BinOct(p.check(depth)?),
+            FormulationParams::Olct(p) => AnyFormulation::Olct(p.check(depth)?),
+            FormulationParams::FlowOct(p) => AnyFormulation::FlowOct(p.check(depth)?),
+        })
+    }
+
+    /// The parameters as a JSON object (every field, defaults included).
+    pub fn to_json(&self) -> Value {
+        let value = match self {
+            FormulationParams::Oct(p) => serde_json::to_value(p),
+            FormulationParams::BinOct(p) => serde_json::to_value(p),
+            FormulationParams::Olct(p) => serde_json::to_value(p),
+            FormulationParams::FlowOct(p) => serde_json::to_value(p),
+        };
+        value.unwrap_or(Value::Null)
+    }
+
+    /// The parameters of `name` from a JSON object (a grid file's table, or a report's
+    /// `parameters`, whose `depth` and derived figures are ignored). Unknown fields are errors.
+    pub fn from_json(name: FormulationName, value: &Value) -> Result<FormulationParams> {
+        let value = crate::learn::spec::without_derived(value);
+        let bad =
+            |e: serde_json::Error| Error::parameter(format!("{name} parameters"), e.to_string());
+        Ok(match name {
+            FormulationName::Oct => {
+                FormulationParams::Oct(serde_json::from_value(value).map_err(bad)?)
+            }
+            FormulationName::BinOct => {
+                FormulationParams::BinOct(serde_json::from_value(value).map_err(bad)?)
+            }
+            FormulationName::Olct => {
+                FormulationParams::Olct(serde_json::from_value(value).map_err(bad)?)
+            }
+            FormulationName::FlowOct => {
+                FormulationParams::FlowOct(serde_json::from_value(value).map_err(bad)?)
+            }
+        })
+    }
+
+    /// The parameters that differ from the defaults (see [`crate::learn::spec::non_default`]).
+    pub fn non_default(&self) -> Vec<(String, String)> {
+        crate::learn::spec::non_default(
+            &self.to_json(),
+            &FormulationParams::defaults(self.name()).to_json(),
+        )
+    }
+}
+
+/// A formulation with its checked parameters.
+#[derive(Debug, Clone, PartialEq)]
 pub enum AnyFormulation {
     Oct(Oct),
     BinOct(BinOct),
     Olct(Olct),
+    FlowOct(FlowOct),
 }
 
 /// A model built by any formulation, with what exporting it needs.
 pub struct AnyBuilt {
     pub mip: MipModel,
     pub roles: Vec<VariableRole>,
+    /// The integrality tolerance the model needs of a solver, if tighter than the defaults.
+    pub integrality_tolerance: Option<f64>,
     /// The greedy warm start, encoded, when asked for.
     pub warm_start: Option<Encoded>,
 }
@@ -33,24 +185,23 @@ macro_rules! dispatch {
             AnyFormulation::Oct($f) => $body,
             AnyFormulation::BinOct($f) => $body,
             AnyFormulation::Olct($f) => $body,
+            AnyFormulation::FlowOct($f) => $body,
         }
     };
 }
 
 impl AnyFormulation {
-    /// The names `from_name` accepts.
-    pub const NAMES: [&'static str; 3] = ["oct", "binoct", "olct"];
+    /// The formulation `name` at `depth`, with default parameters.
+    pub fn from_name(name: FormulationName, depth: usize) -> Result<AnyFormulation> {
+        FormulationParams::defaults(name).check(depth)
+    }
 
-    /// The formulation called `name` (`oct`, ...) at `depth`, with default parameters.
-    pub fn from_name(name: &str, depth: usize) -> Result<AnyFormulation> {
-        match name {
-            "oct" => Ok(AnyFormulation::Oct(Oct::new(depth))),
-            "binoct" => Ok(AnyFormulation::BinOct(BinOct::new(depth))),
-            "olct" => Ok(AnyFormulation::Olct(Olct::new(depth))),
-            other => Err(crate::Error::parameter(
-                "formulation",
-                format!("`{other}` is not one of: {}", Self::NAMES.join(", ")),
-            )),
+    pub fn kind(&self) -> FormulationName {
+        match self {
+            AnyFormulation::Oct(_) => FormulationName::Oct,
+            AnyFormulation::BinOct(_) => FormulationName::BinOct,
+            AnyFormulation::Olct(_) => FormulationName::Olct,
+            AnyFormulation::FlowOct(_) => FormulationName::FlowOct,
         }
     }
 
@@ -62,29 +213,41 @@ impl AnyFormulation {
         dispatch!(self, f => f.depth())
     }
 
-    pub fn parameters(&self) -> serde_json::Value {
+    /// The parameters as reported (depth included).
+    pub fn parameters(&self) -> Value {
         dispatch!(self, f => f.parameters())
     }
 
-    /// The integrality tolerance the formulation needs of a solver, if tighter than the
-    /// solvers' defaults (see [`Formulation::integrality_tolerance`]).
-    pub fn integrality_tolerance(&self) -> Option<f64> {
-        dispatch!(self, f => f.integrality_tolerance())
+    /// The parameters besides the depth.
+    pub fn params(&self) -> FormulationParams {
+        match self {
+            AnyFormulation::Oct(f) => FormulationParams::Oct(f.params()),
+            AnyFormulation::BinOct(f) => FormulationParams::BinOct(f.params()),
+            AnyFormulation::Olct(f) => FormulationParams::Olct(f.params()),
+            AnyFormulation::FlowOct(f) => FormulationParams::FlowOct(f.params()),
+        }
     }
 
-    /// The data the formulation learns from (see [`Formulation::relabel`]).
-    pub fn relabel(&self, data: Dataset) -> Result<Dataset> {
-        dispatch!(self, f => Ok(f.relabel(&data)?.unwrap_or(data)))
+    /// The data the formulation learns from: OLCT relabels a multiclass dataset as its positive
+    /// class against the rest; the others take the data as it is. Applied to training and test
+    /// data alike.
+    pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
+        match self {
+            AnyFormulation::Olct(f) => Ok(f.relabel_data(&data)?.unwrap_or(data)),
+            AnyFormulation::Oct(_) | AnyFormulation::BinOct(_) | AnyFormulation::FlowOct(_) => {
+                Ok(data)
+            }
+        }
     }
 
-    /// Runs the formulation end to end (see [`pipeline::run`]).
-    pub fn run(&self, train: &Dataset, options: RunOptions) -> Result<Outcome> {
-        dispatch!(self, f => pipeline::run(f, train, options))
-    }
-
-    /// The formulation's greedy tree.
+    /// The formulation's greedy tree: the default warm start.
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
         dispatch!(self, f => f.greedy_tree(train))
+    }
+
+    /// Runs the formulation end to end (see [`milp::run`]).
+    pub fn run(&self, train: &Dataset, options: MilpOptions) -> Result<Outcome> {
+        dispatch!(self, f => milp::run(f, train, options))
     }
 
     /// Builds the model, and encodes the greedy warm start when `warm_start` is true.
@@ -99,6 +262,7 @@ impl AnyFormulation {
             Ok(AnyBuilt {
                 roles: built.variable_roles(),
                 mip: built.mip().clone(),
+                integrality_tolerance: built.integrality_tolerance(),
                 warm_start,
             })
         })

@@ -2,21 +2,25 @@
 //!
 //! Every formulation has the same shape ([`Formulation`]): build the model on the training
 //! data, encode a tree as a complete warm start, decode a solution into a tree, and compute by
-//! plain code the objective the model assigns to a tree. The pipeline that runs them
-//! ([`pipeline`]) uses that last one to check every decoded tree against the solver's figure.
+//! plain code the objective the model assigns to a tree. [`crate::learn`] runs them and uses that
+//! last one to check every decoded tree against the solver's figure.
+//!
+//! Each formulation is a folder with the same shape: `mod.rs` (the formulation and its
+//! [`Formulation`] impl), `params.rs` (its parameters as given, checked into it), `model.rs`
+//! (the variables and rows) and the encode/decode modules.
 
 mod any;
 pub mod binoct;
+pub mod flowoct;
 pub mod oct;
 pub mod olct;
-pub mod pipeline;
 
-pub use any::{AnyBuilt, AnyFormulation};
+pub use any::{AnyBuilt, AnyFormulation, FormulationName, FormulationParams};
 
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -24,7 +28,7 @@ use crate::mip::{Assignment, MipModel};
 use crate::tree::Tree;
 
 /// What a misclassification costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Objective {
     /// Every error costs 1.
@@ -85,11 +89,28 @@ pub struct VariableRole {
     pub meaning: String,
 }
 
-/// A built model: the MIP and what the formulation needs to encode and decode.
+/// A built model: the MIP, what the formulation needs to encode and decode, and what the model
+/// asks of whoever solves it and checks its solutions.
 pub trait BuiltModel {
     fn mip(&self) -> &MipModel;
     /// The meaning of every variable, in column order.
     fn variable_roles(&self) -> Vec<VariableRole>;
+    /// The relative tolerance within which the solver's objective and the plain evaluation of
+    /// the decoded tree must agree.
+    fn objective_tolerance(&self) -> f64 {
+        1e-6
+    }
+    /// The integrality tolerance the model needs from a solver, when the solvers' defaults are
+    /// too loose for it (big-M rows with a small margin); used unless the solve options set one,
+    /// and written next to exported models.
+    fn integrality_tolerance(&self) -> Option<f64> {
+        None
+    }
+    /// A step applied to the decoded tree after it was checked against the solver (OLCT's
+    /// refinement). Returns the final tree and a report of what was done; by default nothing.
+    fn post_process(&self, tree: Tree) -> Result<(Tree, serde_json::Value)> {
+        Ok((tree, serde_json::Value::Null))
+    }
 }
 
 /// A tree encoded as a warm start.
@@ -114,7 +135,11 @@ pub struct Decoded {
     pub notes: Vec<String>,
 }
 
-/// The common shape of every formulation.
+/// The common shape of every formulation: build the model on the training data, encode a tree as
+/// a complete warm start, decode a solution into a tree, and the objective the model assigns to a
+/// tree by plain code. Data preparation (e.g. relabelling), the choice of warm start and the
+/// solver tolerances live elsewhere (the formulation's parameters, [`crate::learn`], the built
+/// model).
 pub trait Formulation {
     type Built: BuiltModel;
     /// `oct`, `binoct` or `olct`.
@@ -123,15 +148,8 @@ pub trait Formulation {
     fn depth(&self) -> usize;
     /// The parameters, for reports.
     fn parameters(&self) -> serde_json::Value;
-    /// The data the formulation learns from when it differs from the input (OLCT relabels a
-    /// multiclass dataset as positive vs the rest). Applied to the training and test data alike.
-    fn relabel(&self, _data: &Dataset) -> Result<Option<Dataset>> {
-        Ok(None)
-    }
     /// Builds the model on the training data.
     fn build(&self, data: &Dataset) -> Result<Self::Built>;
-    /// The greedy tree used as the default warm start.
-    fn greedy_tree(&self, data: &Dataset) -> Result<Tree>;
     /// Encodes `tree` (learned on the same training data) as a complete assignment of every
     /// variable of the model, with the tree that assignment represents. Errors when the tree
     /// cannot be represented at all (e.g. too deep, or a kind of split the model lacks).
@@ -141,20 +159,14 @@ pub trait Formulation {
     /// The objective value the model assigns to `tree`, computed by plain code from the
     /// training data (never from a solution). A decoded optimum must match the solver's.
     fn objective_of(&self, built: &Self::Built, tree: &Tree) -> Result<f64>;
-    /// The relative tolerance within which the solver's objective and the plain evaluation of
-    /// the decoded tree must agree.
-    fn objective_tolerance(&self) -> f64 {
-        1e-6
+}
+
+/// A formulation's reported parameters: `depth` first, then every parameter of `params`.
+pub(crate) fn parameters_json<P: Serialize>(depth: usize, params: &P) -> serde_json::Value {
+    let mut fields = serde_json::Map::new();
+    fields.insert("depth".into(), serde_json::json!(depth));
+    if let Ok(serde_json::Value::Object(given)) = serde_json::to_value(params) {
+        fields.extend(given);
     }
-    /// The integrality tolerance the model needs from the solver, when the solvers' defaults are
-    /// too loose for it (big-M constraints with a small margin); the pipeline uses it unless the
-    /// solve options set one.
-    fn integrality_tolerance(&self) -> Option<f64> {
-        None
-    }
-    /// A step applied to the decoded tree after the check against the solver (e.g. OLCT's
-    /// refinement). Returns the final tree and a report of what was done; by default nothing.
-    fn post_process(&self, _built: &Self::Built, tree: Tree) -> Result<(Tree, serde_json::Value)> {
-        Ok((tree, serde_json::Value::Null))
-    }
+    serde_json::Value::Object(fields)
 }

@@ -6,7 +6,7 @@
 //! nearest integer exceeds the tolerance. The worst violation is the one largest relative to its
 //! tolerance; its `amount` is the absolute violation.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::record::{RowSense, VarInfo};
 use super::{Assignment, MipModel};
@@ -15,7 +15,7 @@ use super::{Assignment, MipModel};
 pub const FEASIBILITY_TOLERANCE: f64 = 1e-6;
 
 /// What a violation is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ViolationKind {
     /// A row's sense and right-hand side.
@@ -42,7 +42,7 @@ impl ViolationKind {
 }
 
 /// One violated row, bound or integrality requirement.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Violation {
     /// The readable name of the row or column.
     pub name: String,
@@ -53,7 +53,7 @@ pub struct Violation {
 }
 
 /// The result of checking an assignment.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Feasibility {
     /// No violation beyond the tolerances.
     pub feasible: bool,

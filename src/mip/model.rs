@@ -24,6 +24,8 @@ const DEFECTS_NAMED: usize = 10;
 pub struct MipModel {
     name: String,
     columns: Arc<ColumnIndex>,
+    /// The variable of every column, in column order.
+    variables: Vec<Variable>,
     vars: Vec<VarInfo>,
     rows: Vec<RowInfo>,
     objective_terms: Vec<(usize, f64)>,
@@ -48,6 +50,7 @@ impl MipModel {
         MipModel {
             name: name.into(),
             columns: Arc::new(ColumnIndex::default()),
+            variables: Vec::new(),
             vars: Vec::new(),
             rows: Vec::new(),
             objective_terms: Vec::new(),
@@ -86,6 +89,7 @@ impl MipModel {
         }
         let variable = self.columns.new_variable();
         ColumnIndex::insert(&mut self.columns, variable, self.vars.len());
+        self.variables.push(variable);
         self.vars.push(VarInfo {
             name,
             kind,
@@ -208,6 +212,16 @@ impl MipModel {
     /// The objective's `(column, coefficient)` pairs, sorted by column, without zeros.
     pub fn objective_terms(&self) -> &[(usize, f64)] {
         &self.objective_terms
+    }
+
+    /// The objective as an expression (terms and constant), e.g. to bound it in a row.
+    pub fn objective_expression(&self) -> Expression {
+        let terms: Expression = self
+            .objective_terms
+            .iter()
+            .map(|&(column, coefficient)| coefficient * self.variables[column])
+            .sum();
+        terms + self.objective_constant
     }
 
     /// The objective's constant term.

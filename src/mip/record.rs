@@ -1,7 +1,7 @@
 //! The plain data of the model record: columns ([`VarInfo`], [`VarKind`]), rows ([`RowInfo`],
 //! [`RowSense`]) and dimensions ([`ModelSize`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The kind of a column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -78,7 +78,7 @@ impl RowInfo {
 }
 
 /// The dimensions of a model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModelSize {
     /// All columns.
     pub variables: usize,

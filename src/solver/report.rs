@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::mip::{Assignment, Feasibility, Violation};
 
@@ -42,6 +42,25 @@ impl Termination {
         }
     }
 
+    /// The termination called `name` (see [`Termination::name`]); an `error` has no text.
+    pub fn from_name(name: &str) -> Option<Termination> {
+        Some(match name {
+            "optimal" => Termination::Optimal,
+            "infeasible" => Termination::Infeasible,
+            "unbounded" => Termination::Unbounded,
+            "infeasible_or_unbounded" => Termination::InfeasibleOrUnbounded,
+            "time_limit" => Termination::TimeLimit,
+            "interrupted" => Termination::Interrupted,
+            "error" => Termination::Error(String::new()),
+            _ => return None,
+        })
+    }
+
+    /// Whether the run failed (the text says why).
+    pub fn is_error(&self) -> bool {
+        matches!(self, Termination::Error(_))
+    }
+
     /// Whether the solver's search ended early or completed with a solution, so that its best
     /// bound means something.
     pub(crate) fn has_meaningful_bound(&self) -> bool {
@@ -67,8 +86,25 @@ impl Serialize for Termination {
     }
 }
 
+/// A solve that has not ended yet: an error with the text "not solved".
+impl Default for Termination {
+    fn default() -> Self {
+        Termination::Error("not solved".to_string())
+    }
+}
+
+/// Reads a termination from its name. An `error` termination read this way has no text: the
+/// text travels next to it (the report's `error` field).
+impl<'de> Deserialize<'de> for Termination {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Termination::from_name(&name)
+            .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is not a termination")))
+    }
+}
+
 /// The state of the search at one moment.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TrajectoryPoint {
     /// Wall seconds since the solve started.
     pub seconds: f64,
@@ -79,7 +115,7 @@ pub struct TrajectoryPoint {
 }
 
 /// What happened to a warm start.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WarmStartReport {
     /// Its objective value (constant included).
     pub objective: f64,
@@ -96,7 +132,7 @@ pub struct WarmStartReport {
 }
 
 /// Everything a solve reports. Figures the solver does not give are `None` (JSON `null`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolveReport {
     /// `highs` or `cbc`.
     pub solver: String,

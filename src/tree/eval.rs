@@ -4,7 +4,7 @@
 //! Conventions (those of scikit-learn): balanced accuracy is the mean recall over the classes
 //! present in the true labels; a precision or recall with an empty denominator is 0.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
@@ -22,7 +22,7 @@ pub struct ClassMetrics {
 }
 
 /// The headline figures that reports carry as `"train"` and `"test"`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub rows: usize,
     pub misclassified: usize,

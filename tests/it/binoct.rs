@@ -6,8 +6,9 @@
 use milptree::data::{candidate_thresholds, read_dataset, Dataset, TargetColumn, ThresholdMode};
 use milptree::formulation::binoct::{BinOct, BinOctModel};
 use milptree::formulation::oct::Oct;
-use milptree::formulation::pipeline::objectives_agree;
 use milptree::formulation::{BuiltModel, Formulation, Objective};
+use milptree::learn::milp::{self, MilpOptions};
+use milptree::learn::{objectives_agree, WarmStartMode};
 use milptree::mip::Assignment;
 use milptree::solver::{solve, SolveOptions, SolverKind, Termination};
 use milptree::tree::{NodeKind, Split, Tree, TreeBuilder};
@@ -15,41 +16,10 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::common::{mixed_dataset, random_tree};
 use crate::oracle::{optimum, OracleSpec};
 
 const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
-
-/// A random dataset whose features take different numbers of integer values (`levels[j]` for
-/// feature `j`), so their candidate counts differ and need not be powers of two; ties occur, and
-/// the last `duplicates` rows repeat earlier rows exactly (label included).
-fn mixed_dataset(seed: u64, n: usize, levels: &[u32], k: usize, duplicates: usize) -> Dataset {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut rows: Vec<Vec<f64>> = (0..n - duplicates)
-        .map(|_| {
-            levels
-                .iter()
-                .map(|&m| f64::from(rng.random_range(0..m)))
-                .collect()
-        })
-        .collect();
-    let mut labels: Vec<usize> = (0..rows.len()).map(|_| rng.random_range(0..k)).collect();
-    for (class, label) in labels.iter_mut().enumerate().take(k) {
-        *label = class;
-    }
-    for _ in 0..duplicates {
-        let i = rng.random_range(0..rows.len());
-        rows.push(rows[i].clone());
-        labels.push(labels[i]);
-    }
-    Dataset::from_parts(
-        format!("mixed(seed={seed})"),
-        (0..levels.len()).map(|j| format!("x{j}")).collect(),
-        (0..k).map(|c| format!("c{c}")).collect(),
-        rows,
-        labels,
-    )
-    .expect("a valid random dataset")
-}
 
 /// The small instances of the optimality tests: (seed, rows, levels per feature, classes).
 fn instances() -> Vec<(u64, usize, Vec<u32>, usize)> {
@@ -72,46 +42,52 @@ fn weighted_errors(tree: &Tree, data: &Dataset, weights: &[f64]) -> f64 {
         .sum()
 }
 
-/// Solves `formulation` on `data` to proven optimality (optionally from the greedy warm start)
-/// and returns the solver's objective and the decoded tree, after checking that the decoded
-/// tree's objective matches the solver's.
+/// Solves `formulation` on `data` to proven optimality through the library's MILP runner
+/// (optionally from the greedy warm start) and returns the solver's objective and the decoded
+/// tree; the runner's own check (the decoded tree's objective against the solver's) must pass.
 fn solve_optimally(
     formulation: &BinOct,
     data: &Dataset,
     kind: SolverKind,
     warm: bool,
 ) -> (f64, Tree) {
-    let built = formulation.build(data).expect("the model builds");
-    let mut options = SolveOptions::default();
-    if warm {
-        let greedy = formulation.greedy_tree(data).expect("a greedy tree");
-        let encoded = formulation
-            .encode(&built, &greedy)
-            .expect("the greedy tree encodes");
-        options.warm_start = Some(encoded.assignment);
-    }
-    let solved = solve(built.mip(), kind, &options).expect("the solver runs");
+    let start = warm.then(|| formulation.greedy_tree(data).expect("a greedy tree"));
+    let outcome = milp::run(
+        formulation,
+        data,
+        MilpOptions {
+            solver: kind,
+            solve: SolveOptions::default(),
+            start,
+            warm_start_mode: if warm {
+                WarmStartMode::Greedy
+            } else {
+                WarmStartMode::None
+            },
+            bound_below_for_tests: false,
+        },
+    )
+    .expect("the formulation runs");
     let context = format!("{} {kind:?} warm={warm} {:?}", data.source(), formulation);
-    assert_eq!(solved.report.termination, Termination::Optimal, "{context}");
-    if let Some(report) = &solved.report.warm_start {
+    assert_eq!(
+        outcome.report.termination,
+        Termination::Optimal,
+        "{context}"
+    );
+    if let Some(report) = &outcome.report.warm_start {
         assert!(report.feasible, "{context}: the warm start is infeasible");
     }
-    let objective = solved
+    assert!(
+        outcome.decode_mismatch.is_none(),
+        "{context}: {:?}",
+        outcome.decode_mismatch
+    );
+    let objective = outcome
         .report
         .objective
         .expect("an optimal solve has an objective");
-    let solution = solved.solution.expect("an optimal solve has a solution");
-    let decoded = formulation
-        .decode(&built, &solution)
-        .expect("the solution decodes");
-    let plain = formulation
-        .objective_of(&built, &decoded.tree)
-        .expect("objective_of");
-    assert!(
-        objectives_agree(plain, objective, formulation.objective_tolerance()),
-        "{context}: the decoded tree's objective {plain} is not the solver's {objective}"
-    );
-    (objective, decoded.tree)
+    let tree = outcome.tree.expect("an optimal solve has a tree");
+    (objective, tree)
 }
 
 #[test]
@@ -469,46 +445,6 @@ fn every_bit_pattern_routes_rows_as_its_decoded_threshold() {
 
 fn axis(feature: usize, threshold: f64) -> Split {
     Split::Axis { feature, threshold }
-}
-
-/// A random axis-aligned tree of depth at most `depth` over `data`'s features: thresholds are
-/// candidates, data values, values between them, or outside the data's range; leaves may stop
-/// above the last level.
-fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut builder =
-        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth).expect("depth");
-    let mut open = vec![(1usize, 0usize)];
-    while let Some((id, level)) = open.pop() {
-        if level == depth || (level > 0 && rng.random_bool(0.25)) {
-            builder
-                .leaf(id, rng.random_range(0..data.n_classes()))
-                .expect("leaf");
-            continue;
-        }
-        let feature = rng.random_range(0..data.n_features());
-        let column = data.feature_column(feature);
-        let lowest = column.iter().copied().fold(f64::INFINITY, f64::min);
-        let highest = column.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        let threshold = match rng.random_range(0..4) {
-            0 => column[rng.random_range(0..column.len())],
-            1 => column[rng.random_range(0..column.len())] + 0.5,
-            2 => rng.random_range(lowest - 1.0..=highest + 1.0),
-            _ => {
-                if rng.random_bool(0.5) {
-                    lowest - 0.5
-                } else {
-                    highest
-                }
-            }
-        };
-        builder
-            .split(id, Split::Axis { feature, threshold })
-            .expect("split");
-        open.push((2 * id, level + 1));
-        open.push((2 * id + 1, level + 1));
-    }
-    builder.build().expect("a valid random tree")
 }
 
 proptest! {

@@ -2,6 +2,7 @@
 //! formulation, OLCT's relabelling carried to `predict`, and exported models solved by the
 //! solvers' own file readers.
 
+use milptree::learn::SolveDocument;
 use milptree::solver::{backend, SolveOptions, SolverKind, Termination};
 
 use crate::common::{dataset, milptree, milptree_json, path_str, stderr};
@@ -28,6 +29,13 @@ fn oct_depth_one_on_iris_is_fifty_errors_on_both_solvers() {
         assert!((report["objective"].as_f64().expect("objective") - 0.5).abs() < 1e-9);
         assert!(report["decode_mismatch"].is_null());
         assert_eq!(report["evaluated_objective"], report["objective"]);
+        // The report is the typed document: read back and written again, nothing changes.
+        let document = SolveDocument::from_value(&report).expect("a solve document");
+        assert_eq!(
+            serde_json::to_value(&document).expect("serialises"),
+            report,
+            "{solver}"
+        );
         assert_eq!(report["warm_start"]["feasible"], true);
         assert_eq!(report["solver"], solver);
     }
@@ -42,6 +50,7 @@ fn options_of_another_formulation_are_errors() {
         ("oct", "--positive-class", "setosa"),
         ("olct", "--min-leaf", "3"),
         ("binoct", "--tangents", "2"),
+        ("olct", "--objective", "balanced"),
     ] {
         let output = milptree(&[
             "solve",
@@ -60,6 +69,31 @@ fn options_of_another_formulation_are_errors() {
                 "invalid {option}: does not apply to --formulation {formulation}"
             )),
             "{message}"
+        );
+    }
+    // Flags without a value, and export-lp, alike.
+    for (command, formulation, flag) in [
+        ("solve", "oct", "--univariate"),
+        ("export-lp", "binoct", "--no-refine"),
+    ] {
+        let output = milptree(&[
+            command,
+            path_str(&data),
+            "--formulation",
+            formulation,
+            "--depth",
+            "1",
+            flag,
+            "-o",
+            "/nonexistent/model.lp",
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{command} {flag}");
+        assert!(
+            stderr(&output).contains(&format!(
+                "invalid {flag}: does not apply to --formulation {formulation}"
+            )),
+            "{}",
+            stderr(&output)
         );
     }
 }

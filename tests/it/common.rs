@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use milptree::data::Dataset;
+use milptree::tree::{Split, Tree, TreeBuilder};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -79,4 +80,76 @@ pub fn random_dataset(seed: u64, n: usize, p: usize, k: usize, levels: u32) -> D
         labels,
     )
     .expect("a valid random dataset")
+}
+
+/// A random dataset whose features take different numbers of integer values (`levels[j]` for
+/// feature `j`), so their candidate counts differ and need not be powers of two; ties occur, and
+/// the last `duplicates` rows repeat earlier rows exactly (label included).
+pub fn mixed_dataset(seed: u64, n: usize, levels: &[u32], k: usize, duplicates: usize) -> Dataset {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rows: Vec<Vec<f64>> = (0..n - duplicates)
+        .map(|_| {
+            levels
+                .iter()
+                .map(|&m| f64::from(rng.random_range(0..m)))
+                .collect()
+        })
+        .collect();
+    let mut labels: Vec<usize> = (0..rows.len()).map(|_| rng.random_range(0..k)).collect();
+    for (class, label) in labels.iter_mut().enumerate().take(k) {
+        *label = class;
+    }
+    for _ in 0..duplicates {
+        let i = rng.random_range(0..rows.len());
+        rows.push(rows[i].clone());
+        labels.push(labels[i]);
+    }
+    Dataset::from_parts(
+        format!("mixed(seed={seed})"),
+        (0..levels.len()).map(|j| format!("x{j}")).collect(),
+        (0..k).map(|c| format!("c{c}")).collect(),
+        rows,
+        labels,
+    )
+    .expect("a valid random dataset")
+}
+
+/// A random axis-aligned tree of depth at most `depth` over `data`'s features: thresholds are
+/// candidates, data values, values between them, or outside the data's range; leaves may stop
+/// above the last level.
+pub fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut builder =
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth).expect("depth");
+    let mut open = vec![(1usize, 0usize)];
+    while let Some((id, level)) = open.pop() {
+        if level == depth || (level > 0 && rng.random_bool(0.25)) {
+            builder
+                .leaf(id, rng.random_range(0..data.n_classes()))
+                .expect("leaf");
+            continue;
+        }
+        let feature = rng.random_range(0..data.n_features());
+        let column = data.feature_column(feature);
+        let lowest = column.iter().copied().fold(f64::INFINITY, f64::min);
+        let highest = column.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let threshold = match rng.random_range(0..4) {
+            0 => column[rng.random_range(0..column.len())],
+            1 => column[rng.random_range(0..column.len())] + 0.5,
+            2 => rng.random_range(lowest - 1.0..=highest + 1.0),
+            _ => {
+                if rng.random_bool(0.5) {
+                    lowest - 0.5
+                } else {
+                    highest
+                }
+            }
+        };
+        builder
+            .split(id, Split::Axis { feature, threshold })
+            .expect("split");
+        open.push((2 * id, level + 1));
+        open.push((2 * id + 1, level + 1));
+    }
+    builder.build().expect("a valid random tree")
 }

@@ -12,13 +12,13 @@ use std::time::{Duration, SystemTime};
 
 use milptree::experiment::primal_integral::{primal_gap, primal_integral};
 use milptree::experiment::profile::performance_profile;
-use milptree::experiment::trajectory::Point;
+use milptree::solver::TrajectoryPoint;
 use proptest::prelude::*;
 
 use crate::common::{path_str, stderr, stdout};
 
 /// The columns of `runs.csv`, in order, as README documents them.
-const COLUMNS: [&str; 52] = [
+const COLUMNS: [&str; 59] = [
     "run_key",
     "dataset",
     "dataset_path",
@@ -36,6 +36,7 @@ const COLUMNS: [&str; 52] = [
     "seed",
     "test_fraction",
     "time_limit",
+    "threads",
     "variables",
     "binaries",
     "integers",
@@ -57,11 +58,17 @@ const COLUMNS: [&str; 52] = [
     "trajectory_complete",
     "primal_integral",
     "primal_integral_reference",
+    "warm_start_source",
     "warm_start_objective",
     "warm_start_feasible",
     "warm_start_accepted",
     "evaluated_objective",
     "decode_mismatch",
+    "certificate",
+    "certificate_objective",
+    "certificate_bound",
+    "certificate_seconds",
+    "certificate_difference",
     "train_accuracy",
     "train_balanced_accuracy",
     "test_accuracy",
@@ -74,8 +81,10 @@ const COLUMNS: [&str; 52] = [
 ];
 
 /// Columns that measure time and so differ between two runs of one configuration.
-const TIMING: [&str; 6] = [
+const TIMING: [&str; 8] = [
     "build_seconds",
+    "certificate_seconds",
+    "warm_start_source",
     "seconds",
     "time_to_first_incumbent",
     "trajectory_points",
@@ -239,11 +248,14 @@ fn check_filled(row: &CsvRow) {
         row["termination"], "optimal",
         "{key}: the tiny runs are optimal"
     );
-    // What must be empty: no error; no warm-start figures without a warm start; and for CBC,
-    // which reports nothing while it runs, no times of solutions and so no primal integral.
-    let mut empty: BTreeSet<&str> = BTreeSet::from(["error"]);
+    // What must be empty: no error; no thread count (the grid leaves the solvers' defaults); no
+    // warm-start figures without a warm start; and for CBC, which reports nothing while it
+    // runs, no times of solutions and so no primal integral.
+    // No certificate difference: every tiny run is proven optimal, and the certificate agrees.
+    let mut empty: BTreeSet<&str> = BTreeSet::from(["error", "threads", "certificate_difference"]);
     if cold {
         empty.extend([
+            "warm_start_source",
             "warm_start_objective",
             "warm_start_feasible",
             "warm_start_accepted",
@@ -278,6 +290,7 @@ fn check_filled(row: &CsvRow) {
         if cbc { "false" } else { "true" }
     );
     assert_eq!(row["decode_mismatch"], "false");
+    assert_eq!(row["certificate"], "agrees", "{key}");
     assert_eq!(row["has_solution"], "true");
     let objective = number(row, "objective");
     assert!((objective - number(row, "evaluated_objective")).abs() < 1e-6);
@@ -607,6 +620,105 @@ fn a_grid_file_gives_the_same_jobs_as_the_flags() {
     assert_eq!(stdout(&succeed(&strs(&from_dir))), stdout(&from_flags));
 }
 
+/// Formulation parameters and thread counts from a grid file: every setting is a run with its
+/// own key; the same grid run in process and as emitted `milptree solve` jobs (whose command
+/// lines carry the parameters as options) gives the same keys, parameters and optima.
+#[test]
+fn grid_parameters_run_in_process_and_as_jobs_alike() {
+    let tiny = Tiny::new();
+    let grid = format!(
+        "datasets = \"alpha.csv\"\ndepths = 1\nformulations = [\"oct\", \"binoct\", \"dp\"]\n\
+         solvers = \"highs\"\nwarm_starts = \"greedy\"\nthreads = 1\ntime_limit = {LIMIT}\n\
+         [oct]\nalpha = [0, 0.5]\nmin_leaf = [1, 5]\nobjective = \"balanced\"\n\
+         [binoct]\nthresholds = [\"all\", \"class-boundary\"]\n\
+         [dp]\nmax_splits = [1, 2]\n"
+    );
+    let grid_path = tiny.path("grid.toml");
+    std::fs::write(&grid_path, grid).expect("written");
+    let grid_arg = path_str(&grid_path);
+    let in_process = tiny.path("in-process");
+    succeed(&[
+        "--grid",
+        grid_arg,
+        "--out",
+        path_str(&in_process),
+        "--quiet",
+    ]);
+    let as_jobs = tiny.path("as-jobs");
+    let emitted = succeed(&[
+        "--grid",
+        grid_arg,
+        "--out",
+        path_str(&as_jobs),
+        "--emit-jobs",
+    ]);
+    let lines: Vec<String> = stdout(&emitted).lines().map(String::from).collect();
+    assert_eq!(
+        lines.len(),
+        8,
+        "4 OCT settings, 2 BinOCT settings, 2 settings of the search"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("--solver dp")
+            && l.contains("--max-splits 2")
+            && !l.contains("--formulation")
+            && !l.contains("--threads")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("--alpha 0.5")
+            && l.contains("--min-leaf 5")
+            && l.contains("--objective balanced")
+            && l.contains("--threads 1")),
+        "{lines:?}"
+    );
+    let program = env!("CARGO_BIN_EXE_milptree");
+    for line in &lines {
+        let line = line.replacen("milptree", &shlex::try_quote(program).expect("quotable"), 1);
+        let status = Command::new("sh")
+            .args(["-c", &line])
+            .status()
+            .expect("sh runs");
+        assert!(status.success(), "{line}");
+    }
+    succeed(&["--collect", "--out", path_str(&as_jobs), "--quiet"]);
+    let (_, first) = read_csv(&in_process.join("runs.csv"));
+    let (_, second) = read_csv(&as_jobs.join("runs.csv"));
+    let (first, second) = (by_key(first), by_key(second));
+    assert_eq!(
+        first.keys().collect::<Vec<_>>(),
+        second.keys().collect::<Vec<_>>()
+    );
+    assert!(
+        first.contains_key(
+            "alpha_oct[alpha=0.5,min-leaf=5,objective=balanced]_d1_highs_greedy_s0_t30_f0.25_j1"
+        ),
+        "{:?}",
+        first.keys()
+    );
+    assert!(first.contains_key("alpha_binoct[thresholds=all]_d1_highs_greedy_s0_t30_f0.25_j1"));
+    assert!(first.contains_key("alpha_dp[max-splits=2]_d1_dp_none_s0_t30_f0.25"));
+    for (key, row) in &first {
+        let other = &second[key];
+        assert_eq!(row["parameters"], other["parameters"], "{key}");
+        let threads = if row["solver"] == "dp" { "" } else { "1" };
+        assert_eq!(row["threads"], threads, "{key}");
+        assert_eq!(row["termination"], "optimal", "{key}");
+        assert!(
+            (number(row, "objective") - number(other, "objective")).abs() < 1e-9,
+            "{key}"
+        );
+        let parameters: serde_json::Value =
+            serde_json::from_str(&row["parameters"]).expect("JSON parameters");
+        if key.contains("alpha=0.5") {
+            assert_eq!(parameters["alpha"], 0.5, "{key}");
+        }
+        if key.contains("min-leaf=5") {
+            assert_eq!(parameters["min_leaf"], 5, "{key}");
+        }
+    }
+}
+
 /// Runs a grid expected to be refused before anything runs: exit code 2, the message on
 /// stderr, no results directory.
 fn refused(tiny: &Tiny, args: &[&str], message: &str) {
@@ -837,8 +949,8 @@ fn interrupted_or_misnamed_jobs_are_not_collected_and_are_emitted_again() {
     assert_eq!(rows[0]["run_key"], "alpha_oct_d1_highs_none_s0_t60_f0.25");
 }
 
-fn point(seconds: f64, incumbent: Option<f64>) -> Point {
-    Point {
+fn point(seconds: f64, incumbent: Option<f64>) -> TrajectoryPoint {
+    TrajectoryPoint {
         seconds,
         incumbent,
         bound: None,
@@ -916,7 +1028,7 @@ proptest! {
         steps in proptest::collection::vec((0.0f64..12.0, proptest::option::of(0.5f64..5.0)), 0..8),
         reference in 0.5f64..5.0,
     ) {
-        let mut points: Vec<Point> = steps.iter().map(|&(t, x)| point(t, x)).collect();
+        let mut points: Vec<TrajectoryPoint> = steps.iter().map(|&(t, x)| point(t, x)).collect();
         points.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
         let limit = 10.0;
         let integral = primal_integral(&points, Some(reference), limit);

@@ -2,14 +2,20 @@
 
 mod binoct;
 mod cart_sklearn;
+mod certificate;
 mod cli_commands;
 mod cli_solve;
 mod common;
 mod crafted_trees;
 mod data_edges;
 mod data_errors;
+mod dp_limits;
+mod dp_methods;
+mod dp_oracle;
+mod dp_peers;
 mod evaluator_props;
 mod experiment;
+mod flowoct;
 mod fuzz;
 mod mip;
 mod models;

@@ -4,8 +4,9 @@
 
 use milptree::data::{candidate_thresholds, Dataset, ThresholdMode};
 use milptree::formulation::oct::Oct;
-use milptree::formulation::pipeline::{self, RunOptions, WarmStart};
 use milptree::formulation::{BuiltModel, Formulation, Objective};
+use milptree::learn::milp::{self, MilpOptions};
+use milptree::learn::{Outcome, WarmStartMode};
 use milptree::solver::{SolveOptions, SolverKind, Termination};
 use milptree::tree::{Split, Tree, TreeBuilder};
 use proptest::prelude::*;
@@ -27,16 +28,18 @@ const INSTANCES: [(u64, usize, usize, usize, u32); 6] = [
     (6, 24, 3, 2, 5),
 ];
 
-fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStart) -> pipeline::Outcome {
-    let options = RunOptions {
+fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> Outcome {
+    let options = MilpOptions {
         solver,
         solve: SolveOptions {
             time_limit: Some(120.0),
             ..SolveOptions::default()
         },
-        warm_start: warm,
+        start: (warm == WarmStartMode::Greedy).then(|| oct.greedy_tree(data).expect("CART")),
+        warm_start_mode: warm,
+        bound_below_for_tests: false,
     };
-    let outcome = pipeline::run(oct, data, options).expect("OCT solves");
+    let outcome = milp::run(oct, data, options).expect("OCT solves");
     assert_eq!(
         outcome.report.termination,
         Termination::Optimal,
@@ -53,7 +56,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStart) -> pipe
 }
 
 /// The model's objective in units of weighted errors, from the plain evaluation.
-fn errors_of(outcome: &pipeline::Outcome, baseline: f64) -> f64 {
+fn errors_of(outcome: &Outcome, baseline: f64) -> f64 {
     outcome.evaluated_objective.expect("a tree") * baseline
 }
 
@@ -75,7 +78,7 @@ fn oct_reaches_the_oracle_optimum_on_random_data() {
         for depth in [1, 2] {
             let expected = optimum(&data, &OracleSpec::errors(&data, depth));
             for solver in SOLVERS {
-                let outcome = solve(&Oct::new(depth), &data, solver, WarmStart::None);
+                let outcome = solve(&Oct::new(depth), &data, solver, WarmStartMode::None);
                 let tree = outcome.tree.as_ref().expect("a tree");
                 let evaluated = tree
                     .evaluate(data.rows(), data.labels(), data.classes())
@@ -110,7 +113,7 @@ fn oct_with_split_cost_and_leaf_minimum_matches_the_restricted_oracle() {
             };
             let expected = optimum(&data, &spec);
             for solver in SOLVERS {
-                let outcome = solve(&oct, &data, solver, WarmStart::Greedy);
+                let outcome = solve(&oct, &data, solver, WarmStartMode::Greedy);
                 assert!(
                     (errors_of(&outcome, base) - expected.objective).abs() < 1e-6,
                     "seed {seed} alpha {alpha} min_leaf {min_leaf} {solver:?}: {} vs {}",
@@ -143,7 +146,7 @@ fn oct_balanced_objective_matches_the_weighted_oracle() {
             ..Oct::new(2)
         };
         for solver in SOLVERS {
-            let outcome = solve(&oct, &data, solver, WarmStart::Greedy);
+            let outcome = solve(&oct, &data, solver, WarmStartMode::Greedy);
             assert!(
                 (errors_of(&outcome, base) - expected.objective).abs() < 1e-6,
                 "seed {seed} {solver:?}"
@@ -163,7 +166,7 @@ fn a_node_that_does_not_split_sends_every_row_right() {
         ..Oct::new(2)
     };
     for solver in SOLVERS {
-        let outcome = solve(&oct, &data, solver, WarmStart::None);
+        let outcome = solve(&oct, &data, solver, WarmStartMode::None);
         assert!((outcome.report.objective.expect("objective") - 1.0).abs() < 1e-9);
         let tree = outcome.tree.expect("a tree");
         assert_eq!(tree.n_splits(), 0);

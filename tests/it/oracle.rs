@@ -1,10 +1,13 @@
-//! An exhaustive-search oracle for optimal trees of depth 1 or 2, written independently of the
-//! formulations: it enumerates every tree (each node either a leaf or a split `x_j <= t` on a
-//! midpoint `t` between consecutive distinct values of feature `j`), scores each by plain
-//! counting, and returns the minimum. Leaves predict the class with the largest total weight
-//! (which minimises a leaf's weighted errors). Restrictions mirror OCT's parameters: a split
-//! costs `alpha` (in units of the objective), and a leaf that receives rows must receive at
-//! least `min_leaf` of them.
+//! An exhaustive-search oracle for optimal trees of depth 1 to 3, written independently of the
+//! formulations and of the DP search: every node is either a leaf or a split `x_j <= t` on a
+//! candidate midpoint `t` of feature `j` (one-sided splits included), every way of sharing a
+//! split budget between two children is tried, and leaves are scored by plain counting. The
+//! minimum over all trees is taken node by node (the best tree below a node only depends on
+//! the rows that reach it), which is the definition of the optimum, not a search with bounds.
+//! Leaves predict the class with the largest total weight (which minimises a leaf's weighted
+//! errors). Restrictions mirror OCT's parameters: a split costs `alpha` (in units of the
+//! objective), a leaf that receives rows must receive at least `min_leaf` of them, and
+//! optionally at most `max_splits` split nodes.
 
 use milptree::data::Dataset;
 
@@ -20,6 +23,8 @@ pub struct OracleSpec {
     pub min_leaf: usize,
     /// Candidate thresholds per feature; `None` = every midpoint.
     pub thresholds: Option<Vec<Vec<f64>>>,
+    /// At most this many split nodes; `None` = only the depth limits them.
+    pub max_splits: Option<usize>,
 }
 
 impl OracleSpec {
@@ -30,6 +35,7 @@ impl OracleSpec {
             split_cost: 0.0,
             min_leaf: 1,
             thresholds: None,
+            max_splits: None,
         }
     }
 }
@@ -53,16 +59,18 @@ pub fn all_midpoints(data: &Dataset) -> Vec<Vec<f64>> {
         .collect()
 }
 
-/// A node choice: a leaf, or a split on (feature, threshold).
-#[derive(Clone, Copy)]
-enum Choice {
-    Leaf,
-    Split(usize, f64),
-}
-
 struct Scorer<'a> {
     data: &'a Dataset,
     spec: &'a OracleSpec,
+    /// Every (feature, threshold) a node may split on.
+    splits: Vec<(usize, f64)>,
+}
+
+/// Lexicographic minimum of (objective, errors), objectives within 1e-9 counting as equal.
+fn better(candidate: (f64, usize), best: Option<(f64, usize)>) -> bool {
+    best.is_none_or(|(o, e)| {
+        candidate.0 < o - 1e-9 || ((candidate.0 - o).abs() <= 1e-9 && candidate.1 < e)
+    })
 }
 
 impl Scorer<'_> {
@@ -93,75 +101,62 @@ impl Scorer<'_> {
         }
         best
     }
+
+    /// The best (objective, errors) over every tree of depth <= `depth` with <= `budget`
+    /// splits on `rows`; None when no such tree meets `min_leaf`.
+    fn best(&self, rows: &[usize], depth: usize, budget: usize) -> Option<(f64, usize)> {
+        let mut best = self.leaf(rows);
+        if depth == 0 || budget == 0 {
+            return best;
+        }
+        let child_most = (1usize << (depth - 1)) - 1;
+        for &(j, t) in &self.splits {
+            let (left, right): (Vec<usize>, Vec<usize>) =
+                rows.iter().partition(|&&i| self.data.rows()[i][j] <= t);
+            for left_budget in 0..budget {
+                let right_budget = budget - 1 - left_budget;
+                if left_budget > child_most || right_budget > child_most {
+                    continue;
+                }
+                let (Some(l), Some(r)) = (
+                    self.best(&left, depth - 1, left_budget),
+                    self.best(&right, depth - 1, right_budget),
+                ) else {
+                    continue;
+                };
+                let candidate = (l.0 + r.0 + self.spec.split_cost, l.1 + r.1);
+                if better(candidate, best) {
+                    best = Some(candidate);
+                }
+            }
+        }
+        best
+    }
 }
 
-/// The minimum objective over every tree of depth <= spec.depth (1 or 2).
+/// The minimum objective over every tree of depth <= spec.depth (1 to 3) and at most
+/// spec.max_splits splits.
 pub fn optimum(data: &Dataset, spec: &OracleSpec) -> OracleOptimum {
     assert!(
-        (1..=2).contains(&spec.depth),
-        "the oracle enumerates depth 1 and 2"
+        (1..=3).contains(&spec.depth),
+        "the oracle enumerates depths 1 to 3"
     );
     let thresholds = spec
         .thresholds
         .clone()
         .unwrap_or_else(|| all_midpoints(data));
-    let mut choices = vec![Choice::Leaf];
-    for (j, ts) in thresholds.iter().enumerate() {
-        choices.extend(ts.iter().map(|&t| Choice::Split(j, t)));
-    }
-    let scorer = Scorer { data, spec };
+    let splits = thresholds
+        .iter()
+        .enumerate()
+        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
+        .collect();
+    let scorer = Scorer { data, spec, splits };
     let all_rows: Vec<usize> = (0..data.n_rows()).collect();
-    let split = |rows: &[usize], j: usize, t: f64| -> (Vec<usize>, Vec<usize>) {
-        rows.iter().partition(|&&i| data.rows()[i][j] <= t)
-    };
-    let add = |a: Option<(f64, usize)>, b: Option<(f64, usize)>| match (a, b) {
-        (Some(a), Some(b)) => Some((a.0 + b.0, a.1 + b.1)),
-        _ => None,
-    };
-    let mut best: Option<(f64, usize)> = None;
-    let mut consider = |candidate: Option<(f64, usize)>| {
-        if let Some((objective, errors)) = candidate {
-            if best.is_none_or(|(o, e)| {
-                objective < o - 1e-9 || ((objective - o).abs() <= 1e-9 && errors < e)
-            }) {
-                best = Some((objective, errors));
-            }
-        }
-    };
-    // Enumerate root x left x right (children only matter when the root splits).
-    for &root in &choices {
-        match root {
-            Choice::Leaf => consider(scorer.leaf(&all_rows)),
-            Choice::Split(j, t) => {
-                let (left, right) = split(&all_rows, j, t);
-                let child_choices: &[Choice] = if spec.depth == 2 {
-                    &choices
-                } else {
-                    &choices[..1]
-                };
-                for &l in child_choices {
-                    for &r in child_choices {
-                        let mut total = Some((spec.split_cost, 0));
-                        for (rows, choice) in [(&left, l), (&right, r)] {
-                            let part = match choice {
-                                Choice::Leaf => scorer.leaf(rows),
-                                Choice::Split(j2, t2) => {
-                                    let (a, b) = split(rows, j2, t2);
-                                    add(
-                                        add(scorer.leaf(&a), scorer.leaf(&b)),
-                                        Some((spec.split_cost, 0)),
-                                    )
-                                }
-                            };
-                            total = add(total, part);
-                        }
-                        consider(total);
-                    }
-                }
-            }
-        }
-    }
-    let (objective, errors) = best.expect("a single leaf is always a candidate when min_leaf <= n");
+    let most = (1usize << spec.depth) - 1;
+    let budget = spec.max_splits.map_or(most, |m| m.min(most));
+    let (objective, errors) = scorer
+        .best(&all_rows, spec.depth, budget)
+        .expect("a single leaf is always a candidate when min_leaf <= n");
     OracleOptimum { objective, errors }
 }
 
@@ -221,5 +216,39 @@ mod tests {
                 d1 <= (data.n_rows() - data.class_counts().into_iter().max().unwrap_or(0)) as f64
             );
         }
+    }
+
+    /// Three-bit parity: every leaf above the last level holds as many rows of each class, so
+    /// depth 2 errs on half the rows and only depth 3 is exact; with three splits, the best
+    /// shape is a path (leaves of 4, 2, 1, 1 rows: 2 + 1 + 0 + 0 errors).
+    #[test]
+    fn oracle_solves_three_bit_parity_and_respects_split_limits() {
+        let rows: Vec<Vec<f64>> = (0..8)
+            .map(|i| (0..3).map(|b| f64::from((i >> b) & 1)).collect())
+            .collect();
+        let labels = (0..8usize).map(|i| i.count_ones() as usize % 2).collect();
+        let data = Dataset::from_parts(
+            "parity",
+            vec!["a".into(), "b".into(), "c".into()],
+            vec!["even".into(), "odd".into()],
+            rows,
+            labels,
+        )
+        .expect("valid");
+        assert_eq!(optimum(&data, &OracleSpec::errors(&data, 2)).errors, 4);
+        assert_eq!(optimum(&data, &OracleSpec::errors(&data, 3)).errors, 0);
+        let limited = |max_splits| OracleSpec {
+            max_splits: Some(max_splits),
+            ..OracleSpec::errors(&data, 3)
+        };
+        assert_eq!(optimum(&data, &limited(0)).errors, 4);
+        assert_eq!(optimum(&data, &limited(3)).errors, 3);
+        assert_eq!(optimum(&data, &limited(7)).errors, 0);
+        // Two rows per leaf at least: the exact depth-3 tree has leaves of one row.
+        let spec = OracleSpec {
+            min_leaf: 2,
+            ..OracleSpec::errors(&data, 3)
+        };
+        assert_eq!(optimum(&data, &spec).errors, 4);
     }
 }

@@ -27,7 +27,7 @@ pub struct ProfileFigure {
 /// depth, split and time limit; configurations are formulation × solver.
 pub fn profile_of(rows: &[Row], warm_start: &str) -> Profile {
     let mut times = BTreeMap::new();
-    for row in rows.iter().filter(|r| r.warm_start == warm_start) {
+    for row in rows.iter().filter(|r| r.warm_start.name() == warm_start) {
         let problem = format!(
             "{}|{}|{}|{}|{}",
             row.dataset, row.depth, row.seed, row.test_fraction, row.time_limit
@@ -40,7 +40,7 @@ pub fn profile_of(rows: &[Row], warm_start: &str) -> Profile {
 
 /// One figure per warm-start setting present, with its file stem (`profile-<warm start>`).
 pub fn profile_figures(rows: &[Row]) -> Vec<(String, ProfileFigure)> {
-    let warm_starts: BTreeSet<&str> = rows.iter().map(|r| r.warm_start.as_str()).collect();
+    let warm_starts: BTreeSet<&str> = rows.iter().map(|r| r.warm_start.name()).collect();
     warm_starts
         .into_iter()
         .filter_map(|warm_start| {

@@ -14,13 +14,13 @@ use crate::experiment::plots::canvas::{
     colour, text, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE, TITLE_SIZE,
 };
 use crate::experiment::row::Row;
-use crate::experiment::trajectory::Point;
+use crate::solver::TrajectoryPoint;
 
 /// One run in a panel.
 #[derive(Debug, Clone)]
 struct RunLine {
     seed: u64,
-    points: Vec<Point>,
+    points: Vec<TrajectoryPoint>,
     /// When the solve ended.
     end: f64,
     complete: bool,
@@ -67,10 +67,10 @@ fn warm_start_label(mode: &str) -> &str {
 /// The figures of `rows`, with the file stem of each (`trajectories-<dataset>-d<depth>`).
 pub fn trajectory_figures(
     rows: &[Row],
-    trajectories: &HashMap<String, Vec<Point>>,
+    trajectories: &HashMap<String, Vec<TrajectoryPoint>>,
 ) -> Vec<(String, TrajectoryFigure)> {
     let mut by_file: BTreeMap<(String, usize), Vec<&Row>> = BTreeMap::new();
-    for row in rows.iter().filter(|r| r.termination != "error") {
+    for row in rows.iter().filter(|r| !r.termination.is_error()) {
         by_file
             .entry((row.dataset.clone(), row.depth))
             .or_default()
@@ -89,10 +89,10 @@ fn figure(
     dataset: &str,
     depth: usize,
     runs: &[&Row],
-    trajectories: &HashMap<String, Vec<Point>>,
+    trajectories: &HashMap<String, Vec<TrajectoryPoint>>,
 ) -> TrajectoryFigure {
     let warm_starts: Vec<String> = {
-        let set: BTreeSet<&str> = runs.iter().map(|r| r.warm_start.as_str()).collect();
+        let set: BTreeSet<&str> = runs.iter().map(|r| r.warm_start.name()).collect();
         // Cold first.
         let mut list: Vec<String> = set.into_iter().map(str::to_string).collect();
         list.sort_by_key(|w| (w != "none", w.clone()));
@@ -118,7 +118,9 @@ fn figure(
         for warm_start in &warm_starts {
             let mut lines = Vec::new();
             for row in runs.iter().filter(|r| {
-                &r.formulation == formulation && &r.solver == solver && &r.warm_start == warm_start
+                &r.formulation == formulation
+                    && &r.solver == solver
+                    && r.warm_start.name() == *warm_start
             }) {
                 let points = trajectories.get(&row.run_key).cloned().unwrap_or_default();
                 for point in &points {
@@ -203,8 +205,8 @@ pub fn decimals_for(span: f64) -> usize {
 /// Step-function points of `value` over `points`, until `end`; times below `floor` are drawn
 /// at `floor` (log scale).
 fn steps(
-    points: &[Point],
-    value: fn(&Point) -> Option<f64>,
+    points: &[TrajectoryPoint],
+    value: fn(&TrajectoryPoint) -> Option<f64>,
     end: f64,
     floor: f64,
 ) -> Vec<(f64, f64)> {
@@ -356,8 +358,8 @@ impl TrajectoryFigure {
 mod tests {
     use super::*;
 
-    fn point(seconds: f64, incumbent: Option<f64>, bound: Option<f64>) -> Point {
-        Point {
+    fn point(seconds: f64, incumbent: Option<f64>, bound: Option<f64>) -> TrajectoryPoint {
+        TrajectoryPoint {
             seconds,
             incumbent,
             bound,

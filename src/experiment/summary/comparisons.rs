@@ -111,11 +111,13 @@ pub fn solvers_section(rows: &[Row]) -> String {
         &format!(">median gap {first}"),
         &format!(">median gap {second}"),
     ]);
-    let groups = group_by(rows, |r| (r.formulation.clone(), r.warm_start.clone()));
+    let groups = group_by(rows, |r| (r.formulation.clone(), r.warm_start.to_string()));
     for (formulation, warm_start) in groups.keys() {
         let matched: Vec<(&Row, &Row)> = all
             .iter()
-            .filter(|(a, _)| &a.formulation == formulation && &a.warm_start == warm_start)
+            .filter(|(a, _)| {
+                &a.formulation == formulation && &a.warm_start.to_string() == warm_start
+            })
             .copied()
             .collect();
         if matched.is_empty() {

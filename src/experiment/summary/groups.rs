@@ -1,6 +1,7 @@
 //! Grouping rows for the summary: what a run ended with ([`RunOutcome`]), rows grouped by a
 //! key, and matched pairs of runs that differ in one setting only.
 
+use crate::solver::Termination;
 use std::collections::BTreeMap;
 
 use crate::experiment::row::Row;
@@ -20,9 +21,9 @@ pub enum RunOutcome {
 
 impl RunOutcome {
     pub fn of(row: &Row) -> RunOutcome {
-        match row.termination.as_str() {
-            "error" => RunOutcome::Error,
-            "optimal" if row.has_solution => RunOutcome::Optimal,
+        match row.termination {
+            Termination::Error(_) => RunOutcome::Error,
+            Termination::Optimal if row.has_solution => RunOutcome::Optimal,
             _ if row.has_solution => RunOutcome::TimeLimit,
             _ => RunOutcome::NoSolution,
         }
@@ -68,7 +69,7 @@ pub fn key_without(row: &Row, varied: Varied) -> String {
     let warm_start = if varied == Varied::WarmStart {
         ""
     } else {
-        &row.warm_start
+        row.warm_start.name()
     };
     format!(
         "{}|{}|{}|{}|{}|{}|{}|{}",
@@ -93,7 +94,7 @@ pub fn pairs<'a>(
 ) -> Vec<(&'a Row, &'a Row)> {
     let value = |row: &Row| -> String {
         match varied {
-            Varied::WarmStart => row.warm_start.clone(),
+            Varied::WarmStart => row.warm_start.to_string(),
             Varied::Solver => row.solver.clone(),
             Varied::Formulation => row.formulation.clone(),
         }

@@ -3,6 +3,7 @@
 //! the greedy trees — and notes on what the figures mean and what is not known.
 
 mod accuracy;
+mod certificates;
 mod comparisons;
 mod groups;
 mod outcomes;
@@ -35,13 +36,14 @@ pub fn summary_markdown(rows: &[Row]) -> String {
         distinct(|r| r.depth.to_string()),
         distinct(|r| r.formulation.clone()),
         distinct(|r| r.solver.clone()),
-        distinct(|r| r.warm_start.clone()),
+        distinct(|r| r.warm_start.to_string()),
         distinct(|r| r.seed.to_string()),
         distinct(|r| r.time_limit.to_string()),
         distinct(|r| r.test_fraction.to_string()),
     ));
     for section in [
         outcomes::outcomes_section(rows),
+        certificates::certificates_section(rows),
         comparisons::warm_cold_section(rows),
         comparisons::solvers_section(rows),
         comparisons::formulations_section(rows),
@@ -72,12 +74,12 @@ fn notes(rows: &[Row]) -> String {
     ];
     let unknown = rows
         .iter()
-        .filter(|r| !r.trajectory_complete && r.termination != "error")
+        .filter(|r| !r.trajectory_complete && !r.termination.is_error())
         .count();
     if unknown > 0 {
         let solvers: BTreeSet<&str> = rows
             .iter()
-            .filter(|r| !r.trajectory_complete && r.termination != "error")
+            .filter(|r| !r.trajectory_complete && !r.termination.is_error())
             .map(|r| r.solver.as_str())
             .collect();
         notes.push(format!(
@@ -97,7 +99,7 @@ fn notes(rows: &[Row]) -> String {
              decoded tree."
         ));
     }
-    let errors: Vec<&Row> = rows.iter().filter(|r| r.termination == "error").collect();
+    let errors: Vec<&Row> = rows.iter().filter(|r| r.termination.is_error()).collect();
     for row in errors.iter().take(10) {
         notes.push(format!(
             "`{}` failed: {}",

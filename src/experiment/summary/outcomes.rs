@@ -26,7 +26,7 @@ pub fn outcomes_section(rows: &[Row]) -> String {
         (
             r.formulation.clone(),
             r.solver.clone(),
-            r.warm_start.clone(),
+            r.warm_start.to_string(),
         )
     });
     for ((formulation, solver, warm_start), runs) in groups {

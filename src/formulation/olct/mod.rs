@@ -12,14 +12,17 @@
 
 mod decode;
 mod encode;
+mod from_search;
 mod model;
 mod objective;
+mod params;
 mod refine;
 mod report;
 mod tangents;
 mod training;
 
 pub use model::OlctModel;
+pub use params::OlctParams;
 pub use tangents::{surrogate_of, TangentLine, TangentPoint, TangentSet};
 
 use serde_json::{json, Value};
@@ -129,6 +132,23 @@ impl Olct {
 }
 
 impl Olct {
+    /// The greedy logistic tree on the model's training data: the default warm start.
+    pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
+        let training = self.training(data)?;
+        let settings = &training.settings;
+        logistic_tree(
+            &training.data,
+            &LogisticTreeParams {
+                depth: settings.depth,
+                c: settings.c.clone(),
+                positive_class: training.positive_class,
+                univariate: self.univariate,
+                score_limit: settings.score_limit,
+                margin: settings.epsilon,
+            },
+        )
+    }
+
     /// The training data as the model sees it (relabelled, standardised, with the bounds).
     fn training(&self, data: &Dataset) -> Result<Training> {
         Training::new(data, self.positive_class.as_deref(), self.settings()?)
@@ -147,6 +167,41 @@ impl Olct {
 impl BuiltModel for OlctModel {
     fn mip(&self) -> &MipModel {
         &self.mip
+    }
+
+    /// `epsilon / (100 M)` (1e-9 with the defaults, as the paper's Gurobi setting), within
+    /// [1e-10, 1e-6]: a binary that is integral only to the solver's default 1e-6 relaxes a
+    /// forwarding row by `M * 1e-6 = 1e-4`, ten times the margin epsilon, and lets a solver
+    /// route rows scoring 0 either way.
+    fn integrality_tolerance(&self) -> Option<f64> {
+        let settings = &self.training.settings;
+        Some((settings.epsilon / (100.0 * settings.big_m)).clamp(1e-10, 1e-6))
+    }
+
+    fn post_process(&self, tree: Tree) -> Result<(Tree, Value)> {
+        let training = &self.training;
+        let after_solve = objective::exact_objective(training, &tree)?;
+        let (tree, after_refinement, notes) = if self.refine {
+            let refinement = refine::refine(training, &tree, self.univariate)?;
+            (refinement.tree, Some(refinement.after), refinement.notes)
+        } else {
+            (tree, None, Vec::new())
+        };
+        let nodes = report::node_report(training, &tree)?;
+        Ok((
+            tree,
+            json!({
+                "positive_class": training.data.classes()[training.positive_class],
+                "negative_class": training.data.classes()[training.negative_class()],
+                "exact_objective": {
+                    "after_solve": after_solve,
+                    "after_refinement": after_refinement,
+                },
+                "refined": self.refine,
+                "refinement_notes": notes,
+                "nodes": nodes,
+            }),
+        ))
     }
 
     fn variable_roles(&self) -> Vec<VariableRole> {
@@ -232,43 +287,19 @@ impl Formulation for Olct {
     }
 
     fn parameters(&self) -> Value {
-        let settings = self.settings().ok();
-        json!({
-            "depth": self.depth,
-            "positive_class": self.positive_class,
-            "tangents": self.tangents.to_string(),
-            "c": settings.as_ref().map_or_else(|| self.c.clone(), |s| s.c.clone()),
-            "big_m": self.big_m,
-            "epsilon": self.epsilon,
-            "score_limit": settings.as_ref().map(|s| s.score_limit),
-            "univariate": self.univariate,
-            "refine": self.refine,
-        })
-    }
-
-    fn relabel(&self, data: &Dataset) -> Result<Option<Dataset>> {
-        self.relabel_data(data)
+        let mut parameters = crate::formulation::parameters_json(self.depth, &self.params());
+        parameters["score_limit"] = json!(self.settings().ok().map(|s| s.score_limit));
+        parameters
     }
 
     fn build(&self, data: &Dataset) -> Result<OlctModel> {
         let training = self.training(data)?;
-        Ok(model::build_model(training, self.tangents, self.univariate))
-    }
-
-    fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
-        let training = self.training(data)?;
-        let settings = &training.settings;
-        logistic_tree(
-            &training.data,
-            &LogisticTreeParams {
-                depth: settings.depth,
-                c: settings.c.clone(),
-                positive_class: training.positive_class,
-                univariate: self.univariate,
-                score_limit: settings.score_limit,
-                margin: settings.epsilon,
-            },
-        )
+        Ok(model::build_model(
+            training,
+            self.tangents,
+            self.univariate,
+            self.refine,
+        ))
     }
 
     fn encode(&self, built: &OlctModel, tree: &Tree) -> Result<Encoded> {
@@ -289,39 +320,5 @@ impl Formulation for Olct {
 
     fn objective_of(&self, built: &OlctModel, tree: &Tree) -> Result<f64> {
         objective::surrogate_objective(&built.training, built.tangents, tree)
-    }
-
-    /// `epsilon / (100 M)` (1e-9 with the defaults, as the paper's Gurobi setting), within
-    /// [1e-10, 1e-6]: a binary that is integral only to the solver's default 1e-6 relaxes a
-    /// forwarding row by `M * 1e-6 = 1e-4`, ten times the margin epsilon, and lets a solver
-    /// route rows scoring 0 either way.
-    fn integrality_tolerance(&self) -> Option<f64> {
-        Some((self.epsilon / (100.0 * self.big_m)).clamp(1e-10, 1e-6))
-    }
-
-    fn post_process(&self, built: &OlctModel, tree: Tree) -> Result<(Tree, Value)> {
-        let training = &built.training;
-        let after_solve = objective::exact_objective(training, &tree)?;
-        let (tree, after_refinement, notes) = if self.refine {
-            let refinement = refine::refine(training, &tree, self.univariate)?;
-            (refinement.tree, Some(refinement.after), refinement.notes)
-        } else {
-            (tree, None, Vec::new())
-        };
-        let nodes = report::node_report(training, &tree)?;
-        Ok((
-            tree,
-            json!({
-                "positive_class": training.data.classes()[training.positive_class],
-                "negative_class": training.data.classes()[training.negative_class()],
-                "exact_objective": {
-                    "after_solve": after_solve,
-                    "after_refinement": after_refinement,
-                },
-                "refined": self.refine,
-                "refinement_notes": notes,
-                "nodes": nodes,
-            }),
-        ))
     }
 }

@@ -69,6 +69,10 @@ pub struct OlctModel {
     pub(crate) training: Training,
     pub(crate) tangents: TangentSet,
     pub(crate) vars: OlctVars,
+    /// At most one feature per split (also in the refinement).
+    pub(crate) univariate: bool,
+    /// Refit the last level by exact L1-logistic regression after the solve.
+    pub(crate) refine: bool,
 }
 
 /// `w_t . z_i + b_t` as an expression.
@@ -93,7 +97,12 @@ fn reach(vars: &OlctVars, i: usize, ks: std::ops::Range<usize>) -> Expression {
 }
 
 /// Builds the model over prepared training data.
-pub(crate) fn build_model(training: Training, tangents: TangentSet, univariate: bool) -> OlctModel {
+pub(crate) fn build_model(
+    training: Training,
+    tangents: TangentSet,
+    univariate: bool,
+    refine: bool,
+) -> OlctModel {
     let settings = &training.settings;
     let layout = Layout {
         depth: settings.depth,
@@ -253,5 +262,7 @@ pub(crate) fn build_model(training: Training, tangents: TangentSet, univariate: 
         training,
         tangents,
         vars,
+        univariate,
+        refine,
     }
 }

@@ -146,6 +146,39 @@ pub fn surrogate_of(lines: &[TangentLine], u: f64) -> f64 {
         .fold(f64::NEG_INFINITY, f64::max)
 }
 
+/// Written as `V0`..`V3`; read from that or from the number 0..3.
+impl serde::Serialize for TangentSet {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for TangentSet {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        #[derive(serde::Deserialize)]
+        #[serde(untagged)]
+        enum Given {
+            Index(u64),
+            Name(String),
+        }
+        let index = match Given::deserialize(deserializer)? {
+            Given::Index(index) => usize::try_from(index).unwrap_or(usize::MAX),
+            Given::Name(name) => name
+                .strip_prefix('V')
+                .or_else(|| name.strip_prefix('v'))
+                .unwrap_or(&name)
+                .parse()
+                .unwrap_or(usize::MAX),
+        };
+        TangentSet::from_index(index).map_err(serde::de::Error::custom)
+    }
+}
+
 impl fmt::Display for TangentSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "V{}", self.index())

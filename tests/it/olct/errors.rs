@@ -20,7 +20,7 @@ fn more_than_two_classes_need_a_positive_class() {
     let data = random_dataset(3, 30, 2, 3, 4);
     let model = Olct::new(2);
     for result in [
-        model.relabel(&data).map(|_| ()),
+        model.relabel_data(&data).map(|_| ()),
         model.build(&data).map(|_| ()),
         model.greedy_tree(&data).map(|_| ()),
     ] {
@@ -38,7 +38,7 @@ fn more_than_two_classes_need_a_positive_class() {
         positive_class: Some("c7".into()),
         ..Olct::new(2)
     };
-    match unknown.relabel(&data) {
+    match unknown.relabel_data(&data) {
         Err(Error::Parameter { parameter, message }) => {
             assert_eq!(parameter, "--positive-class");
             assert!(
@@ -57,7 +57,7 @@ fn a_positive_class_turns_multiclass_data_into_one_against_the_rest() {
         positive_class: Some("c1".into()),
         ..Olct::new(2)
     };
-    let relabelled = model.relabel(&data).unwrap().expect("relabelled");
+    let relabelled = model.relabel_data(&data).unwrap().expect("relabelled");
     assert_eq!(
         relabelled.classes(),
         vec!["not c1".to_string(), "c1".to_string()]
@@ -72,7 +72,7 @@ fn a_positive_class_turns_multiclass_data_into_one_against_the_rest() {
     assert!(built.mip().check(&encoded.assignment).feasible);
     // Two classes: the positive class may be either; by default the second.
     let two = random_dataset(4, 20, 2, 2, 4);
-    assert!(Olct::new(1).relabel(&two).unwrap().is_none());
+    assert!(Olct::new(1).relabel_data(&two).unwrap().is_none());
     let first = Olct {
         positive_class: Some("c0".into()),
         ..Olct::new(1)

@@ -104,7 +104,7 @@ proptest! {
             prop_assert_eq!(decoded.tree.leaf_of(row), encoded.tree.leaf_of(row));
         }
         // Refinement never increases the exact objective.
-        let (refined, report) = model.post_process(&built, encoded.tree.clone()).unwrap();
+        let (refined, report) = built.post_process(encoded.tree.clone()).unwrap();
         let after = model.exact_objective(&built, &refined);
         prop_assert!(after <= exact + 1e-9 * exact.max(1.0), "{after} > {exact}");
         prop_assert!((report["exact_objective"]["after_refinement"].as_f64().unwrap() - after).abs() <= 1e-9 * after.max(1.0));

@@ -5,8 +5,9 @@
 
 use milptree::data::Dataset;
 use milptree::formulation::olct::{Olct, TangentSet};
-use milptree::formulation::pipeline::{self, Outcome, RunOptions, WarmStart};
 use milptree::formulation::{BuiltModel, Formulation};
+use milptree::learn::milp::{self, MilpOptions};
+use milptree::learn::{Outcome, WarmStartMode};
 use milptree::solver::{SolveOptions, SolverKind, Termination};
 use milptree::tree::Tree;
 
@@ -16,16 +17,18 @@ use crate::olct::independent;
 const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
 
 fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) -> Outcome {
-    let options = RunOptions {
+    let options = MilpOptions {
         solver,
         solve: SolveOptions {
             time_limit: Some(limit),
             threads: Some(1),
             ..SolveOptions::default()
         },
-        warm_start: WarmStart::Greedy,
+        start: Some(model.greedy_tree(data).expect("the greedy logistic tree")),
+        warm_start_mode: WarmStartMode::Greedy,
+        bound_below_for_tests: false,
     };
-    let outcome = pipeline::run(model, data, options).expect("OLCT runs");
+    let outcome = milp::run(model, data, options).expect("OLCT runs");
     let warm = outcome.report.warm_start.as_ref().expect("a warm start");
     assert!(warm.feasible, "{solver:?}: warm start {warm:?}");
     outcome

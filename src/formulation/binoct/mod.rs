@@ -7,11 +7,12 @@
 //! snapping one threshold), [`snap`] (snapping a tree), [`full_tree`] (the complete tree in the
 //! model's terms), [`model`] (the variables and rows).
 
-mod candidates;
+pub(crate) mod candidates;
 mod full_tree;
 mod model;
+mod params;
 mod ranges;
-mod snap;
+pub(crate) mod snap;
 
 use serde_json::json;
 
@@ -25,6 +26,7 @@ use crate::tree::{NodeKind, Tree};
 use candidates::Candidates;
 use full_tree::FullTree;
 pub use model::BinOctModel;
+pub use params::BinOctParams;
 
 /// The deepest BinOCT model milptree builds (the model has `n * 2^D` routing columns).
 pub const BINOCT_MAX_DEPTH: usize = 8;
@@ -60,6 +62,20 @@ impl BinOct {
         }
         Ok(())
     }
+
+    /// CART of the same depth over the candidates of the mode in use (so its thresholds are
+    /// candidates already): the default warm start.
+    pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
+        self.check(data)?;
+        cart(
+            data,
+            &CartParams {
+                depth: self.depth,
+                min_leaf: 1,
+                thresholds: self.thresholds,
+            },
+        )
+    }
 }
 
 impl BinOctModel {
@@ -83,11 +99,7 @@ impl Formulation for BinOct {
     }
 
     fn parameters(&self) -> serde_json::Value {
-        json!({
-            "depth": self.depth,
-            "thresholds": self.thresholds.to_string(),
-            "objective": self.objective.to_string(),
-        })
+        crate::formulation::parameters_json(self.depth, &self.params())
     }
 
     fn build(&self, data: &Dataset) -> Result<BinOctModel> {
@@ -98,20 +110,6 @@ impl Formulation for BinOct {
             Candidates::new(data, self.thresholds),
             self.objective.class_weights(data),
         ))
-    }
-
-    /// CART of the same depth over the candidates of the mode in use (so its thresholds are
-    /// candidates already).
-    fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
-        self.check(data)?;
-        cart(
-            data,
-            &CartParams {
-                depth: self.depth,
-                min_leaf: 1,
-                thresholds: self.thresholds,
-            },
-        )
     }
 
     /// Encodes the snapped tree (see [`BinOctModel::snapped`]), filled to the full depth.

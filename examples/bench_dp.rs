@@ -1,0 +1,73 @@
+//! Benchmark of the exact DP search on one dataset: for each depth given, one accuracy solve
+//! with every midpoint a candidate threshold, printed as one JSON line (seconds, objective,
+//! bound, termination, statistics). Run by `scripts/bench-dp`.
+//!
+//! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF]`, where `DEPTHS` is a
+//! comma-separated list and `SWITCH_OFF` names one bound to turn off (see
+//! `BoundSwitches::NAMES`; `none` keeps all on).
+
+use std::path::PathBuf;
+
+use milptree::data::{read_dataset, TargetColumn};
+use milptree::dp::{solve, BoundSwitches, DpOptions, DpProblem};
+use serde_json::json;
+
+fn main() -> milptree::Result<()> {
+    let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF]";
+    let mut args = std::env::args().skip(1);
+    let path = PathBuf::from(
+        args.next()
+            .ok_or_else(|| milptree::Error::parameter("arguments", usage))?,
+    );
+    let depths: Vec<usize> = args
+        .next()
+        .ok_or_else(|| milptree::Error::parameter("arguments", usage))?
+        .split(',')
+        .map(|d| {
+            d.parse()
+                .map_err(|_| milptree::Error::parameter("depths", format!("`{d}` is not a depth")))
+        })
+        .collect::<milptree::Result<_>>()?;
+    let limit: f64 = match args.next() {
+        Some(s) => s.parse().map_err(|_| {
+            milptree::Error::parameter("time limit", format!("`{s}` is not a number"))
+        })?,
+        None => 120.0,
+    };
+    let off = args.next().unwrap_or_else(|| "none".into());
+    let bounds = if off == "none" {
+        BoundSwitches::default()
+    } else {
+        BoundSwitches::without(&off)?
+    };
+    let data = read_dataset(&path, &TargetColumn::Last)?;
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for depth in depths {
+        let problem = DpProblem::accuracy(&data, depth);
+        let options = DpOptions {
+            time_limit: Some(limit),
+            bounds,
+            ..DpOptions::default()
+        };
+        let outcome = solve(&data, &problem, &options)?;
+        println!(
+            "{}",
+            json!({
+                "dataset": name,
+                "depth": depth,
+                "rows": data.n_rows(),
+                "features": data.n_features(),
+                "off": off,
+                "seconds": outcome.seconds,
+                "objective": outcome.objective,
+                "lower_bound": outcome.lower_bound,
+                "termination": outcome.termination,
+                "stats": outcome.stats,
+            })
+        );
+    }
+    Ok(())
+}

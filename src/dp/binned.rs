@@ -1,0 +1,113 @@
+//! The data as the search sees it: every feature with at least one candidate threshold mapped
+//! to ordinal bins (a row's bin is the number of thresholds below its value, so a split at
+//! threshold index `b` sends the rows with bin `<= b` left), class labels, and each feature's
+//! rows sorted by bin. No floating-point value is touched after this.
+
+use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
+
+/// One row in a feature's sorted list: the row and its bin for that feature.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Element {
+    pub row: u32,
+    pub bin: u32,
+}
+
+/// The binned training data.
+#[derive(Debug, Clone)]
+pub(crate) struct Binned {
+    pub n_rows: usize,
+    pub n_classes: usize,
+    /// For each searched feature, its index among the dataset's features.
+    pub data_feature: Vec<usize>,
+    /// For each searched feature, its candidate thresholds in increasing order.
+    pub thresholds: Vec<Vec<f64>>,
+    /// Class index of every row.
+    pub labels: Vec<u16>,
+    /// For each searched feature, every row sorted by (bin, row).
+    pub sorted: Vec<Vec<Element>>,
+}
+
+impl Binned {
+    /// Bins `data` with the thresholds of `mode`; features without a threshold are left out.
+    pub fn new(data: &Dataset, mode: ThresholdMode) -> Binned {
+        let n_rows = data.n_rows();
+        let labels_usize = data.labels();
+        let mut data_feature = Vec::new();
+        let mut thresholds = Vec::new();
+        let mut sorted = Vec::new();
+        for j in 0..data.n_features() {
+            let values = data.feature_column(j);
+            let candidates = candidate_thresholds(&values, labels_usize, mode);
+            if candidates.is_empty() {
+                continue;
+            }
+            let bins: Vec<u32> = values
+                .iter()
+                .map(|&x| candidates.partition_point(|&t| t < x) as u32)
+                .collect();
+            sorted.push(counting_sort(&bins, candidates.len() + 1));
+            data_feature.push(j);
+            thresholds.push(candidates);
+        }
+        Binned {
+            n_rows,
+            n_classes: data.n_classes(),
+            data_feature,
+            thresholds,
+            labels: labels_usize.iter().map(|&l| l as u16).collect(),
+            sorted,
+        }
+    }
+
+    /// Number of searched features.
+    pub fn n_features(&self) -> usize {
+        self.sorted.len()
+    }
+}
+
+/// Rows sorted by bin, ties by row index.
+fn counting_sort(bins: &[u32], n_bins: usize) -> Vec<Element> {
+    let mut start = vec![0usize; n_bins + 1];
+    for &b in bins {
+        start[b as usize + 1] += 1;
+    }
+    for b in 0..n_bins {
+        start[b + 1] += start[b];
+    }
+    let mut out = vec![Element::default(); bins.len()];
+    for (row, &b) in bins.iter().enumerate() {
+        out[start[b as usize]] = Element {
+            row: row as u32,
+            bin: b,
+        };
+        start[b as usize] += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rows_bin_counts_the_thresholds_below_its_value() {
+        let data = Dataset::from_parts(
+            "t",
+            vec!["x".into(), "constant".into()],
+            vec!["a".into(), "b".into()],
+            vec![
+                vec![3.0, 1.0],
+                vec![1.0, 1.0],
+                vec![2.0, 1.0],
+                vec![1.0, 1.0],
+            ],
+            vec![0, 1, 0, 1],
+        )
+        .expect("valid");
+        let binned = Binned::new(&data, ThresholdMode::All);
+        assert_eq!(binned.data_feature, vec![0]);
+        assert_eq!(binned.thresholds, vec![vec![1.5, 2.5]]);
+        let order: Vec<(u32, u32)> = binned.sorted[0].iter().map(|e| (e.row, e.bin)).collect();
+        assert_eq!(order, vec![(1, 0), (3, 0), (2, 1), (0, 2)]);
+    }
+}

@@ -1,0 +1,71 @@
+//! When the search must stop: a wall-clock limit and an interrupt flag, checked between units
+//! of work. Checks can be suspended (to finish building a tree that was already found).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::dp::DpTermination;
+
+#[derive(Debug)]
+pub(crate) struct Deadline {
+    start: Instant,
+    limit: Option<Duration>,
+    interrupt: Option<Arc<AtomicBool>>,
+    stopped: Option<DpTermination>,
+    /// While set, [`Deadline::reached`] answers `false` (the reason stays recorded).
+    pub suspended: bool,
+}
+
+impl Deadline {
+    pub fn new(
+        start: Instant,
+        time_limit: Option<f64>,
+        interrupt: Option<Arc<AtomicBool>>,
+    ) -> Deadline {
+        Deadline {
+            start,
+            limit: time_limit.map(Duration::from_secs_f64),
+            interrupt,
+            stopped: None,
+            suspended: false,
+        }
+    }
+
+    /// Whether the search must stop now.
+    pub fn reached(&mut self) -> bool {
+        if self.suspended {
+            return false;
+        }
+        if self.stopped.is_some() {
+            return true;
+        }
+        if self
+            .interrupt
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            self.stopped = Some(DpTermination::Interrupted);
+        } else if self
+            .limit
+            .is_some_and(|limit| self.start.elapsed() >= limit)
+        {
+            self.stopped = Some(DpTermination::TimeLimit);
+        }
+        self.stopped.is_some()
+    }
+
+    /// Whether the search was stopped (even while checks are suspended).
+    pub fn stopped(&self) -> Option<DpTermination> {
+        self.stopped
+    }
+
+    /// Whether the search is stopped and checks are not suspended: results are incomplete.
+    pub fn aborted(&self) -> bool {
+        !self.suspended && self.stopped.is_some()
+    }
+
+    pub fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}

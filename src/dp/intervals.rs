@@ -1,0 +1,256 @@
+//! The search over one feature's split positions (ConTree's branch and bound over thresholds).
+//!
+//! A position `p` of a feature's sorted list sends its first `p` rows left. Positions are
+//! searched by bisection: each solved position `a` bounds its unsolved neighbours `j`, since
+//! the rows between them (weight `W(a, j)`) change each subtree's cost by at most their weight,
+//! and a subtree over a superset of rows costs at least as much:
+//! - left(j) >= left(a) when `a < j`, and >= left(b) - W(j, b) when `j < b`;
+//! - right(j) >= right(b) when `j < b`, and >= right(a) - W(a, j) when `a < j`;
+//! - total(j) >= total(a) - W(a, j) and >= total(b) - W(j, b).
+//!
+//! An interval of positions between two solved ones is shrunk from both ends while these bounds
+//! reach the upper bound, and its middle is solved next. These bounds need subtree costs that
+//! never drop when rows are added, which a leaf minimum above one breaks: then every position
+//! is searched in order, without them.
+
+use std::collections::VecDeque;
+
+use crate::dp::binned::Element;
+use crate::dp::cost::CostModel;
+
+/// A position to solve, with the lower bounds its solved neighbours give.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Candidate {
+    /// Rows sent left.
+    pub position: usize,
+    pub left_lb: f64,
+    pub right_lb: f64,
+    /// Lower bound on the split's total cost (split cost included).
+    pub lb: f64,
+    slot: usize,
+    interval: Interval,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Solved {
+    slot: usize,
+    left: f64,
+    right: f64,
+    total: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Interval {
+    lo: usize,
+    hi: usize,
+    left: Option<usize>,
+    right: Option<usize>,
+}
+
+/// The split positions of one feature of one subproblem and what is known about them.
+#[derive(Debug, Default)]
+pub(crate) struct SplitSearch {
+    positions: Vec<usize>,
+    /// Weight of the first `i` rows of the list.
+    prefix: Vec<f64>,
+    solved: Vec<Solved>,
+    queue: VecDeque<Interval>,
+    bisect: bool,
+    per_child: bool,
+    next_slot: usize,
+    /// The least lower bound of a position pruned without being solved (infinite if none).
+    pub pruned_lb: f64,
+    /// Positions pruned without being solved.
+    pub pruned: u64,
+}
+
+impl SplitSearch {
+    /// Prepares the search of the positions of `list` (rows sorted by one feature) that leave
+    /// at least `min_leaf` rows on each side. `bisect`: search by bisection with neighbour
+    /// bounds; `per_child`: the solved positions report one bound per child (else only totals).
+    pub fn reset(
+        &mut self,
+        list: &[Element],
+        labels: &[u16],
+        cost: &CostModel,
+        bisect: bool,
+        per_child: bool,
+    ) {
+        let m = list.len();
+        let min_leaf = cost.min_leaf as usize;
+        self.positions.clear();
+        if m >= 2 * min_leaf {
+            for p in min_leaf..=m - min_leaf {
+                if list[p - 1].bin != list[p].bin {
+                    self.positions.push(p);
+                }
+            }
+        }
+        self.bisect = bisect;
+        self.per_child = per_child;
+        self.solved.clear();
+        self.queue.clear();
+        self.next_slot = 0;
+        self.pruned_lb = f64::INFINITY;
+        self.pruned = 0;
+        if bisect {
+            self.prefix.clear();
+            self.prefix.push(0.0);
+            let mut total = 0.0;
+            for e in list {
+                total += cost.weights[labels[e.row as usize] as usize];
+                self.prefix.push(total);
+            }
+            if !self.positions.is_empty() {
+                self.queue.push_back(Interval {
+                    lo: 0,
+                    hi: self.positions.len() - 1,
+                    left: None,
+                    right: None,
+                });
+            }
+        }
+    }
+
+    /// Lower bounds (left, right, total) at `slot` from the solved positions around it.
+    fn bound(&self, slot: usize, interval: &Interval, split_cost: f64) -> (f64, f64, f64) {
+        let position = self.positions[slot];
+        let (mut left, mut right, mut total) = (0.0f64, 0.0f64, f64::NEG_INFINITY);
+        if let Some(a) = interval.left.map(|i| self.solved[i]) {
+            let moved = self.prefix[position] - self.prefix[self.positions[a.slot]];
+            if self.per_child {
+                left = left.max(a.left);
+                right = right.max(a.right - moved);
+            }
+            total = total.max(a.total - moved);
+        }
+        if let Some(b) = interval.right.map(|i| self.solved[i]) {
+            let moved = self.prefix[self.positions[b.slot]] - self.prefix[position];
+            if self.per_child {
+                left = left.max(b.left - moved);
+                right = right.max(b.right);
+            }
+            total = total.max(b.total - moved);
+        }
+        (left, right, total.max(left + right + split_cost))
+    }
+
+    /// The next position worth solving under upper bound `ub`, or `None` when every position
+    /// is solved or pruned.
+    pub fn next(&mut self, ub: f64, cost: &CostModel) -> Option<Candidate> {
+        let sc = cost.split_cost;
+        let limit = ub - cost.tol;
+        if !self.bisect {
+            let slot = self.next_slot;
+            if slot >= self.positions.len() {
+                return None;
+            }
+            self.next_slot += 1;
+            return Some(Candidate {
+                position: self.positions[slot],
+                left_lb: 0.0,
+                right_lb: 0.0,
+                lb: sc,
+                slot,
+                interval: Interval {
+                    lo: slot,
+                    hi: slot,
+                    left: None,
+                    right: None,
+                },
+            });
+        }
+        while let Some(mut interval) = self.queue.pop_front() {
+            // Shrink from both ends while the bound reaches the upper bound.
+            loop {
+                let (_, _, lb) = self.bound(interval.lo, &interval, sc);
+                if lb < limit {
+                    break;
+                }
+                self.prune(lb);
+                if interval.lo == interval.hi {
+                    break;
+                }
+                interval.lo += 1;
+            }
+            if self.bound(interval.lo, &interval, sc).2 >= limit {
+                continue;
+            }
+            while interval.hi > interval.lo {
+                let (_, _, lb) = self.bound(interval.hi, &interval, sc);
+                if lb < limit {
+                    break;
+                }
+                self.prune(lb);
+                interval.hi -= 1;
+            }
+            let slot = interval.lo + (interval.hi - interval.lo) / 2;
+            let (left_lb, right_lb, lb) = self.bound(slot, &interval, sc);
+            if lb >= limit {
+                self.prune(lb);
+                self.push_halves(&interval, slot, interval.left, interval.right);
+                continue;
+            }
+            return Some(Candidate {
+                position: self.positions[slot],
+                left_lb,
+                right_lb,
+                lb,
+                slot,
+                interval,
+            });
+        }
+        None
+    }
+
+    fn prune(&mut self, lb: f64) {
+        self.pruned += 1;
+        self.pruned_lb = self.pruned_lb.min(lb);
+    }
+
+    fn push_halves(
+        &mut self,
+        interval: &Interval,
+        slot: usize,
+        left: Option<usize>,
+        right: Option<usize>,
+    ) {
+        if slot > interval.lo {
+            self.queue.push_back(Interval {
+                lo: interval.lo,
+                hi: slot - 1,
+                left: interval.left,
+                right,
+            });
+        }
+        if slot < interval.hi {
+            self.queue.push_back(Interval {
+                lo: slot + 1,
+                hi: interval.hi,
+                left,
+                right: interval.right,
+            });
+        }
+    }
+
+    /// Records what solving `candidate` proved: lower bounds on its left and right subtrees
+    /// (exact costs when solved) and on its total.
+    pub fn report(&mut self, candidate: &Candidate, left: f64, right: f64, total: f64) {
+        if !self.bisect {
+            return;
+        }
+        let index = self.solved.len();
+        self.solved.push(Solved {
+            slot: candidate.slot,
+            left,
+            right,
+            total,
+        });
+        self.push_halves(
+            &candidate.interval,
+            candidate.slot,
+            Some(index),
+            Some(index),
+        );
+    }
+}

@@ -1,0 +1,202 @@
+//! Optimal classification trees by dynamic programming and search, without a MILP.
+//!
+//! [`solve`] finds, and proves optimal, the tree of depth at most `depth` (and at most
+//! `max_splits` split nodes) that minimises the weighted errors plus `split_cost` per split,
+//! over the axis-aligned splits `x_j <= t` at the candidate thresholds of the data: the
+//! objective the OCT and BinOCT models minimise. Any tree can be scored under the same problem
+//! with [`objective_of`], which shares no code with the search.
+//!
+//! # The search
+//! The ideas are MurTree's (Demirović et al., JMLR 2022) for the recursion, bounds and cache,
+//! and ConTree's (Briţa, van der Linden and Demirović, AAAI 2025) for continuous features:
+//! - Features are binned once ([`binned`]): a row's bin counts the thresholds below its value,
+//!   and each subproblem keeps its rows sorted by every feature ([`view`]), so a split is a
+//!   position in a sorted list and children inherit sorted lists by a stable partition.
+//! - Depth one is a scan of each sorted list ([`depth_one`]); depth two is a bisection over
+//!   the first split's positions where each position costs one scan that solves both
+//!   children at once ([`search`]).
+//! - Deeper subproblems recurse ([`search`]) with: (A) upper bounds propagated to the
+//!   children, (B) lower bounds of failed searches kept in the cache, (C) lookahead on the
+//!   children's cached bounds and the least bound of the candidates when a search fails,
+//!   (D) similarity bounds from recently solved row sets ([`similarity`]), (E) ConTree's
+//!   bisection over each feature's positions, where solved positions bound their neighbours
+//!   ([`intervals`]). Split budgets are shared between children as in MurTree.
+//! - A greedy first incumbent ([`incumbent`]) gives the search its first upper bound; the
+//!   search is anytime: a time limit or an interrupt returns the best tree with a valid bound.
+//!
+//! # The cache
+//! Subproblems are cached by their row set (a dataset cache, [`cache`]), not by the path of
+//! splits that reached them (a branch cache). Over the datasets of `../shared/datasets`, a
+//! branch cache misses every subproblem reached by the same splits in another order, which at
+//! depth four is most of the depth-two subproblems; the dataset cache's key costs nothing
+//! extra (an order-independent hash summed during the split) and its check a pass over the
+//! rows on a hit. See the benchmark notes in `scripts/bench-dp`.
+//!
+//! # Tolerance and limits
+//! Costs are `f64`; with integral weights (accuracy) they are exact integers. Two costs closer
+//! than 1e-9 of the data's total weight count as equal ([`cost`]). Leaf minima above one
+//! switch off the bounds that assume a subtree never costs less on more rows (D and E). The
+//! search holds, per level of the tree, every feature's sorted list of every row (8 bytes per
+//! row and feature and level), and a cache capped by [`DpOptions::memory_limit_mb`].
+
+mod binned;
+mod cache;
+mod cost;
+mod deadline;
+mod depth_one;
+mod incumbent;
+mod intervals;
+mod objective;
+mod options;
+mod outcome;
+mod problem;
+mod search;
+mod similarity;
+mod subtree;
+mod view;
+
+use std::time::Instant;
+
+pub use objective::objective_of;
+pub use options::{BoundSwitches, DpOptions, DEFAULT_MEMORY_LIMIT_MB};
+pub use outcome::{DpOutcome, DpProgress, DpStats, DpTermination};
+pub use problem::DpProblem;
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+use binned::Binned;
+use cost::CostModel;
+use deadline::Deadline;
+use search::Search;
+use subtree::{cost_of, rebuild_solution, to_tree, SubTree};
+
+/// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
+/// `options`, with a proven lower bound.
+pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
+    problem.check(data)?;
+    options.check()?;
+    let start = Instant::now();
+    let binned = Binned::new(data, problem.thresholds);
+    let total_weight: f64 = data
+        .labels()
+        .iter()
+        .map(|&label| problem.class_weights[label])
+        .sum();
+    let cost = CostModel::new(
+        &problem.class_weights,
+        problem.split_cost,
+        problem.min_leaf,
+        total_weight,
+    );
+    let tol = cost.tol;
+    let deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
+    let mut search = Search::new(&binned, cost.clone(), options.bounds, cache_bytes, deadline);
+    let root = search.arena.root(&binned);
+    let depth = problem.depth;
+    let budget = problem.max_splits.unwrap_or(usize::MAX);
+
+    // The first incumbent: a single leaf, or the greedy tree when it is better.
+    let leaf_cost = cost.leaf(search.arena.counts(&root)).0;
+    let mut incumbent = (SubTree::Leaf, leaf_cost);
+    search.trajectory.push(DpProgress {
+        seconds: search.deadline.seconds(),
+        incumbent: leaf_cost,
+        bound: 0.0,
+    });
+    if options.bounds.greedy_start && !search.deadline.reached() {
+        let started = search.deadline.seconds();
+        if let Some((tree, tree_cost)) = incumbent::greedy(&mut search, &root, depth, budget)? {
+            if tree_cost < incumbent.1 {
+                incumbent = (tree, tree_cost);
+                search.trajectory.push(DpProgress {
+                    seconds: search.deadline.seconds(),
+                    incumbent: tree_cost,
+                    bound: 0.0,
+                });
+            }
+        }
+        search.stats.greedy_seconds = search.deadline.seconds() - started;
+    }
+    search.stats.initial_objective = incumbent.1;
+
+    // The exact search, first below the given upper bound when it is tighter than the
+    // incumbent; if nothing is found below it (it was wrong), again below the incumbent.
+    let mut lower_bound: f64 = 0.0;
+    let mut bounds = Vec::new();
+    if let Some(given) = options.upper_bound {
+        if given + 2.0 * tol < incumbent.1 {
+            bounds.push(given + 2.0 * tol);
+        }
+    }
+    bounds.push(incumbent.1);
+    let last = bounds.len() - 1;
+    for (round, ub) in bounds.into_iter().enumerate() {
+        if search.deadline.reached() {
+            break;
+        }
+        let outcome = search.solve(&root, depth, budget, ub);
+        search.deadline.suspended = true;
+        if let Some(solution) = outcome.solution {
+            if solution.cost < incumbent.1 - tol {
+                let tree = rebuild_solution(&mut search, &root, depth, budget, solution)?;
+                incumbent = (tree, solution.cost);
+            }
+        }
+        search.deadline.suspended = false;
+        if search.deadline.stopped().is_some() {
+            lower_bound = lower_bound.max(outcome.lb);
+            break;
+        }
+        if outcome.solution.is_some() || round == last {
+            lower_bound = incumbent.1;
+            break;
+        }
+        lower_bound = lower_bound.max(outcome.lb);
+    }
+    let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
+
+    // Check the tree against the search's own accounting, then against plain counting.
+    search.deadline.suspended = true;
+    let recomputed = cost_of(&mut search, &root, &incumbent.0)?;
+    if (recomputed - incumbent.1).abs() > 1e3 * tol {
+        return Err(Error::Internal(format!(
+            "the search valued its tree at {} but its leaves count {recomputed}",
+            incumbent.1
+        )));
+    }
+    let tree = to_tree(&incumbent.0, &binned, data, &cost, depth)?;
+    let objective = objective_of(&tree, data, problem).ok_or_else(|| {
+        Error::Internal("the search returned a tree that breaks the problem's limits".into())
+    })?;
+    if (objective - incumbent.1).abs() > 1e3 * tol {
+        return Err(Error::Internal(format!(
+            "the search valued its tree at {} but it scores {objective}",
+            incumbent.1
+        )));
+    }
+    let lower_bound = lower_bound.min(objective);
+    let lower_bound = if termination == DpTermination::Optimal {
+        objective
+    } else {
+        lower_bound
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    search.trajectory.push(DpProgress {
+        seconds,
+        incumbent: objective,
+        bound: lower_bound,
+    });
+    let mut stats = search.stats.clone();
+    stats.cache_entries = search.cache.len() as u64;
+    stats.cache_evictions = search.cache.evictions;
+    Ok(DpOutcome {
+        tree,
+        objective,
+        lower_bound,
+        termination,
+        seconds,
+        stats,
+        trajectory: search.trajectory,
+    })
+}

@@ -1,0 +1,148 @@
+//! How a search runs: time and memory limits, interruption, a known upper bound, and switches
+//! that turn each pruning technique off for measurement ([`DpOptions`], [`BoundSwitches`]).
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The cache's default memory cap, in MiB.
+pub const DEFAULT_MEMORY_LIMIT_MB: usize = 2048;
+
+/// The pruning techniques of the search, each of which can be turned off to measure what it
+/// brings. Turning any of them off never changes the optimum, only the time to prove it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoundSwitches {
+    /// (A) Upper-bound propagation: a child only has to beat the parent's best minus what its
+    /// sibling is known to cost (its lower bound before, its optimum after it is solved).
+    /// Off: each child only has to beat the parent's best minus the split cost.
+    pub upper_bound: bool,
+    /// (B) Infeasibility bounds: a subproblem that found nothing below its upper bound stores
+    /// that bound as a lower bound in the cache, and later calls are pruned by it.
+    pub infeasibility: bool,
+    /// (C) Lookahead: before solving the children of a split, the sum of their cached lower
+    /// bounds is held against the upper bound; a failed node records the least lower bound of
+    /// its candidates rather than the upper bound alone.
+    pub lookahead: bool,
+    /// (D) Similarity: a subproblem's lower bound from the last subproblems solved at the same
+    /// depth, less the weight of the rows they do not share.
+    pub similarity: bool,
+    /// (E) Split intervals: the splits of one feature are searched by bisection, and the
+    /// solved ones bound their neighbours (a few rows moved change a subtree's cost by at most
+    /// their weight), so whole intervals of thresholds are skipped.
+    pub intervals: bool,
+    /// (F) Depth-one skipping: in a depth-one scan, a threshold whose cost is far above the
+    /// target lets the scan skip as many following rows as the gap allows.
+    pub depth_one_skip: bool,
+    /// (G) Greedy start: a first incumbent from the optimal depth-two tree extended by optimal
+    /// depth-two subtrees, before the exact search.
+    pub greedy_start: bool,
+}
+
+impl Default for BoundSwitches {
+    fn default() -> Self {
+        BoundSwitches {
+            upper_bound: true,
+            infeasibility: true,
+            lookahead: true,
+            similarity: true,
+            intervals: true,
+            depth_one_skip: true,
+            greedy_start: true,
+        }
+    }
+}
+
+impl BoundSwitches {
+    /// The names of the switches, in the order of [`BoundSwitches::without`].
+    pub const NAMES: [&'static str; 7] = [
+        "upper_bound",
+        "infeasibility",
+        "lookahead",
+        "similarity",
+        "intervals",
+        "depth_one_skip",
+        "greedy_start",
+    ];
+
+    /// All switches on but the one named `name` (one of [`BoundSwitches::NAMES`]).
+    pub fn without(name: &str) -> Result<BoundSwitches> {
+        let mut switches = BoundSwitches::default();
+        let switch = match name {
+            "upper_bound" => &mut switches.upper_bound,
+            "infeasibility" => &mut switches.infeasibility,
+            "lookahead" => &mut switches.lookahead,
+            "similarity" => &mut switches.similarity,
+            "intervals" => &mut switches.intervals,
+            "depth_one_skip" => &mut switches.depth_one_skip,
+            "greedy_start" => &mut switches.greedy_start,
+            other => {
+                return Err(Error::parameter(
+                    "bound",
+                    format!(
+                        "`{other}` is not one of: {}",
+                        BoundSwitches::NAMES.join(", ")
+                    ),
+                ))
+            }
+        };
+        *switch = false;
+        Ok(switches)
+    }
+}
+
+/// Options of one search.
+#[derive(Debug, Clone)]
+pub struct DpOptions {
+    /// Wall-clock limit in seconds (`0` stops at the first check); `None`: no limit.
+    pub time_limit: Option<f64>,
+    /// Cap on the memory of the subproblem cache, in MiB (estimated from entry sizes); past it
+    /// the least recently used entries are evicted. `0` keeps nothing in the cache.
+    pub memory_limit_mb: usize,
+    /// When set to `true` by someone else (e.g. a Ctrl-C handler), the search stops at its next
+    /// check with its best tree and a valid lower bound.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    /// Which pruning techniques are on (all by default).
+    pub bounds: BoundSwitches,
+    /// A known upper bound on the optimum (e.g. the objective of a tree found elsewhere). The
+    /// search then only looks for trees at most this costly; if there is none (the bound was
+    /// wrong), it searches again without it.
+    pub upper_bound: Option<f64>,
+}
+
+impl Default for DpOptions {
+    fn default() -> Self {
+        DpOptions {
+            time_limit: None,
+            memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
+            interrupt: None,
+            bounds: BoundSwitches::default(),
+            upper_bound: None,
+        }
+    }
+}
+
+impl DpOptions {
+    /// Checks the options: a finite non-negative time limit and a finite upper bound.
+    pub fn check(&self) -> Result<()> {
+        if let Some(limit) = self.time_limit {
+            if !(limit.is_finite() && limit >= 0.0) {
+                return Err(Error::parameter(
+                    "time limit",
+                    format!("{limit} is not a finite non-negative number of seconds"),
+                ));
+            }
+        }
+        if let Some(bound) = self.upper_bound {
+            if !bound.is_finite() {
+                return Err(Error::parameter(
+                    "upper bound",
+                    format!("{bound} is not finite"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,89 @@
+//! What a search reports: why it stopped ([`DpTermination`]), what it found ([`DpOutcome`]),
+//! how it got there ([`DpStats`], the incumbent/bound trajectory of [`DpProgress`] points).
+
+use serde::{Deserialize, Serialize};
+
+use crate::tree::Tree;
+
+/// Why the search stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DpTermination {
+    /// The returned tree is proven optimal.
+    Optimal,
+    /// The time limit was reached: the tree is the best found, the bound is valid.
+    TimeLimit,
+    /// The interrupt flag was set: the tree is the best found, the bound is valid.
+    Interrupted,
+}
+
+/// Counters of one search.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DpStats {
+    /// Subproblems (row set, depth, split budget) entered.
+    pub subproblems: u64,
+    /// Subproblems answered by the cache (an optimum, or a lower bound at or above the upper
+    /// bound).
+    pub cache_hits: u64,
+    /// Entries in the cache at the end.
+    pub cache_entries: u64,
+    /// Entries evicted to keep the cache under its memory cap.
+    pub cache_evictions: u64,
+    /// Estimated peak memory of the cache and the search's buffers, in bytes.
+    pub peak_memory_bytes: u64,
+    /// Subproblems of depth two solved by the specialised depth-two search.
+    pub depth2_calls: u64,
+    /// Root splits evaluated inside depth-two searches (each one scan of every feature).
+    pub depth2_splits: u64,
+    /// Depth-one subproblems solved on their own (not inside a depth-two search).
+    pub depth1_calls: u64,
+    /// Splits evaluated in subproblems of depth three or more.
+    pub general_splits: u64,
+    /// Candidate splits skipped because their interval's bound reached the upper bound.
+    pub interval_pruned: u64,
+    /// Splits skipped because their children's cached lower bounds reached the upper bound.
+    pub lookahead_pruned: u64,
+    /// Subproblems pruned by a similarity lower bound.
+    pub similarity_pruned: u64,
+    /// Subproblems pruned by a stored lower bound.
+    pub bound_pruned: u64,
+    /// Cost of the first incumbent (the greedy start, or the single leaf).
+    pub initial_objective: f64,
+    /// Seconds spent on the greedy start.
+    pub greedy_seconds: f64,
+}
+
+/// One point of the search's progress.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct DpProgress {
+    /// Seconds since the search started.
+    pub seconds: f64,
+    /// Objective of the best tree known then.
+    pub incumbent: f64,
+    /// Global lower bound known then.
+    pub bound: f64,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone)]
+pub struct DpOutcome {
+    /// The best tree found (at worst a single leaf), with its training counts.
+    pub tree: Tree,
+    /// Its objective (weighted errors plus split costs), re-evaluated by plain code.
+    pub objective: f64,
+    /// A proven lower bound on the optimum; equal to `objective` when optimal.
+    pub lower_bound: f64,
+    pub termination: DpTermination,
+    /// Wall-clock seconds of the whole search (binning and tree building included).
+    pub seconds: f64,
+    pub stats: DpStats,
+    /// Incumbent and bound over time: the start, every improvement, the end.
+    pub trajectory: Vec<DpProgress>,
+}
+
+impl DpOutcome {
+    /// Whether the tree is proven optimal.
+    pub fn is_optimal(&self) -> bool {
+        self.termination == DpTermination::Optimal
+    }
+}

@@ -1,0 +1,112 @@
+//! The learning problem the search solves: depth and split limits, the threshold candidates,
+//! the objective's weights and the leaf-size rule ([`DpProblem`]), checked once against the data.
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::error::{Error, Result};
+use crate::tree::MAX_DEPTH;
+
+/// An optimal-tree problem: every tree of depth at most `depth` (and at most `max_splits` split
+/// nodes) whose splits are `x_j <= t` with `t` a candidate threshold of feature `j`, scored by
+/// the weighted errors of its leaves plus `split_cost` per split node.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DpProblem {
+    /// Number of split levels, `1..=`[`MAX_DEPTH`].
+    pub depth: usize,
+    /// At most this many split nodes (`None`: only the depth limits them).
+    pub max_splits: Option<usize>,
+    /// Which midpoints are candidate thresholds (computed once on the whole data).
+    pub thresholds: ThresholdMode,
+    /// Cost of one error on a row of each class (all 1 for accuracy).
+    pub class_weights: Vec<f64>,
+    /// Cost added for every split node.
+    pub split_cost: f64,
+    /// A leaf that receives any row receives at least this many (empty leaves are allowed).
+    pub min_leaf: usize,
+}
+
+impl DpProblem {
+    /// Accuracy (every error costs 1) at `depth`, no split limit, every midpoint a candidate.
+    pub fn accuracy(data: &Dataset, depth: usize) -> DpProblem {
+        DpProblem {
+            depth,
+            max_splits: None,
+            thresholds: ThresholdMode::All,
+            class_weights: vec![1.0; data.n_classes()],
+            split_cost: 0.0,
+            min_leaf: 1,
+        }
+    }
+
+    /// Checks the problem against `data`: a depth in range, one finite non-negative weight per
+    /// class, a finite non-negative split cost, and a leaf minimum the data can meet.
+    pub fn check(&self, data: &Dataset) -> Result<()> {
+        if self.depth == 0 || self.depth > MAX_DEPTH {
+            return Err(Error::parameter(
+                "depth",
+                format!(
+                    "{} is not between 1 and {MAX_DEPTH} (the deepest tree milptree represents)",
+                    self.depth
+                ),
+            ));
+        }
+        if data.n_classes() == 0 {
+            return Err(Error::parameter("data", "the data has no class"));
+        }
+        if self.class_weights.len() != data.n_classes() {
+            return Err(Error::parameter(
+                "class weights",
+                format!(
+                    "{} weights for {} classes",
+                    self.class_weights.len(),
+                    data.n_classes()
+                ),
+            ));
+        }
+        if let Some((k, w)) = self
+            .class_weights
+            .iter()
+            .enumerate()
+            .find(|(_, w)| !(w.is_finite() && **w >= 0.0))
+        {
+            return Err(Error::parameter(
+                "class weights",
+                format!(
+                    "the weight of class `{}` is {w}; weights must be finite and non-negative",
+                    data.classes()[k]
+                ),
+            ));
+        }
+        if !(self.split_cost.is_finite() && self.split_cost >= 0.0) {
+            return Err(Error::parameter(
+                "split cost",
+                format!("{} is not a finite non-negative number", self.split_cost),
+            ));
+        }
+        if self.min_leaf == 0 {
+            return Err(Error::parameter("min leaf", "must be at least 1"));
+        }
+        if data.n_rows() > 0 && self.min_leaf > data.n_rows() {
+            return Err(Error::parameter(
+                "min leaf",
+                format!(
+                    "{} is more than the {} rows of the data: no tree can meet it",
+                    self.min_leaf,
+                    data.n_rows()
+                ),
+            ));
+        }
+        if u32::try_from(data.n_rows()).is_err() || u16::try_from(2 * data.n_classes()).is_err() {
+            return Err(Error::parameter(
+                "data",
+                format!(
+                    "{} rows and {} classes: the search handles fewer than 2^32 rows and 2^15 classes",
+                    data.n_rows(),
+                    data.n_classes()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

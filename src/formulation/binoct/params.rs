@@ -1,0 +1,51 @@
+//! BinOCT's parameters as given (command line, grid files, reports: [`BinOctParams`]) and their
+//! check into the formulation ([`BinOct`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::ThresholdMode;
+use crate::error::Result;
+use crate::formulation::binoct::{BinOct, BINOCT_MAX_DEPTH};
+use crate::formulation::Objective;
+use crate::greedy::check_depth;
+
+/// BinOCT's parameters besides the depth; missing fields take their defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BinOctParams {
+    /// Which candidate thresholds the splits choose from (the paper's: class-boundary).
+    pub thresholds: ThresholdMode,
+    /// What an error costs.
+    pub objective: Objective,
+}
+
+impl Default for BinOctParams {
+    fn default() -> Self {
+        BinOctParams {
+            thresholds: ThresholdMode::ClassBoundary,
+            objective: Objective::Accuracy,
+        }
+    }
+}
+
+impl BinOctParams {
+    /// The formulation at `depth`, once the depth is checked.
+    pub fn check(&self, depth: usize) -> Result<BinOct> {
+        check_depth(depth, BINOCT_MAX_DEPTH)?;
+        Ok(BinOct {
+            depth,
+            thresholds: self.thresholds,
+            objective: self.objective,
+        })
+    }
+}
+
+impl BinOct {
+    /// The parameters besides the depth.
+    pub fn params(&self) -> BinOctParams {
+        BinOctParams {
+            thresholds: self.thresholds,
+            objective: self.objective,
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! The rows as FlowOCT sees them: rows with the same bin in every feature (so the same value
+//! of every binary feature) are one group, with its count of rows of each class. Every split the
+//! model can make routes a group's rows together, so a group needs one flow, and its classes'
+//! counts weigh the flow that reaches a leaf predicting that class: exact, and as strong as one
+//! flow per row (the LP relaxation of the grouped model is the per-row one with equal flows).
+
+use std::collections::BTreeMap;
+
+use crate::data::Dataset;
+use crate::formulation::binoct::candidates::Candidates;
+
+/// Rows identical on the binary features.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// The bin of each feature (`bins[j]` = number of candidates of feature `j` below the value).
+    pub bins: Vec<usize>,
+    /// Rows of each class.
+    pub counts: Vec<usize>,
+}
+
+/// The groups of `data`'s rows over `candidates`, in the order of their first row.
+pub fn groups(data: &Dataset, candidates: &Candidates) -> Vec<Group> {
+    let mut index: BTreeMap<&[usize], usize> = BTreeMap::new();
+    let mut groups: Vec<Group> = Vec::new();
+    for (bins, &label) in candidates.bins.iter().zip(data.labels()) {
+        let g = *index.entry(bins.as_slice()).or_insert_with(|| {
+            groups.push(Group {
+                bins: bins.clone(),
+                counts: vec![0; data.n_classes()],
+            });
+            groups.len() - 1
+        });
+        groups[g].counts[label] += 1;
+    }
+    groups
+}

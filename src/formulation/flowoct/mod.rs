@@ -1,0 +1,148 @@
+//! FlowOCT (Aghaei, Gomez & Vayanos, "Strong Optimal Classification Trees", Operations
+//! Research): optimal classification trees over binary features `x_j <= t` (the candidate
+//! thresholds of each feature), as a flow of the rows from a source at the root to a sink at the
+//! nodes that classify them correctly. Its LP relaxation is stronger than big-M routing models.
+//! The model, why it is valid, its decode rule and its sizes are in `formulations/flowoct.md`.
+//!
+//! Submodules: [`params`] (the parameters), [`groups`] (rows identical on the binary features,
+//! merged into one flow with per-class counts), [`model`] (the variables and rows, the
+//! assignment of a tree, the tree of a solution). The binarisation and the snapping of a given
+//! tree onto candidate thresholds are BinOCT's ([`crate::formulation::binoct`]).
+
+mod groups;
+mod model;
+mod params;
+
+pub use model::{BinaryFeature, FlowOctModel};
+pub use params::FlowOctParams;
+
+use serde_json::json;
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::error::{Error, Result};
+use crate::formulation::binoct::candidates::Candidates;
+use crate::formulation::binoct::snap::snap_tree;
+use crate::formulation::{Decoded, Encoded, Formulation, Objective};
+use crate::greedy::{cart, CartParams};
+use crate::mip::Assignment;
+use crate::tree::Tree;
+
+/// The deepest FlowOCT model milptree builds (`groups * 2^(D+1)` flow columns).
+pub const FLOWOCT_MAX_DEPTH: usize = 8;
+
+/// The FlowOCT formulation and its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FlowOct {
+    /// The tree depth (at least 1).
+    pub depth: usize,
+    /// Which candidate thresholds make the binary features.
+    pub thresholds: ThresholdMode,
+    /// What a misclassification costs.
+    pub objective: Objective,
+}
+
+impl FlowOct {
+    /// Depth `depth`, every midpoint as a threshold, accuracy objective.
+    pub fn new(depth: usize) -> FlowOct {
+        FlowOctParams::default().check(depth).unwrap_or(FlowOct {
+            depth,
+            thresholds: ThresholdMode::All,
+            objective: Objective::Accuracy,
+        })
+    }
+
+    fn check(&self, data: &Dataset) -> Result<()> {
+        crate::greedy::check_depth(self.depth, FLOWOCT_MAX_DEPTH)?;
+        if data.n_features() == 0 {
+            return Err(Error::input(data.source(), "the data has no features"));
+        }
+        if data.n_rows() == 0 {
+            return Err(Error::input(data.source(), "the data has no rows"));
+        }
+        Ok(())
+    }
+
+    /// CART of the same depth over the same candidate thresholds: the default warm start.
+    pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
+        self.check(data)?;
+        cart(
+            data,
+            &CartParams {
+                depth: self.depth,
+                min_leaf: 1,
+                thresholds: self.thresholds,
+            },
+        )
+    }
+}
+
+impl FlowOctModel {
+    /// The tree the model expresses for `tree`: its splits snapped to candidate thresholds
+    /// (see BinOCT's snapping), with counts on the training data.
+    pub fn snapped(&self, tree: &Tree) -> Result<(Tree, Vec<String>)> {
+        snap_tree(tree, &self.data, &self.candidates, self.depth)
+    }
+}
+
+impl Formulation for FlowOct {
+    type Built = FlowOctModel;
+
+    fn name(&self) -> &'static str {
+        "flowoct"
+    }
+
+    fn depth(&self) -> usize {
+        self.depth
+    }
+
+    fn parameters(&self) -> serde_json::Value {
+        crate::formulation::parameters_json(self.depth, &self.params())
+    }
+
+    fn build(&self, data: &Dataset) -> Result<FlowOctModel> {
+        self.check(data)?;
+        Ok(FlowOctModel::build(
+            data,
+            self.depth,
+            Candidates::new(data, self.thresholds),
+            self.objective.class_weights(data),
+        ))
+    }
+
+    fn encode(&self, built: &FlowOctModel, tree: &Tree) -> Result<Encoded> {
+        let (snapped, notes) = built.snapped(tree)?;
+        Ok(Encoded {
+            assignment: built.assignment_of(&snapped)?,
+            tree: snapped,
+            notes,
+        })
+    }
+
+    fn decode(&self, built: &FlowOctModel, solution: &Assignment) -> Result<Decoded> {
+        let mut tree = built.tree_of(solution)?;
+        tree.learned_by = Some(json!({ "method": "flowoct", "parameters": self.parameters() }));
+        let (rows, groups) = built.rows_and_groups();
+        let notes = if groups < rows {
+            vec![format!(
+                "{rows} training rows were {groups} groups of rows identical on the binary \
+                 features, one flow each"
+            )]
+        } else {
+            Vec::new()
+        };
+        Ok(Decoded { tree, notes })
+    }
+
+    /// The weighted training errors of the tree as the model expresses it (after snapping).
+    fn objective_of(&self, built: &FlowOctModel, tree: &Tree) -> Result<f64> {
+        let (snapped, _) = built.snapped(tree)?;
+        Ok(built
+            .data
+            .rows()
+            .iter()
+            .zip(built.data.labels())
+            .filter(|(row, &label)| snapped.predict_row(row) != label)
+            .map(|(_, &label)| built.class_weights[label])
+            .sum())
+    }
+}

@@ -1,0 +1,403 @@
+//! The FlowOCT mixed-integer model (see `formulations/flowoct.md`): its variables and rows, the
+//! assignment of a tree (the warm start) and the tree of a solution.
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+use crate::formulation::binoct::candidates::Candidates;
+use crate::formulation::{BuiltModel, VariableRole};
+use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
+use crate::tree::{node_depth, NodeKind, Split, Tree, TreeBuilder};
+
+use super::groups::{groups, Group};
+
+/// A binary feature: `x_j <= t` with `t` the candidate `index` (1-based) of feature `j`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BinaryFeature {
+    pub feature: usize,
+    pub index: usize,
+}
+
+/// A built FlowOCT model, with the training data and binarisation it was built on.
+#[derive(Debug)]
+pub struct FlowOctModel {
+    pub(super) mip: MipModel,
+    pub(super) data: Dataset,
+    pub(super) depth: usize,
+    pub(super) candidates: Candidates,
+    pub(super) class_weights: Vec<f64>,
+    pub(super) groups: Vec<Group>,
+    pub(super) binary: Vec<BinaryFeature>,
+    /// `b[n,f]` at `[n - 1][f]`, branch nodes only.
+    split_vars: Vec<Vec<Variable>>,
+    /// `p[n]` at `[n - 1]`, every node.
+    leaf_vars: Vec<Variable>,
+    /// `w[n,k]` at `[n - 1][k]`, every node.
+    class_vars: Vec<Vec<Variable>>,
+    /// `z[g,n]`, the flow of group `g` into node `n`, at `[g][n - 1]`.
+    flow_vars: Vec<Vec<Variable>>,
+    /// `s[g,n,k]`, the flow of group `g` from node `n` to the sink as class `k`, at
+    /// `[g][n - 1][k]`; `None` when the group has no row of class `k`.
+    sink_vars: Vec<Vec<Vec<Option<Variable>>>>,
+    roles: Vec<VariableRole>,
+}
+
+impl FlowOctModel {
+    /// Number of nodes of the complete tree (branch nodes and leaves).
+    fn n_nodes(&self) -> usize {
+        (1usize << (self.depth + 1)) - 1
+    }
+
+    /// Number of branch nodes.
+    fn n_branch(&self) -> usize {
+        (1usize << self.depth) - 1
+    }
+
+    /// Rows before and after grouping.
+    pub fn rows_and_groups(&self) -> (usize, usize) {
+        (self.data.n_rows(), self.groups.len())
+    }
+
+    /// Builds the model of depth `depth` over `candidates` of `data`, with the cost
+    /// `class_weights` of an error on each class.
+    pub(super) fn build(
+        data: &Dataset,
+        depth: usize,
+        candidates: Candidates,
+        class_weights: Vec<f64>,
+    ) -> FlowOctModel {
+        let n_nodes = (1usize << (depth + 1)) - 1;
+        let n_branch = (1usize << depth) - 1;
+        let k = data.n_classes();
+        let features = &data.schema().features;
+        let binary: Vec<BinaryFeature> = candidates
+            .usable()
+            .into_iter()
+            .flat_map(|feature| {
+                (1..=candidates.count(feature)).map(move |index| BinaryFeature { feature, index })
+            })
+            .collect();
+        let groups = groups(data, &candidates);
+        let mut mip = MipModel::new(format!("flowoct_depth{depth}"));
+        let mut roles = Vec::new();
+
+        let mut split_vars = Vec::with_capacity(n_branch);
+        for n in 1..=n_branch {
+            let mut by_feature = Vec::with_capacity(binary.len());
+            for f in &binary {
+                let name = format!("b[n={n},j={},t={}]", f.feature, f.index);
+                roles.push(VariableRole {
+                    name: name.clone(),
+                    node: Some(n),
+                    meaning: format!(
+                        "1 if node {n} splits on `{}` <= {}",
+                        features[f.feature],
+                        candidates.threshold(f.feature, f.index)
+                    ),
+                });
+                by_feature.push(mip.binary(name));
+            }
+            split_vars.push(by_feature);
+        }
+        let mut leaf_vars = Vec::with_capacity(n_nodes);
+        let mut class_vars = Vec::with_capacity(n_nodes);
+        for n in 1..=n_nodes {
+            let name = format!("p[n={n}]");
+            roles.push(VariableRole {
+                name: name.clone(),
+                node: Some(n),
+                meaning: format!("1 if node {n} is a leaf"),
+            });
+            leaf_vars.push(mip.binary(name));
+            let mut by_class = Vec::with_capacity(k);
+            for (c, label) in data.classes().iter().enumerate() {
+                let name = format!("w[n={n},k={c}]");
+                roles.push(VariableRole {
+                    name: name.clone(),
+                    node: Some(n),
+                    meaning: format!("1 if node {n} is a leaf predicting `{label}`"),
+                });
+                by_class.push(mip.binary(name));
+            }
+            class_vars.push(by_class);
+        }
+        let mut flow_vars = Vec::with_capacity(groups.len());
+        let mut sink_vars = Vec::with_capacity(groups.len());
+        for (g, group) in groups.iter().enumerate() {
+            let mut flows = Vec::with_capacity(n_nodes);
+            let mut sinks = Vec::with_capacity(n_nodes);
+            for n in 1..=n_nodes {
+                let name = format!("z[g={g},n={n}]");
+                roles.push(VariableRole {
+                    name: name.clone(),
+                    node: Some(n),
+                    meaning: format!("flow of row group {g} into node {n}"),
+                });
+                flows.push(mip.continuous(name, 0.0, 1.0));
+                let mut by_class = Vec::with_capacity(k);
+                for (c, &count) in group.counts.iter().enumerate() {
+                    by_class.push((count > 0).then(|| {
+                        let name = format!("s[g={g},n={n},k={c}]");
+                        roles.push(VariableRole {
+                            name: name.clone(),
+                            node: Some(n),
+                            meaning: format!(
+                                "flow of row group {g} leaving at node {n} classified `{}`",
+                                data.classes()[c]
+                            ),
+                        });
+                        mip.continuous(name, 0.0, 1.0)
+                    }));
+                }
+                sinks.push(by_class);
+            }
+            flow_vars.push(flows);
+            sink_vars.push(sinks);
+        }
+
+        // Structure: every node is split, a leaf, or below a leaf; a leaf predicts one class.
+        for n in 1..=n_nodes {
+            let mut covered = Expression::from(leaf_vars[n - 1]);
+            let mut ancestor = n / 2;
+            while ancestor >= 1 {
+                covered += leaf_vars[ancestor - 1];
+                ancestor /= 2;
+            }
+            if n <= n_branch {
+                for &b in &split_vars[n - 1] {
+                    covered += b;
+                }
+            }
+            mip.add_row(format!("node[n={n}]"), covered, RowSense::Eq, 1.0);
+            let classes: Expression = class_vars[n - 1].iter().map(|&w| Expression::from(w)).sum();
+            mip.add_row(
+                format!("predict[n={n}]"),
+                classes,
+                RowSense::Eq,
+                leaf_vars[n - 1],
+            );
+        }
+
+        // Flow: conservation at every node, routing by the split, leaving only as the leaf's class.
+        for (g, group) in groups.iter().enumerate() {
+            for n in 1..=n_nodes {
+                let mut out = Expression::default();
+                for &sink in sink_vars[g][n - 1].iter().flatten() {
+                    out += sink;
+                }
+                if n <= n_branch {
+                    out += flow_vars[g][2 * n - 1];
+                    out += flow_vars[g][2 * n];
+                    let mut left = Expression::default();
+                    let mut right = Expression::default();
+                    for (f, &b) in binary.iter().zip(&split_vars[n - 1]) {
+                        if group.bins[f.feature] < f.index {
+                            left += b;
+                        } else {
+                            right += b;
+                        }
+                    }
+                    mip.add_row(
+                        format!("left[g={g},n={n}]"),
+                        flow_vars[g][2 * n - 1],
+                        RowSense::Le,
+                        left,
+                    );
+                    mip.add_row(
+                        format!("right[g={g},n={n}]"),
+                        flow_vars[g][2 * n],
+                        RowSense::Le,
+                        right,
+                    );
+                }
+                mip.add_row(
+                    format!("flow[g={g},n={n}]"),
+                    flow_vars[g][n - 1],
+                    RowSense::Eq,
+                    out,
+                );
+                for (c, sink) in sink_vars[g][n - 1].iter().enumerate() {
+                    if let Some(sink) = sink {
+                        mip.add_row(
+                            format!("sink[g={g},n={n},k={c}]"),
+                            *sink,
+                            RowSense::Le,
+                            class_vars[n - 1][c],
+                        );
+                    }
+                }
+            }
+        }
+
+        // Objective: the weighted rows minus the weighted rows classified correctly.
+        let total: f64 = groups
+            .iter()
+            .flat_map(|group| group.counts.iter().zip(&class_weights))
+            .map(|(&count, w)| count as f64 * w)
+            .sum();
+        let mut objective = Expression::from(total);
+        for (g, group) in groups.iter().enumerate() {
+            for sinks in &sink_vars[g] {
+                for (c, sink) in sinks.iter().enumerate() {
+                    if let Some(sink) = sink {
+                        objective -= group.counts[c] as f64 * class_weights[c] * *sink;
+                    }
+                }
+            }
+        }
+        mip.set_objective(objective);
+
+        FlowOctModel {
+            mip,
+            data: data.clone(),
+            depth,
+            candidates,
+            class_weights,
+            groups,
+            binary,
+            split_vars,
+            leaf_vars,
+            class_vars,
+            flow_vars,
+            sink_vars,
+            roles,
+        }
+    }
+
+    /// The assignment of a tree whose splits all use candidate thresholds (a snapped tree):
+    /// its structure, and each group's flow along its path to its leaf when the leaf predicts a
+    /// class the group has rows of (no flow otherwise).
+    pub(super) fn assignment_of(&self, tree: &Tree) -> Result<Assignment> {
+        let mut start = self.mip.start();
+        for n in 1..=self.n_nodes() {
+            let node = tree.node(n).map(|node| &node.kind);
+            if n <= self.n_branch() {
+                let chosen = match node {
+                    Some(NodeKind::Split(Split::Axis { feature, threshold })) => {
+                        let index =
+                            self.candidates
+                                .index_of(*feature, *threshold)
+                                .ok_or_else(|| {
+                                    Error::Internal(format!(
+                                        "node {n}: {threshold} is not a candidate threshold"
+                                    ))
+                                })?;
+                        Some(BinaryFeature {
+                            feature: *feature,
+                            index,
+                        })
+                    }
+                    Some(NodeKind::Split(Split::Oblique { .. })) => {
+                        return Err(Error::parameter(
+                            "warm start",
+                            format!("node {n} is an oblique split; FlowOCT splits on one feature"),
+                        ))
+                    }
+                    _ => None,
+                };
+                for (f, &b) in self.binary.iter().zip(&self.split_vars[n - 1]) {
+                    start.set(b, f64::from(u8::from(chosen == Some(*f))));
+                }
+            }
+            let class = match node {
+                Some(NodeKind::Leaf { class }) => Some(*class),
+                _ => None,
+            };
+            start.set(self.leaf_vars[n - 1], f64::from(u8::from(class.is_some())));
+            for (c, &w) in self.class_vars[n - 1].iter().enumerate() {
+                start.set(w, f64::from(u8::from(class == Some(c))));
+            }
+        }
+        for (g, group) in self.groups.iter().enumerate() {
+            let mut path = vec![1usize];
+            let mut n = 1;
+            let class = loop {
+                match tree.node(n).map(|node| &node.kind) {
+                    Some(NodeKind::Split(Split::Axis { feature, threshold })) => {
+                        let index = self.candidates.index_of(*feature, *threshold).unwrap_or(0);
+                        n = if group.bins[*feature] < index {
+                            2 * n
+                        } else {
+                            2 * n + 1
+                        };
+                        path.push(n);
+                    }
+                    Some(NodeKind::Leaf { class }) => break Some(*class),
+                    _ => break None,
+                }
+            };
+            let flowing = class.is_some_and(|c| group.counts[c] > 0);
+            for m in 1..=self.n_nodes() {
+                let on_path = flowing && path.contains(&m);
+                start.set(self.flow_vars[g][m - 1], f64::from(u8::from(on_path)));
+                for (c, sink) in self.sink_vars[g][m - 1].iter().enumerate() {
+                    if let Some(sink) = sink {
+                        let leaves_here = on_path && m == n && class == Some(c);
+                        start.set(*sink, f64::from(u8::from(leaves_here)));
+                    }
+                }
+            }
+        }
+        start.finish()
+    }
+
+    /// The tree of a solution: from the root, a node with `p = 1` is a leaf of the class with
+    /// `w = 1`; otherwise it splits on the binary feature with `b = 1`.
+    pub(super) fn tree_of(&self, solution: &Assignment) -> Result<Tree> {
+        let on = |v: Variable| solution.value(v) > 0.5;
+        let mut builder = TreeBuilder::new(
+            self.data.schema().clone(),
+            self.data.classes().to_vec(),
+            self.depth,
+        )?;
+        let mut stack = vec![1usize];
+        while let Some(n) = stack.pop() {
+            let split = (n <= self.n_branch() && !on(self.leaf_vars[n - 1]))
+                .then(|| {
+                    self.binary
+                        .iter()
+                        .zip(&self.split_vars[n - 1])
+                        .find(|(_, &b)| on(b))
+                        .map(|(f, _)| *f)
+                })
+                .flatten();
+            match split {
+                Some(f) => {
+                    builder.split(
+                        n,
+                        Split::Axis {
+                            feature: f.feature,
+                            threshold: self.candidates.threshold(f.feature, f.index),
+                        },
+                    )?;
+                    stack.push(2 * n);
+                    stack.push(2 * n + 1);
+                }
+                None => {
+                    let class = self.class_vars[n - 1]
+                        .iter()
+                        .position(|&w| on(w))
+                        .ok_or_else(|| {
+                            Error::Internal(format!(
+                                "node {n} (depth {}) neither splits nor predicts a class",
+                                node_depth(n)
+                            ))
+                        })?;
+                    builder.leaf(n, class)?;
+                }
+            }
+        }
+        let mut tree = builder.build()?;
+        tree.recount(self.data.rows(), self.data.labels())?;
+        Ok(tree)
+    }
+}
+
+impl BuiltModel for FlowOctModel {
+    fn mip(&self) -> &MipModel {
+        &self.mip
+    }
+
+    fn variable_roles(&self) -> Vec<VariableRole> {
+        self.roles.clone()
+    }
+}

@@ -1,0 +1,118 @@
+//! OCT: the axis-aligned optimal classification tree model of Bertsimas & Dunn (2017), as
+//! stated in `formulations/oct.md`: the parameters ([`Oct`]) and the [`Formulation`] impl, whose
+//! parts live in [`model`] (the variables and rows), [`encode`] (a tree as a complete warm start)
+//! and [`decode`] (a solution as a tree, and the model's objective of a tree by plain code).
+//!
+//! Features are min-max scaled to [0, 1] on the training rows. Branch node `m` splits on the
+//! feature `j` with `a[j,m] = 1` when `d[m] = 1`: a row goes left when
+//! `x_j + eps_j <= b[m]`, right when `x_j >= b[m]`. A node with `d[m] = 0` does not split and
+//! every row reaching it goes right. Rows are assigned to leaves by `z[i,t]`; a leaf with
+//! `l[t] = 1` predicts the class `k` with `c[k,t] = 1`, and `L[t]` counts its (weighted) errors.
+//! The objective is `sum_t L[t] / L^ + alpha * sum_t d[t]`, `L^` the (weighted) errors of the
+//! majority-class baseline.
+
+mod decode;
+mod encode;
+mod model;
+mod params;
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::error::{Error, Result};
+use crate::formulation::{Decoded, Encoded, Formulation, Objective};
+use crate::greedy::{cart, check_depth, CartParams};
+use crate::mip::Assignment;
+use crate::tree::Tree;
+
+pub use model::OctModel;
+pub use params::OctParams;
+
+/// The deepest OCT model milptree builds (the model has `n * 2^D` routing binaries).
+pub const OCT_MAX_DEPTH: usize = 8;
+
+/// OCT's parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Oct {
+    pub depth: usize,
+    /// Cost of each split, in units of the normalised error (`--alpha`, default 0).
+    pub alpha: f64,
+    /// Minimum rows in a leaf that is used (`--min-leaf`, default 1, which restricts nothing).
+    pub min_leaf: usize,
+    pub objective: Objective,
+}
+
+impl Oct {
+    pub fn new(depth: usize) -> Oct {
+        Oct {
+            depth,
+            alpha: 0.0,
+            min_leaf: 1,
+            objective: Objective::Accuracy,
+        }
+    }
+
+    fn validate(&self, data: &Dataset) -> Result<()> {
+        check_depth(self.depth, OCT_MAX_DEPTH)?;
+        if !(self.alpha.is_finite() && self.alpha >= 0.0) {
+            return Err(Error::parameter(
+                "--alpha",
+                format!("{} is not a finite non-negative number", self.alpha),
+            ));
+        }
+        if self.min_leaf == 0 || self.min_leaf > data.n_rows() {
+            return Err(Error::parameter(
+                "--min-leaf",
+                format!(
+                    "{} is not between 1 and the number of training rows ({})",
+                    self.min_leaf,
+                    data.n_rows()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// CART of the same depth and leaf minimum over every midpoint: the default warm start.
+    pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
+        cart(
+            data,
+            &CartParams {
+                depth: self.depth,
+                min_leaf: self.min_leaf,
+                thresholds: ThresholdMode::All,
+            },
+        )
+    }
+}
+
+impl Formulation for Oct {
+    type Built = OctModel;
+
+    fn name(&self) -> &'static str {
+        "oct"
+    }
+
+    fn depth(&self) -> usize {
+        self.depth
+    }
+
+    fn parameters(&self) -> serde_json::Value {
+        crate::formulation::parameters_json(self.depth, &self.params())
+    }
+
+    fn build(&self, data: &Dataset) -> Result<OctModel> {
+        self.validate(data)?;
+        model::build(self, data)
+    }
+
+    fn encode(&self, built: &OctModel, tree: &Tree) -> Result<Encoded> {
+        encode::encode(self, built, tree)
+    }
+
+    fn decode(&self, built: &OctModel, solution: &Assignment) -> Result<Decoded> {
+        decode::decode(self, built, solution)
+    }
+
+    fn objective_of(&self, built: &OctModel, tree: &Tree) -> Result<f64> {
+        Ok(decode::objective_of(self, built, tree))
+    }
+}

@@ -1,0 +1,377 @@
+//! The OCT model: its variables and rows ([`build`]), the built model ([`OctModel`]) with the
+//! meaning of every variable, and the scaled features the rows are written in.
+
+use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
+use crate::error::{Error, Result};
+use crate::formulation::oct::Oct;
+use crate::formulation::{BuiltModel, VariableRole};
+use crate::mip::{Expression, MipModel, Variable};
+
+/// One feature as the model sees it.
+#[derive(Debug, Clone)]
+pub(super) struct ScaledFeature {
+    pub(super) min: f64,
+    pub(super) range: f64,
+    /// Smallest gap between consecutive distinct scaled values (None for a constant feature,
+    /// which the model cannot split on).
+    pub(super) epsilon: Option<f64>,
+    /// The distinct training values, increasing, in original units.
+    pub(super) values: Vec<f64>,
+    /// The candidate thresholds (midpoints of consecutive distinct values).
+    pub(super) thresholds: Vec<f64>,
+}
+
+impl ScaledFeature {
+    pub(super) fn scale(&self, x: f64) -> f64 {
+        if self.range > 0.0 {
+            (x - self.min) / self.range
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The built OCT model with its variables and the data it was built on.
+#[derive(Debug, Clone)]
+pub struct OctModel {
+    pub(super) mip: MipModel,
+    pub(super) data: Dataset,
+    pub(super) depth: usize,
+    pub(super) features: Vec<ScaledFeature>,
+    pub(super) class_weights: Vec<f64>,
+    pub(super) baseline: f64,
+    /// a[j][m]: None for constant features.
+    pub(super) a: Vec<Vec<Option<Variable>>>,
+    pub(super) d: Vec<Variable>,
+    pub(super) b: Vec<Variable>,
+    /// z[i][leaf index]
+    pub(super) z: Vec<Vec<Variable>>,
+    pub(super) l: Vec<Variable>,
+    /// c[k][leaf index]
+    pub(super) c: Vec<Vec<Variable>>,
+    pub(super) n_kt: Vec<Vec<Variable>>,
+    pub(super) n_t: Vec<Variable>,
+    pub(super) loss: Vec<Variable>,
+}
+
+impl OctModel {
+    pub(super) fn n_branch(&self) -> usize {
+        (1 << self.depth) - 1
+    }
+
+    pub(super) fn n_leaves(&self) -> usize {
+        1 << self.depth
+    }
+
+    /// Tree node id of leaf index `t` (0-based).
+    pub(super) fn leaf_id(&self, t: usize) -> usize {
+        self.n_leaves() + t
+    }
+
+    /// The baseline errors `L^` the objective is normalised by.
+    pub fn baseline(&self) -> f64 {
+        self.baseline
+    }
+}
+
+impl BuiltModel for OctModel {
+    fn mip(&self) -> &MipModel {
+        &self.mip
+    }
+
+    fn variable_roles(&self) -> Vec<VariableRole> {
+        let mut roles: Vec<Option<VariableRole>> = vec![None; self.mip.vars().len()];
+        let mut put = |var: Variable, node: usize, meaning: String| {
+            let column = self.mip.col(var);
+            roles[column] = Some(VariableRole {
+                name: self.mip.vars()[column].name.clone(),
+                node: Some(node),
+                meaning,
+            });
+        };
+        for m in 0..self.n_branch() {
+            let id = m + 1;
+            for (j, var) in self.a.iter().enumerate() {
+                if let Some(var) = var[m] {
+                    let feature = &self.data.schema().features[j];
+                    put(var, id, format!("1 if node {id} splits on `{feature}`"));
+                }
+            }
+            put(self.d[m], id, format!("1 if node {id} splits"));
+            put(
+                self.b[m],
+                id,
+                format!("threshold of node {id} on the [0,1]-scaled feature"),
+            );
+        }
+        for t in 0..self.n_leaves() {
+            let id = self.leaf_id(t);
+            for (i, row) in self.z.iter().enumerate() {
+                put(
+                    row[t],
+                    id,
+                    format!("1 if training row {} reaches leaf {id}", i + 1),
+                );
+            }
+            put(self.l[t], id, format!("1 if leaf {id} is used"));
+            for (k, label) in self.data.classes().iter().enumerate() {
+                put(
+                    self.c[k][t],
+                    id,
+                    format!("1 if leaf {id} predicts `{label}`"),
+                );
+                put(
+                    self.n_kt[k][t],
+                    id,
+                    format!("(weighted) rows of class `{label}` in leaf {id}"),
+                );
+            }
+            put(self.n_t[t], id, format!("(weighted) rows in leaf {id}"));
+            put(self.loss[t], id, format!("(weighted) errors of leaf {id}"));
+        }
+        roles.into_iter().flatten().collect()
+    }
+}
+
+/// The ancestors of leaf index `t` (0-based) in a depth-`depth` tree, root first, each with
+/// whether the path to the leaf goes left there. Branch nodes are 0-based (`id - 1`).
+pub(super) fn ancestors(depth: usize, t: usize) -> Vec<(usize, bool)> {
+    let mut id = (1 << depth) + t;
+    let mut path = Vec::with_capacity(depth);
+    while id > 1 {
+        let parent = id / 2;
+        path.push((parent - 1, id % 2 == 0));
+        id = parent;
+    }
+    path.reverse();
+    path
+}
+
+fn scaled_features(data: &Dataset) -> Vec<ScaledFeature> {
+    (0..data.n_features())
+        .map(|j| {
+            let column = data.feature_column(j);
+            let mut values = column.clone();
+            values.sort_by(f64::total_cmp);
+            values.dedup();
+            let min = values[0];
+            let range = values[values.len() - 1] - min;
+            let scaled: Vec<f64> = values
+                .iter()
+                .map(|v| if range > 0.0 { (v - min) / range } else { 0.0 })
+                .collect();
+            let epsilon = scaled
+                .windows(2)
+                .map(|w| w[1] - w[0])
+                .filter(|gap| *gap > 0.0)
+                .min_by(f64::total_cmp);
+            ScaledFeature {
+                min,
+                range,
+                epsilon,
+                thresholds: candidate_thresholds(&column, data.labels(), ThresholdMode::All),
+                values,
+            }
+        })
+        .collect()
+}
+
+pub(super) fn build(params: &Oct, data: &Dataset) -> Result<OctModel> {
+    let n = data.n_rows();
+    let k = data.n_classes();
+    let features = scaled_features(data);
+    let class_weights = params.objective.class_weights(data);
+    let weighted_counts: Vec<f64> = data
+        .class_counts()
+        .iter()
+        .zip(&class_weights)
+        .map(|(&count, w)| count as f64 * w)
+        .collect();
+    let total_weight: f64 = weighted_counts.iter().sum();
+    let baseline = total_weight - weighted_counts.iter().copied().fold(0.0, f64::max);
+    if baseline <= 0.0 {
+        return Err(Error::input(
+            data.source(),
+            "the majority-class baseline makes no error, so OCT's objective (normalised by it) is undefined",
+        ));
+    }
+    let epsilon_max = features
+        .iter()
+        .filter_map(|f| f.epsilon)
+        .fold(0.0, f64::max);
+    let depth = params.depth;
+    let n_branch = (1 << depth) - 1;
+    let n_leaves = 1 << depth;
+    let mut mip = MipModel::new(format!("oct_depth{depth}"));
+
+    // Variables, node by node.
+    let mut a = vec![vec![None; n_branch]; data.n_features()];
+    let mut d = Vec::with_capacity(n_branch);
+    let mut b = Vec::with_capacity(n_branch);
+    for m in 0..n_branch {
+        let id = m + 1;
+        for (j, (feature, by_node)) in features.iter().zip(a.iter_mut()).enumerate() {
+            if feature.epsilon.is_some() {
+                by_node[m] = Some(mip.binary(format!("a[f={j},n={id}]")));
+            }
+        }
+        d.push(mip.binary(format!("d[n={id}]")));
+        b.push(mip.continuous(format!("b[n={id}]"), 0.0, 1.0));
+    }
+    let mut z = vec![Vec::with_capacity(n_leaves); n];
+    let mut l = Vec::with_capacity(n_leaves);
+    let mut c = vec![Vec::with_capacity(n_leaves); k];
+    let mut n_kt = vec![Vec::with_capacity(n_leaves); k];
+    let mut n_t = Vec::with_capacity(n_leaves);
+    let mut loss = Vec::with_capacity(n_leaves);
+    for t in 0..n_leaves {
+        let id = n_leaves + t;
+        for (i, row) in z.iter_mut().enumerate() {
+            row.push(mip.binary(format!("z[i={i},l={id}]")));
+        }
+        l.push(mip.binary(format!("l[l={id}]")));
+        for (class, by_leaf) in c.iter_mut().enumerate() {
+            by_leaf.push(mip.binary(format!("c[k={class},l={id}]")));
+        }
+        for (class, by_leaf) in n_kt.iter_mut().enumerate() {
+            by_leaf.push(mip.continuous(format!("Nk[k={class},l={id}]"), 0.0, f64::INFINITY));
+        }
+        n_t.push(mip.continuous(format!("N[l={id}]"), 0.0, f64::INFINITY));
+        loss.push(mip.continuous(format!("L[l={id}]"), 0.0, f64::INFINITY));
+    }
+
+    // Leaf accounting.
+    let big = total_weight;
+    for t in 0..n_leaves {
+        let id = n_leaves + t;
+        for class in 0..k {
+            mip.add_constraint(
+                format!("loss_lb[k={class},l={id}]"),
+                (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).geq(-big),
+            );
+            mip.add_constraint(
+                format!("loss_ub[k={class},l={id}]"),
+                (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).leq(0.0),
+            );
+            let mut members = Expression::from(n_kt[class][t]);
+            for i in (0..n).filter(|&i| data.labels()[i] == class) {
+                members -= class_weights[class] * z[i][t];
+            }
+            mip.add_constraint(format!("count[k={class},l={id}]"), members.eq(0.0));
+        }
+        let mut all = Expression::from(n_t[t]);
+        for (i, row) in z.iter().enumerate() {
+            all -= class_weights[data.labels()[i]] * row[t];
+        }
+        mip.add_constraint(format!("count[l={id}]"), all.eq(0.0));
+        let chosen: Expression = (0..k).map(|class| Expression::from(c[class][t])).sum();
+        mip.add_constraint(format!("predict[l={id}]"), (chosen - l[t]).eq(0.0));
+        let reached: Expression = z.iter().map(|row| Expression::from(row[t])).sum();
+        mip.add_constraint(
+            format!("min_leaf[l={id}]"),
+            (reached - params.min_leaf as f64 * l[t]).geq(0.0),
+        );
+        for (i, row) in z.iter().enumerate() {
+            mip.add_constraint(format!("used[i={i},l={id}]"), (row[t] - l[t]).leq(0.0));
+        }
+    }
+
+    // Routing.
+    for (i, row) in z.iter().enumerate() {
+        let one: Expression = row.iter().map(|&v| Expression::from(v)).sum();
+        mip.add_constraint(format!("assign[i={i}]"), one.eq(1.0));
+    }
+    for t in 0..n_leaves {
+        let id = n_leaves + t;
+        for (m, goes_left) in ancestors(depth, t) {
+            let node = m + 1;
+            if goes_left {
+                // A leaf under the left branch of m is usable only when m splits.
+                mip.add_constraint(
+                    format!("left_needs_split[n={node},l={id}]"),
+                    (l[t] - d[m]).leq(0.0),
+                );
+            }
+            for (i, row) in z.iter().enumerate() {
+                let mut lhs = Expression::default();
+                for (j, feature) in features.iter().enumerate() {
+                    if let (Some(var), Some(eps)) = (a[j][m], feature.epsilon) {
+                        let x = feature.scale(data.rows()[i][j]);
+                        let coefficient = if goes_left { x + eps } else { x };
+                        if coefficient != 0.0 {
+                            lhs += coefficient * var;
+                        }
+                    }
+                }
+                if goes_left {
+                    let lhs = lhs - b[m] + (1.0 + epsilon_max) * row[t];
+                    mip.add_constraint(
+                        format!("left[i={i},n={node},l={id}]"),
+                        lhs.leq(1.0 + epsilon_max),
+                    );
+                } else {
+                    let lhs = lhs - b[m] - row[t];
+                    mip.add_constraint(format!("right[i={i},n={node},l={id}]"), lhs.geq(-1.0));
+                }
+            }
+        }
+    }
+
+    // Tree structure.
+    for m in 0..n_branch {
+        let id = m + 1;
+        let chosen: Expression = a
+            .iter()
+            .filter_map(|var| var[m].map(Expression::from))
+            .sum();
+        mip.add_constraint(format!("one_feature[n={id}]"), (chosen - d[m]).eq(0.0));
+        mip.add_constraint(format!("threshold_off[n={id}]"), (b[m] - d[m]).leq(0.0));
+        if m > 0 {
+            let parent = (id / 2) - 1;
+            mip.add_constraint(format!("hierarchy[n={id}]"), (d[m] - d[parent]).leq(0.0));
+        }
+    }
+
+    let mut objective = Expression::default();
+    for &var in &loss {
+        objective += (1.0 / baseline) * var;
+    }
+    if params.alpha > 0.0 {
+        for &var in &d {
+            objective += params.alpha * var;
+        }
+    }
+    mip.set_objective(objective);
+
+    Ok(OctModel {
+        mip,
+        data: data.clone(),
+        depth,
+        features,
+        class_weights,
+        baseline,
+        a,
+        d,
+        b,
+        z,
+        l,
+        c,
+        n_kt,
+        n_t,
+        loss,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ancestors;
+
+    #[test]
+    fn ancestors_of_leaves_go_left_then_right() {
+        // depth 2: leaves 4,5,6,7 = indices 0..3; node 1 = branch 0, node 2 = 1, node 3 = 2.
+        assert_eq!(ancestors(2, 0), vec![(0, true), (1, true)]);
+        assert_eq!(ancestors(2, 1), vec![(0, true), (1, false)]);
+        assert_eq!(ancestors(2, 2), vec![(0, false), (2, true)]);
+        assert_eq!(ancestors(2, 3), vec![(0, false), (2, false)]);
+    }
+}

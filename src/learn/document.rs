@@ -1,0 +1,191 @@
+//! The one typed report of a learning run ([`SolveDocument`]), made from an [`Outcome`]:
+//! `milptree solve --json` prints it, the experiment runner builds its rows from it, and
+//! `milptree experiment --collect` reads it back from emitted jobs. Its fields are documented
+//! in README ("JSON reports"); a figure the method does not give is `null`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::data::{Dataset, Sets};
+use crate::dp::DpStats;
+use crate::error::{Error, Result};
+use crate::learn::certificate::Certificate;
+use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
+use crate::mip::ModelSize;
+use crate::solver::{SolveReport, Termination};
+use crate::tree::{Summary, Tree};
+
+/// The `data` block of a report: where the data came from and the sets learned and tested on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataBlock {
+    pub path: String,
+    pub features: usize,
+    pub classes: Vec<String>,
+    pub train_rows: usize,
+    pub test_rows: Option<usize>,
+    /// The seed of the train/test split.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The fraction held out as the test set (`null`: none).
+    #[serde(default)]
+    pub test_fraction: Option<f64>,
+}
+
+impl DataBlock {
+    /// The block of `sets` read from `path`.
+    pub fn new(path: &Path, sets: &Sets, seed: Option<u64>, test_fraction: Option<f64>) -> Self {
+        DataBlock {
+            path: path.display().to_string(),
+            features: sets.train.n_features(),
+            classes: sets.train.classes().to_vec(),
+            train_rows: sets.train.n_rows(),
+            test_rows: sets.test.as_ref().map(Dataset::n_rows),
+            seed,
+            test_fraction,
+        }
+    }
+}
+
+/// A split that sends every training row the same way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OneSidedSplit {
+    pub node: usize,
+    /// `left` or `right`: the side that receives no training row.
+    pub empty_side: String,
+}
+
+impl OneSidedSplit {
+    /// The one-sided splits of `tree` (by its stored counts).
+    pub fn of(tree: &Tree) -> Vec<OneSidedSplit> {
+        tree.one_sided_splits()
+            .into_iter()
+            .map(|(node, side)| OneSidedSplit {
+                node,
+                empty_side: side.to_string(),
+            })
+            .collect()
+    }
+}
+
+/// The report of one `milptree solve`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SolveDocument {
+    /// `solve`.
+    pub command: String,
+    /// The method: a formulation (`oct`, `binoct`, `flowoct`, `olct`) or the exact search (`dp`).
+    pub formulation: String,
+    /// Its parameters, depth included.
+    pub parameters: Value,
+    pub depth: usize,
+    pub data: DataBlock,
+    /// The solver's figures, at the top level.
+    #[serde(flatten)]
+    pub report: SolveReport,
+    pub model_size: Option<ModelSize>,
+    pub build_seconds: Option<f64>,
+    pub warm_start_mode: WarmStartMode,
+    /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
+    #[serde(default)]
+    pub warm_start_source: Option<String>,
+    /// The model's objective of the warm-start tree, by plain code.
+    pub warm_start_tree_objective: Option<f64>,
+    /// The model's objective of the returned tree, by plain code.
+    pub evaluated_objective: Option<f64>,
+    pub decode_mismatch: Option<DecodeMismatch>,
+    /// Formulation-specific post-processing (OLCT's refinement), or null.
+    pub post_process: Value,
+    /// The plain evaluator's figures of the tree on the training and test sets.
+    pub train: Option<Summary>,
+    pub test: Option<Summary>,
+    pub one_sided_splits: Option<Vec<OneSidedSplit>>,
+    /// The tree file's JSON.
+    pub tree: Option<Value>,
+    /// The exact search's statistics (method `dp`).
+    #[serde(default)]
+    pub dp: Option<DpStats>,
+    /// The exact search's certificate of a MILP result.
+    #[serde(default)]
+    pub certificate: Option<Certificate>,
+}
+
+impl SolveDocument {
+    /// The report of `outcome`, learned on `sets` (read from `path`, split with `seed` and
+    /// `test_fraction`). The notes of the solver and of the method are given together.
+    pub fn new(
+        outcome: &Outcome,
+        sets: &Sets,
+        path: &Path,
+        seed: Option<u64>,
+        test_fraction: Option<f64>,
+    ) -> Result<SolveDocument> {
+        let mut report = outcome.report.clone();
+        report.notes.extend(outcome.notes.iter().cloned());
+        let summary = |tree: &Tree, set: &Dataset| {
+            tree.evaluate(set.rows(), set.labels(), set.classes())
+                .map(|evaluation| evaluation.summary())
+        };
+        let tree = outcome.tree.as_ref();
+        let train = tree.map(|t| summary(t, &sets.train)).transpose()?;
+        let test = tree
+            .and_then(|t| sets.test.as_ref().map(|test| summary(t, test)))
+            .transpose()?;
+        Ok(SolveDocument {
+            command: "solve".to_string(),
+            formulation: outcome.name.to_string(),
+            parameters: outcome.parameters.clone(),
+            depth: outcome.depth,
+            data: DataBlock::new(path, sets, seed, test_fraction),
+            report,
+            model_size: outcome.model.map(|m| m.size),
+            build_seconds: outcome.model.map(|m| m.build_seconds),
+            warm_start_mode: outcome.warm_start_mode,
+            warm_start_source: outcome.warm_start_source.clone(),
+            warm_start_tree_objective: outcome.warm_start_objective,
+            evaluated_objective: outcome.evaluated_objective,
+            decode_mismatch: outcome.decode_mismatch.clone(),
+            post_process: outcome.post_process.clone(),
+            train,
+            test,
+            one_sided_splits: tree.map(OneSidedSplit::of),
+            tree: tree.map(Tree::to_json_value),
+            dp: outcome.search.clone(),
+            certificate: outcome.certificate.clone(),
+        })
+    }
+
+    /// Reads a report from its JSON text (`source` names it in errors).
+    pub fn from_json(text: &str, source: &str) -> Result<SolveDocument> {
+        let value: Value = serde_json::from_str(text).map_err(|e| Error::Format {
+            path: source.to_string(),
+            message: format!("not a complete JSON document ({e})"),
+        })?;
+        SolveDocument::from_value(&value).map_err(|message| Error::Format {
+            path: source.to_string(),
+            message,
+        })
+    }
+
+    /// Reads a report from its JSON value; the error says why it is not one.
+    pub fn from_value(value: &Value) -> std::result::Result<SolveDocument, String> {
+        if value.get("command").and_then(Value::as_str) != Some("solve") {
+            return Err("not a `milptree solve` report".to_string());
+        }
+        let mut document = SolveDocument::deserialize(value)
+            .map_err(|e| format!("not a usable solve report: {e}"))?;
+        if document.report.termination.is_error() {
+            document.report.termination =
+                Termination::Error(document.report.error.clone().unwrap_or_default());
+        }
+        Ok(document)
+    }
+
+    /// The report as pretty JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| {
+            // Every field is plain data; a failure here is a bug, reported as such.
+            format!("{{\"command\": \"solve\", \"error\": \"the report cannot be written: {e}\"}}")
+        })
+    }
+}

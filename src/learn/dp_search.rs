@@ -1,0 +1,209 @@
+//! The exact search ([`crate::dp`]) as a method: its parameters as given ([`DpParams`]),
+//! checked into a [`DpSearch`], and its run into an [`Outcome`] with the same report fields as
+//! a MILP solve (solver `dp`; figures a search does not have, such as branch-and-bound nodes or
+//! a model size, are `null`) and the search's statistics.
+//!
+//! The objective is the one OCT and BinOCT minimise, in units of weighted training errors:
+//! the class-weighted misclassified rows plus `alpha * L^` per split, `L^` the weighted errors
+//! of the majority-class baseline (so `alpha` means what it means for OCT, whose objective is
+//! this one divided by `L^`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::dp::{self, DpOptions, DpProblem, DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::error::{Error, Result};
+use crate::formulation::Objective;
+use crate::greedy::{cart, CartParams};
+use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
+use crate::solver::{gaps, SolveReport, Termination, TrajectoryPoint};
+use crate::tree::{Tree, MAX_DEPTH};
+
+/// The exact search's parameters besides the depth; missing fields take their defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DpParams {
+    /// What an error costs.
+    pub objective: Objective,
+    /// Cost of each split, in units of the baseline's (weighted) errors, as OCT's `alpha`.
+    pub alpha: f64,
+    /// A leaf that receives rows receives at least this many.
+    pub min_leaf: usize,
+    /// Which midpoints are candidate thresholds.
+    pub thresholds: ThresholdMode,
+    /// At most this many split nodes (`None`: only the depth limits them).
+    pub max_splits: Option<usize>,
+    /// Cap on the search's cache, in MiB (past it, entries are evicted).
+    pub memory_limit: usize,
+}
+
+impl Default for DpParams {
+    fn default() -> Self {
+        DpParams {
+            objective: Objective::Accuracy,
+            alpha: 0.0,
+            min_leaf: 1,
+            thresholds: ThresholdMode::All,
+            max_splits: None,
+            memory_limit: DEFAULT_MEMORY_LIMIT_MB,
+        }
+    }
+}
+
+impl DpParams {
+    /// The search at `depth`, once every parameter is checked (the leaf minimum against the
+    /// data is checked when the search starts).
+    pub fn check(&self, depth: usize) -> Result<DpSearch> {
+        if depth == 0 || depth > MAX_DEPTH {
+            return Err(Error::parameter(
+                "--depth",
+                format!("{depth} is not a tree depth between 1 and {MAX_DEPTH}"),
+            ));
+        }
+        if !(self.alpha.is_finite() && self.alpha >= 0.0) {
+            return Err(Error::parameter(
+                "--alpha",
+                format!("{} is not a finite non-negative number", self.alpha),
+            ));
+        }
+        if self.min_leaf == 0 {
+            return Err(Error::parameter(
+                "--min-leaf",
+                "0 is not a number of rows: use 1 (no restriction) or more",
+            ));
+        }
+        Ok(DpSearch {
+            depth,
+            params: self.clone(),
+        })
+    }
+}
+
+/// The exact search at a depth, with its checked parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DpSearch {
+    pub depth: usize,
+    pub params: DpParams,
+}
+
+/// The weighted errors of the majority-class baseline under `weights`.
+pub fn baseline_errors(data: &Dataset, weights: &[f64]) -> f64 {
+    let weighted: Vec<f64> = data
+        .class_counts()
+        .iter()
+        .zip(weights)
+        .map(|(&count, w)| count as f64 * w)
+        .collect();
+    weighted.iter().sum::<f64>() - weighted.iter().copied().fold(0.0, f64::max)
+}
+
+impl DpSearch {
+    /// The parameters as reported (depth included).
+    pub fn parameters(&self) -> serde_json::Value {
+        crate::formulation::parameters_json(self.depth, &self.params)
+    }
+
+    /// The problem the search solves on the training data `train`.
+    pub fn problem(&self, train: &Dataset) -> DpProblem {
+        let class_weights = self.params.objective.class_weights(train);
+        let split_cost = self.params.alpha * baseline_errors(train, &class_weights);
+        DpProblem {
+            depth: self.depth,
+            max_splits: self.params.max_splits,
+            thresholds: self.params.thresholds,
+            class_weights,
+            split_cost,
+            min_leaf: self.params.min_leaf,
+        }
+    }
+
+    /// CART of the same depth, leaf minimum and thresholds.
+    pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
+        cart(
+            train,
+            &CartParams {
+                depth: self.depth,
+                min_leaf: self.params.min_leaf,
+                thresholds: self.params.thresholds,
+            },
+        )
+    }
+
+    /// Runs the search on `train` within the time limit and interrupt of `options`.
+    pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
+        let problem = self.problem(train);
+        let found = dp::solve(
+            train,
+            &problem,
+            &DpOptions {
+                time_limit: options.time_limit,
+                memory_limit_mb: self.params.memory_limit,
+                interrupt: options.interrupt.clone(),
+                ..DpOptions::default()
+            },
+        )?;
+        let mut tree = found.tree;
+        tree.learned_by = Some(serde_json::json!({
+            "method": "dp",
+            "parameters": self.parameters(),
+        }));
+        let evaluated = dp::objective_of(&tree, train, &problem);
+        let decode_mismatch = match evaluated {
+            Some(value) if (value - found.objective).abs() <= 1e-9 * value.abs().max(1.0) => None,
+            other => Some(DecodeMismatch {
+                solver_objective: found.objective,
+                evaluated_objective: other.unwrap_or(f64::NAN),
+                message: format!(
+                    "the search reports objective {}, but its tree evaluates to {other:?}",
+                    found.objective
+                ),
+            }),
+        };
+        let mut report = SolveReport {
+            solver: "dp".to_string(),
+            solver_version: env!("CARGO_PKG_VERSION").to_string(),
+            termination: match found.termination {
+                DpTermination::Optimal => Termination::Optimal,
+                DpTermination::TimeLimit => Termination::TimeLimit,
+                DpTermination::Interrupted => Termination::Interrupted,
+            },
+            has_solution: true,
+            objective: Some(found.objective),
+            best_bound: Some(found.lower_bound),
+            seconds: found.seconds,
+            time_to_first_incumbent: found.trajectory.first().map(|p| p.seconds),
+            first_incumbent: found.trajectory.first().map(|p| p.incumbent),
+            trajectory: found
+                .trajectory
+                .iter()
+                .map(|p| TrajectoryPoint {
+                    seconds: p.seconds,
+                    incumbent: Some(p.incumbent),
+                    bound: Some(p.bound),
+                })
+                .collect(),
+            time_limit: options.time_limit,
+            mip_rel_gap: 0.0,
+            ..SolveReport::default()
+        };
+        (report.abs_gap, report.rel_gap) = gaps(report.objective, report.best_bound);
+        Ok(Outcome {
+            name: "dp",
+            parameters: self.parameters(),
+            depth: self.depth,
+            report,
+            model: None,
+            search: Some(found.stats),
+            warm_start_mode: WarmStartMode::None,
+            warm_start_source: None,
+            certificate: None,
+            warm_start_tree: None,
+            warm_start_objective: None,
+            evaluated_objective: evaluated,
+            decode_mismatch,
+            notes: Vec::new(),
+            post_process: serde_json::Value::Null,
+            tree: Some(tree),
+        })
+    }
+}

@@ -1,0 +1,292 @@
+//! A MILP formulation as a method: the warm start chosen ([`WarmStartMode`]), the formulation
+//! run ([`super::milp::run`]), and the result certified by the exact search on the same problem
+//! ([`super::certificate`]).
+//!
+//! With `dp` the warm start is the exact search's tree of the formulation's problem (see
+//! [`super::counterpart`]), optimal or the best found within a tenth of the time limit; the
+//! solver gets what remains of the limit. With `best` it is the better of that tree and the
+//! greedy one (by the formulation's objective; the greedy one on a tie). OLCT, whose objective
+//! the search does not have, refines the search's axis-aligned tree into logistic leaves and
+//! keeps it when its exact objective beats the greedy logistic tree's.
+//!
+//! The certificate reuses the warm start's search when it proved optimality on the same
+//! problem; otherwise it runs the search within its own budget.
+
+use std::time::Instant;
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::dp::{self, DpOptions, DpOutcome, DpTermination};
+use crate::error::{Error, Result};
+use crate::formulation::AnyFormulation;
+use crate::learn::certificate::{
+    verdict, Certificate, MilpClaim, SearchFigures, SearchResult, Verdict,
+};
+use crate::learn::counterpart::{counterpart, Counterpart};
+use crate::learn::milp::MilpOptions;
+use crate::learn::{LearnOptions, Outcome, WarmStartMode};
+use crate::solver::{SolveOptions, SolverKind, Termination};
+use crate::tree::Tree;
+
+/// The share of the time limit the `dp` and `best` warm starts give the exact search.
+pub const WARM_START_SEARCH_SHARE: f64 = 0.1;
+
+/// Runs `formulation` on `solver` as a method (see the module documentation).
+pub fn run(
+    formulation: &AnyFormulation,
+    solver: SolverKind,
+    train: &Dataset,
+    options: LearnOptions,
+) -> Result<Outcome> {
+    let started = Instant::now();
+    let counterpart = counterpart(formulation, train, None);
+    let chosen = choose_start(formulation, counterpart.as_ref(), train, &options)?;
+    let time_limit = options
+        .time_limit
+        .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+    let mut outcome = formulation.run(
+        train,
+        MilpOptions {
+            solver,
+            solve: SolveOptions {
+                time_limit,
+                mip_rel_gap: options.mip_rel_gap,
+                threads: options.threads,
+                integrality_tolerance: None,
+                log: options.log,
+                progress: options.progress.clone(),
+                warm_start: None,
+                interrupt: options.interrupt.clone(),
+            },
+            start: chosen.tree,
+            warm_start_mode: options.warm_start,
+            bound_below_for_tests: options.break_model_for_tests,
+        },
+    )?;
+    // The run's limit, which the warm start's search and the solver share.
+    outcome.report.time_limit = options.time_limit;
+    outcome.warm_start_source = chosen.source;
+    outcome.notes.extend(chosen.notes);
+    if let (Some(budget), Some(counterpart)) = (options.certify, &counterpart) {
+        if outcome.report.termination != Termination::Interrupted {
+            outcome.certificate = Some(certify(
+                formulation,
+                counterpart,
+                train,
+                &outcome,
+                chosen.search.filter(DpOutcome::is_optimal),
+                budget,
+                &options,
+            )?);
+        }
+    }
+    Ok(outcome)
+}
+
+/// The warm start a run starts from.
+struct ChosenStart {
+    tree: Option<Tree>,
+    /// Where it came from, for the report (`greedy`, `dp (optimal, 0.02 s)`, ...).
+    source: Option<String>,
+    notes: Vec<String>,
+    /// The exact search run for it, if any.
+    search: Option<DpOutcome>,
+}
+
+fn choose_start(
+    formulation: &AnyFormulation,
+    counterpart: Option<&Counterpart>,
+    train: &Dataset,
+    options: &LearnOptions,
+) -> Result<ChosenStart> {
+    let mode = options.warm_start;
+    if mode == WarmStartMode::None {
+        return Ok(ChosenStart {
+            tree: None,
+            source: None,
+            notes: Vec::new(),
+            search: None,
+        });
+    }
+    let greedy = formulation.greedy_tree(train)?;
+    if mode == WarmStartMode::Greedy {
+        return Ok(ChosenStart {
+            tree: Some(greedy),
+            source: Some("greedy".to_string()),
+            notes: Vec::new(),
+            search: None,
+        });
+    }
+    let budget = options
+        .time_limit
+        .map(|limit| limit * WARM_START_SEARCH_SHARE);
+    let search_options = DpOptions {
+        time_limit: budget,
+        interrupt: options.interrupt.clone(),
+        ..DpOptions::default()
+    };
+    let Some(counterpart) = counterpart else {
+        return olct_start(formulation, train, greedy, &search_options, mode);
+    };
+    let problem = counterpart.search.problem(train);
+    let found = dp::solve(train, &problem, &search_options)?;
+    let described = describe(&found);
+    let greedy_objective = dp::objective_of(&greedy, train, &problem);
+    let use_search = match (mode, greedy_objective) {
+        (WarmStartMode::Best, Some(greedy_objective)) => found.objective < greedy_objective,
+        _ => true,
+    };
+    let mut notes = vec![format!(
+        "warm start: the exact search ({described}) found a tree of objective {}; the greedy \
+         tree's is {}",
+        counterpart.to_model(found.objective),
+        greedy_objective.map_or_else(
+            || "outside the problem".to_string(),
+            |g| { counterpart.to_model(g).to_string() }
+        )
+    )];
+    if budget.is_some() {
+        notes.push(format!(
+            "the solver's time limit is what the warm start's search left of it ({:.3} s used)",
+            found.seconds
+        ));
+    }
+    let (tree, source) = if use_search {
+        (found.tree.clone(), format!("dp ({described})"))
+    } else {
+        (greedy, "greedy".to_string())
+    };
+    Ok(ChosenStart {
+        tree: Some(tree),
+        source: Some(source),
+        notes,
+        search: Some(found),
+    })
+}
+
+/// `optimal, 0.02 s` or `time_limit, gap 3.1%, 1.00 s`.
+fn describe(found: &DpOutcome) -> String {
+    match found.termination {
+        DpTermination::Optimal => format!("optimal, {:.3} s", found.seconds),
+        other => {
+            let (_, gap) = crate::solver::gaps(Some(found.objective), Some(found.lower_bound));
+            format!(
+                "{}, gap {}, {:.3} s",
+                serde_json::to_value(other)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                gap.map_or_else(|| "-".to_string(), |g| format!("{:.2}%", 100.0 * g)),
+                found.seconds
+            )
+        }
+    }
+}
+
+/// OLCT's `dp` and `best` warm starts: the search's tree of accuracy at one level less, its
+/// last level made of logistic leaves and refined, when its exact objective beats the greedy
+/// logistic tree's (or always with `dp`, when it can be built).
+fn olct_start(
+    formulation: &AnyFormulation,
+    train: &Dataset,
+    greedy: Tree,
+    search_options: &DpOptions,
+    mode: WarmStartMode,
+) -> Result<ChosenStart> {
+    let AnyFormulation::Olct(olct) = formulation else {
+        return Err(Error::Internal(format!(
+            "{} has no exact search counterpart",
+            formulation.name()
+        )));
+    };
+    let (candidate, described, found) = olct.start_from_search(train, search_options)?;
+    let greedy_objective = olct.exact_objective_on(train, &greedy)?;
+    let candidate_objective = olct.exact_objective_on(train, &candidate)?;
+    let notes = vec![format!(
+        "warm start: the exact search's tree ({described}) refined into logistic leaves has \
+         exact objective {candidate_objective}; the greedy logistic tree's is {greedy_objective}"
+    )];
+    let take_candidate = mode == WarmStartMode::Dp || candidate_objective < greedy_objective;
+    let (tree, source) = if take_candidate {
+        (
+            candidate,
+            format!("dp refined into logistic leaves ({described})"),
+        )
+    } else {
+        (greedy, "greedy".to_string())
+    };
+    Ok(ChosenStart {
+        tree: Some(tree),
+        source: Some(source),
+        notes,
+        search: Some(found),
+    })
+}
+
+/// The certificate of `outcome` (see [`super::certificate`]).
+fn certify(
+    formulation: &AnyFormulation,
+    counterpart: &Counterpart,
+    train: &Dataset,
+    outcome: &Outcome,
+    reusable: Option<DpOutcome>,
+    budget: f64,
+    options: &LearnOptions,
+) -> Result<Certificate> {
+    let search_options = DpOptions {
+        time_limit: Some(budget),
+        interrupt: options.interrupt.clone(),
+        ..DpOptions::default()
+    };
+    let found = match reusable {
+        Some(found) => found,
+        None => dp::solve(train, &counterpart.search.problem(train), &search_options)?,
+    };
+    let figures = |found: &DpOutcome, counterpart: &Counterpart| SearchFigures {
+        termination: found.termination,
+        seconds: found.seconds,
+        objective: counterpart.to_model(found.objective),
+        bound: counterpart.to_model(found.lower_bound),
+    };
+    let dp = figures(&found, counterpart);
+    let report = &outcome.report;
+    let claim = MilpClaim {
+        optimal: report.termination == Termination::Optimal,
+        objective: report.objective,
+        bound: report.best_bound,
+        tree_objective: outcome.evaluated_objective,
+    };
+    let search = SearchResult {
+        optimal: found.is_optimal(),
+        objective: dp.objective,
+        bound: dp.bound,
+    };
+    let (verdict, difference, message) = verdict(&claim, &search);
+    let reduced = match formulation {
+        AnyFormulation::BinOct(f) => f.thresholds != ThresholdMode::All,
+        AnyFormulation::FlowOct(f) => f.thresholds != ThresholdMode::All,
+        _ => false,
+    };
+    let all_thresholds = if reduced {
+        match counterpart_over_all(formulation, train) {
+            Some(all) => {
+                let found = dp::solve(train, &all.search.problem(train), &search_options)?;
+                Some(figures(&found, &all))
+            }
+            None => None,
+        }
+    } else {
+        None
+    };
+    Ok(Certificate {
+        verdict,
+        dp,
+        difference,
+        message,
+        all_thresholds,
+        dp_tree: (verdict == Verdict::Contradiction).then_some(found.tree),
+    })
+}
+
+fn counterpart_over_all(formulation: &AnyFormulation, train: &Dataset) -> Option<Counterpart> {
+    counterpart(formulation, train, Some(ThresholdMode::All))
+}

@@ -1,0 +1,159 @@
+//! Learning a tree: the method layer above the formulations and solvers.
+//!
+//! A [`Method`] is one way to learn a tree: a MILP formulation on a solver, or the exact
+//! dynamic-programming search ([`dp_search`]). A new method plugs in as a variant here, with
+//! its parameters type and its run returning an [`Outcome`]. [`learn`] is the one entry point: it takes the training
+//! data (already prepared for the method with [`Method::prepare`]) and [`LearnOptions`], chooses
+//! the warm start ([`WarmStartMode`]), runs the method, and returns an [`Outcome`] whose tree
+//! has been re-evaluated by plain code. [`SolveDocument`] is the one typed report made from an
+//! outcome: `milptree solve --json` prints it, experiments store it and read it back.
+//!
+//! - [`warm_start`]: the warm-start modes;
+//! - [`milp`]: running a MILP formulation (build, encode, solve, decode, check);
+//! - [`milp_method`]: a formulation as a method: warm start, run, certificate;
+//! - [`counterpart`], [`certificate`]: the exact search's version of a formulation's problem,
+//!   and the certificate of a MILP result against it;
+//! - [`dp_search`]: running the exact search;
+//! - [`outcome`]: what a run produced; [`document`]: the report.
+
+pub mod certificate;
+pub mod counterpart;
+pub mod document;
+pub mod dp_search;
+pub mod milp;
+pub mod milp_method;
+pub mod outcome;
+pub mod spec;
+pub mod warm_start;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+pub use document::{DataBlock, OneSidedSplit, SolveDocument};
+pub use dp_search::{DpParams, DpSearch};
+pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+pub use spec::MethodSpec;
+pub use warm_start::WarmStartMode;
+
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::formulation::AnyFormulation;
+use crate::solver::{Progress, SolverKind};
+use crate::tree::Tree;
+
+/// A way to learn a tree.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Method {
+    /// A MILP formulation solved by a MIP solver.
+    Milp {
+        formulation: AnyFormulation,
+        solver: SolverKind,
+    },
+    /// The exact dynamic-programming search.
+    Dp(DpSearch),
+}
+
+impl Method {
+    /// The formulation's name (`oct`, ...), or `dp`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Method::Milp { formulation, .. } => formulation.name(),
+            Method::Dp(_) => "dp",
+        }
+    }
+
+    /// The depth of the trees the method learns.
+    pub fn depth(&self) -> usize {
+        match self {
+            Method::Milp { formulation, .. } => formulation.depth(),
+            Method::Dp(search) => search.depth,
+        }
+    }
+
+    /// The parameters as reported.
+    pub fn parameters(&self) -> serde_json::Value {
+        match self {
+            Method::Milp { formulation, .. } => formulation.parameters(),
+            Method::Dp(search) => search.parameters(),
+        }
+    }
+
+    /// The solver that runs the method (`highs`, `cbc`, `dp`).
+    pub fn solver_name(&self) -> &'static str {
+        match self {
+            Method::Milp { solver, .. } => solver.name(),
+            Method::Dp(_) => "dp",
+        }
+    }
+
+    /// The data the method learns from (e.g. OLCT relabels multiclass data), for training and
+    /// test data alike.
+    pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
+        match self {
+            Method::Milp { formulation, .. } => formulation.prepare(data),
+            Method::Dp(_) => Ok(data),
+        }
+    }
+
+    /// The method's greedy tree (CART; the greedy logistic tree for OLCT): the `greedy` warm
+    /// start, and the baseline experiments compare with.
+    pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
+        match self {
+            Method::Milp { formulation, .. } => formulation.greedy_tree(train),
+            Method::Dp(search) => search.greedy_tree(train),
+        }
+    }
+}
+
+/// How to run a method.
+#[derive(Debug, Clone)]
+pub struct LearnOptions {
+    /// Wall-clock limit in seconds (fractions allowed). `None`: no limit.
+    pub time_limit: Option<f64>,
+    /// Relative MIP gap at which a solver may stop (0: optimal means optimal).
+    pub mip_rel_gap: f64,
+    /// Solver threads; `None`: the solver's default.
+    pub threads: Option<usize>,
+    /// Stream the solver's log to stderr.
+    pub log: bool,
+    /// Where progress goes.
+    pub progress: Progress,
+    /// Set by someone else (Ctrl-C) to stop the run with its best tree.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    pub warm_start: WarmStartMode,
+    /// The exact search's budget in seconds for the certificate of a MILP result; `None`: no
+    /// certificate.
+    pub certify: Option<f64>,
+    /// Test-only: bound the MILP's objective below by its warm start's, so that a solver
+    /// claims optimality for a tree the exact search can beat (exercises the certificate's
+    /// contradiction).
+    pub break_model_for_tests: bool,
+}
+
+impl Default for LearnOptions {
+    fn default() -> Self {
+        LearnOptions {
+            time_limit: None,
+            mip_rel_gap: 0.0,
+            threads: None,
+            log: false,
+            progress: Progress::Hidden,
+            interrupt: None,
+            warm_start: WarmStartMode::Greedy,
+            certify: None,
+            break_model_for_tests: false,
+        }
+    }
+}
+
+/// Learns a tree with `method` on the training data `train` (prepared with
+/// [`Method::prepare`]).
+pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
+    match method {
+        Method::Milp {
+            formulation,
+            solver,
+        } => milp_method::run(formulation, *solver, train, options),
+        Method::Dp(search) => search.run(train, &options),
+    }
+}

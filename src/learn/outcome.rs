@@ -1,0 +1,67 @@
+//! What a run of any method produced ([`Outcome`]): the search's report, the optional parts only
+//! some methods have (the model's size), the warm start, the check of the returned tree by
+//! plain code, and the tree.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::dp::DpStats;
+use crate::learn::certificate::Certificate;
+use crate::learn::WarmStartMode;
+use crate::mip::ModelSize;
+use crate::solver::SolveReport;
+use crate::tree::Tree;
+
+/// The method's own objective and the plain evaluation of the returned tree, when they differ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DecodeMismatch {
+    pub solver_objective: f64,
+    pub evaluated_objective: f64,
+    pub message: String,
+}
+
+/// The size of a MILP and the time it took to build it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ModelFacts {
+    pub size: ModelSize,
+    pub build_seconds: f64,
+}
+
+/// Everything a run produced.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The formulation's name (`oct`, ...).
+    pub name: &'static str,
+    /// The parameters, depth included, as reported.
+    pub parameters: Value,
+    pub depth: usize,
+    /// What the solver reported: termination, incumbent, bound, gaps, time, trajectory.
+    pub report: SolveReport,
+    /// The model's size and build time (MILP methods).
+    pub model: Option<ModelFacts>,
+    /// The exact search's statistics (the `dp` method).
+    pub search: Option<DpStats>,
+    /// Where the warm start came from.
+    pub warm_start_mode: WarmStartMode,
+    /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
+    pub warm_start_source: Option<String>,
+    /// The exact search's certificate of a MILP result.
+    pub certificate: Option<Certificate>,
+    /// The warm-start tree (as encoded) and the method's objective of it (plain code).
+    pub warm_start_tree: Option<Tree>,
+    pub warm_start_objective: Option<f64>,
+    /// The method's objective of the returned tree, computed by plain code.
+    pub evaluated_objective: Option<f64>,
+    pub decode_mismatch: Option<DecodeMismatch>,
+    /// Notes from encoding and decoding.
+    pub notes: Vec<String>,
+    /// What post-processing did (e.g. OLCT's refinement), or null.
+    pub post_process: Value,
+    /// The final tree (after post-processing), when a solution was found.
+    pub tree: Option<Tree>,
+}
+
+/// Whether two objective values agree to `tolerance`, relative to their size (at least 1).
+pub fn objectives_agree(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance * a.abs().max(b.abs()).max(1.0)
+}

@@ -1,0 +1,120 @@
+//! A method as given, before its parameters are checked ([`MethodSpec`]): what an experiment
+//! grid lists and a report names. [`MethodSpec::check`] turns it into a [`Method`] at a depth.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::formulation::{FormulationName, FormulationParams};
+use crate::learn::{DpParams, Method};
+use crate::solver::SolverKind;
+
+/// A method with its parameters as given.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MethodSpec {
+    /// A formulation on a MIP solver.
+    Milp {
+        formulation: FormulationParams,
+        solver: SolverKind,
+    },
+    /// The exact search.
+    Dp(DpParams),
+}
+
+impl MethodSpec {
+    /// The formulation's name, or `dp`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            MethodSpec::Milp { formulation, .. } => formulation.name().name(),
+            MethodSpec::Dp(_) => "dp",
+        }
+    }
+
+    /// The solver's name: `highs`, `cbc`, or `dp`.
+    pub fn solver_name(&self) -> &'static str {
+        match self {
+            MethodSpec::Milp { solver, .. } => solver.name(),
+            MethodSpec::Dp(_) => "dp",
+        }
+    }
+
+    /// Whether a warm start applies (the MILPs; the exact search finds its own).
+    pub fn takes_warm_start(&self) -> bool {
+        matches!(self, MethodSpec::Milp { .. })
+    }
+
+    /// The method at `depth`, its parameters checked.
+    pub fn check(&self, depth: usize) -> Result<Method> {
+        Ok(match self {
+            MethodSpec::Milp {
+                formulation,
+                solver,
+            } => Method::Milp {
+                formulation: formulation.check(depth)?,
+                solver: *solver,
+            },
+            MethodSpec::Dp(params) => Method::Dp(params.check(depth)?),
+        })
+    }
+
+    /// The parameters that differ from the method's defaults, as `(name, value)` pairs in
+    /// field order, values as compact text (see [`non_default`]).
+    pub fn non_default(&self) -> Vec<(String, String)> {
+        match self {
+            MethodSpec::Milp { formulation, .. } => formulation.non_default(),
+            MethodSpec::Dp(params) => non_default(params, &DpParams::default()),
+        }
+    }
+
+    /// The method called `name` (a formulation, or `dp`) with its parameters from a JSON object
+    /// (a report's `parameters`, whose `depth` and derived figures are ignored), run on the
+    /// solver called `solver`.
+    pub fn from_report(name: &str, parameters: &Value, solver: &str) -> Result<MethodSpec> {
+        if name == "dp" {
+            let params = serde_json::from_value(without_derived(parameters))
+                .map_err(|e| Error::parameter("dp parameters", e.to_string()))?;
+            return Ok(MethodSpec::Dp(params));
+        }
+        let name: FormulationName = name.parse()?;
+        Ok(MethodSpec::Milp {
+            formulation: FormulationParams::from_json(name, parameters)?,
+            solver: solver.parse()?,
+        })
+    }
+}
+
+/// `parameters` without the figures reports add to the parameters as given (`depth`, and the
+/// derived `score_limit` of OLCT).
+pub fn without_derived(parameters: &Value) -> Value {
+    let mut value = parameters.clone();
+    if let Value::Object(fields) = &mut value {
+        for derived in ["depth", "score_limit"] {
+            fields.remove(derived);
+        }
+    }
+    value
+}
+
+/// The fields of `given` that differ from `defaults`, as `(name, value)` pairs in field order,
+/// values as compact text: strings without quotes, numbers in Rust's shortest form (1 rather
+/// than 1.0), lists comma-separated.
+pub fn non_default<P: Serialize>(given: &P, defaults: &P) -> Vec<(String, String)> {
+    fn text(value: &Value) -> String {
+        match value {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |f| f.to_string()),
+            Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(","),
+            other => other.to_string(),
+        }
+    }
+    let (Ok(Value::Object(given)), Ok(Value::Object(defaults))) =
+        (serde_json::to_value(given), serde_json::to_value(defaults))
+    else {
+        return Vec::new();
+    };
+    given
+        .iter()
+        .filter(|(key, value)| defaults.get(*key) != Some(*value))
+        .map(|(key, value)| (key.clone(), text(value)))
+        .collect()
+}

@@ -1,0 +1,251 @@
+//! FlowOCT: optima against the exhaustive-search oracle on both solvers (every midpoint, and
+//! class-boundary candidates against the oracle over the same candidates), accuracy and
+//! balanced objectives, rows merged into groups; encode / decode / objective properties on
+//! random trees; degenerate data and bad input.
+
+use milptree::data::{candidate_thresholds, Dataset, ThresholdMode};
+use milptree::formulation::flowoct::FlowOct;
+use milptree::formulation::{BuiltModel, Formulation, Objective};
+use milptree::learn::milp::{self, MilpOptions};
+use milptree::learn::{objectives_agree, WarmStartMode};
+use milptree::solver::{SolveOptions, SolverKind, Termination};
+use milptree::tree::Tree;
+use proptest::prelude::*;
+
+use crate::common::{mixed_dataset, random_tree};
+use crate::oracle::{optimum, OracleSpec};
+
+const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
+
+/// (seed, rows, levels per feature, classes, duplicated rows).
+fn instances() -> Vec<(u64, usize, Vec<u32>, usize, usize)> {
+    vec![
+        (11, 16, vec![5, 3], 2, 3),
+        (12, 20, vec![6, 4, 2], 3, 4),
+        (13, 24, vec![4, 6, 3], 2, 5),
+        (14, 18, vec![9, 4], 3, 2),
+        (15, 22, vec![3, 7, 4], 2, 6),
+    ]
+}
+
+/// Solves to proven optimality through the library's MILP runner, whose check of the decoded
+/// tree against the solver must pass; returns the objective and the tree.
+fn solve_optimally(model: &FlowOct, data: &Dataset, solver: SolverKind, warm: bool) -> (f64, Tree) {
+    let outcome = milp::run(
+        model,
+        data,
+        MilpOptions {
+            solver,
+            solve: SolveOptions {
+                time_limit: Some(120.0),
+                ..SolveOptions::default()
+            },
+            start: warm.then(|| model.greedy_tree(data).expect("CART")),
+            warm_start_mode: if warm {
+                WarmStartMode::Greedy
+            } else {
+                WarmStartMode::None
+            },
+            bound_below_for_tests: false,
+        },
+    )
+    .expect("FlowOCT runs");
+    let context = format!("{} {solver:?} warm={warm} {model:?}", data.source());
+    assert_eq!(
+        outcome.report.termination,
+        Termination::Optimal,
+        "{context}"
+    );
+    assert!(
+        outcome.decode_mismatch.is_none(),
+        "{context}: {:?}",
+        outcome.decode_mismatch
+    );
+    if let Some(start) = &outcome.report.warm_start {
+        assert!(start.feasible, "{context}: infeasible warm start");
+    }
+    (
+        outcome.report.objective.expect("an objective"),
+        outcome.tree.expect("a tree"),
+    )
+}
+
+#[test]
+fn every_midpoint_reaches_the_oracle_optimum() {
+    for (seed, n, levels, k, duplicates) in instances() {
+        let data = mixed_dataset(seed, n, &levels, k, duplicates);
+        for depth in 1..=2 {
+            let expected = optimum(&data, &OracleSpec::errors(&data, depth));
+            for (i, solver) in SOLVERS.into_iter().enumerate() {
+                let warm = (seed as usize + i + depth) % 2 == 0;
+                let (objective, tree) = solve_optimally(&FlowOct::new(depth), &data, solver, warm);
+                let context = format!("seed {seed} depth {depth} {solver:?} warm={warm}");
+                assert!(
+                    objectives_agree(objective, expected.objective, 1e-6),
+                    "{context}: FlowOCT {objective}, oracle {}",
+                    expected.objective
+                );
+                let errors = tree
+                    .evaluate(data.rows(), data.labels(), data.classes())
+                    .expect("the rows fit the tree")
+                    .misclassified;
+                assert_eq!(errors as f64, expected.objective, "{context}");
+            }
+        }
+    }
+}
+
+#[test]
+fn balanced_objective_reaches_the_weighted_oracle_optimum() {
+    for (seed, n, levels, k, duplicates) in instances().into_iter().take(3) {
+        let data = mixed_dataset(seed + 100, n, &levels, k, duplicates);
+        let weights = Objective::Balanced.class_weights(&data);
+        for depth in 1..=2 {
+            let expected = optimum(
+                &data,
+                &OracleSpec {
+                    class_weights: weights.clone(),
+                    ..OracleSpec::errors(&data, depth)
+                },
+            );
+            let model = FlowOct {
+                objective: Objective::Balanced,
+                ..FlowOct::new(depth)
+            };
+            for solver in SOLVERS {
+                let (objective, _) = solve_optimally(&model, &data, solver, true);
+                assert!(
+                    objectives_agree(objective, expected.objective, 1e-6),
+                    "seed {seed} depth {depth} {solver:?}: {objective} vs {}",
+                    expected.objective
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn class_boundary_candidates_reach_the_oracle_over_the_same_candidates() {
+    for (seed, n, levels, k, duplicates) in instances().into_iter().take(3) {
+        let data = mixed_dataset(seed + 200, n, &levels, k, duplicates);
+        let candidates: Vec<Vec<f64>> = (0..data.n_features())
+            .map(|j| {
+                candidate_thresholds(
+                    &data.feature_column(j),
+                    data.labels(),
+                    ThresholdMode::ClassBoundary,
+                )
+            })
+            .collect();
+        for depth in 1..=2 {
+            let expected = optimum(
+                &data,
+                &OracleSpec {
+                    thresholds: Some(candidates.clone()),
+                    ..OracleSpec::errors(&data, depth)
+                },
+            );
+            let model = FlowOct {
+                thresholds: ThresholdMode::ClassBoundary,
+                ..FlowOct::new(depth)
+            };
+            let (objective, _) = solve_optimally(&model, &data, SolverKind::Highs, true);
+            assert!(
+                objectives_agree(objective, expected.objective, 1e-6),
+                "seed {seed} depth {depth}: {objective} vs {}",
+                expected.objective
+            );
+        }
+    }
+}
+
+/// Rows identical on the features but with different labels share one flow; the model has one
+/// flow per group, fewer than the rows.
+#[test]
+fn identical_rows_are_grouped() {
+    let data = Dataset::from_parts(
+        "groups",
+        vec!["x".into()],
+        vec!["a".into(), "b".into()],
+        vec![
+            vec![0.0],
+            vec![0.0],
+            vec![0.0],
+            vec![1.0],
+            vec![1.0],
+            vec![2.0],
+        ],
+        vec![0, 0, 1, 1, 1, 0],
+    )
+    .expect("valid");
+    let model = FlowOct::new(1);
+    let built = model.build(&data).expect("builds");
+    assert_eq!(built.rows_and_groups(), (6, 3));
+    // Depth 1: x <= 0.5 gives `a` (2 of 3) and `b` (2 of 3): 2 errors; the oracle agrees.
+    let expected = optimum(&data, &OracleSpec::errors(&data, 1)).objective;
+    assert_eq!(expected, 2.0);
+    for solver in SOLVERS {
+        let (objective, _) = solve_optimally(&model, &data, solver, false);
+        assert!(
+            (objective - expected).abs() < 1e-9,
+            "{solver:?}: {objective}"
+        );
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// A random tree (thresholds anywhere) encodes as a feasible assignment whose objective is
+    /// the plain evaluation of the snapped tree, and which decodes to a tree predicting like it.
+    #[test]
+    fn encoded_random_trees_are_feasible_and_decode_to_the_snapped_tree(
+        seed in 0u64..1000,
+        depth in 1usize..=3,
+        all in proptest::bool::ANY,
+        balanced in proptest::bool::ANY,
+    ) {
+        let data = mixed_dataset(seed, 18, &[5, 3, 4], 3, 3);
+        let model = FlowOct {
+            thresholds: if all { ThresholdMode::All } else { ThresholdMode::ClassBoundary },
+            objective: if balanced { Objective::Balanced } else { Objective::Accuracy },
+            ..FlowOct::new(depth)
+        };
+        let built = model.build(&data).expect("builds");
+        let tree = random_tree(&data, depth, seed);
+        let encoded = model.encode(&built, &tree).expect("encodes");
+        let check = built.mip().check(&encoded.assignment);
+        prop_assert!(check.feasible, "{:?}", check.worst);
+        let plain = model.objective_of(&built, &tree).expect("objective");
+        let in_model = built.mip().objective_value(&encoded.assignment);
+        prop_assert!((plain - in_model).abs() < 1e-9, "{plain} vs {in_model}");
+        let decoded = model.decode(&built, &encoded.assignment).expect("decodes");
+        prop_assert_eq!(
+            decoded.tree.predict(data.rows()),
+            encoded.tree.predict(data.rows())
+        );
+        if all {
+            // Snapping to every midpoint never changes a training prediction.
+            prop_assert_eq!(encoded.tree.predict(data.rows()), tree.predict(data.rows()));
+        }
+    }
+}
+
+#[test]
+fn bad_input_is_an_error() {
+    let data = mixed_dataset(3, 10, &[3, 2], 2, 0);
+    assert!(FlowOct::new(0).build(&data).is_err());
+    assert!(FlowOct::new(9).build(&data).is_err());
+    let one_value = Dataset::from_parts(
+        "constant",
+        vec!["x".into()],
+        vec!["a".into(), "b".into()],
+        vec![vec![1.0]; 4],
+        vec![0, 1, 0, 1],
+    )
+    .expect("valid");
+    // No candidate at all: the model can only predict at the root.
+    let (objective, tree) = solve_optimally(&FlowOct::new(2), &one_value, SolverKind::Highs, true);
+    assert_eq!(objective, 2.0);
+    assert_eq!(tree.n_splits(), 0);
+}
