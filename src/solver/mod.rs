@@ -45,7 +45,7 @@ pub use cbc::Cbc;
 pub use gap::gaps;
 pub use highs::Highs;
 pub use kind::{backend, SolverKind};
-pub use options::{Progress, SolveOptions};
+pub use options::{machine_threads, Progress, SolveOptions};
 pub use report::{FileSolved, SolveReport, Solved, Termination, TrajectoryPoint, WarmStartReport};
 
 use crate::error::Result;

@@ -34,6 +34,33 @@ fn oct_depth_one_on_iris_is_fifty_errors_on_both_solvers() {
 }
 
 #[test]
+fn more_threads_than_the_machine_has_are_a_usage_error() {
+    let data = dataset("iris");
+    let machine = std::thread::available_parallelism().map_or(1, usize::from);
+    for threads in [machine + 1, 10_000] {
+        let output = milptree(&[
+            "solve",
+            path_str(&data),
+            "--formulation",
+            "oct",
+            "--depth",
+            "1",
+            "--threads",
+            &threads.to_string(),
+            "--json",
+            "--quiet",
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let message = stderr(&output);
+        assert!(
+            message.contains("threads") && message.contains(&format!("{machine} hardware threads")),
+            "{message}"
+        );
+        assert!(output.stdout.is_empty());
+    }
+}
+
+#[test]
 fn options_of_another_formulation_are_errors() {
     let data = dataset("iris");
     for (formulation, option, value) in [

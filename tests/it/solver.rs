@@ -306,6 +306,10 @@ fn rejects_bad_options_and_foreign_starts(kind: SolverKind) {
             threads: Some(0),
             ..SolveOptions::default()
         },
+        SolveOptions {
+            threads: Some(machine_threads() + 1),
+            ..SolveOptions::default()
+        },
     ];
     for options in bad {
         let result = solver::solve(&known.model, kind, &options);
@@ -322,6 +326,11 @@ fn rejects_bad_options_and_foreign_starts(kind: SolverKind) {
     };
     let result = solver::solve(&known.model, kind, &options);
     assert!(matches!(result, Err(Error::Model(_))));
+}
+
+/// The hardware threads of this machine, as the standard library sees them.
+fn machine_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 fn evaluates_a_model_without_variables(kind: SolverKind) {
