@@ -14,7 +14,7 @@ use crate::error::{Error, Result};
 use crate::export::TextView;
 use crate::formulation::pipeline::{Outcome, RunOptions, WarmStart};
 use crate::formulation::AnyFormulation;
-use crate::solver::{Progress, SolveOptions, Termination};
+use crate::solver::{Progress, SolveOptions};
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let formulation = args.model.formulation()?;
@@ -110,19 +110,17 @@ fn solve_with(formulation: &AnyFormulation, args: &SolveArgs) -> Result<()> {
     } else {
         print_human(args, &data, &outcome);
     }
-    if !outcome.report.has_solution
-        && !matches!(
-            outcome.report.termination,
-            Termination::TimeLimit | Termination::Interrupted
-        )
-    {
-        // Infeasible, unbounded or failed: nothing to return is a failure of the run.
+    let termination = &outcome.report.termination;
+    if termination.is_failure(outcome.report.has_solution) {
+        // Infeasible, unbounded, failed or crashed: a failure of the run, tree or not.
+        let tree = if outcome.tree.is_some() {
+            "the tree reported is the solver's last incumbent"
+        } else {
+            "no tree"
+        };
         return Err(Error::Solver {
             solver: args.solver.to_string(),
-            message: format!(
-                "no tree: the solve ended with {:?}",
-                outcome.report.termination
-            ),
+            message: format!("{tree}: the solve ended with {termination}"),
         });
     }
     Ok(())

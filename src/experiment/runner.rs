@@ -27,7 +27,7 @@ use crate::solver::{Progress, SolveOptions, Termination};
 #[derive(Debug, Clone)]
 pub struct RunnerOptions {
     pub progress: ProgressMode,
-    /// Set by a Ctrl-C handler: the running HiGHS solve stops, and so does the grid.
+    /// Set by a Ctrl-C handler: the running solve stops, and so does the grid.
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 

@@ -14,7 +14,7 @@
 //!   ([`MipModel::write_mps`]), and a start as a Gurobi `.mst` file ([`MipModel::write_mst`]) or a
 //!   HiGHS `.sol` file ([`MipModel::write_highs_solution`]), all with the same file names
 //!   ([`MipModel::file_name`]), coefficients in a stable order and the same bytes for the same
-//!   model.
+//!   model; [`read_mst`] reads such a start back.
 //!
 //! The objective is always minimised; its constant term is kept everywhere (reports, checks,
 //! files).
@@ -28,6 +28,7 @@ mod mps_writer;
 mod names;
 mod number_format;
 mod record;
+mod start_reader;
 mod start_writer;
 
 pub use assignment::{Assignment, AssignmentBuilder};
@@ -35,3 +36,4 @@ pub use check::{Feasibility, Violation, ViolationKind, FEASIBILITY_TOLERANCE};
 pub use good_lp::{constraint, Constraint, Expression, Variable};
 pub use model::MipModel;
 pub use record::{ModelSize, RowInfo, RowSense, VarInfo, VarKind};
+pub use start_reader::read_mst;

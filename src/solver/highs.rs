@@ -45,6 +45,7 @@ use highs_sys::{
     SOLUTION_STATUS_FEASIBLE, STATUS_ERROR,
 };
 
+use super::outcome::Outcome;
 use super::progress::{finite, Monitor};
 use super::report::{FileSolved, SolveReport, Solved, Termination};
 use super::{Backend, SolveOptions};
@@ -327,30 +328,6 @@ unsafe extern "C" fn on_callback(
     }));
 }
 
-/// What a HiGHS run produced.
-struct Outcome {
-    termination: Termination,
-    objective: Option<f64>,
-    bound: Option<f64>,
-    nodes: Option<u64>,
-    values: Option<Vec<f64>>,
-}
-
-impl Outcome {
-    /// Copies the outcome and the monitor's trajectory into `report`.
-    fn fill(&self, report: &mut SolveReport, monitor: Monitor) {
-        let trajectory = monitor.finish(self.objective, self.bound);
-        report.termination = self.termination.clone();
-        report.has_solution = self.values.is_some();
-        report.objective = self.objective;
-        report.best_bound = self.bound;
-        report.nodes = self.nodes;
-        report.time_to_first_incumbent = trajectory.first_incumbent.map(|(t, _)| t);
-        report.first_incumbent = trajectory.first_incumbent.map(|(_, objective)| objective);
-        report.trajectory = trajectory.points;
-    }
-}
-
 /// Runs HiGHS with the callbacks and reads the results; `mip` says whether branch-and-bound
 /// figures (bound, nodes) are to be read.
 fn run(highs: &mut highs::Model, options: &SolveOptions, monitor: &Monitor, mip: bool) -> Outcome {
@@ -403,6 +380,7 @@ fn run(highs: &mut highs::Model, options: &SolveOptions, monitor: &Monitor, mip:
         bound,
         nodes,
         values,
+        notes: Vec::new(),
     }
 }
 

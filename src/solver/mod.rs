@@ -16,26 +16,27 @@
 //! gaps always use ours.
 //!
 //! What each backend can tell (established by experiment, see the backends' documentation):
-//! - HiGHS reports every improving solution and, periodically, its bound: the trajectory has a
-//!   point per incumbent and bound movements, `time_to_first_incumbent` is known, the interrupt
-//!   flag stops it, its log can be routed to stderr. Each HiGHS solve runs on a thread of its
-//!   own, so the `threads` option applies to every solve (HiGHS keeps one task scheduler per
-//!   calling thread and fails a run whose `threads` differs while another HiGHS instance lives
-//!   on that thread).
-//! - CBC's C interface gives no usable progress: its message callback stops being called once
-//!   the branch-and-bound starts and prints every message to stdout even at log level 0. So
-//!   CBC's trajectory is only the final point, `time_to_first_incumbent` is `None`, warm-start
-//!   acceptance is often undecidable (`None`), and a running CBC cannot be interrupted. Its log
-//!   goes to stdout, so with `log` on, stdout is pointed at stderr during the solve.
+//! - HiGHS reports every improving solution and, periodically, its bound, through callbacks:
+//!   the trajectory has a point per incumbent and bound movements, `time_to_first_incumbent`
+//!   is known, the interrupt flag stops it, its log can be routed to stderr. Each HiGHS solve
+//!   runs on a thread of its own, so the `threads` option applies to every solve (HiGHS keeps
+//!   one task scheduler per calling thread and fails a run whose `threads` differs while
+//!   another HiGHS instance lives on that thread).
+//! - CBC runs in a child process of its own ([`cbc`]: a crash is a `solver_error` report, not
+//!   the end of the caller). Its log, read by the parent as it is printed, gives the same
+//!   figures: a trajectory point per incumbent and bound movement, `time_to_first_incumbent`,
+//!   the warm start's acceptance. The parent owns the wall clock (the worker is killed
+//!   [`cbc::KILL_GRACE`] seconds past the limit) and the interrupt flag (the worker is killed).
+//!   Its solution values come only at the end (see [`cbc`] for what a killed worker leaves).
 
-mod cbc;
+pub mod cbc;
 mod gap;
 mod highs;
 mod kind;
 mod options;
+mod outcome;
 mod progress;
 mod report;
-mod stdout_redirect;
 mod warm_start;
 
 use std::path::Path;
@@ -127,10 +128,7 @@ pub fn solve_with(
         }
         report.solution_check = Some(check);
     }
-    report.error = match &report.termination {
-        Termination::Error(text) => Some(text.clone()),
-        _ => None,
-    };
+    report.error = report.termination.error_text().map(str::to_string);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(solved)
 }

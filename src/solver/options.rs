@@ -45,9 +45,9 @@ pub struct SolveOptions {
     pub progress: Progress,
     /// A complete start, checked before solving and passed to the solver.
     pub warm_start: Option<Assignment>,
-    /// When set to `true` by someone else (e.g. a Ctrl-C handler), HiGHS stops at its next
-    /// check and reports `interrupted` with its best solution. CBC cannot be stopped once it
-    /// runs: it only honours a flag already set when the solve starts.
+    /// When set to `true` by someone else (e.g. a Ctrl-C handler), the solve stops and reports
+    /// `interrupted`: HiGHS at its next check, with its best solution; CBC at once (its worker
+    /// process is killed), with the incumbent its log showed (see [`crate::solver::cbc`]).
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 

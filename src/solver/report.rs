@@ -25,11 +25,14 @@ pub enum Termination {
     Interrupted,
     /// The solver failed or ended in a state we do not interpret; the text says what happened.
     Error(String),
+    /// The solver's process died (a crash, a signal) before it finished; the text says how,
+    /// with the last lines of its log. The report keeps what its log had shown until then.
+    SolverError(String),
 }
 
 impl Termination {
     /// The JSON name: `optimal`, `infeasible`, `unbounded`, `infeasible_or_unbounded`,
-    /// `time_limit`, `interrupted` or `error`.
+    /// `time_limit`, `interrupted`, `error` or `solver_error`.
     pub fn name(&self) -> &'static str {
         match self {
             Termination::Optimal => "optimal",
@@ -39,6 +42,42 @@ impl Termination {
             Termination::TimeLimit => "time_limit",
             Termination::Interrupted => "interrupted",
             Termination::Error(_) => "error",
+            Termination::SolverError(_) => "solver_error",
+        }
+    }
+
+    /// The termination called `name` (see [`Termination::name`]), with `text` for the two that
+    /// carry one.
+    pub fn from_name(name: &str, text: String) -> Option<Termination> {
+        Some(match name {
+            "optimal" => Termination::Optimal,
+            "infeasible" => Termination::Infeasible,
+            "unbounded" => Termination::Unbounded,
+            "infeasible_or_unbounded" => Termination::InfeasibleOrUnbounded,
+            "time_limit" => Termination::TimeLimit,
+            "interrupted" => Termination::Interrupted,
+            "error" => Termination::Error(text),
+            "solver_error" => Termination::SolverError(text),
+            _ => return None,
+        })
+    }
+
+    /// The text of an `error` or `solver_error` termination.
+    pub fn error_text(&self) -> Option<&str> {
+        match self {
+            Termination::Error(text) | Termination::SolverError(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Whether the solve failed: the solver crashed, or ended without a solution for a reason
+    /// other than a limit or an interrupt (infeasible, unbounded, an error). A command that
+    /// reports such a solve exits with a failure.
+    pub fn is_failure(&self, has_solution: bool) -> bool {
+        match self {
+            Termination::SolverError(_) => true,
+            Termination::TimeLimit | Termination::Interrupted => false,
+            _ => !has_solution,
         }
     }
 
@@ -56,6 +95,7 @@ impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Termination::Error(text) => write!(f, "error: {text}"),
+            Termination::SolverError(text) => write!(f, "solver_error: {text}"),
             other => f.write_str(other.name()),
         }
     }
@@ -104,7 +144,7 @@ pub struct SolveReport {
     pub solver_version: String,
     /// Why the solve ended.
     pub termination: Termination,
-    /// The text of an `error` termination.
+    /// The text of an `error` or `solver_error` termination.
     pub error: Option<String>,
     /// Whether the solver returned a feasible solution.
     pub has_solution: bool,

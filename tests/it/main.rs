@@ -2,6 +2,7 @@
 
 mod binoct;
 mod cart_sklearn;
+mod cbc_worker;
 mod cli_commands;
 mod cli_solve;
 mod common;

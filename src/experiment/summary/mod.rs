@@ -57,6 +57,11 @@ pub fn summary_markdown(rows: &[Row]) -> String {
     text
 }
 
+/// Whether a run failed: an error, or a solver that crashed.
+fn failed(row: &Row) -> bool {
+    matches!(row.termination.as_str(), "error" | "solver_error")
+}
+
 fn notes(rows: &[Row]) -> String {
     let mut notes = vec![
         "Gaps are `(objective - bound) / |objective|` with the solver's final figures; seconds \
@@ -72,19 +77,19 @@ fn notes(rows: &[Row]) -> String {
     ];
     let unknown = rows
         .iter()
-        .filter(|r| !r.trajectory_complete && r.termination != "error")
+        .filter(|r| !r.trajectory_complete && !failed(r))
         .count();
     if unknown > 0 {
         let solvers: BTreeSet<&str> = rows
             .iter()
-            .filter(|r| !r.trajectory_complete && r.termination != "error")
+            .filter(|r| !r.trajectory_complete && !failed(r))
             .map(|r| r.solver.as_str())
             .collect();
         notes.push(format!(
-            "{unknown} runs ({}) have solutions whose times are unknown: CBC's C interface \
-             reports nothing while it runs, so only its final state is recorded. Their time to \
-             first incumbent and primal integral are left empty (not estimated), their \
-             trajectory plots show the final point only, and warm-start acceptance is often \
+            "{unknown} runs ({}) have solutions whose times are unknown: their reports give the \
+             final state only (CBC runs of milptree versions before CBC's log was read). Their \
+             time to first incumbent and primal integral are left empty (not estimated), their \
+             trajectory plots show the final point only, and warm-start acceptance may be \
              unknown.",
             solvers.into_iter().collect::<Vec<_>>().join(", ")
         ));
@@ -97,7 +102,7 @@ fn notes(rows: &[Row]) -> String {
              decoded tree."
         ));
     }
-    let errors: Vec<&Row> = rows.iter().filter(|r| r.termination == "error").collect();
+    let errors: Vec<&Row> = rows.iter().filter(|r| failed(r)).collect();
     for row in errors.iter().take(10) {
         notes.push(format!(
             "`{}` failed: {}",
