@@ -35,6 +35,7 @@ pub fn main() -> i32 {
     if matches!(cli.command, Command::CbcWorker) {
         return worker::run();
     }
+    crate::solver::cbc::workers_run_this_program();
     match run(cli) {
         Ok(()) => 0,
         Err(error) => {

@@ -31,12 +31,26 @@
 //! says the values are lost.
 //!
 //! The crash avoided: with a warm start, Debian's CBC 2.10.8 dies with `SIGSEGV` in
-//! `CglPreProcess::postProcess` when its time limit falls inside preprocessing. On iris, OCT
-//! depth 3, greedy warm start, 20 runs per limit, in process: 20/20 runs crashed at 0.1, 0.2
-//! and 0.3 s, 7/20 at 0.4 s, 0/20 at 0.5 s (and OCT depth 2: 18/20 at 0.1 s). With
-//! preprocessing off and the same runs: 0/20 at every limit. So a solve with a warm start and
-//! a time limit under [`PREPROCESS_MIN_LIMIT`] seconds runs with `preprocess off` (a note says
-//! so); longer solves keep CBC's preprocessing, which pays off when there is time for it.
+//! `CglPreProcess::postProcess` when its time limit runs out during or just after
+//! preprocessing. Measured with `milptree solve DATA --formulation oct --solver cbc
+//! --time-limit L` (greedy warm start, release build, two cores):
+//!
+//! | model (non-zeros) | runs | before (CBC in process) | worker, preprocessing on | worker, as chosen |
+//! |---|---|---|---|---|
+//! | iris depth 3 (32,611), L = 0.1, 0.2, 0.3 s | 20 each | 20, 20, 20 crashes | 20 at 0.2 s | 0, 0, 0 |
+//! | iris depth 3, L = 0.4 s | 20 | 7 | 10 | 0 |
+//! | iris depth 3, L = 0.5 s | 20 | 0 | - | 0 |
+//! | iris depth 3, L = 0.6, 0.8 s | 10 each | - | 0, 0 | - |
+//! | iris depth 2 (12,019), L = 0.1 s | 20 | 18 | - | 0 |
+//! | breast_cancer depth 3 (463,531), L = 1 s | 3 | - | 3 | 0 |
+//! | breast_cancer depth 3, L = 2, 4 s | 3 each | - | 0, 0 | - |
+//!
+//! ("worker" runs end in a report either way: a crash is `solver_error` with exit 1.) The log
+//! shows preprocessing ending 0.6 s into the solve for iris depth 3 and 1.8 s for
+//! breast_cancer depth 3, so the danger grows with the model. A solve with a warm start and a
+//! time limit under [`preprocess_min_limit`] (1 s plus 5 µs per non-zero: 1.2 s for iris
+//! depth 3, 3.3 s for breast_cancer depth 3) runs with `preprocess off` (a note says so);
+//! longer solves keep CBC's preprocessing, which pays off when there is time for it.
 
 mod library;
 mod log;
@@ -47,7 +61,7 @@ mod worker;
 
 use std::time::{Duration, Instant};
 
-pub use program::{worker_program, WORKER_ENV};
+pub use program::{worker_program, workers_run_this_program, WORKER_ENV};
 pub use supervisor::WORKER_COMMAND;
 pub use worker::worker_main;
 
@@ -63,11 +77,20 @@ use crate::mip::{read_mst, MipModel, RowSense};
 use library::CBC_INFINITY;
 
 /// Seconds past the time limit after which a still running worker is killed.
-pub const KILL_GRACE: f64 = 1.5;
+pub const KILL_GRACE: f64 = 1.0;
 
-/// With a warm start, time limits under this many seconds run without CBC's preprocessing
-/// (see the module documentation).
-pub const PREPROCESS_MIN_LIMIT: f64 = 1.0;
+/// With a warm start, time limits under [`preprocess_min_limit`] run without CBC's
+/// preprocessing: this many seconds...
+pub const PREPROCESS_MIN_SECONDS: f64 = 1.0;
+
+/// ... plus this many per non-zero of the constraint matrix (see the module documentation).
+pub const PREPROCESS_SECONDS_PER_NONZERO: f64 = 5e-6;
+
+/// The shortest time limit with which a solve with a warm start keeps CBC's preprocessing, for
+/// a model of `nonzeros` matrix entries.
+pub fn preprocess_min_limit(nonzeros: usize) -> f64 {
+    PREPROCESS_MIN_SECONDS + PREPROCESS_SECONDS_PER_NONZERO * nonzeros as f64
+}
 
 /// Set (to anything but the empty string) in the environment of the parent, it makes the
 /// parent send `SIGABRT` to the worker right after the first incumbent appears in its log: a
@@ -112,7 +135,9 @@ impl Backend for Cbc {
         });
         let (problem, preprocess_note) = model_problem(model, options);
         report.notes.extend(preprocess_note);
-        let settings = settings(options, started, problem.start.is_some());
+        let preprocess =
+            keeps_preprocessing(options, problem.start.is_some(), problem.values.len());
+        let settings = settings(options, started, preprocess);
         let constant = problem.objective_constant;
         let run = run_worker(
             Problem::Model(Box::new(problem)),
@@ -155,7 +180,8 @@ impl Backend for Cbc {
         let text = path.to_str().ok_or_else(|| {
             Error::parameter("model file", format!("{} is not UTF-8", path.display()))
         })?;
-        let settings = settings(options, started, false);
+        let preprocess = keeps_preprocessing(options, start.is_some(), 0);
+        let settings = settings(options, started, preprocess);
         let problem = Problem::File {
             path: text.to_string(),
             start,
@@ -197,6 +223,7 @@ fn interrupted_before_start(report: &mut SolveReport, monitor: Monitor) {
 
 /// The model in CBC's terms, with its start; and a note when preprocessing is switched off.
 fn model_problem(model: &MipModel, options: &SolveOptions) -> (ModelProblem, Option<String>) {
+    let nonzeros = model.size().nonzeros;
     let columns = model.vars().len();
     let mut entries: Vec<Vec<(usize, f64)>> = vec![Vec::new(); columns];
     for (i, row) in model.rows().iter().enumerate() {
@@ -241,29 +268,32 @@ fn model_problem(model: &MipModel, options: &SolveOptions) -> (ModelProblem, Opt
     }
     problem.objective_constant = model.objective_constant();
     problem.start = options.warm_start.as_ref().map(|s| s.values().to_vec());
-    let note = (problem.start.is_some() && short_limit(options)).then(|| {
+    let note = (!keeps_preprocessing(options, problem.start.is_some(), nonzeros)).then(|| {
         format!(
-            "CBC ran without preprocessing: with a warm start, a time limit under \
-             {PREPROCESS_MIN_LIMIT} s can crash CBC 2.10's preprocessing"
+            "CBC ran without preprocessing: with a warm start, a time limit under {:.2} s for \
+             this model can fall inside CBC 2.10's preprocessing, which then crashes",
+            preprocess_min_limit(nonzeros)
         )
     });
     (problem, note)
 }
 
-fn short_limit(options: &SolveOptions) -> bool {
-    options
-        .time_limit
-        .is_some_and(|limit| limit < PREPROCESS_MIN_LIMIT)
+/// Whether CBC preprocesses a model of `nonzeros` entries (0 when unknown).
+fn keeps_preprocessing(options: &SolveOptions, has_start: bool, nonzeros: usize) -> bool {
+    !(has_start
+        && options
+            .time_limit
+            .is_some_and(|limit| limit < preprocess_min_limit(nonzeros)))
 }
 
 /// The worker's settings, `started` being when the solve started.
-fn settings(options: &SolveOptions, started: Instant, has_start: bool) -> Settings {
+fn settings(options: &SolveOptions, started: Instant, preprocess: bool) -> Settings {
     Settings {
         time_limit: options.remaining(started.elapsed().as_secs_f64()),
         mip_rel_gap: options.mip_rel_gap,
         threads: options.threads,
         integrality_tolerance: options.integrality_tolerance,
-        preprocess: !(has_start && short_limit(options)),
+        preprocess,
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::env;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 
@@ -11,14 +12,27 @@ pub const WORKER_ENV: &str = "MILPTREE_CBC_WORKER";
 /// The name of the milptree binary.
 const BINARY: &str = "milptree";
 
+/// This process's executable, when the milptree command line runs it (whatever its name).
+static COMMAND_LINE: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Declares that this process is the milptree command line, so that its own executable runs
+/// the CBC workers. Called by `milptree`'s `main`.
+pub fn workers_run_this_program() {
+    COMMAND_LINE.get_or_init(|| env::current_exe().ok());
+}
+
 /// The milptree binary that runs CBC solves, the first of:
 /// 1. the path in the environment variable `MILPTREE_CBC_WORKER`;
-/// 2. this process's own executable when it is milptree (the command line);
+/// 2. this process's own executable when it is the milptree command line (see
+///    [`workers_run_this_program`]) or is called `milptree`;
 /// 3. `milptree` next to this executable, or one directory up: where Cargo puts the binary
 ///    for the test programs it builds in `target/<profile>/deps/`.
 pub fn worker_program() -> Result<PathBuf> {
     if let Some(path) = env::var_os(WORKER_ENV).filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(path));
+    }
+    if let Some(Some(path)) = COMMAND_LINE.get() {
+        return Ok(path.clone());
     }
     let current = env::current_exe().map_err(|e| not_found(&format!("({e})")))?;
     if is_milptree(&current) {
