@@ -9,6 +9,7 @@ mod common;
 mod data_errors;
 mod evaluator_props;
 mod experiment;
+mod experiment_sharing;
 mod mip;
 mod models;
 mod oct;
