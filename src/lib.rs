@@ -6,7 +6,7 @@
 //! - [`export`]: text, Graphviz DOT and JSON renderings of a tree;
 //! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
-//!   feasibility checks, size reports and LP/MPS writers, built next to a `good_lp` problem;
+//!   feasibility checks, size reports and LP/MPS writers, built from `good_lp` expressions;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;

@@ -77,8 +77,6 @@ impl Backend for Highs {
     }
 
     fn solve(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
-        options.validate()?;
-        model.validate()?;
         if model.vars().is_empty() {
             return super::solve_without_variables(self, model, options);
         }
@@ -95,7 +93,6 @@ impl Backend for Highs {
         start: Option<&Path>,
         options: &SolveOptions,
     ) -> Result<FileSolved> {
-        options.validate()?;
         on_own_thread(|| self.solve_path(path, start, options))
     }
 }
@@ -108,16 +105,10 @@ impl Highs {
         let mut highs = load(model)?;
         configure(&mut highs, options, monitor.elapsed())?;
         if let Some(start) = &options.warm_start {
+            // Checked by `solver::solve` (`MipModel::values_of`).
             let values = start.values();
-            if values.len() != model.vars().len() {
-                return Err(Error::Model(format!(
-                    "the warm start has {} values but the model has {} columns",
-                    values.len(),
-                    model.vars().len()
-                )));
-            }
-            // SAFETY: `values` holds one value per column of the loaded model; the other
-            // arrays are optional (null).
+            // SAFETY: `values` holds one value per column of the loaded model (checked before
+            // the backend runs); the other arrays are optional (null).
             let status = unsafe {
                 Highs_setSolution(
                     highs.as_mut_ptr(),

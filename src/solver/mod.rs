@@ -1,8 +1,11 @@
 //! Solving a [`MipModel`] with HiGHS or CBC, behind one [`Backend`] trait, with a report that
 //! tells the whole truth: figures a solver does not give are `None`, never invented.
 //!
-//! [`solve`] is the one entry point. It checks the options, the model and the warm start (its
-//! objective, feasibility and worst violation, see [`WarmStartReport`]), runs the backend,
+//! [`solve`] is the one entry point for a model, [`solve_file`] the one for a model file. They
+//! are the one place where the options ([`SolveOptions::validate`]), the model and the warm
+//! start (its length, objective, feasibility and worst violation, see [`WarmStartReport`]) are
+//! checked; the backends (behind the crate-private `Backend` trait) trust them. [`solve`] runs
+//! the backend,
 //! settles "infeasible or unbounded" verdicts with a feasibility solve, computes the gaps with
 //! one formula for every solver ([`gaps`]: `abs_gap = max(0, objective - bound)`,
 //! `rel_gap = abs_gap / |objective|`, 0 when `abs_gap` is 0, `None` when the objective is 0 and
@@ -42,18 +45,18 @@ mod warm_start;
 use std::path::Path;
 use std::time::Instant;
 
-pub use cbc::Cbc;
 pub use gap::gaps;
-pub use highs::Highs;
-pub use kind::{backend, SolverKind};
+pub use kind::SolverKind;
 pub use options::{machine_threads, Progress, SolveOptions};
 pub use report::{FileSolved, SolveReport, Solved, Termination, TrajectoryPoint, WarmStartReport};
 
 use crate::error::Result;
 use crate::mip::{Expression, MipModel};
+use kind::backend;
 
-/// A solver.
-pub trait Backend: Send + Sync {
+/// A solver. Its methods run on options, model and start already checked by [`solve`] or
+/// [`solve_file`].
+pub(crate) trait Backend: Send + Sync {
     /// `highs` or `cbc`.
     fn name(&self) -> &'static str;
 
@@ -85,8 +88,22 @@ pub fn solve(model: &MipModel, kind: SolverKind, options: &SolveOptions) -> Resu
     solve_with(backend(kind).as_ref(), model, options)
 }
 
+/// Reads the model file `path` with the solver's own reader (`.mps` as free MPS, anything else
+/// as CPLEX LP) and solves it; `start` is a start file for it (HiGHS: a `.sol` file as written
+/// by [`MipModel::write_highs_solution`]; CBC: a `.mst` file as written by
+/// [`MipModel::write_mst`]). The gaps are computed; `options.warm_start` is ignored.
+pub fn solve_file(
+    kind: SolverKind,
+    path: &Path,
+    start: Option<&Path>,
+    options: &SolveOptions,
+) -> Result<FileSolved> {
+    options.validate()?;
+    backend(kind).solve_file(path, start, options)
+}
+
 /// [`solve`] with a given backend.
-pub fn solve_with(
+pub(crate) fn solve_with(
     backend: &dyn Backend,
     model: &MipModel,
     options: &SolveOptions,

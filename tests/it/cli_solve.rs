@@ -2,7 +2,7 @@
 //! formulation, OLCT's relabelling carried to `predict`, and exported models solved by the
 //! solvers' own file readers.
 
-use milptree::solver::{backend, SolveOptions, SolverKind, Termination};
+use milptree::solver::{solve_file, SolveOptions, SolverKind, Termination};
 
 use crate::common::{dataset, milptree, milptree_json, path_str, stderr};
 
@@ -206,8 +206,7 @@ fn exported_models_solve_to_the_same_optimum_in_both_solvers_readers() {
             );
             for solver in SolverKind::ALL {
                 // CBC's LP reader drops the objective constant; these models have none.
-                let result = backend(solver)
-                    .solve_file(&model, None, &SolveOptions::default())
+                let result = solve_file(solver, &model, None, &SolveOptions::default())
                     .expect("the solver reads the file");
                 assert_eq!(
                     result.report.termination,
