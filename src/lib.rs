@@ -8,7 +8,7 @@
 //! - [`dp`]: optimal trees by dynamic programming and search (no MILP), and the plain-code
 //!   objective every tree is held against;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
-//!   feasibility checks, size reports and LP/MPS writers, built next to a `good_lp` problem;
+//!   feasibility checks, size reports and LP/MPS writers, built from `good_lp` expressions;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
 //! - [`learn`]: the method layer (a formulation on a solver, ...), its outcome and typed report;

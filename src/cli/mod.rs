@@ -14,6 +14,7 @@ mod output;
 mod predict;
 mod show;
 mod solve;
+mod worker;
 
 use std::error::Error as _;
 
@@ -36,6 +37,10 @@ pub fn main() -> i32 {
             return error.exit_code();
         }
     };
+    if matches!(cli.command, Command::CbcWorker) {
+        return worker::run();
+    }
+    crate::solver::cbc::workers_run_this_program();
     match check_options(&command, &matches).and_then(|()| run(cli)) {
         Ok(()) => 0,
         Err(error) => {
@@ -69,5 +74,9 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::ExportLp(args) => export_lp::run(args),
         Command::Experiment(args) => experiment::run(args),
+        Command::CbcWorker => Err(crate::Error::parameter(
+            "command",
+            "`cbc-worker` runs only as the child process of a CBC solve",
+        )),
     }
 }

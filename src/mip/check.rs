@@ -95,7 +95,7 @@ impl MipModel {
     /// # Panics
     /// If `assignment` does not have one value per column of this model.
     pub fn objective_value(&self, assignment: &Assignment) -> f64 {
-        let values = self.values_of(assignment);
+        let values = self.fitting_values(assignment);
         self.objective_constant()
             + self
                 .objective_terms()
@@ -109,7 +109,7 @@ impl MipModel {
     /// # Panics
     /// If `assignment` does not have one value per column of this model.
     pub fn check(&self, assignment: &Assignment) -> Feasibility {
-        let values = self.values_of(assignment);
+        let values = self.fitting_values(assignment);
         let mut worst = Worst {
             violations: 0,
             worst: None,
@@ -145,17 +145,12 @@ impl MipModel {
         }
     }
 
-    fn values_of<'a>(&self, assignment: &'a Assignment) -> &'a [f64] {
-        let values = assignment.values();
-        assert_eq!(
-            values.len(),
-            self.vars().len(),
-            "an assignment of {} values for model `{}` with {} columns",
-            values.len(),
-            self.name(),
-            self.vars().len()
-        );
-        values
+    /// [`MipModel::values_of`], for callers whose assignment must fit (a bug otherwise).
+    fn fitting_values<'a>(&self, assignment: &'a Assignment) -> &'a [f64] {
+        match self.values_of(assignment) {
+            Ok(values) => values,
+            Err(error) => panic!("{error}"),
+        }
     }
 }
 

@@ -1,10 +1,11 @@
-//! Our own record of a mixed-integer model, kept next to the `good_lp` problem it builds.
+//! Our own record of a mixed-integer model, built with `good_lp`'s expressions.
 //!
 //! Formulations create variables and constraints through [`MipModel`], using `good_lp`'s
-//! [`Variable`], [`Expression`] and [`constraint!`] as usual. Next to the `good_lp` problem the
-//! model keeps an ordered record of every column (readable name such as `a[f=3,n=1]`, kind,
-//! bounds) and every row (name, terms sorted by column, sense, right-hand side), because
-//! `good_lp` does not expose its internals. Everything else is built from this record:
+//! [`Variable`], [`Expression`] and [`constraint!`] as usual. The model keeps an ordered record
+//! of every column (readable name such as `a[f=3,n=1]`, kind, bounds) and every row (name,
+//! terms sorted by column, sense, right-hand side), because a `good_lp` problem cannot be read
+//! back; no `good_lp` problem is kept beside it. A variable's column is its `good_lp` index
+//! (see `variable_index`). Everything else is built from this record:
 //! - the solver backends load it (see [`crate::solver`]), so the solvers see exactly the model
 //!   that is exported and checked;
 //! - [`Assignment`]s (complete values for every column, for warm starts and solutions) are
@@ -14,24 +15,26 @@
 //!   ([`MipModel::write_mps`]), and a start as a Gurobi `.mst` file ([`MipModel::write_mst`]) or a
 //!   HiGHS `.sol` file ([`MipModel::write_highs_solution`]), all with the same file names
 //!   ([`MipModel::file_name`]), coefficients in a stable order and the same bytes for the same
-//!   model.
+//!   model; [`read_mst`] reads such a start back.
 //!
 //! The objective is always minimised; its constant term is kept everywhere (reports, checks,
 //! files).
 
 mod assignment;
 mod check;
-mod column_index;
 mod lp_writer;
 mod model;
 mod mps_writer;
 mod names;
 mod number_format;
 mod record;
+mod start_reader;
 mod start_writer;
+mod variable_index;
 
 pub use assignment::{Assignment, AssignmentBuilder};
 pub use check::{Feasibility, Violation, ViolationKind, FEASIBILITY_TOLERANCE};
 pub use good_lp::{constraint, Constraint, Expression, Variable};
 pub use model::MipModel;
 pub use record::{ModelSize, RowInfo, RowSense, VarInfo, VarKind};
+pub use start_reader::read_mst;

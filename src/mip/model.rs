@@ -1,30 +1,31 @@
-//! [`MipModel`]: the ordered record of columns, rows and objective, built next to the `good_lp`
-//! problem.
+//! [`MipModel`]: the ordered record of columns, rows and objective, built from `good_lp`
+//! variables and expressions.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use good_lp::{Constraint, Expression, IntoAffineExpression, ProblemVariables, Variable};
 
-use super::column_index::ColumnIndex;
 use super::names::FileNames;
 use super::record::{ModelSize, RowInfo, RowSense, VarInfo, VarKind};
+use super::variable_index::index_of;
 use super::{Assignment, AssignmentBuilder};
 use crate::error::{Error, Result};
 
 /// How many model defects an error message names.
 const DEFECTS_NAMED: usize = 10;
 
-/// A minimisation MILP: the `good_lp` problem and our ordered record of it.
+/// A minimisation MILP: our ordered record of its columns, rows and objective.
 ///
 /// Variables and constraints are added through this type, which records them in creation order;
-/// column `j` is the `j`-th variable created, row `i` the `i`-th constraint added.
+/// column `j` is the `j`-th variable created (the `good_lp` variable of index `j`), row `i` the
+/// `i`-th constraint added.
 #[derive(Clone)]
 pub struct MipModel {
     name: String,
-    problem_variables: ProblemVariables,
-    constraints: Vec<Constraint>,
-    objective: Expression,
-    columns: Arc<ColumnIndex>,
+    /// Where `good_lp` variables come from (it numbers them; their bounds and kinds are ours).
+    variable_source: ProblemVariables,
+    /// The variable of each column.
+    variables: Vec<Variable>,
     vars: Vec<VarInfo>,
     rows: Vec<RowInfo>,
     objective_terms: Vec<(usize, f64)>,
@@ -48,10 +49,8 @@ impl MipModel {
     pub fn new(name: impl Into<String>) -> Self {
         MipModel {
             name: name.into(),
-            problem_variables: ProblemVariables::new(),
-            constraints: Vec::new(),
-            objective: Expression::default(),
-            columns: Arc::new(ColumnIndex::default()),
+            variable_source: ProblemVariables::new(),
+            variables: Vec::new(),
             vars: Vec::new(),
             rows: Vec::new(),
             objective_terms: Vec::new(),
@@ -88,12 +87,9 @@ impl MipModel {
                 "binary variable `{name}` has bounds [{lower}, {upper}] outside [0, 1]"
             ));
         }
-        let mut definition = good_lp::variable().min(lower).max(upper);
-        if kind.is_integral() {
-            definition = definition.integer();
-        }
-        let variable = self.problem_variables.add(definition);
-        ColumnIndex::insert(&mut self.columns, variable, self.vars.len());
+        let variable = self.variable_source.add_variable();
+        debug_assert_eq!(index_of(variable), self.vars.len());
+        self.variables.push(variable);
         self.vars.push(VarInfo {
             name,
             kind,
@@ -152,7 +148,7 @@ impl MipModel {
         } else {
             (terms, sense, rhs)
         };
-        self.push_row(name, terms, sense, rhs, constraint)
+        self.push_row(name, terms, sense, rhs)
     }
 
     /// Adds the row `lhs sense rhs` (both sides may hold variables and constants) and records it
@@ -171,12 +167,7 @@ impl MipModel {
         let terms = self.record_terms(&name, &difference, &mut defects);
         self.defects.append(&mut defects);
         let rhs = -difference.constant();
-        let constraint = match sense {
-            RowSense::Le => difference.leq(0.0),
-            RowSense::Ge => difference.geq(0.0),
-            RowSense::Eq => difference.eq(0.0),
-        };
-        self.push_row(name, terms, sense, rhs, constraint)
+        self.push_row(name, terms, sense, rhs)
     }
 
     /// Sets the objective (always minimised); its constant term is kept.
@@ -192,21 +183,26 @@ impl MipModel {
         }
         // A new objective replaces the defects of the previous one.
         self.objective_defects = defects;
-        self.objective = objective;
     }
 
     /// The column of `variable`.
     ///
     /// # Panics
-    /// If this model did not create `variable` (a bug in the code building the model); see
+    /// If `variable` is not a column of this model (a bug in the code building the model); see
     /// [`MipModel::try_col`].
     pub fn col(&self, variable: Variable) -> usize {
-        self.columns.expect(variable)
+        match self.try_col(variable) {
+            Some(column) => column,
+            None => panic!("{variable:?} is not a column of model `{}`", self.name),
+        }
     }
 
-    /// The column of `variable`, or `None` if this model did not create it.
+    /// The column of `variable`, or `None` if this model has no such column. (A `good_lp`
+    /// variable is only an index: one made by another model is taken for this model's column
+    /// of the same index when there is one.)
     pub fn try_col(&self, variable: Variable) -> Option<usize> {
-        self.columns.get(variable)
+        let column = index_of(variable);
+        (column < self.vars.len()).then_some(column)
     }
 
     /// Every column, in creation order.
@@ -226,7 +222,11 @@ impl MipModel {
 
     /// The objective as an expression (terms and constant), e.g. to bound it in a row.
     pub fn objective_expression(&self) -> Expression {
-        self.objective.clone()
+        let mut expression = Expression::from(self.objective_constant);
+        for &(column, coefficient) in &self.objective_terms {
+            expression.add_mul(coefficient, self.variables[column]);
+        }
+        expression
     }
 
     /// The objective's constant term.
@@ -300,7 +300,7 @@ impl MipModel {
                 }
             })
             .collect();
-        assignment.with_values(values)
+        Assignment::new(values)
     }
 
     /// The name column `col` has in LP, MPS and start files: readable, unique, accepted by the
@@ -328,23 +328,6 @@ impl MipModel {
         self.file_names().row(row)
     }
 
-    /// The `good_lp` problem built next to the record: the variables with the objective to
-    /// minimise and the constraints, in the order they were added, to solve the model with any
-    /// solver `good_lp` supports. `good_lp`'s solvers leave the objective's constant out of
-    /// their figures, and fill the gaps of a partial start with 0: prefer [`crate::solver`].
-    pub fn good_lp_problem(&self) -> (good_lp::variable::UnsolvedProblem, Vec<Constraint>) {
-        let problem = self
-            .problem_variables
-            .clone()
-            .minimise(self.objective.clone());
-        (problem, self.constraints.clone())
-    }
-
-    /// The shared variable-to-column map, for assignments.
-    pub(crate) fn column_index(&self) -> &Arc<ColumnIndex> {
-        &self.columns
-    }
-
     /// An assignment of this model from raw values indexed by column (e.g. a solver's solution).
     pub(crate) fn assignment_from_values(&self, values: Vec<f64>) -> Result<Assignment> {
         if values.len() != self.vars.len() {
@@ -355,7 +338,23 @@ impl MipModel {
                 self.name
             )));
         }
-        Ok(Assignment::new(Arc::clone(&self.columns), values))
+        Ok(Assignment::new(values))
+    }
+
+    /// The values of `assignment`, or [`Error::Model`] when it does not give one value per
+    /// column of this model: the one check that an assignment (a warm start, a start to
+    /// write) fits the model.
+    pub fn values_of<'a>(&self, assignment: &'a Assignment) -> Result<&'a [f64]> {
+        let values = assignment.values();
+        if values.len() != self.vars.len() {
+            return Err(Error::Model(format!(
+                "an assignment of {} values for model `{}`, which has {} columns",
+                values.len(),
+                self.name,
+                self.vars.len()
+            )));
+        }
+        Ok(values)
     }
 
     fn file_names(&self) -> &FileNames {
@@ -373,7 +372,7 @@ impl MipModel {
     ) -> Vec<(usize, f64)> {
         let mut terms = Vec::new();
         for (variable, coefficient) in expression.linear_coefficients() {
-            let Some(column) = self.columns.get(variable) else {
+            let Some(column) = self.try_col(variable) else {
                 defects.push(format!(
                     "`{owner}` uses a variable this model did not create"
                 ));
@@ -399,7 +398,6 @@ impl MipModel {
         terms: Vec<(usize, f64)>,
         sense: RowSense,
         rhs: f64,
-        constraint: Constraint,
     ) -> usize {
         if !rhs.is_finite() {
             self.defects
@@ -413,7 +411,6 @@ impl MipModel {
             // Adding 0.0 turns a right-hand side of -0.0 into 0.0.
             rhs: rhs + 0.0,
         });
-        self.constraints.push(constraint);
         self.file_names = OnceLock::new();
         index
     }
