@@ -234,6 +234,17 @@ impl MipModel {
         self.objective_constant
     }
 
+    /// The LP relaxation: the same model with every column continuous (within its bounds).
+    pub fn relaxed(&self) -> MipModel {
+        let mut relaxed = self.clone();
+        for var in &mut relaxed.vars {
+            var.kind = VarKind::Continuous;
+        }
+        relaxed.name = format!("{}_relaxed", self.name);
+        relaxed.file_names = OnceLock::new();
+        relaxed
+    }
+
     /// Whether any column must take an integer value.
     pub fn has_integers(&self) -> bool {
         self.vars.iter().any(|v| v.kind.is_integral())
