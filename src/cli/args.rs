@@ -32,6 +32,10 @@ pub enum Command {
     /// Run a grid of solves (datasets x depths x formulations x solvers x warm starts x
     /// seeds), resumable, with results tables, trajectories, plots and a summary.
     Experiment(ExperimentArgs),
+    /// Run one CBC solve for a parent milptree: a job on stdin, CBC's log and the result on
+    /// stdout. Internal.
+    #[command(name = "cbc-worker", hide = true)]
+    CbcWorker,
 }
 
 #[derive(Debug, Args)]

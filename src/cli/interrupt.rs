@@ -1,5 +1,6 @@
 //! Ctrl-C during a solve: the first press asks the solver to stop and report its best solution
-//! (HiGHS honours it; a running CBC cannot be stopped), a second press exits at once.
+//! (HiGHS stops at its next check; CBC's worker process is killed, see `solver::cbc`), a
+//! second press exits at once.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};

@@ -14,6 +14,7 @@ mod output;
 mod predict;
 mod show;
 mod solve;
+mod worker;
 
 use std::error::Error as _;
 use std::ffi::OsString;
@@ -24,14 +25,17 @@ pub use args::{Cli, Command};
 
 use crate::console::{self, Captured};
 
-/// Runs the command line of this process and returns the process exit code.
+/// Runs the command line of this process and returns the process exit code. This process is
+/// the milptree binary: it runs its own CBC workers.
 pub fn main() -> i32 {
+    crate::solver::cbc::workers_run_this_program();
     exit_code(std::env::args_os())
 }
 
 /// Runs the command line `args` (the program name first) in this process, with its output
 /// captured in memory instead of written to the standard streams, and returns the exit code
-/// the process would have ended with and what it wrote.
+/// the process would have ended with and what it wrote. CBC solves find their worker program
+/// as any library caller's do (see [`crate::solver::cbc::worker_program`]).
 pub fn run_in_memory<I, T>(args: I) -> (i32, Captured)
 where
     I: IntoIterator<Item = T>,
@@ -60,6 +64,9 @@ where
             return error.exit_code();
         }
     };
+    if matches!(cli.command, Command::CbcWorker) {
+        return worker::run();
+    }
     match check_options(&command, &matches).and_then(|()| run(cli)) {
         Ok(()) => 0,
         Err(error) if error.is_closed_pipe() => error.exit_code(),
@@ -105,5 +112,9 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::ExportLp(args) => export_lp::run(args),
         Command::Experiment(args) => experiment::run(args),
+        Command::CbcWorker => Err(crate::Error::parameter(
+            "command",
+            "`cbc-worker` runs only as the child process of a CBC solve",
+        )),
     }
 }

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::export::TextView;
 use crate::learn::certificate::Verdict;
 use crate::learn::{self, LearnOptions, Outcome, SolveDocument};
-use crate::solver::{Progress, Termination};
+use crate::solver::Progress;
 use crate::{out, outln};
 
 pub fn run(args: SolveArgs) -> Result<()> {
@@ -57,19 +57,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
             ),
         });
     }
-    if !outcome.report.has_solution
-        && !matches!(
-            outcome.report.termination,
-            Termination::TimeLimit | Termination::Interrupted
-        )
-    {
-        // Infeasible, unbounded or failed: nothing to return is a failure of the run.
+    let termination = &outcome.report.termination;
+    if termination.is_failure(outcome.report.has_solution) {
+        // Infeasible, unbounded, failed or crashed: a failure of the run, tree or not.
+        let tree = if outcome.tree.is_some() {
+            "the tree reported is the solver's last incumbent"
+        } else {
+            "no tree"
+        };
         return Err(Error::Solver {
             solver: method.solver_name().to_string(),
-            message: format!(
-                "no tree: the solve ended with {}",
-                outcome.report.termination
-            ),
+            message: format!("{tree}: the solve ended with {termination}"),
         });
     }
     Ok(())

@@ -14,8 +14,9 @@
 //! same instance (dataset, formulation with its parameters, depth, split); it is recomputed
 //! whenever the tables are written, so adding runs can change earlier rows' integrals.
 //!
-//! A run whose solver reported solutions without saying when (CBC) has no integral: the times
-//! are unknown, and none is invented.
+//! A run whose report gives solutions without saying when (the final state only) has no
+//! integral: the times are unknown, and none is invented. Nor has a failed run (`error`, or a
+//! solver that crashed, `solver_error`).
 
 use std::collections::HashMap;
 

@@ -66,14 +66,14 @@ pub struct Row {
     /// Wall seconds of the solve (model load to result).
     pub seconds: Option<f64>,
     pub nodes: Option<u64>,
-    /// Seconds until the solver reported its first solution; empty when it did not say (CBC)
-    /// or found none.
+    /// Seconds until the solver reported its first solution; empty when it found none (or its
+    /// report does not say).
     pub time_to_first_incumbent: Option<f64>,
     pub first_incumbent: Option<f64>,
     /// Points in the trajectory file.
     pub trajectory_points: usize,
-    /// Whether the trajectory says when every solution was found (HiGHS, or no solution at
-    /// all); `false` when only the final state is known (CBC with a solution).
+    /// Whether the trajectory says when every solution was found; `false` when only the final
+    /// state is known.
     pub trajectory_complete: bool,
     /// Primal integral over the time limit, in seconds (see `primal_integral`); empty when the
     /// trajectory is not complete.

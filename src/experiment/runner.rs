@@ -2,6 +2,11 @@
 //! grid order, and recorded as soon as it finishes (row, trajectory, tables), so that an
 //! interrupted grid resumes where it stopped.
 //!
+//! Each run is claimed in the results directory before it is solved and until it is recorded
+//! (see `ResultsStore::claim`): several runners on one directory (processes, or machines
+//! sharing it) split a grid between them, each run solved once; a run whose claim is held by
+//! another live runner is left to it, and one left by a runner that died is taken over.
+//!
 //! A run that fails before the solver reports (the model cannot be built, the warm start
 //! cannot be encoded, ...) is recorded with termination `error` and its message, so a rerun
 //! does not try it again. A run stopped by Ctrl-C is not recorded, and the grid stops.
@@ -25,7 +30,7 @@ use crate::solver::{Progress, Termination, TrajectoryPoint};
 #[derive(Debug, Clone)]
 pub struct RunnerOptions {
     pub progress: ProgressMode,
-    /// Set by a Ctrl-C handler: the running HiGHS solve stops, and so does the grid.
+    /// Set by a Ctrl-C handler: the running solve stops, and so does the grid.
     pub interrupt: Option<Arc<AtomicBool>>,
     /// The exact search's budget for the certificate of each MILP run (`None`: none).
     pub certify: Option<f64>,
@@ -36,7 +41,7 @@ pub struct RunnerOptions {
 pub struct RunnerReport {
     /// Runs solved and recorded now.
     pub ran: usize,
-    /// Configurations already in the results.
+    /// Configurations already in the results, or being solved by another runner.
     pub skipped: usize,
     /// Runs recorded with termination `error`.
     pub failed: usize,
@@ -72,6 +77,10 @@ pub fn run_grid(
             report.interrupted = true;
             break;
         }
+        let Some(claim) = store.claim(&config.key())? else {
+            report.skipped += 1;
+            continue;
+        };
         progress.start(config);
         let data = datasets.get(&config.dataset.name)?;
         let solve_progress = progress.solve_progress();
@@ -89,6 +98,7 @@ pub fn run_grid(
         }
         store.add(row.clone(), trajectory)?;
         store.write_tables()?;
+        drop(claim);
         report.ran += 1;
         progress.finished(&row);
     }

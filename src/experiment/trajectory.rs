@@ -2,8 +2,8 @@
 //! its file `trajectories/<run key>.csv` with the columns `seconds,incumbent,bound,rel_gap`
 //! (empty cells: not known at that time).
 //!
-//! HiGHS reports every improving solution and its bound as it goes; CBC reports nothing while
-//! it runs, so a CBC trajectory holds only the final state.
+//! HiGHS reports every improving solution and its bound as it goes, through callbacks; CBC
+//! through its log, which the parent reads as it is printed.
 
 use std::path::Path;
 

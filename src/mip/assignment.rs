@@ -9,57 +9,59 @@ use std::sync::Arc;
 
 use good_lp::Variable;
 
-use super::column_index::ColumnIndex;
+use super::column_map::ColumnMap;
 use super::MipModel;
 use crate::error::{Error, Result};
 
 /// How many unset or non-finite variables an error message names.
 const NAMED: usize = 10;
 
-/// A finite value for every column of one model.
+/// A finite value for every column of one model, indexed by column.
 #[derive(Debug, Clone)]
 pub struct Assignment {
-    columns: Arc<ColumnIndex>,
+    columns: Arc<ColumnMap>,
     values: Vec<f64>,
 }
 
 impl Assignment {
-    pub(crate) fn new(columns: Arc<ColumnIndex>, values: Vec<f64>) -> Assignment {
+    pub(crate) fn new(columns: Arc<ColumnMap>, values: Vec<f64>) -> Assignment {
         Assignment { columns, values }
     }
 
-    /// The value of `v`.
-    ///
-    /// # Panics
-    /// If `v` is not a variable of the model this assignment was made for (a bug in the
-    /// caller); see [`Assignment::get`].
-    pub fn value(&self, v: Variable) -> f64 {
-        self.values[self.columns.expect(v)]
-    }
-
-    /// The value of `v`, or `None` if `v` is not a variable of this assignment's model.
-    pub fn get(&self, v: Variable) -> Option<f64> {
-        self.columns
-            .get(v)
-            .and_then(|column| self.values.get(column).copied())
-    }
-
-    /// All values, indexed by column.
-    pub fn values(&self) -> &[f64] {
-        &self.values
-    }
-
-    /// The variable-to-column map of the model this assignment was made for.
-    pub(crate) fn column_index(&self) -> &Arc<ColumnIndex> {
-        &self.columns
-    }
-
-    /// The same model's assignment with other values (same length).
+    /// The same model's assignment with other values.
     pub(crate) fn with_values(&self, values: Vec<f64>) -> Assignment {
         Assignment {
             columns: Arc::clone(&self.columns),
             values,
         }
+    }
+
+    /// Which variables are the columns of the model this assignment was made for.
+    pub(crate) fn columns(&self) -> &Arc<ColumnMap> {
+        &self.columns
+    }
+
+    /// The value of `v`.
+    ///
+    /// # Panics
+    /// If `v` is not a column of the model this assignment was made for (a bug in the caller);
+    /// see [`Assignment::get`].
+    pub fn value(&self, v: Variable) -> f64 {
+        match self.get(v) {
+            Some(value) => value,
+            None => panic!("{v:?} is not a column of this assignment's model"),
+        }
+    }
+
+    /// The value of `v`, or `None` if `v` is not a column of this assignment's model.
+    pub fn get(&self, v: Variable) -> Option<f64> {
+        let column = self.columns.column(v, self.values.len())?;
+        self.values.get(column).copied()
+    }
+
+    /// All values, indexed by column.
+    pub fn values(&self) -> &[f64] {
+        &self.values
     }
 }
 
@@ -150,9 +152,6 @@ impl<'a> AssignmentBuilder<'a> {
             return Err(Error::Model(describe("are not finite", non_finite)));
         }
         let values = self.values.into_iter().map(|v| v.unwrap_or(0.0)).collect();
-        Ok(Assignment::new(
-            Arc::clone(self.model.column_index()),
-            values,
-        ))
+        Ok(Assignment::new(Arc::clone(self.model.column_map()), values))
     }
 }

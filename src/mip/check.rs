@@ -97,10 +97,9 @@ impl MipModel {
     /// The objective value of `assignment`, constant included; NaN for an assignment that was
     /// not made for this model (see [`MipModel::owns`]).
     pub fn objective_value(&self, assignment: &Assignment) -> f64 {
-        if !self.owns(assignment) {
+        let Ok(values) = self.values_of(assignment) else {
             return f64::NAN;
-        }
-        let values = assignment.values();
+        };
         self.objective_constant()
             + self
                 .objective_terms()
@@ -113,23 +112,17 @@ impl MipModel {
     /// that was not made for this model (see [`MipModel::owns`]) is infeasible, with one
     /// violation of kind [`ViolationKind::Assignment`] and an infinite amount.
     pub fn check(&self, assignment: &Assignment) -> Feasibility {
-        if !self.owns(assignment) {
+        let Ok(values) = self.values_of(assignment) else {
             return Feasibility {
                 feasible: false,
                 worst: Some(Violation {
-                    name: format!(
-                        "an assignment of {} values, not made for model `{}` ({} columns)",
-                        assignment.values().len(),
-                        self.name(),
-                        self.vars().len()
-                    ),
+                    name: self.not_owned(assignment),
                     kind: ViolationKind::Assignment,
                     amount: f64::INFINITY,
                 }),
                 violations: 1,
             };
-        }
-        let values = assignment.values();
+        };
         let mut worst = Worst {
             violations: 0,
             worst: None,

@@ -3,18 +3,19 @@
 
 use std::sync::{Arc, OnceLock};
 
-use good_lp::{Constraint, Expression, IntoAffineExpression, ProblemVariables, Variable};
+use good_lp::{Constraint, Expression, IntoAffineExpression, Variable};
 
-use super::column_index::ColumnIndex;
+use super::column_map::ColumnMap;
 use super::names::FileNames;
 use super::record::{ModelSize, RowInfo, RowSense, VarInfo, VarKind};
+use super::variable_pool::BLOCK;
 use super::{Assignment, AssignmentBuilder};
 use crate::error::{Error, Result};
 
 /// How many model defects an error message names.
 const DEFECTS_NAMED: usize = 10;
 
-/// A minimisation MILP, as our ordered record of its columns, rows and objective.
+/// A minimisation MILP: our ordered record of its columns, rows and objective.
 ///
 /// Variables and constraints are added through this type, which records them in creation order;
 /// column `j` is the `j`-th variable created, row `i` the `i`-th constraint added. Its `good_lp`
@@ -23,8 +24,11 @@ const DEFECTS_NAMED: usize = 10;
 #[derive(Clone)]
 pub struct MipModel {
     name: String,
-    columns: Arc<ColumnIndex>,
-    /// The variable of every column, in column order.
+    /// Which variables are the columns, shared with the assignments made for the model.
+    columns: Arc<ColumnMap>,
+    /// The variables of the block the next columns take theirs from.
+    block: Vec<Variable>,
+    /// The variable of each column.
     variables: Vec<Variable>,
     vars: Vec<VarInfo>,
     rows: Vec<RowInfo>,
@@ -49,7 +53,8 @@ impl MipModel {
     pub fn new(name: impl Into<String>) -> Self {
         MipModel {
             name: name.into(),
-            columns: Arc::new(ColumnIndex::default()),
+            columns: Arc::new(ColumnMap::default()),
+            block: Vec::new(),
             variables: Vec::new(),
             vars: Vec::new(),
             rows: Vec::new(),
@@ -87,8 +92,11 @@ impl MipModel {
                 "binary variable `{name}` has bounds [{lower}, {upper}] outside [0, 1]"
             ));
         }
-        let variable = self.columns.new_variable();
-        ColumnIndex::insert(&mut self.columns, variable, self.vars.len());
+        let column = self.vars.len();
+        if column % BLOCK == 0 {
+            self.block = ColumnMap::add_block(&mut self.columns, column / BLOCK).variables;
+        }
+        let variable = self.block[column % BLOCK];
         self.variables.push(variable);
         self.vars.push(VarInfo {
             name,
@@ -188,15 +196,30 @@ impl MipModel {
     /// The column of `variable`.
     ///
     /// # Panics
-    /// If this model did not create `variable` (a bug in the code building the model); see
+    /// If `variable` is not a column of this model (a bug in the code building the model); see
     /// [`MipModel::try_col`].
     pub fn col(&self, variable: Variable) -> usize {
-        self.columns.expect(variable)
+        match self.try_col(variable) {
+            Some(column) => column,
+            None => panic!("{variable:?} is not a column of model `{}`", self.name),
+        }
     }
 
     /// The column of `variable`, or `None` if this model did not create it.
     pub fn try_col(&self, variable: Variable) -> Option<usize> {
-        self.columns.get(variable)
+        self.columns.column(variable, self.vars.len())
+    }
+
+    /// Whether `assignment` was made for this model as it is now: by this model (or a clone)
+    /// since its last column was added, so it has one value per column, in column order.
+    pub fn owns(&self, assignment: &Assignment) -> bool {
+        Arc::ptr_eq(&self.columns, assignment.columns())
+            && assignment.values().len() == self.vars.len()
+    }
+
+    /// The shared map from variables to columns, for assignments.
+    pub(crate) fn column_map(&self) -> &Arc<ColumnMap> {
+        &self.columns
     }
 
     /// Every column, in creation order.
@@ -216,17 +239,27 @@ impl MipModel {
 
     /// The objective as an expression (terms and constant), e.g. to bound it in a row.
     pub fn objective_expression(&self) -> Expression {
-        let terms: Expression = self
-            .objective_terms
-            .iter()
-            .map(|&(column, coefficient)| coefficient * self.variables[column])
-            .sum();
-        terms + self.objective_constant
+        let mut expression = Expression::from(self.objective_constant);
+        for &(column, coefficient) in &self.objective_terms {
+            expression.add_mul(coefficient, self.variables[column]);
+        }
+        expression
     }
 
     /// The objective's constant term.
     pub fn objective_constant(&self) -> f64 {
         self.objective_constant
+    }
+
+    /// The LP relaxation: the same model with every column continuous (within its bounds).
+    pub fn relaxed(&self) -> MipModel {
+        let mut relaxed = self.clone();
+        for var in &mut relaxed.vars {
+            var.kind = VarKind::Continuous;
+        }
+        relaxed.name = format!("{}_relaxed", self.name);
+        relaxed.file_names = OnceLock::new();
+        relaxed
     }
 
     /// Whether any column must take an integer value.
@@ -323,70 +356,6 @@ impl MipModel {
         self.file_names().row(row)
     }
 
-    /// The model as a `good_lp` problem, to solve it with any solver `good_lp` supports: the
-    /// problem (variables and the objective to minimise), the constraints in row order, and
-    /// the problem's variable of every column (`variables[j]` is column `j`'s; they are not
-    /// the model's own variables, which belong to the model alone). `good_lp`'s solvers leave
-    /// the objective's constant out of their figures, and fill the gaps of a partial start with
-    /// 0: prefer [`crate::solver`].
-    pub fn good_lp_problem(
-        &self,
-    ) -> (
-        good_lp::variable::UnsolvedProblem,
-        Vec<Constraint>,
-        Vec<Variable>,
-    ) {
-        let mut problem_variables = ProblemVariables::new();
-        let variables: Vec<Variable> = self
-            .vars
-            .iter()
-            .map(|var| {
-                let definition = good_lp::variable().min(var.lower).max(var.upper);
-                problem_variables.add(if var.kind.is_integral() {
-                    definition.integer()
-                } else {
-                    definition
-                })
-            })
-            .collect();
-        let expression = |terms: &[(usize, f64)]| -> Expression {
-            terms
-                .iter()
-                .map(|&(column, coefficient)| coefficient * variables[column])
-                .sum()
-        };
-        let objective = expression(&self.objective_terms) + self.objective_constant;
-        let constraints = self
-            .rows
-            .iter()
-            .map(|row| {
-                let lhs = expression(&row.terms);
-                match row.sense {
-                    RowSense::Le => lhs.leq(row.rhs),
-                    RowSense::Ge => lhs.geq(row.rhs),
-                    RowSense::Eq => lhs.eq(row.rhs),
-                }
-            })
-            .collect();
-        (
-            problem_variables.minimise(objective),
-            constraints,
-            variables,
-        )
-    }
-
-    /// Whether `assignment` was made for this model as it is now: by this model (or a clone)
-    /// since its last column was added, so it has one value per column, in column order.
-    pub fn owns(&self, assignment: &Assignment) -> bool {
-        Arc::ptr_eq(&self.columns, assignment.column_index())
-            && assignment.values().len() == self.vars.len()
-    }
-
-    /// The shared variable-to-column map, for assignments.
-    pub(crate) fn column_index(&self) -> &Arc<ColumnIndex> {
-        &self.columns
-    }
-
     /// An assignment of this model from raw values indexed by column (e.g. a solver's solution).
     pub(crate) fn assignment_from_values(&self, values: Vec<f64>) -> Result<Assignment> {
         if values.len() != self.vars.len() {
@@ -398,6 +367,26 @@ impl MipModel {
             )));
         }
         Ok(Assignment::new(Arc::clone(&self.columns), values))
+    }
+
+    /// The values of `assignment`, or [`Error::Model`] when it was not made for this model
+    /// ([`MipModel::owns`]): the one check that an assignment (a warm start, a start to write)
+    /// fits the model.
+    pub fn values_of<'a>(&self, assignment: &'a Assignment) -> Result<&'a [f64]> {
+        if !self.owns(assignment) {
+            return Err(Error::Model(self.not_owned(assignment)));
+        }
+        Ok(assignment.values())
+    }
+
+    /// Says that `assignment` was not made for this model.
+    pub(crate) fn not_owned(&self, assignment: &Assignment) -> String {
+        format!(
+            "an assignment of {} values, not made for model `{}` ({} columns)",
+            assignment.values().len(),
+            self.name,
+            self.vars.len()
+        )
     }
 
     fn file_names(&self) -> &FileNames {
@@ -415,7 +404,7 @@ impl MipModel {
     ) -> Vec<(usize, f64)> {
         let mut terms = Vec::new();
         for (variable, coefficient) in expression.linear_coefficients() {
-            let Some(column) = self.columns.get(variable) else {
+            let Some(column) = self.try_col(variable) else {
                 defects.push(format!(
                     "`{owner}` uses a variable this model did not create"
                 ));

@@ -54,20 +54,9 @@ impl MipModel {
         Ok(())
     }
 
-    /// The values of `start`, or an error if it is not an assignment of this model.
+    /// The values of `start` ([`MipModel::values_of`]), as an I/O error for the writers.
     fn start_values<'a>(&self, start: &'a Assignment) -> io::Result<&'a [f64]> {
-        let values = start.values();
-        if values.len() != self.vars().len() {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "a start of {} values for model `{}` with {} columns",
-                    values.len(),
-                    self.name(),
-                    self.vars().len()
-                ),
-            ));
-        }
-        Ok(values)
+        self.values_of(start)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))
     }
 }

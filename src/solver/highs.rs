@@ -45,6 +45,7 @@ use highs_sys::{
     SOLUTION_STATUS_FEASIBLE, STATUS_ERROR,
 };
 
+use super::outcome::Outcome;
 use super::progress::{finite, Monitor};
 use super::report::{FileSolved, SolveReport, Solved, Termination};
 use super::{Backend, SolveOptions};
@@ -76,8 +77,6 @@ impl Backend for Highs {
     }
 
     fn solve(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
-        options.validate()?;
-        model.validate()?;
         if model.vars().is_empty() {
             return super::solve_without_variables(self, model, options);
         }
@@ -94,7 +93,6 @@ impl Backend for Highs {
         start: Option<&Path>,
         options: &SolveOptions,
     ) -> Result<FileSolved> {
-        options.validate()?;
         on_own_thread(|| self.solve_path(path, start, options))
     }
 }
@@ -107,16 +105,10 @@ impl Highs {
         let mut highs = load(model)?;
         configure(&mut highs, options, monitor.elapsed())?;
         if let Some(start) = &options.warm_start {
+            // Checked by `solver::solve` (`MipModel::values_of`).
             let values = start.values();
-            if values.len() != model.vars().len() {
-                return Err(Error::Model(format!(
-                    "the warm start has {} values but the model has {} columns",
-                    values.len(),
-                    model.vars().len()
-                )));
-            }
-            // SAFETY: `values` holds one value per column of the loaded model; the other
-            // arrays are optional (null).
+            // SAFETY: `values` holds one value per column of the loaded model (checked before
+            // the backend runs); the other arrays are optional (null).
             let status = unsafe {
                 Highs_setSolution(
                     highs.as_mut_ptr(),
@@ -327,30 +319,6 @@ unsafe extern "C" fn on_callback(
     }));
 }
 
-/// What a HiGHS run produced.
-struct Outcome {
-    termination: Termination,
-    objective: Option<f64>,
-    bound: Option<f64>,
-    nodes: Option<u64>,
-    values: Option<Vec<f64>>,
-}
-
-impl Outcome {
-    /// Copies the outcome and the monitor's trajectory into `report`.
-    fn fill(&self, report: &mut SolveReport, monitor: Monitor) {
-        let trajectory = monitor.finish(self.objective, self.bound);
-        report.termination = self.termination.clone();
-        report.has_solution = self.values.is_some();
-        report.objective = self.objective;
-        report.best_bound = self.bound;
-        report.nodes = self.nodes;
-        report.time_to_first_incumbent = trajectory.first_incumbent.map(|(t, _)| t);
-        report.first_incumbent = trajectory.first_incumbent.map(|(_, objective)| objective);
-        report.trajectory = trajectory.points;
-    }
-}
-
 /// Runs HiGHS with the callbacks and reads the results; `mip` says whether branch-and-bound
 /// figures (bound, nodes) are to be read.
 fn run(highs: &mut highs::Model, options: &SolveOptions, monitor: &Monitor, mip: bool) -> Outcome {
@@ -403,6 +371,7 @@ fn run(highs: &mut highs::Model, options: &SolveOptions, monitor: &Monitor, mip:
         bound,
         nodes,
         values,
+        notes: Vec::new(),
     }
 }
 

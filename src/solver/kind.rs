@@ -55,7 +55,7 @@ impl FromStr for SolverKind {
 }
 
 /// The backend of `kind`.
-pub fn backend(kind: SolverKind) -> Box<dyn Backend> {
+pub(crate) fn backend(kind: SolverKind) -> Box<dyn Backend> {
     match kind {
         SolverKind::Highs => Box::new(Highs),
         SolverKind::Cbc => Box::new(Cbc),

@@ -1,8 +1,11 @@
 //! Solving a [`MipModel`] with HiGHS or CBC, behind one [`Backend`] trait, with a report that
 //! tells the whole truth: figures a solver does not give are `None`, never invented.
 //!
-//! [`solve`] is the one entry point. It checks the options, the model and the warm start (its
-//! objective, feasibility and worst violation, see [`WarmStartReport`]), runs the backend,
+//! [`solve`] is the one entry point for a model, [`solve_file`] the one for a model file. They
+//! are the one place where the options ([`SolveOptions::validate`]), the model and the warm
+//! start (its length, objective, feasibility and worst violation, see [`WarmStartReport`]) are
+//! checked; the backends (behind the crate-private `Backend` trait) trust them. [`solve`] runs
+//! the backend,
 //! settles "infeasible or unbounded" verdicts with a feasibility solve, computes the gaps with
 //! one formula for every solver ([`gaps`]: `abs_gap = max(0, objective - bound)`,
 //! `rel_gap = abs_gap / |objective|`, 0 when `abs_gap` is 0, `None` when the objective is 0 and
@@ -16,43 +19,44 @@
 //! gaps always use ours.
 //!
 //! What each backend can tell (established by experiment, see the backends' documentation):
-//! - HiGHS reports every improving solution and, periodically, its bound: the trajectory has a
-//!   point per incumbent and bound movements, `time_to_first_incumbent` is known, the interrupt
-//!   flag stops it, its log can be routed to stderr. Each HiGHS solve runs on a thread of its
-//!   own, so the `threads` option applies to every solve (HiGHS keeps one task scheduler per
-//!   calling thread and fails a run whose `threads` differs while another HiGHS instance lives
-//!   on that thread).
-//! - CBC's C interface gives no usable progress: its message callback stops being called once
-//!   the branch-and-bound starts and prints every message to stdout even at log level 0. So
-//!   CBC's trajectory is only the final point, `time_to_first_incumbent` is `None`, warm-start
-//!   acceptance is often undecidable (`None`), and a running CBC cannot be interrupted. Its log
-//!   goes to stdout, so with `log` on, stdout is pointed at stderr during the solve.
+//! - HiGHS reports every improving solution and, periodically, its bound, through callbacks:
+//!   the trajectory has a point per incumbent and bound movements, `time_to_first_incumbent`
+//!   is known, the interrupt flag stops it, its log can be routed to stderr. Each HiGHS solve
+//!   runs on a thread of its own, so the `threads` option applies to every solve (HiGHS keeps
+//!   one task scheduler per calling thread and fails a run whose `threads` differs while
+//!   another HiGHS instance lives on that thread).
+//! - CBC runs in a child process of its own ([`cbc`]: a crash is a `solver_error` report, not
+//!   the end of the caller). Its log, read by the parent as it is printed, gives the same
+//!   figures: a trajectory point per incumbent and bound movement, `time_to_first_incumbent`,
+//!   the warm start's acceptance. The parent owns the wall clock (the worker is killed
+//!   [`cbc::KILL_GRACE`] seconds past the limit) and the interrupt flag (the worker is killed).
+//!   Its solution values come only at the end (see [`cbc`] for what a killed worker leaves).
 
-mod cbc;
+pub mod cbc;
 mod gap;
 mod highs;
 mod kind;
 mod options;
+mod outcome;
 mod progress;
 mod report;
-mod stdout_redirect;
 mod warm_start;
 
 use std::path::Path;
 use std::time::Instant;
 
-pub use cbc::Cbc;
 pub use gap::gaps;
-pub use highs::Highs;
-pub use kind::{backend, SolverKind};
-pub use options::{Progress, SolveOptions};
+pub use kind::SolverKind;
+pub use options::{machine_threads, Progress, SolveOptions};
 pub use report::{FileSolved, SolveReport, Solved, Termination, TrajectoryPoint, WarmStartReport};
 
 use crate::error::Result;
 use crate::mip::{Expression, MipModel};
+use kind::backend;
 
-/// A solver.
-pub trait Backend: Send + Sync {
+/// A solver. Its methods run on options, model and start already checked by [`solve`] or
+/// [`solve_file`].
+pub(crate) trait Backend: Send + Sync {
     /// `highs` or `cbc`.
     fn name(&self) -> &'static str;
 
@@ -84,8 +88,22 @@ pub fn solve(model: &MipModel, kind: SolverKind, options: &SolveOptions) -> Resu
     solve_with(backend(kind).as_ref(), model, options)
 }
 
+/// Reads the model file `path` with the solver's own reader (`.mps` as free MPS, anything else
+/// as CPLEX LP) and solves it; `start` is a start file for it (HiGHS: a `.sol` file as written
+/// by [`MipModel::write_highs_solution`]; CBC: a `.mst` file as written by
+/// [`MipModel::write_mst`]). The gaps are computed; `options.warm_start` is ignored.
+pub fn solve_file(
+    kind: SolverKind,
+    path: &Path,
+    start: Option<&Path>,
+    options: &SolveOptions,
+) -> Result<FileSolved> {
+    options.validate()?;
+    backend(kind).solve_file(path, start, options)
+}
+
 /// [`solve`] with a given backend.
-pub fn solve_with(
+pub(crate) fn solve_with(
     backend: &dyn Backend,
     model: &MipModel,
     options: &SolveOptions,
@@ -127,10 +145,7 @@ pub fn solve_with(
         }
         report.solution_check = Some(check);
     }
-    report.error = match &report.termination {
-        Termination::Error(text) => Some(text.clone()),
-        _ => None,
-    };
+    report.error = report.termination.error_text().map(str::to_string);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(solved)
 }

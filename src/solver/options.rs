@@ -29,8 +29,9 @@ pub struct SolveOptions {
     /// optimal means optimal (up to the solvers' absolute tolerances, 1e-6 for HiGHS, 1e-10 for
     /// CBC).
     pub mip_rel_gap: f64,
-    /// Threads the solver may use; `None`: the solver's default (HiGHS: half the hardware
-    /// threads, rounded up; CBC: 1).
+    /// Threads the solver may use, from 1 to the machine's hardware threads
+    /// ([`machine_threads`]); `None`: the solver's default (HiGHS: half the hardware threads,
+    /// rounded up; CBC: 1).
     pub threads: Option<usize>,
     /// Largest distance from an integer at which an integer column counts as integral (HiGHS
     /// `mip_feasibility_tolerance`, which also bounds row violations in a MIP; CBC
@@ -44,10 +45,17 @@ pub struct SolveOptions {
     pub progress: Progress,
     /// A complete start, checked before solving and passed to the solver.
     pub warm_start: Option<Assignment>,
-    /// When set to `true` by someone else (e.g. a Ctrl-C handler), HiGHS stops at its next
-    /// check and reports `interrupted` with its best solution. CBC cannot be stopped once it
-    /// runs: it only honours a flag already set when the solve starts.
+    /// When set to `true` by someone else (e.g. a Ctrl-C handler), the solve stops and reports
+    /// `interrupted`: HiGHS at its next check, with its best solution; CBC at once (its worker
+    /// process is killed), with the incumbent its log showed (see [`crate::solver::cbc`]).
     pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// The hardware threads of this machine (the standard library's `available_parallelism`, which
+/// honours CPU affinity and cgroup quotas; 1 when it cannot tell): the most threads a solve may
+/// ask for.
+pub fn machine_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 impl Default for SolveOptions {
@@ -66,8 +74,8 @@ impl Default for SolveOptions {
 }
 
 impl SolveOptions {
-    /// Checks the numeric options: a finite, non-negative time limit and gap, at least one
-    /// thread.
+    /// Checks the numeric options: a finite, non-negative time limit and gap, from one thread
+    /// to the machine's hardware threads. Every solve is checked here, and only here.
     pub fn validate(&self) -> Result<()> {
         if let Some(limit) = self.time_limit {
             if !limit.is_finite() || limit < 0.0 {
@@ -91,8 +99,20 @@ impl SolveOptions {
                 ));
             }
         }
-        if self.threads == Some(0) {
-            return Err(Error::parameter("threads", "at least 1 thread is needed"));
+        if let Some(threads) = self.threads {
+            let machine = machine_threads();
+            if threads == 0 {
+                return Err(Error::parameter("threads", "at least 1 thread is needed"));
+            }
+            if threads > machine {
+                return Err(Error::parameter(
+                    "threads",
+                    format!(
+                        "{threads} threads asked for, but this machine has {machine} hardware \
+                         threads; more would only make the solver's threads wait for each other"
+                    ),
+                ));
+            }
         }
         Ok(())
     }

@@ -128,13 +128,6 @@ impl Monitor {
         self.draw(&mut state, false);
     }
 
-    /// Replaces the progress message (for solvers that report nothing while they run).
-    pub(crate) fn set_status(&self, text: &'static str) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(text);
-        }
-    }
-
     /// Writes a line of the solver's log to stderr (the progress line is hidden while logging).
     pub(crate) fn log(&self, text: &str) {
         crate::console::note(format_args!("{text}"));

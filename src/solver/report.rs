@@ -25,11 +25,14 @@ pub enum Termination {
     Interrupted,
     /// The solver failed or ended in a state we do not interpret; the text says what happened.
     Error(String),
+    /// The solver's process died (a crash, a signal) before it finished; the text says how,
+    /// with the last lines of its log. The report keeps what its log had shown until then.
+    SolverError(String),
 }
 
 impl Termination {
     /// The JSON name: `optimal`, `infeasible`, `unbounded`, `infeasible_or_unbounded`,
-    /// `time_limit`, `interrupted` or `error`.
+    /// `time_limit`, `interrupted`, `error` or `solver_error`.
     pub fn name(&self) -> &'static str {
         match self {
             Termination::Optimal => "optimal",
@@ -39,11 +42,13 @@ impl Termination {
             Termination::TimeLimit => "time_limit",
             Termination::Interrupted => "interrupted",
             Termination::Error(_) => "error",
+            Termination::SolverError(_) => "solver_error",
         }
     }
 
-    /// The termination called `name` (see [`Termination::name`]); an `error` has no text.
-    pub fn from_name(name: &str) -> Option<Termination> {
+    /// The termination called `name` (see [`Termination::name`]), with `text` for the two that
+    /// carry one.
+    pub fn from_name(name: &str, text: String) -> Option<Termination> {
         Some(match name {
             "optimal" => Termination::Optimal,
             "infeasible" => Termination::Infeasible,
@@ -51,14 +56,34 @@ impl Termination {
             "infeasible_or_unbounded" => Termination::InfeasibleOrUnbounded,
             "time_limit" => Termination::TimeLimit,
             "interrupted" => Termination::Interrupted,
-            "error" => Termination::Error(String::new()),
+            "error" => Termination::Error(text),
+            "solver_error" => Termination::SolverError(text),
             _ => return None,
         })
     }
 
-    /// Whether the run failed (the text says why).
+    /// The text of an `error` or `solver_error` termination.
+    pub fn error_text(&self) -> Option<&str> {
+        match self {
+            Termination::Error(text) | Termination::SolverError(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Whether the solve failed: the solver crashed, or ended without a solution for a reason
+    /// other than a limit or an interrupt (infeasible, unbounded, an error). A command that
+    /// reports such a solve exits with a failure.
+    pub fn is_failure(&self, has_solution: bool) -> bool {
+        match self {
+            Termination::SolverError(_) => true,
+            Termination::TimeLimit | Termination::Interrupted => false,
+            _ => !has_solution,
+        }
+    }
+
+    /// Whether the run failed: an error, or the solver's process died (the text says why).
     pub fn is_error(&self) -> bool {
-        matches!(self, Termination::Error(_))
+        matches!(self, Termination::Error(_) | Termination::SolverError(_))
     }
 
     /// Whether the solver's search ended early or completed with a solution, so that its best
@@ -75,6 +100,7 @@ impl fmt::Display for Termination {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Termination::Error(text) => write!(f, "error: {text}"),
+            Termination::SolverError(text) => write!(f, "solver_error: {text}"),
             other => f.write_str(other.name()),
         }
     }
@@ -93,12 +119,12 @@ impl Default for Termination {
     }
 }
 
-/// Reads a termination from its name. An `error` termination read this way has no text: the
-/// text travels next to it (the report's `error` field).
+/// Reads a termination from its name. An `error` or `solver_error` read this way has no text:
+/// the text travels next to it (the report's `error` field).
 impl<'de> Deserialize<'de> for Termination {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let name = String::deserialize(deserializer)?;
-        Termination::from_name(&name)
+        Termination::from_name(&name, String::new())
             .ok_or_else(|| serde::de::Error::custom(format!("`{name}` is not a termination")))
     }
 }
@@ -140,7 +166,7 @@ pub struct SolveReport {
     pub solver_version: String,
     /// Why the solve ended.
     pub termination: Termination,
-    /// The text of an `error` termination.
+    /// The text of an `error` or `solver_error` termination.
     pub error: Option<String>,
     /// Whether the solver returned a feasible solution.
     pub has_solution: bool,

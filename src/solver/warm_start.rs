@@ -14,20 +14,13 @@
 //!   not accepted (an accepted start would have bounded it); otherwise it cannot be told.
 
 use super::report::{SolveReport, Termination, WarmStartReport};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mip::{Assignment, MipModel, FEASIBILITY_TOLERANCE};
 
 /// Checks `start` against `model`: its objective, feasibility and worst violation;
 /// `accepted` is left undecided.
 pub(crate) fn check_start(model: &MipModel, start: &Assignment) -> Result<WarmStartReport> {
-    if start.values().len() != model.vars().len() {
-        return Err(Error::Model(format!(
-            "the warm start has {} values but model `{}` has {} columns",
-            start.values().len(),
-            model.name(),
-            model.vars().len()
-        )));
-    }
+    model.values_of(start)?;
     let feasibility = model.check(start);
     Ok(WarmStartReport {
         objective: model.objective_value(start),

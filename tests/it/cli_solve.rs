@@ -3,7 +3,7 @@
 //! solvers' own file readers.
 
 use milptree::learn::SolveDocument;
-use milptree::solver::{backend, SolveOptions, SolverKind, Termination};
+use milptree::solver::{solve_file, SolveOptions, SolverKind, Termination};
 
 use crate::common::{dataset, milptree, milptree_json, path_str, stderr};
 
@@ -38,6 +38,33 @@ fn oct_depth_one_on_iris_is_fifty_errors_on_both_solvers() {
         );
         assert_eq!(report["warm_start"]["feasible"], true);
         assert_eq!(report["solver"], solver);
+    }
+}
+
+#[test]
+fn more_threads_than_the_machine_has_are_a_usage_error() {
+    let data = dataset("iris");
+    let machine = std::thread::available_parallelism().map_or(1, usize::from);
+    for threads in [machine + 1, 10_000] {
+        let output = milptree(&[
+            "solve",
+            path_str(&data),
+            "--formulation",
+            "oct",
+            "--depth",
+            "1",
+            "--threads",
+            &threads.to_string(),
+            "--json",
+            "--quiet",
+        ]);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let message = stderr(&output);
+        assert!(
+            message.contains("threads") && message.contains(&format!("{machine} hardware threads")),
+            "{message}"
+        );
+        assert!(output.stdout.is_empty());
     }
 }
 
@@ -213,8 +240,7 @@ fn exported_models_solve_to_the_same_optimum_in_both_solvers_readers() {
             );
             for solver in SolverKind::ALL {
                 // CBC's LP reader drops the objective constant; these models have none.
-                let result = backend(solver)
-                    .solve_file(&model, None, &SolveOptions::default())
+                let result = solve_file(solver, &model, None, &SolveOptions::default())
                     .expect("the solver reads the file");
                 assert_eq!(
                     result.report.termination,

@@ -159,6 +159,51 @@ fn class_boundary_candidates_reach_the_oracle_over_the_same_candidates() {
     }
 }
 
+/// The last split level splits at class boundaries only and every level keeps one of each set
+/// of duplicate binary features: fewer split columns than binary features times nodes, the
+/// same optimum.
+#[test]
+fn last_level_features_are_class_boundaries() {
+    // x0 has runs of one class (1, 2 -> a; 3, 4 -> b): its class boundaries are 2.5 only;
+    // x1 = 10 * x0 duplicates x0's routing.
+    let rows: Vec<Vec<f64>> = (0..8)
+        .map(|i| {
+            let x0 = f64::from(i % 4 + 1);
+            vec![x0, 10.0 * x0, f64::from(i / 4)]
+        })
+        .collect();
+    let labels: Vec<usize> = (0..8)
+        .map(|i| usize::from(i % 4 >= 2) ^ (i / 4 == 1 && i % 4 == 3) as usize)
+        .collect();
+    let data = Dataset::from_parts(
+        "runs",
+        vec!["x0".into(), "x1".into(), "x2".into()],
+        vec!["a".into(), "b".into()],
+        rows,
+        labels,
+    )
+    .expect("valid");
+    let model = FlowOct::new(2);
+    let built = model.build(&data).expect("builds");
+    let binary_splits = built
+        .mip()
+        .vars()
+        .iter()
+        .filter(|v| v.name.starts_with("b["))
+        .count();
+    // 3 + 3 + 1 binary features; x1's duplicate x0's. The root may use 4 (x0's 3, x2's 1);
+    // the two last-level nodes only class boundaries of x0 and x2.
+    assert!(binary_splits < 3 * 7, "{binary_splits} split columns");
+    let expected = optimum(&data, &OracleSpec::errors(&data, 2)).objective;
+    for solver in SOLVERS {
+        let (objective, _) = solve_optimally(&model, &data, solver, true);
+        assert!(
+            (objective - expected).abs() < 1e-9,
+            "{solver:?}: {objective} vs {expected}"
+        );
+    }
+}
+
 /// Rows identical on the features but with different labels share one flow; the model has one
 /// flow per group, fewer than the rows.
 #[test]
@@ -225,8 +270,17 @@ proptest! {
             encoded.tree.predict(data.rows())
         );
         if all {
-            // Snapping to every midpoint never changes a training prediction.
-            prop_assert_eq!(encoded.tree.predict(data.rows()), tree.predict(data.rows()));
+            // Expressing a tree over every midpoint never costs more than the tree itself (a
+            // last-level split moves to a class boundary only when that costs no more).
+            let weights = model.objective.class_weights(&data);
+            let errors: f64 = data
+                .rows()
+                .iter()
+                .zip(data.labels())
+                .filter(|(row, &label)| tree.predict_row(row) != label)
+                .map(|(_, &label)| weights[label])
+                .sum();
+            prop_assert!(plain <= errors + 1e-9, "{plain} > {errors}");
         }
     }
 }
@@ -248,4 +302,22 @@ fn bad_input_is_an_error() {
     let (objective, tree) = solve_optimally(&FlowOct::new(2), &one_value, SolverKind::Highs, true);
     assert_eq!(objective, 2.0);
     assert_eq!(tree.n_splits(), 0);
+}
+
+/// At depth 3 the reductions (class boundaries at the last split level, duplicates dropped)
+/// keep the optimum: equal to the exact search's.
+#[test]
+fn depth_three_reaches_the_exact_searchs_optimum() {
+    use milptree::dp::{solve as dp_solve, DpOptions, DpProblem};
+    for seed in [21u64, 22] {
+        let data = mixed_dataset(seed, 18, &[6, 4], 2, 3);
+        let expected = dp_solve(&data, &DpProblem::accuracy(&data, 3), &DpOptions::default())
+            .expect("the search runs");
+        let (objective, _) = solve_optimally(&FlowOct::new(3), &data, SolverKind::Highs, true);
+        assert!(
+            (objective - expected.objective).abs() < 1e-6,
+            "seed {seed}: FlowOCT {objective}, search {}",
+            expected.objective
+        );
+    }
 }

@@ -2,6 +2,7 @@
 
 mod binoct;
 mod cart_sklearn;
+mod cbc_worker;
 mod certificate;
 mod cli_commands;
 mod cli_solve;
@@ -15,6 +16,7 @@ mod dp_oracle;
 mod dp_peers;
 mod evaluator_props;
 mod experiment;
+mod experiment_sharing;
 mod flowoct;
 mod fuzz;
 mod mip;

@@ -31,8 +31,7 @@ fn solve_file(
     start: Option<&Path>,
     options: &SolveOptions,
 ) -> FileSolved {
-    solver::backend(kind)
-        .solve_file(path, start, options)
+    solver::solve_file(kind, path, start, options)
         .unwrap_or_else(|e| panic!("{kind} cannot solve {}: {e}", path.display()))
 }
 

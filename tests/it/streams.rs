@@ -222,3 +222,24 @@ fn a_full_stderr_never_panics() {
         assert_ne!(output.status.code(), Some(PANIC_EXIT));
     }
 }
+
+#[test]
+fn the_command_line_run_in_memory_leaves_cbc_its_worker() {
+    // A test program is not milptree: running the command line in it must not make it the
+    // program CBC's workers run.
+    let (code, _) = milptree::cli::run_in_memory(["milptree", "show", "/nonexistent.json"]);
+    assert_eq!(code, 2);
+    let known = crate::models::knapsack();
+    let report = milptree::solver::solve(
+        &known.model,
+        milptree::solver::SolverKind::Cbc,
+        &milptree::solver::SolveOptions::default(),
+    )
+    .expect("CBC solves")
+    .report;
+    assert_eq!(
+        report.termination,
+        milptree::solver::Termination::Optimal,
+        "{report:?}"
+    );
+}

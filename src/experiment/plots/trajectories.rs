@@ -2,8 +2,8 @@
 //! formulation and solver, a column per warm-start setting (cold on the left, warm on the
 //! right), the seeds overlaid in colours (incumbent solid, bound dashed). Time is on a log
 //! scale, shared by every panel of the figure; the objective axis is shared along each row, so
-//! cold and warm are compared at a glance. Runs whose solver does not report its trajectory
-//! (CBC) show their final incumbent and bound as markers, with a note.
+//! cold and warm are compared at a glance. Runs whose report gives the final state only show
+//! their final incumbent and bound as markers, with a note.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -15,14 +15,14 @@ pub enum RunOutcome {
     TimeLimit,
     /// Ended without a solution (time limit, infeasible, ...).
     NoSolution,
-    /// Failed.
+    /// Failed, or the solver crashed (`error`, `solver_error`).
     Error,
 }
 
 impl RunOutcome {
     pub fn of(row: &Row) -> RunOutcome {
         match row.termination {
-            Termination::Error(_) => RunOutcome::Error,
+            Termination::Error(_) | Termination::SolverError(_) => RunOutcome::Error,
             Termination::Optimal if row.has_solution => RunOutcome::Optimal,
             _ if row.has_solution => RunOutcome::TimeLimit,
             _ => RunOutcome::NoSolution,

@@ -59,6 +59,7 @@ pub fn summary_markdown(rows: &[Row]) -> String {
     text
 }
 
+/// Whether a run failed: an error, or a solver that crashed.
 fn notes(rows: &[Row]) -> String {
     let mut notes = vec![
         "Gaps are `(objective - bound) / |objective|` with the solver's final figures; seconds \
@@ -83,10 +84,10 @@ fn notes(rows: &[Row]) -> String {
             .map(|r| r.solver.as_str())
             .collect();
         notes.push(format!(
-            "{unknown} runs ({}) have solutions whose times are unknown: CBC's C interface \
-             reports nothing while it runs, so only its final state is recorded. Their time to \
-             first incumbent and primal integral are left empty (not estimated), their \
-             trajectory plots show the final point only, and warm-start acceptance is often \
+            "{unknown} runs ({}) have solutions whose times are unknown: their reports give the \
+             final state only (CBC runs of milptree versions before CBC's log was read). Their \
+             time to first incumbent and primal integral are left empty (not estimated), their \
+             trajectory plots show the final point only, and warm-start acceptance may be \
              unknown.",
             solvers.into_iter().collect::<Vec<_>>().join(", ")
         ));

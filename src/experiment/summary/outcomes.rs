@@ -55,8 +55,8 @@ pub fn outcomes_section(rows: &[Row]) -> String {
     format!(
         "## Outcomes\n\n\
          *time limit*: stopped at the time limit with a solution; *no solution*: ended without \
-         one. Medians are over the runs where the figure is known (CBC runs that found a \
-         solution have no time to first incumbent nor primal integral).\n\n{}",
+         one; *error*: failed, or the solver crashed (`solver_error`). Medians are over the \
+         runs where the figure is known.\n\n{}",
         table.render()
     )
 }

@@ -5,15 +5,20 @@
 //! The model, why it is valid, its decode rule and its sizes are in `formulations/flowoct.md`.
 //!
 //! Submodules: [`params`] (the parameters), [`groups`] (rows identical on the binary features,
-//! merged into one flow with per-class counts), [`model`] (the variables and rows, the
-//! assignment of a tree, the tree of a solution). The binarisation and the snapping of a given
+//! merged into one flow with per-class counts), [`features`] (the binary features each level may
+//! split on: class boundaries at the last split level, one of each set of duplicates), [`model`]
+//! (the variables and rows, the assignment of a tree, the tree of a solution), [`express`] (a
+//! given tree in the model's features). The binarisation and the snapping of a given
 //! tree onto candidate thresholds are BinOCT's ([`crate::formulation::binoct`]).
 
+mod express;
+mod features;
 mod groups;
 mod model;
 mod params;
 
-pub use model::{BinaryFeature, FlowOctModel};
+pub use features::BinaryFeature;
+pub use model::FlowOctModel;
 pub use params::FlowOctParams;
 
 use serde_json::json;
@@ -21,7 +26,6 @@ use serde_json::json;
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
-use crate::formulation::binoct::snap::snap_tree;
 use crate::formulation::{Decoded, Encoded, Formulation, Objective};
 use crate::greedy::{cart, CartParams};
 use crate::mip::Assignment;
@@ -76,14 +80,6 @@ impl FlowOct {
     }
 }
 
-impl FlowOctModel {
-    /// The tree the model expresses for `tree`: its splits snapped to candidate thresholds
-    /// (see BinOCT's snapping), with counts on the training data.
-    pub fn snapped(&self, tree: &Tree) -> Result<(Tree, Vec<String>)> {
-        snap_tree(tree, &self.data, &self.candidates, self.depth)
-    }
-}
-
 impl Formulation for FlowOct {
     type Built = FlowOctModel;
 
@@ -110,10 +106,10 @@ impl Formulation for FlowOct {
     }
 
     fn encode(&self, built: &FlowOctModel, tree: &Tree) -> Result<Encoded> {
-        let (snapped, notes) = built.snapped(tree)?;
+        let (expressed, notes) = built.express(tree)?;
         Ok(Encoded {
-            assignment: built.assignment_of(&snapped)?,
-            tree: snapped,
+            assignment: built.assignment_of(&expressed)?,
+            tree: expressed,
             notes,
         })
     }
@@ -133,9 +129,10 @@ impl Formulation for FlowOct {
         Ok(Decoded { tree, notes })
     }
 
-    /// The weighted training errors of the tree as the model expresses it (after snapping).
+    /// The weighted training errors of the tree as the model expresses it (see
+    /// [`FlowOctModel::express`]).
     fn objective_of(&self, built: &FlowOctModel, tree: &Tree) -> Result<f64> {
-        let (snapped, _) = built.snapped(tree)?;
+        let (snapped, _) = built.express(tree)?;
         Ok(built
             .data
             .rows()

@@ -8,14 +8,8 @@ use crate::formulation::{BuiltModel, VariableRole};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::tree::{node_depth, NodeKind, Split, Tree, TreeBuilder};
 
+use super::features::{BinaryFeature, NodeFeatures};
 use super::groups::{groups, Group};
-
-/// A binary feature: `x_j <= t` with `t` the candidate `index` (1-based) of feature `j`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BinaryFeature {
-    pub feature: usize,
-    pub index: usize,
-}
 
 /// A built FlowOCT model, with the training data and binarisation it was built on.
 #[derive(Debug)]
@@ -26,9 +20,11 @@ pub struct FlowOctModel {
     pub(super) candidates: Candidates,
     pub(super) class_weights: Vec<f64>,
     pub(super) groups: Vec<Group>,
-    pub(super) binary: Vec<BinaryFeature>,
-    /// `b[n,f]` at `[n - 1][f]`, branch nodes only.
-    split_vars: Vec<Vec<Variable>>,
+    /// The binary features and those each level may split on.
+    pub(super) features: NodeFeatures,
+    /// `(f, b[n,f])` at `[n - 1]` for every binary feature `f` (an index into
+    /// `features.binary`) node `n` may split on; branch nodes only.
+    split_vars: Vec<Vec<(usize, Variable)>>,
     /// `p[n]` at `[n - 1]`, every node.
     leaf_vars: Vec<Variable>,
     /// `w[n,k]` at `[n - 1][k]`, every node.
@@ -69,21 +65,18 @@ impl FlowOctModel {
         let n_branch = (1usize << depth) - 1;
         let k = data.n_classes();
         let features = &data.schema().features;
-        let binary: Vec<BinaryFeature> = candidates
-            .usable()
-            .into_iter()
-            .flat_map(|feature| {
-                (1..=candidates.count(feature)).map(move |index| BinaryFeature { feature, index })
-            })
-            .collect();
         let groups = groups(data, &candidates);
+        let node_features = NodeFeatures::new(data, &candidates, &groups, depth);
+        let binary = &node_features.binary;
         let mut mip = MipModel::new(format!("flowoct_depth{depth}"));
         let mut roles = Vec::new();
 
         let mut split_vars = Vec::with_capacity(n_branch);
         for n in 1..=n_branch {
-            let mut by_feature = Vec::with_capacity(binary.len());
-            for f in &binary {
+            let allowed = &node_features.allowed[node_depth(n)];
+            let mut by_feature = Vec::with_capacity(allowed.len());
+            for &index in allowed {
+                let f = &binary[index];
                 let name = format!("b[n={n},j={},t={}]", f.feature, f.index);
                 roles.push(VariableRole {
                     name: name.clone(),
@@ -94,7 +87,7 @@ impl FlowOctModel {
                         candidates.threshold(f.feature, f.index)
                     ),
                 });
-                by_feature.push(mip.binary(name));
+                by_feature.push((index, mip.binary(name)));
             }
             split_vars.push(by_feature);
         }
@@ -163,7 +156,7 @@ impl FlowOctModel {
                 ancestor /= 2;
             }
             if n <= n_branch {
-                for &b in &split_vars[n - 1] {
+                for &(_, b) in &split_vars[n - 1] {
                     covered += b;
                 }
             }
@@ -189,7 +182,8 @@ impl FlowOctModel {
                     out += flow_vars[g][2 * n];
                     let mut left = Expression::default();
                     let mut right = Expression::default();
-                    for (f, &b) in binary.iter().zip(&split_vars[n - 1]) {
+                    for &(index, b) in &split_vars[n - 1] {
+                        let f = &binary[index];
                         if group.bins[f.feature] < f.index {
                             left += b;
                         } else {
@@ -253,7 +247,7 @@ impl FlowOctModel {
             candidates,
             class_weights,
             groups,
-            binary,
+            features: node_features,
             split_vars,
             leaf_vars,
             class_vars,
@@ -294,8 +288,21 @@ impl FlowOctModel {
                     }
                     _ => None,
                 };
-                for (f, &b) in self.binary.iter().zip(&self.split_vars[n - 1]) {
-                    start.set(b, f64::from(u8::from(chosen == Some(*f))));
+                if let Some(chosen) = chosen {
+                    let allowed = self.split_vars[n - 1]
+                        .iter()
+                        .any(|&(index, _)| self.features.binary[index] == chosen);
+                    if !allowed {
+                        return Err(Error::Internal(format!(
+                            "node {n}: the split on feature {} at candidate {} is not one the \
+                             model's level may use",
+                            chosen.feature, chosen.index
+                        )));
+                    }
+                }
+                for &(index, b) in &self.split_vars[n - 1] {
+                    let on = chosen == Some(self.features.binary[index]);
+                    start.set(b, f64::from(u8::from(on)));
                 }
             }
             let class = match node {
@@ -353,11 +360,10 @@ impl FlowOctModel {
         while let Some(n) = stack.pop() {
             let split = (n <= self.n_branch() && !on(self.leaf_vars[n - 1]))
                 .then(|| {
-                    self.binary
+                    self.split_vars[n - 1]
                         .iter()
-                        .zip(&self.split_vars[n - 1])
-                        .find(|(_, &b)| on(b))
-                        .map(|(f, _)| *f)
+                        .find(|&&(_, b)| on(b))
+                        .map(|&(index, _)| self.features.binary[index])
                 })
                 .flatten();
             match split {

@@ -1,34 +1,24 @@
-//! The CBC backend: the system's COIN-OR CBC through its C interface (`coin_cbc_sys`, plus the
-//! functions declared here that the crate lacks), loaded from our record.
+//! CBC itself: the system's COIN-OR CBC 2.10 through its C interface (`coin_cbc_sys`, plus the
+//! functions declared here that the crate lacks). Only the worker process solves with it
+//! ([`solve_job`]); the parent only asks for the [`version`].
 //!
-//! - CBC is not thread-safe within a process: every CBC call sequence holds one global lock,
-//!   so concurrent solves run one after the other (the time limit starts once the lock is
-//!   held; the report's `seconds` includes the wait).
-//! - Options: `timeMode elapsed` with `Cbc_setMaximumSeconds` (the time left of the wall-clock
-//!   limit; fractions work; without `timeMode elapsed` CBC counts CPU seconds), `ratioGap`
-//!   (default 0), `threads`. Log level 0, or 1 with `log` (CBC then writes to stdout, which is
-//!   pointed at stderr during the solve).
+//! - Options: `timeMode elapsed` with `Cbc_setMaximumSeconds` (fractions work; without
+//!   `timeMode elapsed` CBC counts CPU seconds), `ratioGap`, `integerTolerance`, `threads`,
+//!   `preprocess off` when the job says so. Log level 1 always: the parent reads the log.
 //! - A warm start is passed whole (`Cbc_setMIPStartI`, continuous columns included). CBC fixes
 //!   its integer values and solves for the rest: a start it can complete becomes its incumbent,
 //!   even with a time limit of 0; otherwise it is dropped.
-//! - No progress is available: the message callback of the C interface stops being called once
-//!   the branch-and-bound starts and prints every message to stdout whatever the log level. The
-//!   trajectory is the final point only, the first incumbent is unknown. A running CBC cannot be
-//!   interrupted (an interrupt flag already set stops the solve before it starts).
 //! - Results: no incumbent is detected by `Cbc_bestSolution` being null (CBC then returns junk
 //!   objective values such as 1e50); the bound is `Cbc_getBestPossibleObjValue`; both get the
 //!   objective constant added (CBC's model has none). CBC may stop on a very short time limit
 //!   during preprocessing and claim the model infeasible: an "infeasible" verdict with the time
 //!   limit used up is reported as `time_limit`. An unbounded relaxation is reported as
-//!   "infeasible or unbounded" and settled by [`super::solve`].
+//!   "infeasible or unbounded" and settled by [`crate::solver::solve`].
 #![allow(unsafe_code)]
 
 use std::ffi::{CStr, CString};
-use std::fs;
 use std::os::raw::{c_char, c_int};
-use std::path::Path;
 use std::ptr::NonNull;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
 use coin_cbc_sys::{
@@ -41,12 +31,11 @@ use coin_cbc_sys::{
     Cbc_setRowName, Cbc_solve, Cbc_status,
 };
 
-use super::progress::{finite, Monitor};
-use super::report::{FileSolved, SolveReport, Solved, Termination};
-use super::stdout_redirect::StdoutToStderr;
-use super::{Backend, SolveOptions};
+use super::protocol::{Job, ModelProblem, Problem, Settings};
 use crate::error::{Error, Result};
-use crate::mip::{MipModel, RowSense};
+use crate::solver::outcome::Outcome;
+use crate::solver::progress::finite;
+use crate::solver::Termination;
 
 // Functions of CBC's C interface (Cbc_C_Interface.h, CBC 2.10) that `coin_cbc_sys` does not
 // declare; the library is linked through `coin_cbc_sys`.
@@ -71,152 +60,50 @@ extern "C" {
 }
 
 /// CBC's "infinity" for bounds.
-const CBC_INFINITY: f64 = f64::MAX;
+pub(crate) const CBC_INFINITY: f64 = f64::MAX;
 
-/// The lock every CBC call sequence holds.
-static CBC_LOCK: Mutex<()> = Mutex::new(());
-
-/// The CBC backend.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Cbc;
-
-impl Backend for Cbc {
-    fn name(&self) -> &'static str {
-        "cbc"
+/// The CBC library's version, e.g. `2.10.8`.
+pub(crate) fn version() -> String {
+    // SAFETY: `Cbc_getVersion` returns a pointer to a static NUL-terminated string (or null).
+    let version = unsafe { Cbc_getVersion() };
+    if version.is_null() {
+        return "unknown".to_string();
     }
+    // SAFETY: non-null, NUL-terminated and static, as above.
+    unsafe { CStr::from_ptr(version) }
+        .to_string_lossy()
+        .into_owned()
+}
 
-    fn version(&self) -> String {
-        // SAFETY: `Cbc_getVersion` returns a pointer to a static NUL-terminated string (or null).
-        let version = unsafe { Cbc_getVersion() };
-        if version.is_null() {
-            return "unknown".to_string();
-        }
-        // SAFETY: non-null, NUL-terminated and static, as above.
-        unsafe { CStr::from_ptr(version) }
-            .to_string_lossy()
-            .into_owned()
-    }
-
-    fn solve(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
-        options.validate()?;
-        model.validate()?;
-        if model.vars().is_empty() {
-            return super::solve_without_variables(self, model, options);
-        }
-        let _lock = lock();
-        let started = Instant::now();
-        let monitor = Monitor::new(self.name(), options, started);
-        let mut report = SolveReport::new(self.name(), self.version(), options);
-        if options.interrupted() {
-            return Ok(interrupted_before_start(report, monitor));
-        }
-        let cbc = CbcModel::new()?;
-        cbc.load(model)?;
-        if let Some(start) = &options.warm_start {
-            if start.values().len() != model.vars().len() {
-                return Err(Error::Model(format!(
-                    "the warm start has {} values but the model has {} columns",
-                    start.values().len(),
-                    model.vars().len()
-                )));
+/// Solves `job`, its time limit counted from `started`: the outcome, and the column names of
+/// a model read from a file.
+pub(crate) fn solve_job(job: &Job, started: Instant) -> Result<(Outcome, Option<Vec<String>>)> {
+    let cbc = CbcModel::new()?;
+    match &job.problem {
+        Problem::Model(model) => {
+            cbc.load(model)?;
+            if let Some(start) = &model.start {
+                cbc.set_start(start)?;
             }
-            cbc.set_start(start.values())?;
+            let mip = !model.integers.is_empty();
+            let outcome = cbc.run(&job.settings, started, mip, model.objective_constant)?;
+            Ok((outcome, None))
         }
-        let outcome = cbc.run(
-            options,
-            &monitor,
-            model.has_integers(),
-            model.objective_constant(),
-        )?;
-        outcome.fill(&mut report, monitor);
-        let solution = match outcome.values {
-            Some(values) => Some(model.assignment_from_values(values)?),
-            None => None,
-        };
-        report.seconds = started.elapsed().as_secs_f64();
-        Ok(Solved { report, solution })
-    }
-
-    fn observes_incumbents(&self) -> bool {
-        false
-    }
-
-    fn solve_file(
-        &self,
-        path: &Path,
-        start: Option<&Path>,
-        options: &SolveOptions,
-    ) -> Result<FileSolved> {
-        options.validate()?;
-        let start = match start {
-            Some(start) => Some(read_mst(start)?),
-            None => None,
-        };
-        let _lock = lock();
-        let started = Instant::now();
-        let monitor = Monitor::new(self.name(), options, started);
-        let mut report = SolveReport::new(self.name(), self.version(), options);
-        if options.interrupted() {
-            let report = interrupted_before_start(report, monitor).report;
-            return Ok(FileSolved {
-                report,
-                solution: None,
-            });
+        Problem::File { path, start } => {
+            cbc.read(path)?;
+            if let Some(start) = start {
+                cbc.set_start_by_name(start)?;
+            }
+            // SAFETY: `cbc` is a live model.
+            let mip = unsafe { Cbc_getNumIntegers(cbc.ptr()) } > 0;
+            let outcome = cbc.run(&job.settings, started, mip, 0.0)?;
+            let names = outcome.values.as_ref().map(|_| cbc.column_names());
+            Ok((outcome, names))
         }
-        let cbc = CbcModel::new()?;
-        cbc.read(path)?;
-        if let Some(start) = &start {
-            cbc.set_start_by_name(start)?;
-        }
-        // SAFETY: `cbc` is a live model.
-        let integers = unsafe { Cbc_getNumIntegers(cbc.ptr()) } > 0;
-        let outcome = cbc.run(options, &monitor, integers, 0.0)?;
-        let solution = outcome
-            .values
-            .as_ref()
-            .map(|values| cbc.column_names().into_iter().zip(values.clone()).collect());
-        outcome.fill(&mut report, monitor);
-        if !is_mps(path) {
-            report.notes.push(
-                "CBC's LP reader drops the objective's constant term: objective and bound \
-                 exclude it"
-                    .into(),
-            );
-        }
-        super::set_gaps(&mut report);
-        report.seconds = started.elapsed().as_secs_f64();
-        Ok(FileSolved { report, solution })
     }
 }
 
-/// Whether `path` is read as MPS (extension `.mps`) rather than LP.
-fn is_mps(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("mps"))
-}
-
-/// Takes the global CBC lock (a panic in another holder does not make CBC unusable).
-fn lock() -> MutexGuard<'static, ()> {
-    match CBC_LOCK.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
-    }
-}
-
-/// The report of a solve stopped by the interrupt flag before CBC started.
-fn interrupted_before_start(mut report: SolveReport, monitor: Monitor) -> Solved {
-    report.termination = Termination::Interrupted;
-    report.trajectory = monitor.finish(None, None).points;
-    report
-        .notes
-        .push("interrupted before CBC started; CBC was not run".to_string());
-    Solved {
-        report,
-        solution: None,
-    }
-}
-
-/// A CBC model, deleted when dropped. Only used while the global lock is held.
+/// A CBC model, deleted when dropped.
 struct CbcModel(NonNull<Cbc_Model>);
 
 impl Drop for CbcModel {
@@ -233,8 +120,8 @@ impl CbcModel {
         let model = NonNull::new(ptr)
             .map(CbcModel)
             .ok_or_else(|| solver_error("cannot create a model"))?;
-        // SAFETY: the model is live. Level 0 before anything else, or readers print to stdout.
-        unsafe { Cbc_setLogLevel(model.ptr(), 0) };
+        // SAFETY: the model is live.
+        unsafe { Cbc_setLogLevel(model.ptr(), 1) };
         Ok(model)
     }
 
@@ -242,72 +129,57 @@ impl CbcModel {
         self.0.as_ptr()
     }
 
-    /// Loads our record: column-wise matrix, bounds, costs, integrality, names.
-    fn load(&self, model: &MipModel) -> Result<()> {
-        let columns = model.vars().len();
-        let mut entries: Vec<Vec<(c_int, f64)>> = vec![Vec::new(); columns];
-        for (i, row) in model.rows().iter().enumerate() {
-            for &(j, c) in &row.terms {
-                entries[j].push((to_c_int(i)?, c));
-            }
+    /// Loads a model: column-wise matrix, bounds, costs, integrality, names.
+    fn load(&self, model: &ModelProblem) -> Result<()> {
+        let columns = model.costs.len();
+        let starts = to_c_ints(&model.column_starts)?;
+        let indices = to_c_ints(&model.row_indices)?;
+        let consistent = starts.len() == columns + 1
+            && model.column_lower.len() == columns
+            && model.column_upper.len() == columns
+            && model.column_names.len() == columns
+            && model.row_indices.len() == model.values.len()
+            && model.column_starts.last() == Some(&model.values.len())
+            && model.row_upper.len() == model.row_lower.len()
+            && model.row_names.len() == model.row_lower.len()
+            && model.start.as_ref().is_none_or(|s| s.len() == columns)
+            && model.row_indices.iter().all(|&i| i < model.row_lower.len())
+            && model.integers.iter().all(|&j| j < columns);
+        if !consistent {
+            return Err(Error::Internal(
+                "the CBC worker received an inconsistent model".into(),
+            ));
         }
-        let mut starts = Vec::with_capacity(columns + 1);
-        let mut indices = Vec::new();
-        let mut values = Vec::new();
-        starts.push(0);
-        for column in &entries {
-            for &(i, c) in column {
-                indices.push(i);
-                values.push(c);
-            }
-            starts.push(to_c_int(indices.len())?);
-        }
-        let lower: Vec<f64> = model.vars().iter().map(|v| cbc_bound(v.lower)).collect();
-        let upper: Vec<f64> = model.vars().iter().map(|v| cbc_bound(v.upper)).collect();
-        let mut costs = vec![0.0; columns];
-        for &(j, c) in model.objective_terms() {
-            costs[j] = c;
-        }
-        let (row_lower, row_upper): (Vec<f64>, Vec<f64>) = model
-            .rows()
-            .iter()
-            .map(|row| match row.sense {
-                RowSense::Le => (-CBC_INFINITY, row.rhs),
-                RowSense::Ge => (row.rhs, CBC_INFINITY),
-                RowSense::Eq => (row.rhs, row.rhs),
-            })
-            .unzip();
         // SAFETY: the arrays describe a column-wise matrix of `columns` columns (`starts` has
-        // columns + 1 entries, `indices` / `values` as many as `starts` says) and `rows` rows;
-        // CBC copies them.
+        // columns + 1 entries, `indices` / `values` as many as its last entry, every index a
+        // row) and as many rows as `row_lower` holds, all checked above; CBC copies them.
         unsafe {
             Cbc_loadProblem(
                 self.ptr(),
                 to_c_int(columns)?,
-                to_c_int(model.rows().len())?,
+                to_c_int(model.row_lower.len())?,
                 starts.as_ptr(),
                 indices.as_ptr(),
-                values.as_ptr(),
-                lower.as_ptr(),
-                upper.as_ptr(),
-                costs.as_ptr(),
-                row_lower.as_ptr(),
-                row_upper.as_ptr(),
+                model.values.as_ptr(),
+                model.column_lower.as_ptr(),
+                model.column_upper.as_ptr(),
+                model.costs.as_ptr(),
+                model.row_lower.as_ptr(),
+                model.row_upper.as_ptr(),
             );
             Cbc_setObjSense(self.ptr(), 1.0);
         }
-        for (j, var) in model.vars().iter().enumerate() {
-            let index = to_c_int(j)?;
-            if var.kind.is_integral() {
-                // SAFETY: `index` is a column of the loaded model.
-                unsafe { Cbc_setInteger(self.ptr(), index) };
-            }
-            let name = c_string(model.file_name(j))?;
-            // SAFETY: `index` is a column; CBC copies the NUL-terminated name.
-            unsafe { Cbc_setColName(self.ptr(), index, name.as_ptr()) };
+        for &j in &model.integers {
+            // SAFETY: `j` is a column of the loaded model (checked above).
+            unsafe { Cbc_setInteger(self.ptr(), to_c_int(j)?) };
         }
-        for i in 0..model.rows().len() {
-            let name = c_string(model.file_row_name(i))?;
+        for (j, name) in model.column_names.iter().enumerate() {
+            let name = c_string(name)?;
+            // SAFETY: `j` is a column; CBC copies the NUL-terminated name.
+            unsafe { Cbc_setColName(self.ptr(), to_c_int(j)?, name.as_ptr()) };
+        }
+        for (i, name) in model.row_names.iter().enumerate() {
+            let name = c_string(name)?;
             // SAFETY: `i` is a row; CBC copies the NUL-terminated name.
             unsafe { Cbc_setRowName(self.ptr(), to_c_int(i)?, name.as_ptr()) };
         }
@@ -315,14 +187,12 @@ impl CbcModel {
     }
 
     /// Reads an MPS (`.mps`) or LP (anything else) file.
-    fn read(&self, path: &Path) -> Result<()> {
-        let text = path.to_str().ok_or_else(|| {
-            Error::parameter("model file", format!("{} is not UTF-8", path.display()))
-        })?;
-        let c_path = c_string(text)?;
+    fn read(&self, path: &str) -> Result<()> {
+        let c_path = c_string(path)?;
+        let mps = path.to_ascii_lowercase().ends_with(".mps");
         // SAFETY: the model is live and `c_path` NUL-terminated.
         let status = unsafe {
-            if is_mps(path) {
+            if mps {
                 Cbc_readMps(self.ptr(), c_path.as_ptr())
             } else {
                 Cbc_readLp(self.ptr(), c_path.as_ptr())
@@ -330,8 +200,7 @@ impl CbcModel {
         };
         if status != 0 {
             return Err(solver_error(format!(
-                "cannot read {} (status {status})",
-                path.display()
+                "cannot read {path} (status {status})"
             )));
         }
         Ok(())
@@ -379,47 +248,37 @@ impl CbcModel {
     /// columns, `constant` is the objective constant CBC's model lacks.
     fn run(
         &self,
-        options: &SolveOptions,
-        monitor: &Monitor,
+        settings: &Settings,
+        started: Instant,
         mip: bool,
         constant: f64,
     ) -> Result<Outcome> {
         let ptr = self.ptr();
         self.parameter("timeMode", "elapsed")?;
-        self.parameter("ratioGap", &options.mip_rel_gap.to_string())?;
-        if let Some(tolerance) = options.integrality_tolerance {
+        self.parameter("ratioGap", &settings.mip_rel_gap.to_string())?;
+        if let Some(tolerance) = settings.integrality_tolerance {
             self.parameter("integerTolerance", &tolerance.to_string())?;
         }
-        if let Some(threads) = options.threads {
+        if let Some(threads) = settings.threads {
             self.parameter("threads", &threads.to_string())?;
         }
-        if let Some(remaining) = options.remaining(monitor.elapsed()) {
+        if !settings.preprocess {
+            self.parameter("preprocess", "off")?;
+        }
+        let remaining = settings
+            .time_limit
+            .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+        if let Some(remaining) = remaining {
             // SAFETY: the model is live.
             unsafe { Cbc_setMaximumSeconds(ptr, remaining) };
         }
         // SAFETY: the model is live.
-        unsafe {
-            Cbc_setAllowableFractionGap(ptr, options.mip_rel_gap);
-            Cbc_setLogLevel(ptr, if options.log { 1 } else { 0 });
-        }
-        monitor.set_status("CBC shows no progress while it runs");
-        let solve_started = monitor.elapsed();
-        {
-            let _redirect =
-                if options.log {
-                    Some(StdoutToStderr::new().map_err(|e| {
-                        solver_error(format!("cannot send CBC's log to stderr: {e}"))
-                    })?)
-                } else {
-                    None
-                };
-            // SAFETY: the model is live and loaded.
-            unsafe { Cbc_solve(ptr) };
-        }
-        let solve_seconds = monitor.elapsed() - solve_started;
-        let out_of_time = options
-            .remaining(solve_started)
-            .is_some_and(|limit| solve_seconds >= limit);
+        unsafe { Cbc_setAllowableFractionGap(ptr, settings.mip_rel_gap) };
+        let solve_started = Instant::now();
+        // SAFETY: the model is live and loaded.
+        unsafe { Cbc_solve(ptr) };
+        let out_of_time =
+            remaining.is_some_and(|limit| solve_started.elapsed().as_secs_f64() >= limit);
         let mut notes = Vec::new();
         let status = self.status();
         let (termination, trust_bound, solution) = if mip {
@@ -636,63 +495,12 @@ fn copy_values(values: *const f64, columns: usize) -> Option<Vec<f64>> {
     Some(unsafe { std::slice::from_raw_parts(values, columns) }.to_vec())
 }
 
-/// What a CBC run produced.
-struct Outcome {
-    termination: Termination,
-    objective: Option<f64>,
-    bound: Option<f64>,
-    nodes: Option<u64>,
-    values: Option<Vec<f64>>,
-    notes: Vec<String>,
-}
-
-impl Outcome {
-    fn fill(&self, report: &mut SolveReport, monitor: Monitor) {
-        report.termination = self.termination.clone();
-        report.has_solution = self.values.is_some();
-        report.objective = self.objective;
-        report.best_bound = self.bound;
-        report.nodes = self.nodes;
-        report.trajectory = monitor.finish(self.objective, self.bound).points;
-        report.notes.extend(self.notes.iter().cloned());
-    }
-}
-
-/// Reads a `.mst` start: `name value` lines, `#` comments.
-fn read_mst(path: &Path) -> Result<Vec<(String, f64)>> {
-    let text = fs::read_to_string(path)
-        .map_err(|e| Error::input(path.display().to_string(), e.to_string()))?;
-    let mut start = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split_whitespace();
-        let (Some(name), Some(value), None) = (fields.next(), fields.next(), fields.next()) else {
-            return Err(Error::input(
-                path.display().to_string(),
-                format!("line {}: expected `name value`", number + 1),
-            ));
-        };
-        let value: f64 = value.parse().map_err(|_| {
-            Error::input(
-                path.display().to_string(),
-                format!("line {}: `{value}` is not a number", number + 1),
-            )
-        })?;
-        start.push((name.to_string(), value));
-    }
-    Ok(start)
-}
-
-/// A bound in CBC's terms (infinities as `f64::MAX`).
-fn cbc_bound(value: f64) -> f64 {
-    value.clamp(-CBC_INFINITY, CBC_INFINITY)
-}
-
 fn to_c_int(index: usize) -> Result<c_int> {
     c_int::try_from(index).map_err(|_| solver_error(format!("index {index} is too large")))
+}
+
+fn to_c_ints(indices: &[usize]) -> Result<Vec<c_int>> {
+    indices.iter().map(|&i| to_c_int(i)).collect()
 }
 
 fn c_string(text: &str) -> Result<CString> {

@@ -1,0 +1,126 @@
+//! The binary features each level of a FlowOCT tree may split on, reduced without losing any
+//! optimum:
+//! - at the last split level (whose children are leaves), only class-boundary thresholds: for a
+//!   split with two leaves and fixed leaf classes, moving the threshold across a group of equal
+//!   values whose rows are all of one class changes the weighted errors monotonically (down
+//!   towards the side predicting that class, not at all when neither or both sides do), so along
+//!   a run of such groups of one class the best threshold is at an end of the run: a
+//!   class-boundary threshold, or the data's extreme, where the split sends every row one way
+//!   and equals a leaf. This holds for the rows of any node, since a group pure on the whole
+//!   data is pure on every subset;
+//! - at every level, one binary feature of each set that routes every training row alike (a
+//!   duplicate across features changes no tree's training predictions).
+//!
+//! [`NodeFeatures::express`] maps a split of another tree onto these features without raising
+//! its weighted errors.
+
+use std::collections::HashMap;
+
+use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
+use crate::formulation::binoct::candidates::Candidates;
+
+use super::groups::Group;
+
+/// A binary feature: `x_j <= t` with `t` the candidate `index` (1-based) of feature `j`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BinaryFeature {
+    pub feature: usize,
+    pub index: usize,
+}
+
+/// The binary features and the ones each level may use.
+#[derive(Debug, Clone)]
+pub struct NodeFeatures {
+    /// Every binary feature of the candidates.
+    pub binary: Vec<BinaryFeature>,
+    /// Per level, the indices into `binary` a node of that level may split on.
+    pub allowed: Vec<Vec<usize>>,
+    /// Per level and binary feature, the allowed feature that routes every training row alike.
+    representative: Vec<Vec<Option<usize>>>,
+    /// Whether each binary feature is a class-boundary threshold.
+    class_boundary: Vec<bool>,
+}
+
+impl NodeFeatures {
+    /// The features of a tree of depth `depth` over `candidates` of `data`, with the rows in
+    /// `groups`.
+    pub fn new(data: &Dataset, candidates: &Candidates, groups: &[Group], depth: usize) -> Self {
+        let binary: Vec<BinaryFeature> = candidates
+            .usable()
+            .into_iter()
+            .flat_map(|feature| {
+                (1..=candidates.count(feature)).map(move |index| BinaryFeature { feature, index })
+            })
+            .collect();
+        let boundary_thresholds: Vec<Vec<f64>> = (0..data.n_features())
+            .map(|j| {
+                candidate_thresholds(
+                    &data.feature_column(j),
+                    data.labels(),
+                    ThresholdMode::ClassBoundary,
+                )
+            })
+            .collect();
+        let class_boundary: Vec<bool> = binary
+            .iter()
+            .map(|f| {
+                let threshold = candidates.threshold(f.feature, f.index);
+                boundary_thresholds[f.feature].contains(&threshold)
+            })
+            .collect();
+        let patterns: Vec<Vec<bool>> = binary
+            .iter()
+            .map(|f| groups.iter().map(|g| g.bins[f.feature] < f.index).collect())
+            .collect();
+        let mut allowed = Vec::with_capacity(depth);
+        let mut representative = Vec::with_capacity(depth);
+        for level in 0..depth {
+            let last = level + 1 == depth;
+            let mut first: HashMap<&[bool], usize> = HashMap::new();
+            let mut level_allowed = Vec::new();
+            for (f, pattern) in patterns.iter().enumerate() {
+                if last && !class_boundary[f] {
+                    continue;
+                }
+                first.entry(pattern.as_slice()).or_insert_with(|| {
+                    level_allowed.push(f);
+                    f
+                });
+            }
+            representative.push(
+                patterns
+                    .iter()
+                    .map(|pattern| first.get(pattern.as_slice()).copied())
+                    .collect(),
+            );
+            allowed.push(level_allowed);
+        }
+        NodeFeatures {
+            binary,
+            allowed,
+            representative,
+            class_boundary,
+        }
+    }
+
+    /// The index into `binary` of `(feature, index)`.
+    pub fn position(&self, feature: BinaryFeature) -> Option<usize> {
+        self.binary.iter().position(|&f| f == feature)
+    }
+
+    /// The allowed feature at `level` that routes every training row as `feature` does.
+    pub fn representative(&self, level: usize, feature: usize) -> Option<usize> {
+        self.representative
+            .get(level)?
+            .get(feature)
+            .copied()
+            .flatten()
+    }
+
+    /// The class-boundary binary features of `feature` (indices into `binary`), increasing.
+    pub fn boundaries_of(&self, feature: usize) -> Vec<usize> {
+        (0..self.binary.len())
+            .filter(|&f| self.binary[f].feature == feature && self.class_boundary[f])
+            .collect()
+    }
+}
