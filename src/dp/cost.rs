@@ -29,10 +29,6 @@ impl CostModel {
         }
     }
 
-    pub fn n_classes(&self) -> usize {
-        self.weights.len()
-    }
-
     /// Cost of a leaf holding `counts[k]` rows of class `k`, and the class it predicts.
     pub fn leaf(&self, counts: &[u32]) -> (f64, usize) {
         let mut best = 0;
