@@ -36,6 +36,114 @@ pub(crate) fn best_split<'a>(
     cost: &CostModel,
     skipping: bool,
 ) -> Option<BestSplit> {
+    match cost.uniform_weight {
+        Some(weight) => best_split_uniform(
+            lists, labels, totals, counts, size, target, cost, weight, skipping,
+        ),
+        None => best_split_weighted(lists, labels, totals, counts, size, target, cost, skipping),
+    }
+}
+
+/// [`best_split`] when every class weighs `weight`: errors are counted in integers, and
+/// a split improves when it makes at most `allowed` errors.
+#[allow(clippy::too_many_arguments)]
+fn best_split_uniform<'a>(
+    lists: impl Iterator<Item = (u32, &'a [Element])>,
+    labels: &[u16],
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
+    cost: &CostModel,
+    weight: f64,
+    skipping: bool,
+) -> Option<BestSplit> {
+    let min_leaf = cost.min_leaf as usize;
+    if size < 2 * min_leaf {
+        return None;
+    }
+    let last = size - min_leaf;
+    // Improving: split_cost + weight * errors < target - tol.
+    let mut allowed = ((target - cost.tol - cost.split_cost) / weight).ceil() as i64 - 1;
+    let mut best = None;
+    let two_classes = totals.len() == 2;
+    let (total0, total1) = (
+        i64::from(totals[0]),
+        i64::from(totals[totals.len().min(2) - 1]),
+    );
+    for (feature, list) in lists {
+        if allowed < 0 {
+            break;
+        }
+        counts.iter_mut().for_each(|c| *c = 0);
+        let mut skip = min_leaf as i64;
+        let mut prev_bin = u32::MAX;
+        let mut ones = 0i64;
+        for (seen, e) in list.iter().enumerate() {
+            if skip <= 0 && e.bin != prev_bin {
+                if seen > last {
+                    break;
+                }
+                let (left_errors, right_errors) = if two_classes {
+                    let zeros = seen as i64 - ones;
+                    (zeros.min(ones), (total0 - zeros).min(total1 - ones))
+                } else {
+                    let (mut left_max, mut right_max) = (0u32, 0u32);
+                    for (&c, &t) in counts.iter().zip(totals) {
+                        left_max = left_max.max(c);
+                        right_max = right_max.max(t - c);
+                    }
+                    (
+                        seen as i64 - i64::from(left_max),
+                        (size - seen) as i64 - i64::from(right_max),
+                    )
+                };
+                let errors = left_errors + right_errors;
+                if errors <= allowed {
+                    allowed = errors - 1;
+                    best = Some(BestSplit {
+                        cost: cost.split_cost + weight * errors as f64,
+                        feature,
+                        bin: prev_bin + (e.bin - 1 - prev_bin) / 2,
+                        left_cost: weight * left_errors as f64,
+                        right_cost: weight * right_errors as f64,
+                    });
+                    if allowed < 0 {
+                        break;
+                    }
+                    skip = 1;
+                } else {
+                    skip = if skipping { errors - allowed } else { 1 };
+                    if skip > (last - seen) as i64 {
+                        break;
+                    }
+                }
+            }
+            let label = labels[e.row as usize];
+            if two_classes {
+                ones += i64::from(label);
+            } else {
+                counts[label as usize] += 1;
+            }
+            skip -= 1;
+            prev_bin = e.bin;
+        }
+    }
+    best
+}
+
+/// [`best_split`] with any class weights, in floating point.
+#[allow(clippy::too_many_arguments)]
+fn best_split_weighted<'a>(
+    lists: impl Iterator<Item = (u32, &'a [Element])>,
+    labels: &[u16],
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
+    cost: &CostModel,
+    skipping: bool,
+) -> Option<BestSplit> {
     let min_leaf = cost.min_leaf as usize;
     // No split costs less than the split cost.
     let floor = cost.split_cost + cost.tol;
