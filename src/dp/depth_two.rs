@@ -16,7 +16,9 @@
 use crate::dp::binned::{Binned, Element};
 use crate::dp::cache::{Solution, SplitChoice};
 use crate::dp::depth_one::{best_split, BestSplit};
-use crate::dp::search::{finish, split_bin, Outcome, Search, SideValue};
+use crate::dp::search::{
+    finish, split_bin, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI,
+};
 use crate::dp::view::View;
 
 /// Reusable buffers of the depth-two search.
@@ -85,7 +87,17 @@ impl Search<'_> {
         let n_features = view.n_features;
         let m = view.size;
         let propagate = self.switches.upper_bound;
-        'features: for index in 0..n_features {
+        let mut order = std::mem::take(&mut self.orders[level]);
+        self.feature_order(view, &mut order);
+        'features: for (
+            rank,
+            &FeatureRank {
+                index,
+                position: gini_position,
+                ..
+            },
+        ) in order.iter().enumerate()
+        {
             let feature = self.arena.feature(view, index);
             search.reset(
                 self.arena.list(view, index),
@@ -94,6 +106,7 @@ impl Search<'_> {
                 self.switches.intervals,
                 true,
                 n_features,
+                (rank < FIRST_AT_GINI).then_some(gini_position),
             );
             while let Some(candidate) = search.next(ub, &self.cost) {
                 if self.deadline.reached() {
@@ -274,6 +287,7 @@ impl Search<'_> {
             self.stats.interval_pruned += search.pruned;
         }
         self.searches[level] = search;
+        self.orders[level] = order;
         self.pair = pair;
         finish(best, lb, leaf_cost, candidates_lb, self.deadline.aborted())
     }
@@ -337,12 +351,12 @@ impl Search<'_> {
                 break;
             }
             let list = self.arena.list(view, index);
+            let feature = self.arena.feature(view, index);
             let mut kept = 0;
             for &e in list {
                 pair.filtered[kept] = e;
                 kept += usize::from(pair.side[e.row as usize] == code);
             }
-            let feature = self.arena.feature(view, index);
             let found = best_split(
                 std::iter::once((feature, &pair.filtered[..kept])),
                 &self.data.labels,

@@ -65,6 +65,8 @@ pub(crate) struct SplitSearch {
     features: usize,
     feature_bounds: Vec<f64>,
     next_slot: usize,
+    /// The slot to split the first interval at (else its middle).
+    first: Option<usize>,
     /// The least lower bound of a position pruned without being solved (infinite if none).
     pub pruned_lb: f64,
     /// Positions pruned without being solved.
@@ -76,7 +78,9 @@ impl SplitSearch {
     /// at least `min_leaf` rows on each side. `bisect`: search by bisection with neighbour
     /// bounds; `per_child`: the solved positions report one bound per child (else only totals);
     /// `features`: the solved positions also report one bound per child and feature (the
-    /// child's best split on that feature), for that many features.
+    /// child's best split on that feature), for that many features. `first`: the position to
+    /// solve first (else the middle one).
+    #[allow(clippy::too_many_arguments)]
     pub fn reset(
         &mut self,
         list: &[Element],
@@ -85,6 +89,7 @@ impl SplitSearch {
         bisect: bool,
         per_child: bool,
         features: usize,
+        first: Option<usize>,
     ) {
         let m = list.len();
         let min_leaf = cost.min_leaf as usize;
@@ -103,6 +108,7 @@ impl SplitSearch {
         self.solved.clear();
         self.queue.clear();
         self.next_slot = 0;
+        self.first = None;
         self.pruned_lb = f64::INFINITY;
         self.pruned = 0;
         if bisect {
@@ -113,6 +119,7 @@ impl SplitSearch {
                 total += cost.weights[labels[e.row as usize] as usize];
                 self.prefix.push(total);
             }
+            self.first = first.and_then(|p| self.positions.binary_search(&p).ok());
             if !self.positions.is_empty() {
                 self.queue.push_back(Interval {
                     lo: 0,
@@ -197,7 +204,11 @@ impl SplitSearch {
                 self.prune(lb);
                 interval.hi -= 1;
             }
-            let slot = interval.lo + (interval.hi - interval.lo) / 2;
+            let middle = interval.lo + (interval.hi - interval.lo) / 2;
+            let slot = match self.first.take() {
+                Some(first) if (interval.lo..=interval.hi).contains(&first) => first,
+                _ => middle,
+            };
             let (left_lb, right_lb, lb) = self.bound(slot, &interval, sc);
             if lb >= limit {
                 self.prune(lb);

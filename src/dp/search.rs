@@ -55,7 +55,7 @@ pub(crate) struct Search<'a> {
     /// Per arena level: the split search of the subproblem at that level.
     pub(super) searches: Vec<SplitSearch>,
     /// Per arena level: feature order and budget distributions.
-    pub(super) orders: Vec<Vec<(f64, usize)>>,
+    pub(super) orders: Vec<Vec<FeatureRank>>,
     pub(super) distributions: Vec<Vec<(usize, usize)>>,
     pub(super) deadline: Deadline,
     pub(super) stats: DpStats,
@@ -282,7 +282,15 @@ impl<'a> Search<'a> {
         let per_child = distributions.len() == 1;
         self.feature_order(view, &mut order);
         let mut candidates_lb = f64::INFINITY;
-        'features: for &(_, index) in &order {
+        'features: for (
+            rank,
+            &FeatureRank {
+                index,
+                position: gini_position,
+                ..
+            },
+        ) in order.iter().enumerate()
+        {
             let feature = self.arena.feature(view, index);
             search.reset(
                 self.arena.list(view, index),
@@ -291,6 +299,7 @@ impl<'a> Search<'a> {
                 self.switches.intervals,
                 per_child,
                 0,
+                (rank < FIRST_AT_GINI).then_some(gini_position),
             );
             while let Some(candidate) = search.next(ub, &self.cost) {
                 if self.deadline.reached() {
@@ -462,7 +471,7 @@ impl<'a> Search<'a> {
     }
 
     /// The view's features, best weighted-Gini split first (ties: view order).
-    fn feature_order(&mut self, view: &View, order: &mut Vec<(f64, usize)>) {
+    pub(super) fn feature_order(&mut self, view: &View, order: &mut Vec<FeatureRank>) {
         order.clear();
         let k = self.data.n_classes;
         let total: Vec<f64> = self
@@ -478,8 +487,9 @@ impl<'a> Search<'a> {
             left.iter_mut().for_each(|x| *x = 0.0);
             let list = self.arena.list(view, index);
             let mut best = f64::INFINITY;
+            let mut best_position = 0;
             let mut left_weight = 0.0;
-            for pair in list.windows(2) {
+            for (at, pair) in list.windows(2).enumerate() {
                 let label = self.data.labels[pair[0].row as usize] as usize;
                 let w = self.cost.weights[label];
                 left[label] += w;
@@ -501,12 +511,37 @@ impl<'a> Search<'a> {
                             .sum::<f64>()
                             / right_weight;
                 }
-                best = best.min(impurity);
+                if impurity < best {
+                    best = impurity;
+                    best_position = at + 1;
+                }
             }
-            order.push((best, index));
+            order.push(FeatureRank {
+                impurity: best,
+                index,
+                position: best_position,
+            });
         }
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        order.sort_by(|a, b| {
+            a.impurity
+                .total_cmp(&b.impurity)
+                .then(a.index.cmp(&b.index))
+        });
     }
+}
+
+/// How many of the best-ranked features are first split at their best Gini split rather than
+/// in the middle.
+pub(super) const FIRST_AT_GINI: usize = 1;
+
+/// A feature of a view ranked by its best weighted-Gini split, and where that split is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct FeatureRank {
+    pub impurity: f64,
+    /// The feature's position among the view's features.
+    pub index: usize,
+    /// The split position of the best Gini split.
+    pub position: usize,
 }
 
 /// The threshold bin between two adjacent bins of a sorted list: the middle candidate.
