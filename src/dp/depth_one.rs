@@ -62,74 +62,151 @@ fn best_split_uniform<'a>(
     if size < 2 * min_leaf {
         return None;
     }
-    let last = size - min_leaf;
     // Improving: split_cost + weight * errors < target - tol.
-    let mut allowed = ((target - cost.tol - cost.split_cost) / weight).ceil() as i64 - 1;
-    let mut best = None;
-    let two_classes = totals.len() == 2;
-    let (total0, total1) = (
-        i64::from(totals[0]),
-        i64::from(totals[totals.len().min(2) - 1]),
-    );
+    let allowed = ((target - cost.tol - cost.split_cost) / weight).ceil() as i64 - 1;
+    let mut scan = UniformScan {
+        labels,
+        totals,
+        size,
+        min_leaf,
+        weight,
+        split_cost: cost.split_cost,
+        skipping,
+        allowed,
+        best: None,
+    };
     for (feature, list) in lists {
-        if allowed < 0 {
+        if scan.allowed < 0 {
             break;
         }
-        counts.iter_mut().for_each(|c| *c = 0);
-        let mut skip = min_leaf as i64;
-        let mut prev_bin = u32::MAX;
-        let mut ones = 0i64;
-        for (seen, e) in list.iter().enumerate() {
-            if skip <= 0 && e.bin != prev_bin {
-                if seen > last {
-                    break;
-                }
-                let (left_errors, right_errors) = if two_classes {
-                    let zeros = seen as i64 - ones;
-                    (zeros.min(ones), (total0 - zeros).min(total1 - ones))
-                } else {
-                    let (mut left_max, mut right_max) = (0u32, 0u32);
-                    for (&c, &t) in counts.iter().zip(totals) {
-                        left_max = left_max.max(c);
-                        right_max = right_max.max(t - c);
-                    }
-                    (
-                        seen as i64 - i64::from(left_max),
-                        (size - seen) as i64 - i64::from(right_max),
-                    )
-                };
-                let errors = left_errors + right_errors;
-                if errors <= allowed {
-                    allowed = errors - 1;
-                    best = Some(BestSplit {
-                        cost: cost.split_cost + weight * errors as f64,
-                        feature,
-                        bin: prev_bin + (e.bin - 1 - prev_bin) / 2,
-                        left_cost: weight * left_errors as f64,
-                        right_cost: weight * right_errors as f64,
-                    });
-                    if allowed < 0 {
-                        break;
-                    }
-                    skip = 1;
-                } else {
-                    skip = if skipping { errors - allowed } else { 1 };
-                    if skip > (last - seen) as i64 {
-                        break;
-                    }
-                }
-            }
-            let label = labels[e.row as usize];
-            if two_classes {
-                ones += i64::from(label);
-            } else {
-                counts[label as usize] += 1;
-            }
-            skip -= 1;
-            prev_bin = e.bin;
+        if totals.len() == 2 {
+            scan.feature::<TwoClasses>(feature, list, &mut TwoClasses { ones: 0 });
+        } else {
+            counts.iter_mut().for_each(|c| *c = 0);
+            scan.feature(feature, list, &mut ManyClasses { counts });
         }
     }
-    best
+    scan.best
+}
+
+/// Class counts of the rows on the left of a scan position.
+trait Tally {
+    fn add(&mut self, label: u16);
+    /// Errors of the best leaf on each side, `seen` rows on the left.
+    fn errors(&self, seen: usize, size: usize, totals: &[u32]) -> (i64, i64);
+}
+
+/// Two classes: class 1 counted in a register, class 0 derived.
+struct TwoClasses {
+    ones: i64,
+}
+
+impl Tally for TwoClasses {
+    #[inline(always)]
+    fn add(&mut self, label: u16) {
+        self.ones += i64::from(label);
+    }
+
+    #[inline(always)]
+    fn errors(&self, seen: usize, _size: usize, totals: &[u32]) -> (i64, i64) {
+        let zeros = seen as i64 - self.ones;
+        let (total0, total1) = (i64::from(totals[0]), i64::from(totals[1]));
+        (
+            zeros.min(self.ones),
+            (total0 - zeros).min(total1 - self.ones),
+        )
+    }
+}
+
+/// Any number of classes, counted in an array.
+struct ManyClasses<'c> {
+    counts: &'c mut [u32],
+}
+
+impl Tally for ManyClasses<'_> {
+    #[inline(always)]
+    fn add(&mut self, label: u16) {
+        self.counts[label as usize] += 1;
+    }
+
+    fn errors(&self, seen: usize, size: usize, totals: &[u32]) -> (i64, i64) {
+        let (mut left_max, mut right_max) = (0u32, 0u32);
+        for (&c, &t) in self.counts.iter().zip(totals) {
+            left_max = left_max.max(c);
+            right_max = right_max.max(t - c);
+        }
+        (
+            seen as i64 - i64::from(left_max),
+            (size - seen) as i64 - i64::from(right_max),
+        )
+    }
+}
+
+/// The state of a uniform-weight scan across features.
+struct UniformScan<'a> {
+    labels: &'a [u16],
+    totals: &'a [u32],
+    size: usize,
+    min_leaf: usize,
+    weight: f64,
+    split_cost: f64,
+    skipping: bool,
+    /// A split improves when it makes at most this many errors.
+    allowed: i64,
+    best: Option<BestSplit>,
+}
+
+impl UniformScan<'_> {
+    /// Scans one feature's list: rows are counted in runs of `skip` without evaluation, then
+    /// up to the next bin change, where the split is evaluated.
+    #[inline(always)]
+    fn feature<T: Tally>(&mut self, feature: u32, list: &[Element], tally: &mut T) {
+        let labels = self.labels;
+        let len = list.len();
+        let last = self.size - self.min_leaf;
+        let mut at = 0;
+        let mut skip = self.min_leaf;
+        loop {
+            let end = (at + skip).min(len);
+            for e in &list[at..end] {
+                tally.add(labels[e.row as usize]);
+            }
+            at = end;
+            while at < len && list[at].bin == list[at - 1].bin {
+                tally.add(labels[list[at].row as usize]);
+                at += 1;
+            }
+            if at > last || at >= len {
+                return;
+            }
+            let (left_errors, right_errors) = tally.errors(at, self.size, self.totals);
+            let errors = left_errors + right_errors;
+            if errors <= self.allowed {
+                self.allowed = errors - 1;
+                let (low, high) = (list[at - 1].bin, list[at].bin);
+                self.best = Some(BestSplit {
+                    cost: self.split_cost + self.weight * errors as f64,
+                    feature,
+                    bin: low + (high - 1 - low) / 2,
+                    left_cost: self.weight * left_errors as f64,
+                    right_cost: self.weight * right_errors as f64,
+                });
+                if self.allowed < 0 {
+                    return;
+                }
+                skip = 1;
+            } else {
+                skip = if self.skipping {
+                    (errors - self.allowed) as usize
+                } else {
+                    1
+                };
+                if skip > last - at {
+                    return;
+                }
+            }
+        }
+    }
 }
 
 /// [`best_split`] with any class weights, in floating point.

@@ -26,8 +26,13 @@ use crate::dp::view::View;
 pub(crate) struct PairScratch {
     /// Per row: 0 if the candidate split sends it left, 1 if right.
     side: Vec<u8>,
-    /// One child's rows of one feature, in that feature's order.
-    filtered: Vec<Element>,
+    /// Per child: its rows of each feature of the view, in that feature's order (feature `i`
+    /// at `i * size`), split off the view's lists when first needed.
+    lists: [Vec<Element>; 2],
+    /// Per feature of the view: whether its lists are split for the current candidate.
+    split: Vec<bool>,
+    /// Per child: its size at the current candidate.
+    sizes: [usize; 2],
     /// Per child: class counts.
     counts: [Vec<u32>; 2],
     /// Per child and feature: the bound inherited from solved neighbours.
@@ -44,7 +49,12 @@ impl PairScratch {
         let k = data.n_classes;
         PairScratch {
             side: vec![0; data.n_rows],
-            filtered: vec![Element::default(); data.n_rows],
+            lists: [
+                vec![Element::default(); f * (data.n_rows + 1)],
+                vec![Element::default(); f * (data.n_rows + 1)],
+            ],
+            split: vec![false; f],
+            sizes: [0, 0],
             counts: [vec![0; k], vec![0; k]],
             priors: [vec![0.0; f], vec![0.0; f]],
             bounds: [vec![0.0; f], vec![0.0; f]],
@@ -133,6 +143,8 @@ impl Search<'_> {
                 {
                     *r = t - l;
                 }
+                pair.split[..n_features].iter_mut().for_each(|s| *s = false);
+                pair.sizes = [position, m - position];
                 let leaves = [
                     self.cost.leaf(&pair.counts[0]).0,
                     self.cost.leaf(&pair.counts[1]).0,
@@ -307,7 +319,7 @@ impl Search<'_> {
         // With the leaf as incumbent, the optimum is the best split below it, or the leaf.
         let exact_anyway = leaf <= target;
         let target = target.min(leaf);
-        match self.scan_child(view, pair, side, size, target) {
+        match self.scan_child(view, pair, side, size, leaf, target) {
             Some(split) => SideValue {
                 value: split.cost,
                 exact: true,
@@ -331,6 +343,7 @@ impl Search<'_> {
         pair: &mut PairScratch,
         side: usize,
         size: usize,
+        leaf: f64,
         target: f64,
     ) -> Option<BestSplit> {
         let n_features = view.n_features;
@@ -345,20 +358,39 @@ impl Search<'_> {
         pair.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut target = target;
         let mut best = None;
-        let code = side as u8;
+        let sizes = pair.sizes;
         for &(prior, index) in &pair.order {
             if target <= floor || prior >= target - tol {
                 break;
             }
-            let list = self.arena.list(view, index);
-            let feature = self.arena.feature(view, index);
-            let mut kept = 0;
-            for &e in list {
-                pair.filtered[kept] = e;
-                kept += usize::from(pair.side[e.row as usize] == code);
+            if !pair.split[index] {
+                // Both children's rows of this feature, in one pass.
+                let list = self.arena.list(view, index);
+                let [left, right] = &mut pair.lists;
+                // One spare slot per list: every row is written to both lists and kept by
+                // one (the other's cursor does not move), so no branch follows the side.
+                let left = &mut left[index * (sizes[0] + 1)..(index + 1) * (sizes[0] + 1)];
+                let right = &mut right[index * (sizes[1] + 1)..(index + 1) * (sizes[1] + 1)];
+                let (mut to_left, mut to_right) = (0, 0);
+                for &e in list {
+                    let goes_right = usize::from(pair.side[e.row as usize]);
+                    left[to_left] = e;
+                    right[to_right] = e;
+                    to_left += 1 - goes_right;
+                    to_right += goes_right;
+                }
+                pair.split[index] = true;
             }
+            let start = index * (size + 1);
+            let rows = &pair.lists[side][start..start + size];
+            if rows[0].bin == rows[size - 1].bin {
+                // The feature no longer splits this child: its splits send every row one way.
+                bounds[index] = bounds[index].max(leaf + self.cost.split_cost);
+                continue;
+            }
+            let feature = self.arena.feature(view, index);
             let found = best_split(
-                std::iter::once((feature, &pair.filtered[..kept])),
+                std::iter::once((feature, rows)),
                 &self.data.labels,
                 &pair.counts[side],
                 &mut self.counts,
