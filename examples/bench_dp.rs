@@ -1,6 +1,6 @@
 //! Benchmark of the exact DP search on one dataset: for each depth given, one accuracy solve
-//! with every midpoint a candidate threshold, printed as one JSON line (seconds, objective,
-//! bound, termination, statistics). Run by `scripts/bench-dp`.
+//! with every midpoint a candidate threshold, printed as one JSON line (wall and CPU seconds,
+//! objective, bound, termination, statistics). Run by `scripts/bench-dp`.
 //!
 //! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF]`, where `DEPTHS` is a
 //! comma-separated list and `SWITCH_OFF` names one bound to turn off (see
@@ -11,6 +11,14 @@ use std::path::PathBuf;
 use milptree::data::{read_dataset, TargetColumn};
 use milptree::dp::{solve, BoundSwitches, DpOptions, DpProblem};
 use serde_json::json;
+
+/// CPU seconds the calling thread has run, from `/proc/thread-self/schedstat` (Linux, in
+/// nanoseconds; `None` elsewhere). The search runs on one thread.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanoseconds: f64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(nanoseconds / 1e9)
+}
 
 fn main() -> milptree::Result<()> {
     let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF]";
@@ -52,7 +60,9 @@ fn main() -> milptree::Result<()> {
             bounds,
             ..DpOptions::default()
         };
+        let cpu_before = cpu_seconds();
         let outcome = solve(&data, &problem, &options)?;
+        let cpu = cpu_before.and_then(|before| cpu_seconds().map(|after| after - before));
         println!(
             "{}",
             json!({
@@ -62,6 +72,7 @@ fn main() -> milptree::Result<()> {
                 "features": data.n_features(),
                 "off": off,
                 "seconds": outcome.seconds,
+                "cpu_seconds": cpu,
                 "objective": outcome.objective,
                 "lower_bound": outcome.lower_bound,
                 "termination": outcome.termination,

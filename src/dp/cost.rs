@@ -14,6 +14,9 @@ pub(crate) struct CostModel {
     pub min_leaf: u32,
     /// The largest class weight: the most one row can change any subtree's cost.
     pub max_weight: f64,
+    /// The weight of every class, when they are all equal and positive (accuracy): costs are
+    /// then that weight times a count of errors.
+    pub uniform_weight: Option<f64>,
     /// Costs closer than this are equal; an improvement must exceed it.
     pub tol: f64,
 }
@@ -25,12 +28,12 @@ impl CostModel {
             split_cost,
             min_leaf: min_leaf.max(1) as u32,
             max_weight: weights.iter().copied().fold(0.0, f64::max),
+            uniform_weight: weights
+                .first()
+                .copied()
+                .filter(|&w| w > 0.0 && weights.iter().all(|&v| v == w)),
             tol: 1e-9 * total_weight.max(1.0),
         }
-    }
-
-    pub fn n_classes(&self) -> usize {
-        self.weights.len()
     }
 
     /// Cost of a leaf holding `counts[k]` rows of class `k`, and the class it predicts.

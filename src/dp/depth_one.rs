@@ -1,18 +1,18 @@
-//! The depth-one scan: for one or two disjoint row sets ("sides") of a view, the best single
-//! split below a target cost, found in one pass over every feature's sorted list.
+//! The depth-one scan: the best single split of a row set below a target cost, in one pass
+//! over each feature's sorted list.
 //!
-//! Each row carries a code `2 * label + side`, so both sides are counted in the same pass
-//! without branching on the side. A split is only evaluated where the bin changes; after an
-//! evaluation whose cost is `g` above the target, the next `g / max_weight` rows of that side
-//! cannot bring the cost below the target (each row moved across a threshold changes the cost
-//! by at most its weight) and are counted without evaluation (ConTree's skipping).
+//! A split is only evaluated where the bin changes. After an evaluation whose cost is `g` above
+//! the target, the next `g / max_weight` rows cannot bring the cost below the target (each row
+//! moved across a threshold changes the cost by at most its weight), so they are counted
+//! without evaluation (ConTree's skipping); a feature is left as soon as no evaluation it
+//! still allows can be reached.
 
 use crate::dp::binned::Element;
 use crate::dp::cost::CostModel;
 
-/// The best split of one side, as a searched feature and a threshold bin.
+/// The best split of a row set, as a searched feature and a threshold bin.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct SideSplit {
+pub(crate) struct BestSplit {
     /// Cost of the split: split cost plus both leaves' costs.
     pub cost: f64,
     pub feature: u32,
@@ -21,161 +21,291 @@ pub(crate) struct SideSplit {
     pub right_cost: f64,
 }
 
-/// One side of a scan: its size and class totals go in with a target; the best split below
-/// the target comes out.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct ScanSide {
-    pub size: u32,
-    /// Only splits costing less than this (by more than the tolerance) are recorded; lowered
-    /// to each recorded split's cost.
-    pub target: f64,
-    pub best: Option<SideSplit>,
-    seen: u32,
-    prev_bin: u32,
-    skip: i64,
-    /// The side cannot improve on its target with the current feature.
-    done: bool,
-}
-
-impl ScanSide {
-    pub fn new(size: u32, target: f64) -> ScanSide {
-        ScanSide {
-            size,
-            target,
-            ..ScanSide::default()
-        }
-    }
-}
-
-/// Reusable counters of a scan (two per class: one per side).
-#[derive(Debug, Default)]
-pub(crate) struct ScanCounts {
-    counts: Vec<u32>,
-    /// `totals[2k + s]`: rows of class `k` on side `s`.
-    pub totals: Vec<u32>,
-}
-
-impl ScanCounts {
-    pub fn new(n_classes: usize) -> ScanCounts {
-        ScanCounts {
-            counts: vec![0; 2 * n_classes],
-            totals: vec![0; 2 * n_classes],
-        }
-    }
-}
-
-/// A far-away skip that marks a side as finished for the current feature.
-const FINISHED: i64 = i64::MAX / 4;
-
-/// Scans every feature of a view (`lists`, each paired with its searched-feature id) for the
-/// best split of each side in `sides` below its target. `codes[row] = 2 * label + side`;
-/// `scratch.totals` must hold each side's class totals.
-pub(crate) fn scan<'a>(
+/// The best split of a row set (each of `lists` holding its rows sorted by one searched
+/// feature, whose id it is paired with) that costs less than `target` by more than the
+/// tolerance; `None` if there is none. `totals` are the row set's class counts, `counts` a
+/// scratch of the same length.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn best_split<'a>(
     lists: impl Iterator<Item = (u32, &'a [Element])>,
-    codes: &[u16],
-    sides: &mut [ScanSide],
-    scratch: &mut ScanCounts,
+    labels: &[u16],
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
     cost: &CostModel,
     skipping: bool,
-) {
-    let k = cost.n_classes();
-    let min_leaf = cost.min_leaf;
-    let floor = cost.split_cost + cost.tol;
-    let can_improve = |side: &ScanSide| side.target > floor && side.size >= 2 * min_leaf;
+) -> Option<BestSplit> {
+    match cost.uniform_weight {
+        Some(weight) => best_split_uniform(
+            lists, labels, totals, counts, size, target, cost, weight, skipping,
+        ),
+        None => best_split_weighted(lists, labels, totals, counts, size, target, cost, skipping),
+    }
+}
+
+/// [`best_split`] when every class weighs `weight`: errors are counted in integers, and
+/// a split improves when it makes at most `allowed` errors.
+#[allow(clippy::too_many_arguments)]
+fn best_split_uniform<'a>(
+    lists: impl Iterator<Item = (u32, &'a [Element])>,
+    labels: &[u16],
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
+    cost: &CostModel,
+    weight: f64,
+    skipping: bool,
+) -> Option<BestSplit> {
+    let min_leaf = cost.min_leaf as usize;
+    if size < 2 * min_leaf {
+        return None;
+    }
+    // Improving: split_cost + weight * errors < target - tol.
+    let allowed = ((target - cost.tol - cost.split_cost) / weight).ceil() as i64 - 1;
+    let mut scan = UniformScan {
+        labels,
+        totals,
+        size,
+        min_leaf,
+        weight,
+        split_cost: cost.split_cost,
+        skipping,
+        allowed,
+        best: None,
+    };
     for (feature, list) in lists {
-        let mut active = 0;
-        for side in sides.iter_mut() {
-            side.seen = 0;
-            side.prev_bin = u32::MAX;
-            side.skip = i64::from(min_leaf);
-            side.done = !can_improve(side);
-            if side.done {
-                side.skip = FINISHED;
+        if scan.allowed < 0 {
+            break;
+        }
+        if totals.len() == 2 {
+            scan.feature::<TwoClasses>(feature, list, &mut TwoClasses { ones: 0 });
+        } else {
+            counts.iter_mut().for_each(|c| *c = 0);
+            scan.feature(feature, list, &mut ManyClasses { counts });
+        }
+    }
+    scan.best
+}
+
+/// Class counts of the rows on the left of a scan position.
+trait Tally {
+    fn add(&mut self, label: u16);
+    /// Errors of the best leaf on each side, `seen` rows on the left.
+    fn errors(&self, seen: usize, size: usize, totals: &[u32]) -> (i64, i64);
+}
+
+/// Two classes: class 1 counted in a register, class 0 derived.
+struct TwoClasses {
+    ones: i64,
+}
+
+impl Tally for TwoClasses {
+    #[inline(always)]
+    fn add(&mut self, label: u16) {
+        self.ones += i64::from(label);
+    }
+
+    #[inline(always)]
+    fn errors(&self, seen: usize, _size: usize, totals: &[u32]) -> (i64, i64) {
+        let zeros = seen as i64 - self.ones;
+        let (total0, total1) = (i64::from(totals[0]), i64::from(totals[1]));
+        (
+            zeros.min(self.ones),
+            (total0 - zeros).min(total1 - self.ones),
+        )
+    }
+}
+
+/// Any number of classes, counted in an array.
+struct ManyClasses<'c> {
+    counts: &'c mut [u32],
+}
+
+impl Tally for ManyClasses<'_> {
+    #[inline(always)]
+    fn add(&mut self, label: u16) {
+        self.counts[label as usize] += 1;
+    }
+
+    fn errors(&self, seen: usize, size: usize, totals: &[u32]) -> (i64, i64) {
+        let (mut left_max, mut right_max) = (0u32, 0u32);
+        for (&c, &t) in self.counts.iter().zip(totals) {
+            left_max = left_max.max(c);
+            right_max = right_max.max(t - c);
+        }
+        (
+            seen as i64 - i64::from(left_max),
+            (size - seen) as i64 - i64::from(right_max),
+        )
+    }
+}
+
+/// The state of a uniform-weight scan across features.
+struct UniformScan<'a> {
+    labels: &'a [u16],
+    totals: &'a [u32],
+    size: usize,
+    min_leaf: usize,
+    weight: f64,
+    split_cost: f64,
+    skipping: bool,
+    /// A split improves when it makes at most this many errors.
+    allowed: i64,
+    best: Option<BestSplit>,
+}
+
+impl UniformScan<'_> {
+    /// Scans one feature's list: rows are counted in runs of `skip` without evaluation, then
+    /// up to the next bin change, where the split is evaluated.
+    #[inline(always)]
+    fn feature<T: Tally>(&mut self, feature: u32, list: &[Element], tally: &mut T) {
+        let labels = self.labels;
+        let len = list.len();
+        let last = self.size - self.min_leaf;
+        let mut at = 0;
+        let mut skip = self.min_leaf;
+        loop {
+            let end = (at + skip).min(len);
+            for e in &list[at..end] {
+                tally.add(labels[e.row as usize]);
+            }
+            at = end;
+            while at < len && list[at].bin == list[at - 1].bin {
+                tally.add(labels[list[at].row as usize]);
+                at += 1;
+            }
+            if at > last || at >= len {
+                return;
+            }
+            let (left_errors, right_errors) = tally.errors(at, self.size, self.totals);
+            let errors = left_errors + right_errors;
+            if errors <= self.allowed {
+                self.allowed = errors - 1;
+                let (low, high) = (list[at - 1].bin, list[at].bin);
+                self.best = Some(BestSplit {
+                    cost: self.split_cost + self.weight * errors as f64,
+                    feature,
+                    bin: low + (high - 1 - low) / 2,
+                    left_cost: self.weight * left_errors as f64,
+                    right_cost: self.weight * right_errors as f64,
+                });
+                if self.allowed < 0 {
+                    return;
+                }
+                skip = 1;
             } else {
-                active += 1;
+                skip = if self.skipping {
+                    (errors - self.allowed) as usize
+                } else {
+                    1
+                };
+                if skip > last - at {
+                    return;
+                }
             }
         }
-        if active == 0 {
-            return;
+    }
+}
+
+/// [`best_split`] with any class weights, in floating point.
+#[allow(clippy::too_many_arguments)]
+fn best_split_weighted<'a>(
+    lists: impl Iterator<Item = (u32, &'a [Element])>,
+    labels: &[u16],
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
+    cost: &CostModel,
+    skipping: bool,
+) -> Option<BestSplit> {
+    let min_leaf = cost.min_leaf as usize;
+    // No split costs less than the split cost.
+    let floor = cost.split_cost + cost.tol;
+    if size < 2 * min_leaf {
+        return None;
+    }
+    let last = size - min_leaf;
+    let skip_scale = if skipping && cost.max_weight > 0.0 {
+        1.0 / cost.max_weight
+    } else {
+        0.0
+    };
+    let mut target = target;
+    let mut best = None;
+    let two_classes = totals.len() == 2;
+    for (feature, list) in lists {
+        if target <= floor {
+            break;
         }
-        scratch.counts.iter_mut().for_each(|c| *c = 0);
-        for e in list {
-            let code = codes[e.row as usize] as usize;
-            let s = code & 1;
-            let side = &mut sides[s];
-            if side.skip <= 0 && e.bin != side.prev_bin {
-                evaluate(side, s, feature, e.bin, scratch, cost, k, skipping);
-                if side.done {
-                    active -= 1;
-                    if active == 0 {
+        counts.iter_mut().for_each(|c| *c = 0);
+        let mut skip = min_leaf as i64;
+        let mut prev_bin = u32::MAX;
+        // With two classes, class 1 is counted in a register and class 0 derived from it.
+        let mut ones = 0u32;
+        for (seen, e) in list.iter().enumerate() {
+            if skip <= 0 && e.bin != prev_bin {
+                if seen > last {
+                    break;
+                }
+                if two_classes {
+                    counts[0] = seen as u32 - ones;
+                    counts[1] = ones;
+                }
+                let (value, left_cost, right_cost) = split_cost(counts, totals, cost);
+                if value < target - cost.tol {
+                    target = value;
+                    best = Some(BestSplit {
+                        cost: value,
+                        feature,
+                        bin: prev_bin + (e.bin - 1 - prev_bin) / 2,
+                        left_cost,
+                        right_cost,
+                    });
+                    if target <= floor {
+                        break;
+                    }
+                    skip = 1;
+                } else {
+                    // `value >= target - tol`: the gap is non-negative, truncation floors it.
+                    skip = ((value - target + cost.tol) * skip_scale) as i64 + 1;
+                    if skip > (last - seen) as i64 {
                         break;
                     }
                 }
             }
-            scratch.counts[code] += 1;
-            side.seen += 1;
-            side.prev_bin = e.bin;
-            side.skip -= 1;
+            let label = labels[e.row as usize];
+            if two_classes {
+                ones += u32::from(label);
+            } else {
+                counts[label as usize] += 1;
+            }
+            skip -= 1;
+            prev_bin = e.bin;
         }
     }
+    best
 }
 
-/// Evaluates the split of side `s` between its rows seen so far and the rest.
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn evaluate(
-    side: &mut ScanSide,
-    s: usize,
-    feature: u32,
-    next_bin: u32,
-    scratch: &ScanCounts,
-    cost: &CostModel,
-    k: usize,
-    skipping: bool,
-) {
-    let min_leaf = cost.min_leaf;
-    if side.seen + min_leaf > side.size {
-        side.done = true;
-        side.skip = FINISHED;
-        return;
-    }
+/// The cost of splitting a row set of class counts `totals` into `left` and the rest: split
+/// cost plus both leaves' costs, and each leaf's cost.
+#[inline]
+fn split_cost(left: &[u32], totals: &[u32], cost: &CostModel) -> (f64, f64, f64) {
     let (mut left_total, mut left_max, mut right_total, mut right_max) = (0.0, 0.0f64, 0.0, 0.0f64);
-    for class in 0..k {
-        let w = cost.weights[class];
-        let left = scratch.counts[2 * class + s];
-        let l = f64::from(left) * w;
-        let r = f64::from(scratch.totals[2 * class + s] - left) * w;
-        left_total += l;
-        left_max = left_max.max(l);
-        right_total += r;
-        right_max = right_max.max(r);
+    for ((&l, &t), &w) in left.iter().zip(totals).zip(&cost.weights) {
+        let l_weight = f64::from(l) * w;
+        let r_weight = f64::from(t - l) * w;
+        left_total += l_weight;
+        left_max = left_max.max(l_weight);
+        right_total += r_weight;
+        right_max = right_max.max(r_weight);
     }
     let (left_cost, right_cost) = (left_total - left_max, right_total - right_max);
-    let value = cost.split_cost + left_cost + right_cost;
-    if value < side.target - cost.tol {
-        side.target = value;
-        side.best = Some(SideSplit {
-            cost: value,
-            feature,
-            bin: side.prev_bin + (next_bin - 1 - side.prev_bin) / 2,
-            left_cost,
-            right_cost,
-        });
-        side.skip = 1;
-        if value <= cost.split_cost + cost.tol {
-            // Nothing can beat a split with no error.
-            side.done = true;
-            side.skip = FINISHED;
-        }
-    } else if skipping && cost.max_weight > 0.0 {
-        let gap = (value - side.target + cost.tol) / cost.max_weight;
-        side.skip = gap.floor() as i64 + 1;
-    } else {
-        side.skip = 1;
-    }
-    // The last evaluation this side can still make is at `size - min_leaf` rows seen.
-    if !side.done && side.skip > i64::from(side.size - min_leaf - side.seen) {
-        side.done = true;
-        side.skip = FINISHED;
-    }
+    (
+        cost.split_cost + left_cost + right_cost,
+        left_cost,
+        right_cost,
+    )
 }

@@ -27,6 +27,9 @@ pub(crate) struct Candidate {
     pub right_lb: f64,
     /// Lower bound on the split's total cost (split cost included).
     pub lb: f64,
+    /// Weight of the rows between this position and the farther end of its interval: how
+    /// far above the upper bound a bound on this position can still prune its neighbours.
+    pub reach: f64,
     slot: usize,
     interval: Interval,
 }
@@ -57,7 +60,13 @@ pub(crate) struct SplitSearch {
     queue: VecDeque<Interval>,
     bisect: bool,
     per_child: bool,
+    /// Per-feature bounds kept for each solved position (0: none): `2 * features` values each,
+    /// the left child's then the right child's.
+    features: usize,
+    feature_bounds: Vec<f64>,
     next_slot: usize,
+    /// The slot to split the first interval at (else its middle).
+    first: Option<usize>,
     /// The least lower bound of a position pruned without being solved (infinite if none).
     pub pruned_lb: f64,
     /// Positions pruned without being solved.
@@ -67,7 +76,11 @@ pub(crate) struct SplitSearch {
 impl SplitSearch {
     /// Prepares the search of the positions of `list` (rows sorted by one feature) that leave
     /// at least `min_leaf` rows on each side. `bisect`: search by bisection with neighbour
-    /// bounds; `per_child`: the solved positions report one bound per child (else only totals).
+    /// bounds; `per_child`: the solved positions report one bound per child (else only totals);
+    /// `features`: the solved positions also report one bound per child and feature (the
+    /// child's best split on that feature), for that many features. `first`: the position to
+    /// solve first (else the middle one).
+    #[allow(clippy::too_many_arguments)]
     pub fn reset(
         &mut self,
         list: &[Element],
@@ -75,6 +88,8 @@ impl SplitSearch {
         cost: &CostModel,
         bisect: bool,
         per_child: bool,
+        features: usize,
+        first: Option<usize>,
     ) {
         let m = list.len();
         let min_leaf = cost.min_leaf as usize;
@@ -88,9 +103,12 @@ impl SplitSearch {
         }
         self.bisect = bisect;
         self.per_child = per_child;
+        self.features = if bisect && per_child { features } else { 0 };
+        self.feature_bounds.clear();
         self.solved.clear();
         self.queue.clear();
         self.next_slot = 0;
+        self.first = None;
         self.pruned_lb = f64::INFINITY;
         self.pruned = 0;
         if bisect {
@@ -101,6 +119,7 @@ impl SplitSearch {
                 total += cost.weights[labels[e.row as usize] as usize];
                 self.prefix.push(total);
             }
+            self.first = first.and_then(|p| self.positions.binary_search(&p).ok());
             if !self.positions.is_empty() {
                 self.queue.push_back(Interval {
                     lo: 0,
@@ -151,6 +170,7 @@ impl SplitSearch {
                 left_lb: 0.0,
                 right_lb: 0.0,
                 lb: sc,
+                reach: 0.0,
                 slot,
                 interval: Interval {
                     lo: slot,
@@ -184,18 +204,26 @@ impl SplitSearch {
                 self.prune(lb);
                 interval.hi -= 1;
             }
-            let slot = interval.lo + (interval.hi - interval.lo) / 2;
+            let middle = interval.lo + (interval.hi - interval.lo) / 2;
+            let slot = match self.first.take() {
+                Some(first) if (interval.lo..=interval.hi).contains(&first) => first,
+                _ => middle,
+            };
             let (left_lb, right_lb, lb) = self.bound(slot, &interval, sc);
             if lb >= limit {
                 self.prune(lb);
                 self.push_halves(&interval, slot, interval.left, interval.right);
                 continue;
             }
+            let position = self.positions[slot];
+            let below = self.prefix[position] - self.prefix[self.positions[interval.lo]];
+            let above = self.prefix[self.positions[interval.hi]] - self.prefix[position];
             return Some(Candidate {
-                position: self.positions[slot],
+                position,
                 left_lb,
                 right_lb,
                 lb,
+                reach: below.max(above),
                 slot,
                 interval,
             });
@@ -234,10 +262,29 @@ impl SplitSearch {
     }
 
     /// Records what solving `candidate` proved: lower bounds on its left and right subtrees
-    /// (exact costs when solved) and on its total.
-    pub fn report(&mut self, candidate: &Candidate, left: f64, right: f64, total: f64) {
+    /// (exact costs when solved) and on its total, and optionally on each child's best split
+    /// on each feature.
+    pub fn report(
+        &mut self,
+        candidate: &Candidate,
+        left: f64,
+        right: f64,
+        total: f64,
+        per_feature: Option<(&[f64], &[f64])>,
+    ) {
         if !self.bisect {
             return;
+        }
+        if self.features > 0 {
+            match per_feature {
+                Some((l, r)) => {
+                    self.feature_bounds.extend_from_slice(&l[..self.features]);
+                    self.feature_bounds.extend_from_slice(&r[..self.features]);
+                }
+                None => self
+                    .feature_bounds
+                    .extend(std::iter::repeat_n(0.0, 2 * self.features)),
+            }
         }
         let index = self.solved.len();
         self.solved.push(Solved {
@@ -252,5 +299,34 @@ impl SplitSearch {
             Some(index),
             Some(index),
         );
+    }
+
+    /// Lower bounds on each child's best split on each feature at `candidate`, from the
+    /// solved positions around it (a child's best split on one feature also costs no less on
+    /// more rows); zero where nothing is known.
+    pub fn feature_priors(&self, candidate: &Candidate, left: &mut [f64], right: &mut [f64]) {
+        let n = self.features;
+        left[..n].iter_mut().for_each(|x| *x = 0.0);
+        right[..n].iter_mut().for_each(|x| *x = 0.0);
+        if n == 0 {
+            return;
+        }
+        let position = self.positions[candidate.slot];
+        if let Some(a) = candidate.interval.left {
+            let moved = self.prefix[position] - self.prefix[self.positions[self.solved[a].slot]];
+            let bounds = &self.feature_bounds[2 * n * a..2 * n * (a + 1)];
+            for f in 0..n {
+                left[f] = left[f].max(bounds[f]);
+                right[f] = right[f].max(bounds[n + f] - moved);
+            }
+        }
+        if let Some(b) = candidate.interval.right {
+            let moved = self.prefix[self.positions[self.solved[b].slot]] - self.prefix[position];
+            let bounds = &self.feature_bounds[2 * n * b..2 * n * (b + 1)];
+            for f in 0..n {
+                left[f] = left[f].max(bounds[f] - moved);
+                right[f] = right[f].max(bounds[n + f]);
+            }
+        }
     }
 }

@@ -44,6 +44,7 @@ mod cache;
 mod cost;
 mod deadline;
 mod depth_one;
+mod depth_two;
 mod incumbent;
 mod intervals;
 mod objective;

@@ -37,6 +37,8 @@ pub struct DpStats {
     pub depth2_splits: u64,
     /// Depth-one subproblems solved on their own (not inside a depth-two search).
     pub depth1_calls: u64,
+    /// Scans of one child's rows on one feature inside depth-two searches.
+    pub depth1_scans: u64,
     /// Splits evaluated in subproblems of depth three or more.
     pub general_splits: u64,
     /// Candidate splits skipped because their interval's bound reached the upper bound.

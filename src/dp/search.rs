@@ -19,7 +19,8 @@ use crate::dp::binned::Binned;
 use crate::dp::cache::{Cache, Solution, SplitChoice};
 use crate::dp::cost::CostModel;
 use crate::dp::deadline::Deadline;
-use crate::dp::depth_one::{self, ScanCounts, ScanSide, SideSplit};
+use crate::dp::depth_one::{best_split, BestSplit};
+use crate::dp::depth_two::PairScratch;
 use crate::dp::intervals::{Candidate, SplitSearch};
 use crate::dp::similarity::Similarity;
 use crate::dp::view::{Arena, View};
@@ -41,28 +42,27 @@ pub(crate) fn full(depth: usize) -> usize {
 
 /// The search's state: data, cost model, buffers, cache, limits and counters.
 pub(crate) struct Search<'a> {
-    pub data: &'a Binned,
-    pub cost: CostModel,
-    pub switches: BoundSwitches,
-    pub arena: Arena,
-    pub cache: Cache,
-    similarity: Similarity,
-    /// Per row: `2 * label + side` for a depth-two scan.
-    codes: Vec<u16>,
-    /// Per row: `2 * label` (every row on side 0).
-    label_codes: Vec<u16>,
-    counts: ScanCounts,
+    pub(super) data: &'a Binned,
+    pub(super) cost: CostModel,
+    pub(super) switches: BoundSwitches,
+    pub(super) arena: Arena,
+    pub(super) cache: Cache,
+    pub(super) similarity: Similarity,
+    /// Scratch class counts of a depth-one scan.
+    pub(super) counts: Vec<u32>,
+    /// Scratch of the depth-two search.
+    pub(super) pair: PairScratch,
     /// Per arena level: the split search of the subproblem at that level.
-    searches: Vec<SplitSearch>,
+    pub(super) searches: Vec<SplitSearch>,
     /// Per arena level: feature order and budget distributions.
-    orders: Vec<Vec<(f64, usize)>>,
-    distributions: Vec<Vec<(usize, usize)>>,
-    pub deadline: Deadline,
-    pub stats: DpStats,
+    pub(super) orders: Vec<Vec<FeatureRank>>,
+    pub(super) distributions: Vec<Vec<(usize, usize)>>,
+    pub(super) deadline: Deadline,
+    pub(super) stats: DpStats,
     /// Improvements of the root's incumbent.
-    pub trajectory: Vec<DpProgress>,
+    pub(super) trajectory: Vec<DpProgress>,
     /// Lower bound reported with trajectory points.
-    pub global_lb: f64,
+    pub(super) global_lb: f64,
 }
 
 impl<'a> Search<'a> {
@@ -87,9 +87,8 @@ impl<'a> Search<'a> {
             arena: Arena::new(data),
             cache: Cache::new(data.n_rows, cache_bytes),
             similarity: Similarity::new(data, &cost),
-            codes: vec![0; data.n_rows],
-            label_codes: data.labels.iter().map(|&l| 2 * l).collect(),
-            counts: ScanCounts::new(k),
+            counts: vec![0; k],
+            pair: PairScratch::new(data),
             searches: Vec::new(),
             orders: Vec::new(),
             distributions: Vec::new(),
@@ -101,7 +100,7 @@ impl<'a> Search<'a> {
         }
     }
 
-    fn ensure_level(&mut self, level: usize) {
+    pub(super) fn ensure_level(&mut self, level: usize) {
         while self.searches.len() <= level {
             self.searches.push(SplitSearch::default());
             self.orders.push(Vec::new());
@@ -125,7 +124,7 @@ impl<'a> Search<'a> {
         self.stats.peak_memory_bytes = self.stats.peak_memory_bytes.max(bytes);
     }
 
-    fn leaf_outcome(&self, leaf_cost: f64, ub: f64) -> Outcome {
+    pub(super) fn leaf_outcome(&self, leaf_cost: f64, ub: f64) -> Outcome {
         Outcome {
             lb: leaf_cost,
             solution: self.cost.improves(leaf_cost, ub).then_some(Solution {
@@ -208,22 +207,8 @@ impl<'a> Search<'a> {
     fn solve_depth_one(&mut self, view: &View, leaf_cost: f64, ub: f64) -> Outcome {
         self.stats.depth1_calls += 1;
         let target = leaf_cost.min(ub);
-        let counts = self.arena.counts(view);
-        for (class, &count) in counts.iter().enumerate() {
-            self.counts.totals[2 * class] = count;
-            self.counts.totals[2 * class + 1] = 0;
-        }
-        let mut sides = [ScanSide::new(view.size as u32, target)];
-        let arena = &self.arena;
-        depth_one::scan(
-            (0..view.n_features).map(|i| (arena.feature(view, i), arena.list(view, i))),
-            &self.label_codes,
-            &mut sides,
-            &mut self.counts,
-            &self.cost,
-            self.switches.depth_one_skip,
-        );
-        if let Some(split) = sides[0].best {
+        let split = self.scan(view, target);
+        if let Some(split) = split {
             return Outcome {
                 lb: split.cost,
                 solution: Some(leaf_split(split)),
@@ -238,174 +223,19 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Depth two with a budget of two or three splits: the bisection over the first split's
-    /// positions, both children solved by one depth-one scan.
-    fn solve_depth_two(
-        &mut self,
-        view: &View,
-        budget: usize,
-        leaf_cost: f64,
-        ub: f64,
-        lb: f64,
-    ) -> Outcome {
-        self.stats.depth2_calls += 1;
-        let sc = self.cost.split_cost;
-        let tol = self.cost.tol;
-        let mut ub = ub;
-        let mut best = None;
-        if self.cost.improves(leaf_cost, ub) {
-            best = Some(Solution {
-                cost: leaf_cost,
-                split: None,
-            });
-            ub = leaf_cost;
-        }
-        let floor = lb.max(leaf_cost.min(sc));
-        if best.is_some_and(|b| b.cost <= floor + tol) || ub <= sc + tol {
-            return match best {
-                Some(b) => Outcome {
-                    lb: b.cost,
-                    solution: best,
-                },
-                None => Outcome {
-                    lb: lb.max(leaf_cost.min(sc)),
-                    solution: None,
-                },
-            };
-        }
-        let level = view.level;
-        self.ensure_level(level);
-        let mut search = std::mem::take(&mut self.searches[level]);
-        let mut candidates_lb = f64::INFINITY;
-        let k = self.data.n_classes;
-        let m = view.size;
-        let total_counts: Vec<u32> = self.arena.counts(view).to_vec();
-        let mut left_counts = vec![0u32; k];
-        let mut right_counts = vec![0u32; k];
-        'features: for index in 0..view.n_features {
-            let feature = self.arena.feature(view, index);
-            search.reset(
-                self.arena.list(view, index),
-                &self.data.labels,
-                &self.cost,
-                self.switches.intervals,
-                true,
-            );
-            while let Some(candidate) = search.next(ub, &self.cost) {
-                if self.deadline.reached() {
-                    break 'features;
-                }
-                self.stats.depth2_splits += 1;
-                let position = candidate.position;
-                let list = self.arena.list(view, index);
-                left_counts.iter_mut().for_each(|c| *c = 0);
-                for e in &list[..position] {
-                    let label = self.data.labels[e.row as usize];
-                    self.codes[e.row as usize] = 2 * label;
-                    left_counts[label as usize] += 1;
-                }
-                for e in &list[position..] {
-                    self.codes[e.row as usize] = 2 * self.data.labels[e.row as usize] + 1;
-                }
-                let bin = split_bin(list[position - 1].bin, list[position].bin);
-                for class in 0..k {
-                    right_counts[class] = total_counts[class] - left_counts[class];
-                    self.counts.totals[2 * class] = left_counts[class];
-                    self.counts.totals[2 * class + 1] = right_counts[class];
-                }
-                let (left_leaf, _) = self.cost.leaf(&left_counts);
-                let (right_leaf, _) = self.cost.leaf(&right_counts);
-                let (left_target, right_target) =
-                    self.depth_two_targets(budget, ub, &candidate, left_leaf, right_leaf);
-                let mut sides = [
-                    ScanSide::new(position as u32, left_leaf.min(left_target)),
-                    ScanSide::new((m - position) as u32, right_leaf.min(right_target)),
-                ];
-                let arena = &self.arena;
-                depth_one::scan(
-                    (0..view.n_features).map(|i| (arena.feature(view, i), arena.list(view, i))),
-                    &self.codes,
-                    &mut sides,
-                    &mut self.counts,
-                    &self.cost,
-                    self.switches.depth_one_skip,
-                );
-                let left = side_value(left_leaf, left_target, &sides[0], sc);
-                let right = side_value(right_leaf, right_target, &sides[1], sc);
-                // The best combination the budget allows: two depth-one children, or one
-                // depth-one child beside a leaf.
-                let (total, exact, left_budget, right_budget) = if budget >= 3 {
-                    (
-                        sc + left.value + right.value,
-                        left.exact && right.exact,
-                        1,
-                        1,
-                    )
-                } else {
-                    let with_left = sc + left.value + right_leaf;
-                    let with_right = sc + left_leaf + right.value;
-                    if with_left <= with_right {
-                        (with_left, left.exact, 1, 0)
-                    } else {
-                        (with_right, right.exact, 0, 1)
-                    }
-                };
-                if exact && self.cost.improves(total, ub) {
-                    let left_cost = if left_budget == 1 {
-                        left.value
-                    } else {
-                        left_leaf
-                    };
-                    let right_cost = if right_budget == 1 {
-                        right.value
-                    } else {
-                        right_leaf
-                    };
-                    best = Some(Solution {
-                        cost: total,
-                        split: Some(SplitChoice {
-                            feature,
-                            bin,
-                            left_budget,
-                            right_budget,
-                            left_cost,
-                            right_cost,
-                        }),
-                    });
-                    ub = total;
-                }
-                search.report(&candidate, left.value, right.value, total);
-                candidates_lb = candidates_lb.min(total);
-                if best.is_some_and(|b| b.cost <= floor + tol) {
-                    break 'features;
-                }
-            }
-            candidates_lb = candidates_lb.min(search.pruned_lb);
-            self.stats.interval_pruned += search.pruned;
-        }
-        self.searches[level] = search;
-        finish(best, lb, leaf_cost, candidates_lb, self.deadline.aborted())
-    }
-
-    /// The targets of the two depth-one scans of a depth-two candidate: what each child must
-    /// beat for the split to beat `ub`.
-    fn depth_two_targets(
-        &self,
-        budget: usize,
-        ub: f64,
-        candidate: &Candidate,
-        left_leaf: f64,
-        right_leaf: f64,
-    ) -> (f64, f64) {
-        let room = ub - self.cost.split_cost;
-        if !self.switches.upper_bound {
-            return (room, room);
-        }
-        if budget >= 3 {
-            (room - candidate.right_lb, room - candidate.left_lb)
-        } else {
-            (room - right_leaf, room - left_leaf)
-        }
+    /// The best single split of `view` below `target`.
+    pub(super) fn scan(&mut self, view: &View, target: f64) -> Option<BestSplit> {
+        let arena = &self.arena;
+        best_split(
+            (0..view.n_features).map(|i| (arena.feature(view, i), arena.list(view, i))),
+            &self.data.labels,
+            arena.counts(view),
+            &mut self.counts,
+            view.size,
+            target,
+            &self.cost,
+            self.switches.depth_one_skip,
+        )
     }
 
     /// Depth three or more: every feature, its positions by bisection, both children solved
@@ -452,7 +282,15 @@ impl<'a> Search<'a> {
         let per_child = distributions.len() == 1;
         self.feature_order(view, &mut order);
         let mut candidates_lb = f64::INFINITY;
-        'features: for &(_, index) in &order {
+        'features: for (
+            rank,
+            &FeatureRank {
+                index,
+                position: gini_position,
+                ..
+            },
+        ) in order.iter().enumerate()
+        {
             let feature = self.arena.feature(view, index);
             search.reset(
                 self.arena.list(view, index),
@@ -460,6 +298,8 @@ impl<'a> Search<'a> {
                 &self.cost,
                 self.switches.intervals,
                 per_child,
+                0,
+                (rank < FIRST_AT_GINI).then_some(gini_position),
             );
             while let Some(candidate) = search.next(ub, &self.cost) {
                 if self.deadline.reached() {
@@ -502,7 +342,7 @@ impl<'a> Search<'a> {
                         };
                     let room = ub - sc;
                     let first_ub = if self.switches.upper_bound {
-                        room - second_lb
+                        room - second_lb + candidate.reach
                     } else {
                         room
                     };
@@ -524,7 +364,7 @@ impl<'a> Search<'a> {
                     };
                     let first_cost = first_solution.cost;
                     let second_ub = if self.switches.upper_bound {
-                        room - first_cost
+                        room - first_cost + candidate.reach
                     } else {
                         room
                     };
@@ -576,7 +416,7 @@ impl<'a> Search<'a> {
                         }
                     }
                 }
-                search.report(&candidate, left_known, right_known, split_lb);
+                search.report(&candidate, left_known, right_known, split_lb, None);
                 candidates_lb = candidates_lb.min(split_lb);
                 if best.is_some_and(|b| b.cost <= floor + tol) {
                     break 'features;
@@ -631,7 +471,7 @@ impl<'a> Search<'a> {
     }
 
     /// The view's features, best weighted-Gini split first (ties: view order).
-    fn feature_order(&mut self, view: &View, order: &mut Vec<(f64, usize)>) {
+    pub(super) fn feature_order(&mut self, view: &View, order: &mut Vec<FeatureRank>) {
         order.clear();
         let k = self.data.n_classes;
         let total: Vec<f64> = self
@@ -647,8 +487,9 @@ impl<'a> Search<'a> {
             left.iter_mut().for_each(|x| *x = 0.0);
             let list = self.arena.list(view, index);
             let mut best = f64::INFINITY;
+            let mut best_position = 0;
             let mut left_weight = 0.0;
-            for pair in list.windows(2) {
+            for (at, pair) in list.windows(2).enumerate() {
                 let label = self.data.labels[pair[0].row as usize] as usize;
                 let w = self.cost.weights[label];
                 left[label] += w;
@@ -670,21 +511,46 @@ impl<'a> Search<'a> {
                             .sum::<f64>()
                             / right_weight;
                 }
-                best = best.min(impurity);
+                if impurity < best {
+                    best = impurity;
+                    best_position = at + 1;
+                }
             }
-            order.push((best, index));
+            order.push(FeatureRank {
+                impurity: best,
+                index,
+                position: best_position,
+            });
         }
-        order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        order.sort_by(|a, b| {
+            a.impurity
+                .total_cmp(&b.impurity)
+                .then(a.index.cmp(&b.index))
+        });
     }
 }
 
+/// How many of the best-ranked features are first split at their best Gini split rather than
+/// in the middle.
+pub(super) const FIRST_AT_GINI: usize = 1;
+
+/// A feature of a view ranked by its best weighted-Gini split, and where that split is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct FeatureRank {
+    pub impurity: f64,
+    /// The feature's position among the view's features.
+    pub index: usize,
+    /// The split position of the best Gini split.
+    pub position: usize,
+}
+
 /// The threshold bin between two adjacent bins of a sorted list: the middle candidate.
-fn split_bin(low: u32, high: u32) -> u32 {
+pub(super) fn split_bin(low: u32, high: u32) -> u32 {
     low + (high - 1 - low) / 2
 }
 
 /// A depth-one scan's best split as a solution.
-fn leaf_split(split: SideSplit) -> Solution {
+fn leaf_split(split: BestSplit) -> Solution {
     Solution {
         cost: split.cost,
         split: Some(SplitChoice {
@@ -698,36 +564,17 @@ fn leaf_split(split: SideSplit) -> Solution {
     }
 }
 
-/// What a depth-one scan proved about one side.
-struct SideValue {
-    /// The side's optimal depth-one cost if `exact`, else a lower bound on it.
-    value: f64,
-    exact: bool,
-}
-
-fn side_value(leaf: f64, target: f64, side: &ScanSide, split_cost: f64) -> SideValue {
-    if let Some(split) = side.best {
-        return SideValue {
-            value: split.cost,
-            exact: true,
-        };
-    }
-    if leaf <= target {
-        // No split beat the leaf.
-        return SideValue {
-            value: leaf,
-            exact: true,
-        };
-    }
-    SideValue {
-        value: leaf.min(target.max(split_cost)),
-        exact: false,
-    }
+/// What a depth-one scan proved about one child.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SideValue {
+    /// The child's optimal depth-one cost if `exact`, else a lower bound on it.
+    pub value: f64,
+    pub exact: bool,
 }
 
 /// The outcome of a searched node: its best if it found one, else the least bound of its
 /// candidates (the leaf among them). After a stop, the best found with the a-priori bound.
-fn finish(
+pub(super) fn finish(
     best: Option<Solution>,
     lb: f64,
     leaf_cost: f64,

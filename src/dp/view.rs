@@ -176,17 +176,21 @@ impl Arena {
         let (left_counts, right_counts) = child.counts.split_at_mut(k);
         left_counts.iter_mut().for_each(|c| *c = 0);
         let mut left_hash = 0u64;
+        let side: &[u8] = side;
         for i in 0..view.n_features {
             let list = list_of(i);
-            let mut cursor = [
+            let starts = [
                 left_features * left_size,
                 right_base + right_features * right_size,
             ];
-            let starts = cursor;
+            let out: &mut [Element] = &mut child.elements;
+            let (mut to_left, mut to_right) = (starts[0], starts[1]);
             for &e in list {
-                let s = side[e.row as usize] as usize;
-                child.elements[cursor[s]] = e;
-                cursor[s] += 1;
+                let right = side[e.row as usize] as usize;
+                let at = if right == 0 { to_left } else { to_right };
+                out[at] = e;
+                to_left += 1 - right;
+                to_right += right;
             }
             let left_list = &child.elements[starts[0]..starts[0] + left_size];
             if i == 0 {

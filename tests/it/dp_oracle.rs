@@ -175,3 +175,31 @@ fn a_given_upper_bound_never_changes_the_optimum() {
         }
     }
 }
+
+/// Larger data, where features have tens of thresholds and the bisection over positions,
+/// its neighbour bounds and the per-feature bounds of the depth-two search all come into play.
+#[test]
+fn dp_reaches_the_oracle_optimum_on_larger_data() {
+    let cases = [
+        (1u64, 48usize, 2usize, 2usize, 30u32, 3usize, false),
+        (2, 48, 3, 3, 20, 3, true),
+        (3, 80, 3, 2, 40, 2, false),
+        (4, 80, 3, 4, 40, 2, true),
+        (5, 40, 3, 2, 40, 3, true),
+        (6, 70, 3, 2, 60, 3, false),
+        (7, 70, 2, 3, 70, 3, true),
+    ];
+    for (seed, n, p, k, levels, depth, balanced) in cases {
+        let data = random_dataset(seed, n, p, k, levels);
+        let case = Case {
+            depth,
+            balanced,
+            split_cost: 0.0,
+            min_leaf: 1,
+            max_splits: None,
+            mode: ThresholdMode::All,
+        };
+        check_against_oracle(&data, &case, BoundSwitches::default())
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}

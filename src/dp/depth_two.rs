@@ -1,0 +1,414 @@
+//! The specialised depth-two search (a budget of two or three splits).
+//!
+//! The first split's positions are searched by bisection, feature by feature
+//! ([`SplitSearch`]). At a position, each child's best depth-one subtree comes from a scan of
+//! its rows ([`best_split`]), one feature at a time: the child's rows are filtered out of the
+//! feature's sorted list and scanned below the child's target. The larger child goes first; the
+//! other child's target is what the first leaves of the upper bound, widened by the candidate's
+//! reach so that a failure still bounds the whole interval around it.
+//!
+//! Each solved position also records, per child and feature, a lower bound on the child's best
+//! split on that feature. A neighbouring position inherits them (a child's best split on one
+//! feature costs no less on more rows, and at most the weight of the moved rows less on fewer),
+//! and a feature whose inherited bound reaches the child's target is not scanned at all.
+//! Features are scanned in increasing order of that bound, so the target falls early.
+
+use crate::dp::binned::{Binned, Element};
+use crate::dp::cache::{Solution, SplitChoice};
+use crate::dp::depth_one::{best_split, BestSplit};
+use crate::dp::search::{
+    finish, split_bin, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI,
+};
+use crate::dp::view::View;
+
+/// Reusable buffers of the depth-two search.
+#[derive(Debug, Default)]
+pub(crate) struct PairScratch {
+    /// Per row: 0 if the candidate split sends it left, 1 if right.
+    side: Vec<u8>,
+    /// Per child: its rows of each feature of the view, in that feature's order (feature `i`
+    /// at `i * size`), split off the view's lists when first needed.
+    lists: [Vec<Element>; 2],
+    /// Per feature of the view: whether its lists are split for the current candidate.
+    split: Vec<bool>,
+    /// Per child: its size at the current candidate.
+    sizes: [usize; 2],
+    /// Per child: class counts.
+    counts: [Vec<u32>; 2],
+    /// Per child and feature: the bound inherited from solved neighbours.
+    priors: [Vec<f64>; 2],
+    /// Per child and feature: the bound this candidate proves.
+    bounds: [Vec<f64>; 2],
+    /// Features by increasing prior.
+    order: Vec<(f64, usize)>,
+}
+
+impl PairScratch {
+    pub fn new(data: &Binned) -> PairScratch {
+        let f = data.n_features();
+        let k = data.n_classes;
+        PairScratch {
+            side: vec![0; data.n_rows],
+            lists: [
+                vec![Element::default(); f * (data.n_rows + 1)],
+                vec![Element::default(); f * (data.n_rows + 1)],
+            ],
+            split: vec![false; f],
+            sizes: [0, 0],
+            counts: [vec![0; k], vec![0; k]],
+            priors: [vec![0.0; f], vec![0.0; f]],
+            bounds: [vec![0.0; f], vec![0.0; f]],
+            order: Vec::with_capacity(f),
+        }
+    }
+}
+
+impl Search<'_> {
+    /// Depth two with a budget of two or three splits.
+    pub(super) fn solve_depth_two(
+        &mut self,
+        view: &View,
+        budget: usize,
+        leaf_cost: f64,
+        ub: f64,
+        lb: f64,
+    ) -> Outcome {
+        self.stats.depth2_calls += 1;
+        let sc = self.cost.split_cost;
+        let tol = self.cost.tol;
+        let mut ub = ub;
+        let mut best = None;
+        if self.cost.improves(leaf_cost, ub) {
+            best = Some(Solution {
+                cost: leaf_cost,
+                split: None,
+            });
+            ub = leaf_cost;
+        }
+        let floor = lb.max(leaf_cost.min(sc));
+        if best.is_some_and(|b| b.cost <= floor + tol) || ub <= sc + tol {
+            return finish(best, lb, leaf_cost, f64::INFINITY, false);
+        }
+        let level = view.level;
+        self.ensure_level(level);
+        let mut search = std::mem::take(&mut self.searches[level]);
+        let mut pair = std::mem::take(&mut self.pair);
+        let mut candidates_lb = f64::INFINITY;
+        let n_features = view.n_features;
+        let m = view.size;
+        let propagate = self.switches.upper_bound;
+        let mut order = std::mem::take(&mut self.orders[level]);
+        self.feature_order(view, &mut order);
+        'features: for (
+            rank,
+            &FeatureRank {
+                index,
+                position: gini_position,
+                ..
+            },
+        ) in order.iter().enumerate()
+        {
+            let feature = self.arena.feature(view, index);
+            search.reset(
+                self.arena.list(view, index),
+                &self.data.labels,
+                &self.cost,
+                self.switches.intervals,
+                true,
+                n_features,
+                (rank < FIRST_AT_GINI).then_some(gini_position),
+            );
+            while let Some(candidate) = search.next(ub, &self.cost) {
+                if self.deadline.reached() {
+                    break 'features;
+                }
+                self.stats.depth2_splits += 1;
+                let position = candidate.position;
+                let list = self.arena.list(view, index);
+                let bin = split_bin(list[position - 1].bin, list[position].bin);
+                // Mark each row's side and count each child's classes.
+                let [left_counts, right_counts] = &mut pair.counts;
+                left_counts.iter_mut().for_each(|c| *c = 0);
+                for e in &list[..position] {
+                    pair.side[e.row as usize] = 0;
+                    left_counts[self.data.labels[e.row as usize] as usize] += 1;
+                }
+                for e in &list[position..] {
+                    pair.side[e.row as usize] = 1;
+                }
+                for ((r, &t), &l) in right_counts
+                    .iter_mut()
+                    .zip(self.arena.counts(view))
+                    .zip(left_counts.iter())
+                {
+                    *r = t - l;
+                }
+                pair.split[..n_features].iter_mut().for_each(|s| *s = false);
+                pair.sizes = [position, m - position];
+                let leaves = [
+                    self.cost.leaf(&pair.counts[0]).0,
+                    self.cost.leaf(&pair.counts[1]).0,
+                ];
+                let sizes = [position, m - position];
+                {
+                    let [left_priors, right_priors] = &mut pair.priors;
+                    search.feature_priors(&candidate, left_priors, right_priors);
+                }
+                let child_priors = [candidate.left_lb, candidate.right_lb];
+                let room = ub - sc;
+                // The larger child first; the other's target is what the first leaves.
+                let first = usize::from(sizes[1] > sizes[0]);
+                let second = 1 - first;
+                let mut values = [
+                    SideValue {
+                        value: child_priors[0],
+                        exact: false,
+                    },
+                    SideValue {
+                        value: child_priors[1],
+                        exact: false,
+                    },
+                ];
+                let mut scanned = [false; 2];
+                let (total, exact, splitting) = if budget >= 3 {
+                    let target = if propagate {
+                        room - child_priors[second] + candidate.reach
+                    } else {
+                        room
+                    };
+                    values[first] = self.child_value(
+                        view,
+                        &mut pair,
+                        first,
+                        sizes[first],
+                        leaves[first],
+                        target,
+                    );
+                    values[first].value = values[first].value.max(child_priors[first]);
+                    scanned[first] = true;
+                    if values[first].exact {
+                        let target = if propagate {
+                            room - values[first].value + candidate.reach
+                        } else {
+                            room
+                        };
+                        values[second] = self.child_value(
+                            view,
+                            &mut pair,
+                            second,
+                            sizes[second],
+                            leaves[second],
+                            target,
+                        );
+                        values[second].value = values[second].value.max(child_priors[second]);
+                        scanned[second] = true;
+                    }
+                    let total = sc + values[0].value + values[1].value;
+                    (total, values[0].exact && values[1].exact, [true, true])
+                } else {
+                    // Two splits: one child splits, the other is a leaf.
+                    let target = if propagate {
+                        room - leaves[second] + candidate.reach
+                    } else {
+                        room
+                    };
+                    values[first] = self.child_value(
+                        view,
+                        &mut pair,
+                        first,
+                        sizes[first],
+                        leaves[first],
+                        target,
+                    );
+                    scanned[first] = true;
+                    let with_first = sc + values[first].value + leaves[second];
+                    let bound = if values[first].exact {
+                        ub.min(with_first)
+                    } else {
+                        ub
+                    };
+                    let target = if propagate {
+                        bound - sc - leaves[first] + candidate.reach
+                    } else {
+                        room
+                    };
+                    values[second] = self.child_value(
+                        view,
+                        &mut pair,
+                        second,
+                        sizes[second],
+                        leaves[second],
+                        target,
+                    );
+                    scanned[second] = true;
+                    let with_second = sc + leaves[first] + values[second].value;
+                    if with_first <= with_second {
+                        let mut splitting = [false; 2];
+                        splitting[first] = true;
+                        (with_first, values[first].exact, splitting)
+                    } else {
+                        let mut splitting = [false; 2];
+                        splitting[second] = true;
+                        (with_second, values[second].exact, splitting)
+                    }
+                };
+                for ((bounds, priors), scanned) in
+                    pair.bounds.iter_mut().zip(&pair.priors).zip(scanned)
+                {
+                    if !scanned {
+                        bounds[..n_features].copy_from_slice(&priors[..n_features]);
+                    }
+                }
+                if exact && self.cost.improves(total, ub) {
+                    let cost_of = |side: usize| {
+                        if splitting[side] {
+                            values[side].value
+                        } else {
+                            leaves[side]
+                        }
+                    };
+                    best = Some(Solution {
+                        cost: total,
+                        split: Some(SplitChoice {
+                            feature,
+                            bin,
+                            left_budget: u32::from(splitting[0]),
+                            right_budget: u32::from(splitting[1]),
+                            left_cost: cost_of(0),
+                            right_cost: cost_of(1),
+                        }),
+                    });
+                    ub = total;
+                }
+                {
+                    let [left_bounds, right_bounds] = &pair.bounds;
+                    search.report(
+                        &candidate,
+                        values[0].value,
+                        values[1].value,
+                        total,
+                        Some((left_bounds, right_bounds)),
+                    );
+                }
+                candidates_lb = candidates_lb.min(total);
+                if best.is_some_and(|b| b.cost <= floor + tol) {
+                    break 'features;
+                }
+            }
+            candidates_lb = candidates_lb.min(search.pruned_lb);
+            self.stats.interval_pruned += search.pruned;
+        }
+        self.searches[level] = search;
+        self.orders[level] = order;
+        self.pair = pair;
+        finish(best, lb, leaf_cost, candidates_lb, self.deadline.aborted())
+    }
+
+    /// What a depth-one scan of child `side` (its rows marked in `pair.side`) below `target`
+    /// proves about the child's depth-one optimum; records per-feature bounds in
+    /// `pair.bounds[side]`.
+    fn child_value(
+        &mut self,
+        view: &View,
+        pair: &mut PairScratch,
+        side: usize,
+        size: usize,
+        leaf: f64,
+        target: f64,
+    ) -> SideValue {
+        // With the leaf as incumbent, the optimum is the best split below it, or the leaf.
+        let exact_anyway = leaf <= target;
+        let target = target.min(leaf);
+        match self.scan_child(view, pair, side, size, leaf, target) {
+            Some(split) => SideValue {
+                value: split.cost,
+                exact: true,
+            },
+            None if exact_anyway => SideValue {
+                value: leaf,
+                exact: true,
+            },
+            None => SideValue {
+                value: leaf.min(target.max(self.cost.split_cost)),
+                exact: false,
+            },
+        }
+    }
+
+    /// The best split of child `side` below `target`, feature by feature in increasing order
+    /// of their inherited bounds, skipping those whose bound reaches the target.
+    fn scan_child(
+        &mut self,
+        view: &View,
+        pair: &mut PairScratch,
+        side: usize,
+        size: usize,
+        leaf: f64,
+        target: f64,
+    ) -> Option<BestSplit> {
+        let n_features = view.n_features;
+        let tol = self.cost.tol;
+        let floor = self.cost.split_cost + tol;
+        let priors = &pair.priors[side];
+        let bounds = &mut pair.bounds[side];
+        bounds[..n_features].copy_from_slice(&priors[..n_features]);
+        pair.order.clear();
+        pair.order
+            .extend((0..n_features).map(|index| (priors[index], index)));
+        pair.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        let mut target = target;
+        let mut best = None;
+        let sizes = pair.sizes;
+        for &(prior, index) in &pair.order {
+            if target <= floor || prior >= target - tol {
+                break;
+            }
+            if !pair.split[index] {
+                // Both children's rows of this feature, in one pass.
+                let list = self.arena.list(view, index);
+                let [left, right] = &mut pair.lists;
+                // One spare slot per list: every row is written to both lists and kept by
+                // one (the other's cursor does not move), so no branch follows the side.
+                let left = &mut left[index * (sizes[0] + 1)..(index + 1) * (sizes[0] + 1)];
+                let right = &mut right[index * (sizes[1] + 1)..(index + 1) * (sizes[1] + 1)];
+                let (mut to_left, mut to_right) = (0, 0);
+                for &e in list {
+                    let goes_right = usize::from(pair.side[e.row as usize]);
+                    left[to_left] = e;
+                    right[to_right] = e;
+                    to_left += 1 - goes_right;
+                    to_right += goes_right;
+                }
+                pair.split[index] = true;
+            }
+            let start = index * (size + 1);
+            let rows = &pair.lists[side][start..start + size];
+            if rows[0].bin == rows[size - 1].bin {
+                // The feature no longer splits this child: its splits send every row one way.
+                bounds[index] = bounds[index].max(leaf + self.cost.split_cost);
+                continue;
+            }
+            let feature = self.arena.feature(view, index);
+            let found = best_split(
+                std::iter::once((feature, rows)),
+                &self.data.labels,
+                &pair.counts[side],
+                &mut self.counts,
+                size,
+                target,
+                &self.cost,
+                self.switches.depth_one_skip,
+            );
+            self.stats.depth1_scans += 1;
+            match found {
+                Some(split) => {
+                    bounds[index] = bounds[index].max(split.cost);
+                    target = split.cost;
+                    best = Some(split);
+                }
+                None => bounds[index] = bounds[index].max(target),
+            }
+        }
+        best
+    }
+}
