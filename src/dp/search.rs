@@ -631,7 +631,7 @@ impl<'a> Search<'a> {
     }
 
     /// The view's features, best weighted-Gini split first (ties: view order).
-    fn feature_order(&mut self, view: &View, order: &mut Vec<(f64, usize)>) {
+    pub(crate) fn feature_order(&mut self, view: &View, order: &mut Vec<(f64, usize)>) {
         order.clear();
         let k = self.data.n_classes;
         let total: Vec<f64> = self
@@ -679,7 +679,7 @@ impl<'a> Search<'a> {
 }
 
 /// The threshold bin between two adjacent bins of a sorted list: the middle candidate.
-fn split_bin(low: u32, high: u32) -> u32 {
+pub(crate) fn split_bin(low: u32, high: u32) -> u32 {
     low + (high - 1 - low) / 2
 }
 
