@@ -22,5 +22,6 @@ mod oracle;
 mod round_trip;
 mod solver;
 mod solver_oracle;
+mod sparse_oracle;
 mod split;
 mod tree_files;
