@@ -96,6 +96,15 @@ impl<'a> AdditiveSearch<'a> {
         self.dp.cost.tol
     }
 
+    /// The equivalent-points floor of `view` (0 with the bound off).
+    pub fn floor(&mut self, view: &View) -> f64 {
+        if self.switches.equivalence {
+            self.equivalence.floor(self.dp.arena.list(view, 0))
+        } else {
+            0.0
+        }
+    }
+
     /// Bytes held besides the exact search's own.
     pub fn bytes(&self) -> usize {
         self.equivalence.bytes()

@@ -162,16 +162,53 @@ pub fn f1_loss(leaves: &[Leaf], total_positive: f64) -> (f64, Vec<bool>) {
 /// With `theta = 1` this is the AUC of the hull, the fraction of (positive, negative) pairs
 /// ranked correctly, ties counting one half.
 pub fn roc_area(leaves: &[Leaf], total: Leaf, theta: f64) -> f64 {
+    let scored: Vec<(f64, Leaf)> = leaves
+        .iter()
+        .map(|&leaf| {
+            let rows = leaf.rows();
+            (
+                if rows > 0.0 {
+                    leaf.positive / rows
+                } else {
+                    0.0
+                },
+                leaf,
+            )
+        })
+        .collect();
+    scored_roc_area(&scored, total, theta)
+}
+
+/// The area under the ROC curve between false positive rates 0 and `theta` of rows scored by
+/// the leaf they reach: `leaves[i] = (score, rows)`. Leaves of equal score are one point of
+/// the curve (their rows tied). With each leaf scored by its own fraction of positives, this
+/// is [`roc_area`]; scored by their training fractions, it measures a tree on other data.
+pub fn scored_roc_area(leaves: &[(f64, Leaf)], total: Leaf, theta: f64) -> f64 {
     if total.positive <= 0.0 || total.negative <= 0.0 {
         return theta;
     }
+    let mut order: Vec<usize> = (0..leaves.len()).collect();
+    order.sort_by(|&i, &j| leaves[j].0.total_cmp(&leaves[i].0).then(i.cmp(&j)));
+    let mut points: Vec<Leaf> = Vec::with_capacity(order.len());
+    let mut last_score = None;
+    for i in order {
+        let (score, leaf) = leaves[i];
+        match points.last_mut() {
+            Some(point) if last_score == Some(score) => {
+                point.positive += leaf.positive;
+                point.negative += leaf.negative;
+            }
+            _ => points.push(leaf),
+        }
+        last_score = Some(score);
+    }
     let (mut x, mut y, mut area) = (0.0f64, 0.0f64, 0.0f64);
-    for i in ranked(leaves) {
+    for point in points {
         if x >= theta {
             break;
         }
-        let dx = leaves[i].negative / total.negative;
-        let dy = leaves[i].positive / total.positive;
+        let dx = point.negative / total.negative;
+        let dy = point.positive / total.positive;
         if x + dx <= theta {
             area += dx * (y + dy / 2.0);
         } else {

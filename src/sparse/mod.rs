@@ -66,6 +66,9 @@ pub struct SparseSwitches {
     pub similar_support: bool,
     /// A greedy first incumbent.
     pub greedy: bool,
+    /// Iterative deepening: the optimum of each depth up to the cap in turn, each an incumbent
+    /// for the next, and with the leaf-count bound a lower bound for the deeper ones.
+    pub deepening: bool,
 }
 
 impl Default for SparseSwitches {
@@ -76,18 +79,20 @@ impl Default for SparseSwitches {
             lookahead: true,
             similar_support: true,
             greedy: true,
+            deepening: true,
         }
     }
 }
 
 impl SparseSwitches {
     /// The names of the switches, in the order of [`SparseSwitches::without`].
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "equivalence",
         "leaf_count",
         "lookahead",
         "similar_support",
         "greedy",
+        "deepening",
     ];
 
     /// All switches on but the one named `name` (one of [`SparseSwitches::NAMES`]).
@@ -99,6 +104,7 @@ impl SparseSwitches {
             "lookahead" => &mut switches.lookahead,
             "similar_support" => &mut switches.similar_support,
             "greedy" => &mut switches.greedy,
+            "deepening" => &mut switches.deepening,
             other => {
                 return Err(Error::parameter(
                     "bound",
@@ -370,28 +376,56 @@ fn additive_once(
     }
     search.stats.initial_objective = to_objective(incumbent.1);
 
+    // The exact search, depth by depth with deepening. Once every tree of depth `d` is known
+    // to cost at least the incumbent, a better tree is deeper, so it has `d + 1` splits or
+    // more and costs at least `floor + (d + 1) P`: a lower bound, and a proof of optimality
+    // when the incumbent is below it.
+    let floor = search.floor(&root);
     let mut lower_bound = 0.0f64;
-    if !search.dp.deadline.reached() {
-        let outcome = search.solve(&root, depth, incumbent.1);
+    let mut level = if search.switches.deepening { 1 } else { depth };
+    let mut proven = false;
+    while !search.dp.deadline.reached() {
+        let outcome = search.solve(&root, level, incumbent.1);
         search.dp.deadline.suspended = true;
         if let Some(solution) = outcome.solution {
             if solution.cost < incumbent.1 - tol {
-                let tree = extract::extract(search, &root, depth, solution.cost)?;
+                let tree = extract::extract(search, &root, level, solution.cost)?;
                 incumbent = (tree, solution.cost);
+                search.trajectory.push(DpProgress {
+                    seconds: search.dp.deadline.seconds(),
+                    incumbent: solution.cost,
+                    bound: 0.0,
+                });
             }
         }
-        lower_bound = if search.dp.deadline.stopped().is_some() {
-            outcome.lb.min(incumbent.1)
-        } else {
-            incumbent.1
-        };
+        search.dp.deadline.suspended = false;
+        if search.dp.deadline.stopped().is_some() {
+            if level == depth {
+                lower_bound = lower_bound.max(outcome.lb.min(incumbent.1));
+            }
+            break;
+        }
+        let deeper = floor + (level + 1) as f64 * p;
+        if level == depth || incumbent.1 <= deeper + tol {
+            proven = true;
+            break;
+        }
+        lower_bound = lower_bound.max(incumbent.1.min(deeper));
+        level += 1;
+    }
+    if proven {
+        lower_bound = incumbent.1;
     }
     search.dp.deadline.suspended = true;
-    let termination = search
-        .dp
-        .deadline
-        .stopped()
-        .unwrap_or(DpTermination::Optimal);
+    let termination = if proven {
+        DpTermination::Optimal
+    } else {
+        search
+            .dp
+            .deadline
+            .stopped()
+            .unwrap_or(DpTermination::TimeLimit)
+    };
     let recomputed = extract::cost_of(search, &root, &incumbent.0).ok_or_else(|| {
         Error::Internal("the search's tree does not split the rows it reaches".into())
     })?;

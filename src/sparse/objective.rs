@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::data::Dataset;
-use crate::sparse::loss::Leaf;
+use crate::sparse::loss::{scored_roc_area, Leaf};
 use crate::sparse::{Loss, SparseProblem};
 use crate::tree::{NodeKind, Tree};
 
@@ -20,8 +20,10 @@ pub struct SparseScore {
 
 /// The score of `tree` on `data` under `problem`, rows routed with [`Tree::leaf_of`]. Additive
 /// losses count the class weight of every row its leaf's class misclassifies; F1 counts the
-/// rows of leaves predicting the positive class as predicted positive; the AUCs rank the
-/// leaves by the fraction of positive rows among the rows of `data` they receive. `None` when
+/// rows of leaves predicting the positive class as predicted positive; the AUCs score each
+/// row by the fraction of positive training rows in its leaf (the counts the tree stores; 0
+/// for a leaf without any) and count the (positive, negative) pairs of `data` ranked right,
+/// ties one half. On the training data that is the ROC convex hull of the leaves. `None` when
 /// the tree is deeper than the problem's cap or predicts a class the data does not have.
 pub fn score_of(tree: &Tree, data: &Dataset, problem: &SparseProblem) -> Option<SparseScore> {
     if let Some(depth) = problem.depth {
@@ -74,18 +76,30 @@ pub fn score_of(tree: &Tree, data: &Dataset, problem: &SparseProblem) -> Option<
             }
         }
         Loss::Auc { positive } | Loss::PartialAuc { positive, .. } => {
-            let leaves: Vec<Leaf> = leaf_ids
-                .iter()
-                .map(|&id| {
-                    let here = &counts[&id];
-                    let rows: usize = here.iter().sum();
-                    Leaf::new(here[*positive] as f64, (rows - here[*positive]) as f64)
-                })
-                .collect();
-            let total = leaves.iter().fold(Leaf::default(), |sum, leaf| {
+            let mut leaves: Vec<(f64, Leaf)> = Vec::with_capacity(leaf_ids.len());
+            for &id in &leaf_ids {
+                let stored = &tree.node(id)?.counts;
+                let stored_rows: usize = stored.iter().sum();
+                let score = if stored_rows > 0 {
+                    *stored.get(*positive)? as f64 / stored_rows as f64
+                } else {
+                    0.0
+                };
+                let here = &counts[&id];
+                let rows: usize = here.iter().sum();
+                leaves.push((
+                    score,
+                    Leaf::new(here[*positive] as f64, (rows - here[*positive]) as f64),
+                ));
+            }
+            let total = leaves.iter().fold(Leaf::default(), |sum, (_, leaf)| {
                 Leaf::new(sum.positive + leaf.positive, sum.negative + leaf.negative)
             });
-            problem.loss.of_binary_leaves(&leaves, total)?
+            let theta = match &problem.loss {
+                Loss::PartialAuc { theta, .. } => *theta,
+                _ => 1.0,
+            };
+            1.0 - scored_roc_area(&leaves, total, theta) / theta
         }
     };
     let leaves = leaf_ids.len();

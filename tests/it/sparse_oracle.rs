@@ -5,12 +5,14 @@
 //! (F1 over every labelling of the leaves, the AUCs by counting ranked pairs and by walking
 //! the ROC curve of the leaf scores). The returned tree scores that optimum by the same
 //! definitions; without a cap, the optimum is no worse than with one, and equals the brute
-//! force at its own depth. Every bound turned off in turn reaches the same optimum.
+//! force at its own depth. Every bound turned off in turn reaches the same optimum. A path of
+//! increasing penalties, each solve starting from what the previous ones proved, finds the
+//! optima of the solves on their own.
 
 use std::collections::HashSet;
 
 use milptree::data::{Dataset, ThresholdMode};
-use milptree::sparse::{solve, Loss, SparseOptions, SparseProblem, SparseSwitches};
+use milptree::sparse::{solve, solve_path, Loss, SparseOptions, SparseProblem, SparseSwitches};
 use milptree::tree::Tree;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
@@ -273,12 +275,20 @@ proptest! {
             thresholds: ThresholdMode::All,
         };
         let expected = brute_force(&data, &problem, depth);
-        let found = check(&data, &problem, SparseSwitches::default())?;
-        prop_assert!(
-            (found - expected).abs() < 1e-9,
-            "{:?} on {:?}: the search found {} but brute force {}",
-            problem, data.source(), found, expected
-        );
+        // With every bound, and without the incumbents that could hide a wrong bound.
+        let bare = SparseSwitches {
+            greedy: false,
+            deepening: false,
+            ..SparseSwitches::default()
+        };
+        for switches in [SparseSwitches::default(), bare] {
+            let found = check(&data, &problem, switches)?;
+            prop_assert!(
+                (found - expected).abs() < 1e-9,
+                "{:?} on {:?} with {:?}: the search found {} but brute force {}",
+                problem, data.source(), switches, found, expected
+            );
+        }
     }
 
     /// Without a cap: no worse than any cap, and the brute force's optimum at the depth of
@@ -329,6 +339,41 @@ proptest! {
             let switches = SparseSwitches::without(name).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let found = check(&data, &problem, switches)?;
             prop_assert!((found - reference).abs() < 1e-9, "without {}: {} != {}", name, found, reference);
+        }
+    }
+
+    /// The path's optima are the single solves'.
+    #[test]
+    fn a_path_finds_the_optima_of_single_solves(
+        seed in 0u64..10_000,
+        loss_index in 0usize..6,
+        capped in any::<bool>(),
+        first in prop_oneof![Just(0.004), Just(0.01), Just(0.02)],
+    ) {
+        let additive = loss_index < 3;
+        let data = random_dataset(seed, if additive { 40 } else { 14 }, 3, 2, 6);
+        let penalties = [first, first * 1.7, first * 3.0, first * 8.0];
+        let problems: Vec<SparseProblem> = penalties
+            .iter()
+            .map(|&leaf_penalty| SparseProblem {
+                loss: loss_case(loss_index, 2, (1.0, 2.5, 1.0), 0.4),
+                leaf_penalty,
+                depth: if capped || !additive { Some(3) } else { None },
+                thresholds: ThresholdMode::All,
+            })
+            .collect();
+        let path = solve_path(&data, &problems, &SparseOptions::default())
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(path.len(), problems.len());
+        for (problem, on_path) in problems.iter().zip(&path) {
+            let single = solve(&data, problem, &SparseOptions::default())
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert!(on_path.is_optimal() && single.is_optimal());
+            prop_assert!(
+                (on_path.objective - single.objective).abs() < 1e-9,
+                "{:?}: the path found {} but a single solve {}",
+                problem, on_path.objective, single.objective
+            );
         }
     }
 }
