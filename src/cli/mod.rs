@@ -11,6 +11,7 @@ mod greedy;
 mod interrupt;
 mod model_args;
 mod output;
+mod path;
 mod predict;
 mod show;
 mod solve;
@@ -69,5 +70,6 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::Solve(args) => solve::run(args),
         Command::ExportLp(args) => export_lp::run(args),
         Command::Experiment(args) => experiment::run(args),
+        Command::Path(args) => path::run(args),
     }
 }

@@ -22,6 +22,7 @@ mod oracle;
 mod round_trip;
 mod solver;
 mod solver_oracle;
+mod sparse_methods;
 mod sparse_oracle;
 mod split;
 mod tree_files;
