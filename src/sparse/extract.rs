@@ -5,6 +5,7 @@
 
 use crate::data::Dataset;
 use crate::dp::binned::Binned;
+use crate::dp::cache::Solution;
 use crate::dp::subtree::{to_tree, SubTree};
 use crate::dp::view::View;
 use crate::error::{Error, Result};
@@ -85,6 +86,17 @@ pub(crate) fn extract(
                 view.size
             ))
         })?;
+    extract_solution(search, view, depth, solution)
+}
+
+/// Extracts the subtree of `view` whose root split `solution` gives (a stopped search's best,
+/// say), its children from the cache or solved again.
+pub(crate) fn extract_solution(
+    search: &mut AdditiveSearch,
+    view: &View,
+    depth: usize,
+    solution: Solution,
+) -> Result<SubTree> {
     let Some(choice) = solution.split else {
         return Ok(SubTree::Leaf);
     };

@@ -389,7 +389,7 @@ fn additive_once(
         search.dp.deadline.suspended = true;
         if let Some(solution) = outcome.solution {
             if solution.cost < incumbent.1 - tol {
-                let tree = extract::extract(search, &root, level, solution.cost)?;
+                let tree = extract::extract_solution(search, &root, level, solution)?;
                 incumbent = (tree, solution.cost);
                 search.trajectory.push(DpProgress {
                     seconds: search.dp.deadline.seconds(),

@@ -19,7 +19,9 @@
 //! The first incumbents are the single leaf, a given tree, and the optimal trees of the
 //! balanced and plain accuracy losses with the same penalty. Without a limit the search is
 //! exact; it grows exponentially with the number of leaves worth having, so it suits small
-//! data or large penalties. At a limit, the lower bound is the root's.
+//! data or large penalties. Depth by depth (iterative deepening), each depth's optimum is the
+//! next one's incumbent, and with the leaf-count bound a lower bound for deeper trees; at a
+//! limit, the lower bound is the best of those and the root's.
 
 use std::time::Instant;
 
@@ -482,15 +484,39 @@ pub(crate) fn solve(
     }
     search.stats.initial_objective = search.best;
     std::mem::swap(&mut search.deadline, &mut deadline);
+    // Depth by depth with deepening (as the additive search): once every tree of depth `d` is
+    // searched, a better one has at least `d + 2` leaves, so it costs at least the root's
+    // bound with that many leaves.
     search.open.push(root);
     let root_bound = search.bound();
-    search.search();
-    let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
-    let lower_bound = if termination == DpTermination::Optimal {
-        search.best
+    let floor = root_bound - problem.leaf_penalty;
+    let mut lower_bound = root_bound.min(search.best);
+    let mut level = if options.switches.deepening { 1 } else { depth };
+    let mut proven = false;
+    loop {
+        search.open[0].depth_left = level;
+        search.visited.clear();
+        search.search();
+        if search.deadline.stopped().is_some() {
+            break;
+        }
+        let deeper = floor + problem.leaf_penalty * (level + 2) as f64;
+        if level >= depth || search.best <= deeper + search.tol {
+            proven = true;
+            break;
+        }
+        lower_bound = lower_bound.max(search.best.min(deeper));
+        level += 1;
+    }
+    let termination = if proven {
+        DpTermination::Optimal
     } else {
-        root_bound.min(search.best)
+        search
+            .deadline
+            .stopped()
+            .unwrap_or(DpTermination::TimeLimit)
     };
+    let lower_bound = if proven { search.best } else { lower_bound };
     search.stats.peak_memory_bytes =
         (search.visited.capacity() * 16 + search.bins.len() * 4 + search.row_keys.len() * 8) as u64;
     let tree = into_tree(&search.best_tree, binned, data, loss)?;
