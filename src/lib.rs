@@ -7,6 +7,7 @@
 //! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
 //! - [`dp`]: optimal trees by dynamic programming and search (no MILP), and the plain-code
 //!   objective every tree is held against;
+//! - [`sparse`]: sparse optimal trees (a penalty per leaf instead of a depth, GOSDT's losses);
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
 //!   feasibility checks, size reports and LP/MPS writers, built from `good_lp` expressions;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
@@ -29,6 +30,7 @@ pub mod greedy;
 pub mod learn;
 pub mod mip;
 pub mod solver;
+pub mod sparse;
 pub mod tree;
 
 pub use error::{Error, Result};

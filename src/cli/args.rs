@@ -29,6 +29,9 @@ pub enum Command {
     Solve(SolveArgs),
     /// Write the model `solve` would build as an LP or MPS file for external solvers.
     ExportLp(ExportLpArgs),
+    /// The regularisation path of the sparse search: the optimal tree for each of a range of
+    /// leaf penalties, its leaves and train/test metric, as a table, tree files and a figure.
+    Path(crate::cli::path::PathArgs),
     /// Run a grid of solves (datasets x depths x formulations x solvers x warm starts x
     /// seeds), resumable, with results tables, trajectories, plots and a summary.
     Experiment(ExperimentArgs),
@@ -152,8 +155,9 @@ pub struct SolveArgs {
     pub data: DataArgs,
     #[command(flatten)]
     pub model: ModelArgs,
-    /// The solver: a MIP solver (highs, cbc) for the chosen --formulation, or dp, the exact
-    /// dynamic-programming search (no formulation).
+    /// The solver: a MIP solver (highs, cbc) for the chosen --formulation, dp (the exact
+    /// dynamic-programming search) or sparse (the sparse search: a penalty per leaf instead of a
+    /// depth); the searches take no formulation.
     #[arg(long, default_value = "highs", value_parser = parse_solver_choice)]
     pub solver: SolverChoice,
     /// Wall-clock time limit of the solve, in seconds (fractions allowed).
@@ -190,10 +194,11 @@ pub struct ExportLpArgs {
 fn parse_solver_choice(text: &str) -> Result<SolverChoice, String> {
     match text {
         "dp" => Ok(SolverChoice::Dp),
+        "sparse" => Ok(SolverChoice::Sparse),
         other => other
             .parse::<SolverKind>()
             .map(SolverChoice::Mip)
-            .map_err(|_| format!("`{other}` is not one of: highs, cbc, dp")),
+            .map_err(|_| format!("`{other}` is not one of: highs, cbc, dp, sparse")),
     }
 }
 

@@ -11,6 +11,7 @@ mod greedy;
 mod interrupt;
 mod model_args;
 mod output;
+mod path;
 mod predict;
 mod show;
 mod solve;
@@ -116,5 +117,6 @@ pub fn run(cli: Cli) -> crate::Result<()> {
             "command",
             "`cbc-worker` runs only as the child process of a CBC solve",
         )),
+        Command::Path(args) => path::run(args),
     }
 }

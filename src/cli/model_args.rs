@@ -1,5 +1,6 @@
-//! The model options shared by `solve` and `export-lp`: the method (a formulation, or the exact
-//! search with `solve --solver dp`), its depth and warm start, and one clap `Args` struct per
+//! The model options shared by `solve` and `export-lp`: the method (a formulation, the exact
+//! search with `solve --solver dp`, or the sparse search with `solve --solver sparse`), its
+//! depth and warm start, and one clap `Args` struct per
 //! group of parameters, flattened into the command. Each group says which methods it applies
 //! to; an option of a group given on the command line for another method is refused
 //! ([`refuse_options_that_do_not_apply`]), whatever the option, so adding a method or an option
@@ -15,18 +16,39 @@ use crate::formulation::flowoct::FlowOctParams;
 use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
 use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
-use crate::learn::{DpParams, Method, WarmStartMode};
+use crate::learn::sparse_search::{ClassWeight, SparseObjective};
+use crate::learn::{DpParams, Method, SparseParams, WarmStartMode};
 use crate::solver::SolverKind;
 
-/// The `--solver` of `solve`: a MIP solver for a formulation, or the exact search.
+/// The `--solver` of `solve`: a MIP solver for a formulation, the exact search, or the sparse
+/// search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SolverChoice {
     Mip(SolverKind),
     Dp,
+    Sparse,
 }
 
 /// The name of the exact search, as `--solver` and the option groups spell it.
 const DP: &str = "dp";
+/// The name of the sparse search, as `--solver` and the option groups spell it.
+const SPARSE: &str = "sparse";
+
+/// `--depth`: a number of levels, or `none` (the sparse search only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DepthArg {
+    Levels(usize),
+    None,
+}
+
+fn parse_depth(text: &str) -> std::result::Result<DepthArg, String> {
+    if text == "none" {
+        return Ok(DepthArg::None);
+    }
+    text.parse()
+        .map(DepthArg::Levels)
+        .map_err(|_| format!("`{text}` is neither a number of levels nor `none`"))
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ThresholdArg {
@@ -51,13 +73,40 @@ pub enum ObjectiveArg {
     Accuracy,
     /// Errors on class k cost n / (K n_k): every class weighs the same.
     Balanced,
+    /// [sparse] Errors on each class cost its --class-weight (default 1).
+    Weighted,
+    /// [sparse] One minus the F1 score of the positive class (two classes).
+    F1,
+    /// [sparse] One minus the AUC of the ROC convex hull (two classes).
+    Auc,
+    /// [sparse] One minus the partial AUC of the ROC convex hull up to --pauc-theta.
+    Pauc,
 }
 
-impl From<ObjectiveArg> for Objective {
-    fn from(arg: ObjectiveArg) -> Objective {
-        match arg {
-            ObjectiveArg::Accuracy => Objective::Accuracy,
-            ObjectiveArg::Balanced => Objective::Balanced,
+impl ObjectiveArg {
+    /// The objective of a method that counts errors (the formulations and the exact search).
+    fn error_objective(self, method: &str) -> Result<Objective> {
+        match self {
+            ObjectiveArg::Accuracy => Ok(Objective::Accuracy),
+            ObjectiveArg::Balanced => Ok(Objective::Balanced),
+            other => Err(Error::parameter(
+                "--objective",
+                format!(
+                    "{} applies to --solver sparse only, not to {method}",
+                    other.sparse()
+                ),
+            )),
+        }
+    }
+
+    pub(crate) fn sparse(self) -> SparseObjective {
+        match self {
+            ObjectiveArg::Accuracy => SparseObjective::Accuracy,
+            ObjectiveArg::Balanced => SparseObjective::Balanced,
+            ObjectiveArg::Weighted => SparseObjective::Weighted,
+            ObjectiveArg::F1 => SparseObjective::F1,
+            ObjectiveArg::Auc => SparseObjective::Auc,
+            ObjectiveArg::Pauc => SparseObjective::Pauc,
         }
     }
 }
@@ -74,14 +123,69 @@ trait OptionGroup {
 #[derive(Debug, Clone, Args)]
 #[group(id = "error-options", multiple = true)]
 pub struct ErrorArgs {
-    /// [oct, binoct, flowoct, dp] What an error costs.
+    /// [oct, binoct, flowoct, dp, sparse] What an error costs (the sparse search also
+    /// minimises weighted, f1, auc and pauc losses).
     #[arg(long, value_enum)]
     pub objective: Option<ObjectiveArg>,
 }
 
 impl OptionGroup for ErrorArgs {
     const ID: &'static str = "error-options";
-    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", DP];
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", DP, SPARSE];
+}
+
+/// The penalty per leaf of the sparse search, and of the MILPs that price leaves the same way.
+#[derive(Debug, Clone, Args)]
+#[group(id = "leaf-penalty-options", multiple = true)]
+pub struct LeafPenaltyArgs {
+    /// [sparse, oct, binoct] Penalty per leaf, in units of the loss (for accuracy, a fraction
+    /// of the training rows): the objective is loss + L * leaves (sparse default 0.01).
+    #[arg(long, value_name = "L")]
+    pub leaf_penalty: Option<f64>,
+}
+
+impl OptionGroup for LeafPenaltyArgs {
+    const ID: &'static str = "leaf-penalty-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", SPARSE];
+}
+
+/// The sparse search's own options.
+#[derive(Debug, Clone, Args)]
+#[group(id = "sparse-options", multiple = true)]
+pub struct SparseArgs {
+    /// [sparse] With --objective weighted: the cost of an error on class LABEL (repeatable;
+    /// classes not listed cost 1).
+    #[arg(long, value_name = "LABEL=W", value_parser = parse_class_weight)]
+    pub class_weight: Vec<ClassWeight>,
+    /// [sparse] With --objective pauc: the largest false positive rate of the partial AUC
+    /// (default 0.1).
+    #[arg(long, value_name = "T")]
+    pub pauc_theta: Option<f64>,
+}
+
+impl OptionGroup for SparseArgs {
+    const ID: &'static str = "sparse-options";
+    const APPLIES_TO: &'static [&'static str] = &[SPARSE];
+}
+
+fn parse_class_weight(text: &str) -> std::result::Result<ClassWeight, String> {
+    text.parse().map_err(|e: Error| e.to_string())
+}
+
+/// The positive class of the two-class objectives.
+#[derive(Debug, Clone, Args)]
+#[group(id = "positive-class-options", multiple = true)]
+pub struct PositiveClassArgs {
+    /// [olct, sparse] The positive class. OLCT: the +1 class (default: the second class),
+    /// required with more than two classes, the others being learned together as `not LABEL`.
+    /// Sparse f1, auc, pauc: the class F1 and the ROC count as positive (default: the second).
+    #[arg(long, value_name = "LABEL")]
+    pub positive_class: Option<String>,
+}
+
+impl OptionGroup for PositiveClassArgs {
+    const ID: &'static str = "positive-class-options";
+    const APPLIES_TO: &'static [&'static str] = &["olct", SPARSE];
 }
 
 /// The options of the methods with a cost per split and a leaf minimum.
@@ -105,25 +209,21 @@ impl OptionGroup for OctArgs {
 #[derive(Debug, Clone, Args)]
 #[group(id = "binoct-options", multiple = true)]
 pub struct BinOctArgs {
-    /// [binoct, flowoct, dp] Candidate thresholds (BinOCT's default: class-boundary, the
-    /// paper's reduction; FlowOCT's and dp's: all, exact).
+    /// [binoct, flowoct, dp, sparse] Candidate thresholds (BinOCT's default: class-boundary,
+    /// the paper's reduction; FlowOCT's, dp's and sparse's: all, exact).
     #[arg(long, value_enum)]
     pub thresholds: Option<ThresholdArg>,
 }
 
 impl OptionGroup for BinOctArgs {
     const ID: &'static str = "binoct-options";
-    const APPLIES_TO: &'static [&'static str] = &["binoct", "flowoct", DP];
+    const APPLIES_TO: &'static [&'static str] = &["binoct", "flowoct", DP, SPARSE];
 }
 
 /// OLCT's options.
 #[derive(Debug, Clone, Args)]
 #[group(id = "olct-options", multiple = true)]
 pub struct OlctArgs {
-    /// [olct] The +1 class (default: the second class); required with more than two classes,
-    /// the others being learned together as `not LABEL`.
-    #[arg(long, value_name = "LABEL")]
-    pub positive_class: Option<String>,
     /// [olct] Tangent set of the log-loss underestimator: 0 = {0, ±inf} ... 3 (14 points).
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub tangents: Option<u8>,
@@ -156,14 +256,26 @@ pub struct DpArgs {
     /// [dp] At most this many split nodes (MurTree's node limit).
     #[arg(long, value_name = "N")]
     pub max_splits: Option<usize>,
-    /// [dp] Cap on the search's cache in MiB; past it, entries are evicted (default 2048).
-    #[arg(long, value_name = "MB")]
-    pub memory_limit: Option<usize>,
 }
 
 impl OptionGroup for DpArgs {
     const ID: &'static str = "dp-options";
     const APPLIES_TO: &'static [&'static str] = &[DP];
+}
+
+/// The options of the searches (no MILP).
+#[derive(Debug, Clone, Args)]
+#[group(id = "search-options", multiple = true)]
+pub struct SearchArgs {
+    /// [dp, sparse] Cap on the search's cache in MiB; past it, entries are evicted (default
+    /// 2048).
+    #[arg(long, value_name = "MB")]
+    pub memory_limit: Option<usize>,
+}
+
+impl OptionGroup for SearchArgs {
+    const ID: &'static str = "search-options";
+    const APPLIES_TO: &'static [&'static str] = &[DP, SPARSE];
 }
 
 /// The options of the MIP solvers (`solve` only).
@@ -223,8 +335,12 @@ impl OptionGroup for WarmStartArgs {
 }
 
 /// Every option group and the methods it applies to.
-const GROUPS: [(&str, &[&str]); 7] = [
+const GROUPS: [(&str, &[&str]); 11] = [
     (ErrorArgs::ID, ErrorArgs::APPLIES_TO),
+    (LeafPenaltyArgs::ID, LeafPenaltyArgs::APPLIES_TO),
+    (SparseArgs::ID, SparseArgs::APPLIES_TO),
+    (PositiveClassArgs::ID, PositiveClassArgs::APPLIES_TO),
+    (SearchArgs::ID, SearchArgs::APPLIES_TO),
     (OctArgs::ID, OctArgs::APPLIES_TO),
     (BinOctArgs::ID, BinOctArgs::APPLIES_TO),
     (OlctArgs::ID, OlctArgs::APPLIES_TO),
@@ -248,15 +364,24 @@ pub struct ModelArgs {
     /// `solve --solver dp`, which needs no model.
     #[arg(long, value_parser = parse_formulation)]
     pub formulation: Option<FormulationName>,
-    /// Depth of the tree (number of split levels).
-    #[arg(long)]
-    pub depth: usize,
+    /// Depth of the tree (number of split levels). Required but for the sparse search, where
+    /// it is an optional cap (`none`, the default: up to 20 levels).
+    #[arg(long, value_parser = parse_depth, value_name = "D")]
+    pub depth: Option<DepthArg>,
     #[command(flatten)]
     pub warm: WarmStartArgs,
     #[command(flatten)]
     pub dp: DpArgs,
     #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
     pub errors: ErrorArgs,
+    #[command(flatten)]
+    pub leaf: LeafPenaltyArgs,
+    #[command(flatten)]
+    pub sparse: SparseArgs,
+    #[command(flatten)]
+    pub positive: PositiveClassArgs,
     #[command(flatten)]
     pub oct: OctArgs,
     #[command(flatten)]
@@ -281,30 +406,50 @@ impl ModelArgs {
         self.warm.warm_start
     }
 
-    /// The method these options describe with `solver`: the formulation on a MIP solver, or the
-    /// exact search (which takes no formulation).
+    /// The depth of a method that needs one (every method but the sparse search).
+    fn levels(&self) -> Result<usize> {
+        match self.depth {
+            Some(DepthArg::Levels(depth)) => Ok(depth),
+            Some(DepthArg::None) => Err(Error::parameter(
+                "--depth",
+                "`none` applies to --solver sparse only; give a number of levels",
+            )),
+            None => Err(Error::parameter("--depth", "is needed: a number of levels")),
+        }
+    }
+
+    /// The objective of a method that counts errors, when given.
+    fn error_objective(&self, method: &str) -> Result<Option<Objective>> {
+        self.errors
+            .objective
+            .map(|arg| arg.error_objective(method))
+            .transpose()
+    }
+
+    /// The method these options describe with `solver`: the formulation on a MIP solver, or one
+    /// of the searches (which take no formulation).
     pub fn method(&self, solver: SolverChoice) -> Result<Method> {
+        let no_formulation = |name: &str, what: &str| match self.formulation {
+            Some(formulation) => Err(Error::parameter(
+                "--formulation",
+                format!(
+                    "{formulation} is a MILP; --solver {name} is {what}, which needs no formulation"
+                ),
+            )),
+            None => Ok(()),
+        };
         match solver {
             SolverChoice::Mip(solver) => Ok(Method::Milp {
                 formulation: self.formulation()?,
                 solver,
             }),
             SolverChoice::Dp => {
-                if let Some(formulation) = self.formulation {
-                    return Err(Error::parameter(
-                        "--formulation",
-                        format!(
-                            "{formulation} is a MILP; --solver dp is the exact search, which \
-                             needs no formulation"
-                        ),
-                    ));
-                }
+                no_formulation(DP, "the exact search")?;
                 let defaults = DpParams::default();
                 let params = DpParams {
                     objective: self
-                        .errors
-                        .objective
-                        .map_or(defaults.objective, Objective::from),
+                        .error_objective("--solver dp")?
+                        .unwrap_or(defaults.objective),
                     alpha: self.oct.alpha.unwrap_or(defaults.alpha),
                     min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
                     thresholds: self
@@ -312,23 +457,49 @@ impl ModelArgs {
                         .thresholds
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     max_splits: self.dp.max_splits,
-                    memory_limit: self.dp.memory_limit.unwrap_or(defaults.memory_limit),
+                    memory_limit: self.search.memory_limit.unwrap_or(defaults.memory_limit),
                 };
-                Ok(Method::Dp(params.check(self.depth)?))
+                Ok(Method::Dp(params.check(self.levels()?)?))
+            }
+            SolverChoice::Sparse => {
+                no_formulation(SPARSE, "the sparse search")?;
+                let defaults = SparseParams::default();
+                let params = SparseParams {
+                    objective: self
+                        .errors
+                        .objective
+                        .map_or(defaults.objective, ObjectiveArg::sparse),
+                    leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
+                    class_weights: self.sparse.class_weight.clone(),
+                    pauc_theta: self.sparse.pauc_theta.unwrap_or(defaults.pauc_theta),
+                    positive_class: self.positive.positive_class.clone(),
+                    thresholds: self
+                        .binoct
+                        .thresholds
+                        .map_or(defaults.thresholds, ThresholdMode::from),
+                    memory_limit: self.search.memory_limit.unwrap_or(defaults.memory_limit),
+                };
+                let depth = match self.depth {
+                    Some(DepthArg::Levels(depth)) => Some(depth),
+                    Some(DepthArg::None) | None => None,
+                };
+                Ok(Method::Sparse(params.check(depth)?))
             }
         }
     }
 
     /// The parameters these options give the chosen formulation (defaults for the others).
     pub fn params(&self) -> Result<FormulationParams> {
-        let objective = self.errors.objective.map(Objective::from);
-        Ok(match self.formulation_name()? {
+        let name = self.formulation_name()?;
+        let objective = self.error_objective(&format!("--formulation {name}"))?;
+        Ok(match name {
             FormulationName::Oct => {
                 let defaults = OctParams::default();
                 FormulationParams::Oct(OctParams {
                     alpha: self.oct.alpha.unwrap_or(defaults.alpha),
                     min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
                     objective: objective.unwrap_or(defaults.objective),
+                    leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
                 })
             }
             FormulationName::BinOct => {
@@ -339,6 +510,7 @@ impl ModelArgs {
                         .thresholds
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     objective: objective.unwrap_or(defaults.objective),
+                    leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
                 })
             }
             FormulationName::FlowOct => {
@@ -355,7 +527,7 @@ impl ModelArgs {
                 let defaults = OlctParams::default();
                 let olct = &self.olct;
                 FormulationParams::Olct(OlctParams {
-                    positive_class: olct.positive_class.clone(),
+                    positive_class: self.positive.positive_class.clone(),
                     tangents: match olct.tangents {
                         Some(index) => TangentSet::from_index(usize::from(index))?,
                         None => defaults.tangents,
@@ -372,7 +544,7 @@ impl ModelArgs {
 
     /// The formulation these options describe, its parameters checked.
     pub fn formulation(&self) -> Result<AnyFormulation> {
-        self.params()?.check(self.depth)
+        self.params()?.check(self.levels()?)
     }
 }
 
@@ -387,6 +559,7 @@ pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches)
         .flatten();
     let (method, chosen) = match (solver, formulation) {
         (Some(SolverChoice::Dp), _) => (DP.to_string(), "--solver dp".to_string()),
+        (Some(SolverChoice::Sparse), _) => (SPARSE.to_string(), "--solver sparse".to_string()),
         (_, Some(formulation)) => (
             formulation.to_string(),
             format!("--formulation {formulation}"),

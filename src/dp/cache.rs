@@ -188,6 +188,17 @@ impl Cache {
         }
     }
 
+    /// Turns every optimum into a lower bound of the same value: what the cache knows stays
+    /// true of a problem whose costs can only have grown (the sparse search's path, whose split
+    /// cost increases from one solve to the next).
+    pub fn demote_solutions(&mut self) {
+        for entry in self.map.values_mut() {
+            if let Some(solution) = entry.solution.take() {
+                entry.lower_bound = solution.cost;
+            }
+        }
+    }
+
     /// Evicts the least recently used entries until a quarter of the cap (and room for
     /// `needed` bytes) is free.
     fn evict(&mut self, needed: usize) {

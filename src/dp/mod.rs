@@ -38,23 +38,27 @@
 //! switch off the bounds that assume a subtree never costs less on more rows (D and E). The
 //! search holds, per level of the tree, every feature's sorted list of every row (8 bytes per
 //! row and feature and level), and a cache capped by [`DpOptions::memory_limit_mb`].
+//!
+//! The sparse search ([`crate::sparse`]) builds on the binned data, views, cache, cost model,
+//! deadline, split intervals and the search itself (its depth-one and depth-two solvers), which
+//! are `pub(crate)` for it.
 
-mod binned;
-mod cache;
-mod cost;
-mod deadline;
+pub(crate) mod binned;
+pub(crate) mod cache;
+pub(crate) mod cost;
+pub(crate) mod deadline;
 mod depth_one;
 mod depth_two;
 mod incumbent;
-mod intervals;
+pub(crate) mod intervals;
 mod objective;
 mod options;
 mod outcome;
 mod problem;
-mod search;
+pub(crate) mod search;
 mod similarity;
-mod subtree;
-mod view;
+pub(crate) mod subtree;
+pub(crate) mod view;
 
 use std::time::Instant;
 

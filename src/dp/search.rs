@@ -42,11 +42,11 @@ pub(crate) fn full(depth: usize) -> usize {
 
 /// The search's state: data, cost model, buffers, cache, limits and counters.
 pub(crate) struct Search<'a> {
-    pub(super) data: &'a Binned,
-    pub(super) cost: CostModel,
-    pub(super) switches: BoundSwitches,
-    pub(super) arena: Arena,
-    pub(super) cache: Cache,
+    pub(crate) data: &'a Binned,
+    pub(crate) cost: CostModel,
+    pub(crate) switches: BoundSwitches,
+    pub(crate) arena: Arena,
+    pub(crate) cache: Cache,
     pub(super) similarity: Similarity,
     /// Scratch class counts of a depth-one scan.
     pub(super) counts: Vec<u32>,
@@ -57,12 +57,12 @@ pub(crate) struct Search<'a> {
     /// Per arena level: feature order and budget distributions.
     pub(super) orders: Vec<Vec<FeatureRank>>,
     pub(super) distributions: Vec<Vec<(usize, usize)>>,
-    pub(super) deadline: Deadline,
-    pub(super) stats: DpStats,
+    pub(crate) deadline: Deadline,
+    pub(crate) stats: DpStats,
     /// Improvements of the root's incumbent.
-    pub(super) trajectory: Vec<DpProgress>,
+    pub(crate) trajectory: Vec<DpProgress>,
     /// Lower bound reported with trajectory points.
-    pub(super) global_lb: f64,
+    pub(crate) global_lb: f64,
 }
 
 impl<'a> Search<'a> {
@@ -471,7 +471,7 @@ impl<'a> Search<'a> {
     }
 
     /// The view's features, best weighted-Gini split first (ties: view order).
-    pub(super) fn feature_order(&mut self, view: &View, order: &mut Vec<FeatureRank>) {
+    pub(crate) fn feature_order(&mut self, view: &View, order: &mut Vec<FeatureRank>) {
         order.clear();
         let k = self.data.n_classes;
         let total: Vec<f64> = self
@@ -536,7 +536,7 @@ pub(super) const FIRST_AT_GINI: usize = 1;
 
 /// A feature of a view ranked by its best weighted-Gini split, and where that split is.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct FeatureRank {
+pub(crate) struct FeatureRank {
     pub impurity: f64,
     /// The feature's position among the view's features.
     pub index: usize,
@@ -545,7 +545,7 @@ pub(super) struct FeatureRank {
 }
 
 /// The threshold bin between two adjacent bins of a sorted list: the middle candidate.
-pub(super) fn split_bin(low: u32, high: u32) -> u32 {
+pub(crate) fn split_bin(low: u32, high: u32) -> u32 {
     low + (high - 1 - low) / 2
 }
 

@@ -7,6 +7,12 @@
 //! BinOCT and FlowOCT minimise the weighted errors over their candidate thresholds: the search
 //! over the same thresholds, scaled by 1. OLCT's objective (logistic loss and L1 weights over
 //! oblique splits) has no counterpart.
+//!
+//! A leaf penalty `lambda` (OCT's and BinOCT's `--leaf-penalty`, the sparse search's lambda)
+//! costs `lambda * W` weighted errors per leaf, `W` the data's total weight. A tree has one
+//! leaf more than splits, so it is `lambda * W` more per split (the search's `alpha` grows by
+//! `lambda * W / L^`) and `lambda * W` once (the `offset` added to the search's objective):
+//! with a depth cap, the sparse search's problem in the exact search's terms.
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::formulation::AnyFormulation;
@@ -17,15 +23,22 @@ use crate::learn::dp_search::{baseline_errors, DpParams, DpSearch};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Counterpart {
     pub search: DpSearch,
-    /// The formulation's objective of a tree is the search's times this.
+    /// The formulation's objective of a tree is the search's plus `offset`, times this.
     pub scale: f64,
+    /// The cost of the root's leaf under a leaf penalty, in the search's units.
+    pub offset: f64,
 }
 
 impl Counterpart {
     /// The search's objective in the formulation's units.
     pub fn to_model(&self, dp_objective: f64) -> f64 {
-        dp_objective * self.scale
+        (dp_objective + self.offset) * self.scale
     }
+}
+
+/// The data's total weight under `weights` (one weight per class).
+fn total_weight(data: &Dataset, weights: &[f64]) -> f64 {
+    data.labels().iter().map(|&label| weights[label]).sum()
 }
 
 /// The counterpart of `formulation` on the training data `train`, if it has one. With
@@ -37,32 +50,49 @@ pub fn counterpart(
     thresholds: Option<ThresholdMode>,
 ) -> Option<Counterpart> {
     let depth = formulation.depth();
-    let (params, scale) = match formulation {
+    let (params, scale, offset) = match formulation {
         AnyFormulation::Oct(oct) => {
             let weights = oct.objective.class_weights(train);
             let baseline = baseline_errors(train, &weights);
             if baseline <= 0.0 {
                 return None;
             }
+            let leaf = oct.leaf_penalty * total_weight(train, &weights);
             (
                 DpParams {
                     objective: oct.objective,
-                    alpha: oct.alpha,
+                    alpha: oct.alpha + leaf / baseline,
                     min_leaf: oct.min_leaf,
                     thresholds: ThresholdMode::All,
                     ..DpParams::default()
                 },
                 1.0 / baseline,
+                leaf,
             )
         }
-        AnyFormulation::BinOct(binoct) => (
-            DpParams {
-                objective: binoct.objective,
-                thresholds: binoct.thresholds,
-                ..DpParams::default()
-            },
-            1.0,
-        ),
+        AnyFormulation::BinOct(binoct) => {
+            let weights = binoct.objective.class_weights(train);
+            let leaf = binoct.leaf_penalty * total_weight(train, &weights);
+            let alpha = if leaf > 0.0 {
+                let baseline = baseline_errors(train, &weights);
+                if baseline <= 0.0 {
+                    return None;
+                }
+                leaf / baseline
+            } else {
+                0.0
+            };
+            (
+                DpParams {
+                    objective: binoct.objective,
+                    alpha,
+                    thresholds: binoct.thresholds,
+                    ..DpParams::default()
+                },
+                1.0,
+                leaf,
+            )
+        }
         AnyFormulation::FlowOct(flowoct) => (
             DpParams {
                 objective: flowoct.objective,
@@ -70,6 +100,7 @@ pub fn counterpart(
                 ..DpParams::default()
             },
             1.0,
+            0.0,
         ),
         AnyFormulation::Olct(_) => return None,
     };
@@ -78,5 +109,9 @@ pub fn counterpart(
         ..params
     };
     let search = params.check(depth).ok()?;
-    Some(Counterpart { search, scale })
+    Some(Counterpart {
+        search,
+        scale,
+        offset,
+    })
 }

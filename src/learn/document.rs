@@ -15,6 +15,7 @@ use crate::learn::certificate::Certificate;
 use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
+use crate::sparse::SparseStats;
 use crate::tree::{Summary, Tree};
 
 /// The `data` block of a report: where the data came from and the sets learned and tested on.
@@ -105,6 +106,9 @@ pub struct SolveDocument {
     /// The exact search's statistics (method `dp`).
     #[serde(default)]
     pub dp: Option<DpStats>,
+    /// The sparse search's statistics (method `sparse`).
+    #[serde(default)]
+    pub sparse: Option<SparseStats>,
     /// The exact search's certificate of a MILP result.
     #[serde(default)]
     pub certificate: Option<Certificate>,
@@ -151,6 +155,7 @@ impl SolveDocument {
             one_sided_splits: tree.map(OneSidedSplit::of),
             tree: tree.map(Tree::to_json_value),
             dp: outcome.search.clone(),
+            sparse: outcome.sparse.clone(),
             certificate: outcome.certificate.clone(),
         })
     }

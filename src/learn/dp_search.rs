@@ -194,6 +194,7 @@ impl DpSearch {
             report,
             model: None,
             search: Some(found.stats),
+            sparse: None,
             warm_start_mode: WarmStartMode::None,
             warm_start_source: None,
             certificate: None,

@@ -93,6 +93,7 @@ pub fn run<F: Formulation>(
             build_seconds,
         }),
         search: None,
+        sparse: None,
         warm_start_mode: options.warm_start_mode,
         warm_start_source: None,
         certificate: None,

@@ -1,7 +1,7 @@
 //! Learning a tree: the method layer above the formulations and solvers.
 //!
 //! A [`Method`] is one way to learn a tree: a MILP formulation on a solver, or the exact
-//! dynamic-programming search ([`dp_search`]). A new method plugs in as a variant here, with
+//! dynamic-programming search ([`dp_search`]), or the sparse search ([`sparse_search`]). A new method plugs in as a variant here, with
 //! its parameters type and its run returning an [`Outcome`]. [`learn`] is the one entry point: it takes the training
 //! data (already prepared for the method with [`Method::prepare`]) and [`LearnOptions`], chooses
 //! the warm start ([`WarmStartMode`]), runs the method, and returns an [`Outcome`] whose tree
@@ -14,6 +14,7 @@
 //! - [`counterpart`], [`certificate`]: the exact search's version of a formulation's problem,
 //!   and the certificate of a MILP result against it;
 //! - [`dp_search`]: running the exact search;
+//! - [`sparse_search`]: running the sparse search (a penalty per leaf, GOSDT's losses);
 //! - [`outcome`]: what a run produced; [`document`]: the report.
 
 pub mod certificate;
@@ -23,6 +24,7 @@ pub mod dp_search;
 pub mod milp;
 pub mod milp_method;
 pub mod outcome;
+pub mod sparse_search;
 pub mod spec;
 pub mod warm_start;
 
@@ -32,6 +34,7 @@ use std::sync::Arc;
 pub use document::{DataBlock, OneSidedSplit, SolveDocument};
 pub use dp_search::{DpParams, DpSearch};
 pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+pub use sparse_search::{SparseParams, SparseSearch};
 pub use spec::MethodSpec;
 pub use warm_start::WarmStartMode;
 
@@ -51,6 +54,8 @@ pub enum Method {
     },
     /// The exact dynamic-programming search.
     Dp(DpSearch),
+    /// The sparse search: a penalty per leaf instead of a depth.
+    Sparse(SparseSearch),
 }
 
 impl Method {
@@ -59,6 +64,7 @@ impl Method {
         match self {
             Method::Milp { formulation, .. } => formulation.name(),
             Method::Dp(_) => "dp",
+            Method::Sparse(_) => "sparse",
         }
     }
 
@@ -67,6 +73,7 @@ impl Method {
         match self {
             Method::Milp { formulation, .. } => formulation.depth(),
             Method::Dp(search) => search.depth,
+            Method::Sparse(search) => search.depth.unwrap_or(crate::tree::MAX_DEPTH),
         }
     }
 
@@ -75,6 +82,7 @@ impl Method {
         match self {
             Method::Milp { formulation, .. } => formulation.parameters(),
             Method::Dp(search) => search.parameters(),
+            Method::Sparse(search) => search.parameters(),
         }
     }
 
@@ -83,6 +91,7 @@ impl Method {
         match self {
             Method::Milp { solver, .. } => solver.name(),
             Method::Dp(_) => "dp",
+            Method::Sparse(_) => "sparse",
         }
     }
 
@@ -91,7 +100,7 @@ impl Method {
     pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
         match self {
             Method::Milp { formulation, .. } => formulation.prepare(data),
-            Method::Dp(_) => Ok(data),
+            Method::Dp(_) | Method::Sparse(_) => Ok(data),
         }
     }
 
@@ -101,6 +110,7 @@ impl Method {
         match self {
             Method::Milp { formulation, .. } => formulation.greedy_tree(train),
             Method::Dp(search) => search.greedy_tree(train),
+            Method::Sparse(search) => search.greedy_tree(train),
         }
     }
 }
@@ -155,5 +165,6 @@ pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
             solver,
         } => milp_method::run(formulation, *solver, train, options),
         Method::Dp(search) => search.run(train, &options),
+        Method::Sparse(search) => search.run(train, &options),
     }
 }

@@ -10,6 +10,7 @@ use crate::learn::certificate::Certificate;
 use crate::learn::WarmStartMode;
 use crate::mip::ModelSize;
 use crate::solver::SolveReport;
+use crate::sparse::SparseStats;
 use crate::tree::Tree;
 
 /// The method's own objective and the plain evaluation of the returned tree, when they differ.
@@ -41,6 +42,8 @@ pub struct Outcome {
     pub model: Option<ModelFacts>,
     /// The exact search's statistics (the `dp` method).
     pub search: Option<DpStats>,
+    /// The sparse search's statistics (the `sparse` method).
+    pub sparse: Option<SparseStats>,
     /// Where the warm start came from.
     pub warm_start_mode: WarmStartMode,
     /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).

@@ -27,6 +27,8 @@ mod oracle;
 mod round_trip;
 mod solver;
 mod solver_oracle;
+mod sparse_methods;
+mod sparse_oracle;
 mod split;
 mod streams;
 mod totality;

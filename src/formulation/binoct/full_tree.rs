@@ -5,7 +5,9 @@
 //!
 //! A leaf of a snapped tree above the last level becomes the filler split of the model
 //! ([`Candidates::filler`]) at every branch node below it, and its class at every leaf below
-//! it, so every row that reached it reaches a leaf of the same class.
+//! it, so every row that reached it reaches a leaf of the same class. With a leaf penalty the
+//! model has split indicators, and those branch nodes do not split instead
+//! ([`NodeSplit::NoSplit`]: every row goes left, and the node is one leaf of the tree).
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -21,6 +23,10 @@ pub enum NodeSplit {
     Threshold { feature: usize, index: usize },
     /// Every row goes left (only when no feature has a candidate).
     AllLeft,
+    /// The node does not split (its indicator is 0, with a leaf penalty): every row goes left,
+    /// and the node with everything below it is one leaf of the tree, predicting the class of
+    /// its leftmost leaf.
+    NoSplit,
 }
 
 /// A complete tree of depth `depth`.
@@ -48,10 +54,20 @@ impl FullTree {
     }
 
     /// The full tree of a snapped tree (every split threshold a candidate; see
-    /// [`super::snap::snap_tree`]) of depth at most `depth`.
-    pub fn from_snapped(tree: &Tree, candidates: &Candidates, depth: usize) -> Result<FullTree> {
+    /// [`super::snap::snap_tree`]) of depth at most `depth`. With `no_split` (the model has
+    /// split indicators), nodes below a leaf do not split rather than take the filler split.
+    pub fn from_snapped(
+        tree: &Tree,
+        candidates: &Candidates,
+        depth: usize,
+        no_split: bool,
+    ) -> Result<FullTree> {
         let first_leaf = 1usize << depth;
-        let filler = filler_split(candidates);
+        let filler = if no_split {
+            NodeSplit::NoSplit
+        } else {
+            filler_split(candidates)
+        };
         let degenerate = candidates.usable().is_empty();
         let mut splits = vec![filler; first_leaf - 1];
         let mut leaf_classes = vec![0; first_leaf];
@@ -109,19 +125,25 @@ impl FullTree {
         while id < self.first_leaf() {
             let left = match self.splits[id - 1] {
                 NodeSplit::Threshold { feature, index } => goes_left(bins[feature], index),
-                NodeSplit::AllLeft => true,
+                NodeSplit::AllLeft | NodeSplit::NoSplit => true,
             };
             id = 2 * id + usize::from(!left);
         }
         id
     }
 
-    /// The tree in original units, with counts recomputed on `data`.
+    /// The tree in original units, with counts recomputed on `data`. A node that does not
+    /// split is a leaf with the class of its leftmost leaf, where its rows go.
     pub fn to_tree(&self, data: &Dataset, candidates: &Candidates) -> Result<Tree> {
         let mut builder =
             TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), self.depth)?;
-        for (i, split) in self.splits.iter().enumerate() {
-            let split = match *split {
+        let mut stack = vec![1usize];
+        while let Some(id) = stack.pop() {
+            if id >= self.first_leaf() {
+                builder.leaf(id, self.leaf_classes[id - self.first_leaf()])?;
+                continue;
+            }
+            let split = match self.splits[id - 1] {
                 NodeSplit::Threshold { feature, index } => Split::Axis {
                     feature,
                     threshold: candidates.threshold(feature, index),
@@ -129,11 +151,18 @@ impl FullTree {
                 NodeSplit::AllLeft => candidates
                     .filler()
                     .ok_or_else(|| Error::input(data.source(), "the data has no features"))?,
+                NodeSplit::NoSplit => {
+                    let mut leftmost = id;
+                    while leftmost < self.first_leaf() {
+                        leftmost *= 2;
+                    }
+                    builder.leaf(id, self.leaf_classes[leftmost - self.first_leaf()])?;
+                    continue;
+                }
             };
-            builder.split(i + 1, split)?;
-        }
-        for (i, &class) in self.leaf_classes.iter().enumerate() {
-            builder.leaf(self.first_leaf() + i, class)?;
+            builder.split(id, split)?;
+            stack.push(2 * id);
+            stack.push(2 * id + 1);
         }
         let mut tree = builder.build()?;
         tree.recount(data.rows(), data.labels())?;
@@ -183,7 +212,7 @@ mod tests {
             .and_then(|b| b.leaf(7, 1))
             .expect("nodes");
         let tree = builder.build().expect("valid");
-        let full = FullTree::from_snapped(&tree, &candidates, 3).expect("full");
+        let full = FullTree::from_snapped(&tree, &candidates, 3, false).expect("full");
         assert_eq!(
             full.splits[0],
             NodeSplit::Threshold {

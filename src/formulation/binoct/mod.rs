@@ -40,6 +40,8 @@ pub struct BinOct {
     pub thresholds: ThresholdMode,
     /// What a misclassification costs.
     pub objective: Objective,
+    /// Penalty per leaf, in units of the weighted error rate (0: complete trees).
+    pub leaf_penalty: f64,
 }
 
 impl BinOct {
@@ -49,6 +51,7 @@ impl BinOct {
             depth,
             thresholds: ThresholdMode::ClassBoundary,
             objective: Objective::Accuracy,
+            leaf_penalty: 0.0,
         }
     }
 
@@ -109,13 +112,24 @@ impl Formulation for BinOct {
             self.depth,
             Candidates::new(data, self.thresholds),
             self.objective.class_weights(data),
+            self.leaf_penalty,
         ))
     }
 
-    /// Encodes the snapped tree (see [`BinOctModel::snapped`]), filled to the full depth.
+    /// Encodes the snapped tree (see [`BinOctModel::snapped`]), filled to the full depth. With
+    /// a leaf penalty, splits that send every training row one way are removed first (each
+    /// would cost a leaf for nothing), and nodes below a leaf do not split.
     fn encode(&self, built: &BinOctModel, tree: &Tree) -> Result<Encoded> {
-        let (snapped, notes) = snap::snap_tree(tree, &built.data, &built.candidates, built.depth)?;
-        let full = FullTree::from_snapped(&snapped, &built.candidates, built.depth)?;
+        let (tree, mut notes) = if built.penalised() {
+            snap::without_one_sided_splits(tree, &built.data)?
+        } else {
+            (tree.clone(), Vec::new())
+        };
+        let (snapped, snap_notes) =
+            snap::snap_tree(&tree, &built.data, &built.candidates, built.depth)?;
+        notes.extend(snap_notes);
+        let full =
+            FullTree::from_snapped(&snapped, &built.candidates, built.depth, built.penalised())?;
         Ok(Encoded {
             assignment: built.assignment_of(&full)?,
             tree: snapped,
@@ -145,16 +159,18 @@ impl Formulation for BinOct {
         Ok(Decoded { tree, notes })
     }
 
-    /// The weighted training errors of the tree as the model expresses it (after snapping).
+    /// The weighted training errors of the tree as the model expresses it (after snapping),
+    /// plus the leaf penalty (`lambda * W` per leaf) of its leaves.
     fn objective_of(&self, built: &BinOctModel, tree: &Tree) -> Result<f64> {
         let snapped = built.snapped(tree)?;
-        Ok(built
+        let errors: f64 = built
             .data
             .rows()
             .iter()
             .zip(built.data.labels())
             .filter(|(row, &label)| snapped.predict_row(row) != label)
             .map(|(_, &label)| built.class_weights[label])
-            .sum())
+            .sum();
+        Ok(errors + built.leaf_cost() * snapped.leaves().len() as f64)
     }
 }

@@ -18,6 +18,10 @@ pub struct BinOctModel {
     pub(super) depth: usize,
     pub(super) candidates: Candidates,
     pub(super) class_weights: Vec<f64>,
+    /// The penalty per leaf, in weighted errors (`lambda * W`); 0 without split indicators.
+    leaf_cost: f64,
+    /// `d[n]` at `[n - 1]`, with a leaf penalty only: node `n` splits.
+    split_vars: Vec<Variable>,
     /// `f[n,f]` at `[n - 1][f]`; `None` for a feature without candidates.
     feature_vars: Vec<Vec<Option<Variable>>>,
     /// `t[n,b]` at `[n - 1][b - 1]`.
@@ -40,12 +44,14 @@ fn leaves_under(id: usize, depth: usize) -> std::ops::Range<usize> {
 
 impl BinOctModel {
     /// Builds the model of depth `depth` over `candidates` of `data`, with the cost `class_weights`
-    /// of an error on each class.
+    /// of an error on each class, and `leaf_penalty` per leaf (in units of the weighted error
+    /// rate; 0 builds the model without split indicators).
     pub(super) fn build(
         data: &Dataset,
         depth: usize,
         candidates: Candidates,
         class_weights: Vec<f64>,
+        leaf_penalty: f64,
     ) -> BinOctModel {
         let n_branch = (1usize << depth) - 1;
         let first_leaf = 1usize << depth;
@@ -61,9 +67,17 @@ impl BinOctModel {
             });
         };
 
+        let total_weight: f64 = data.labels().iter().map(|&l| class_weights[l]).sum();
+        let leaf_cost = leaf_penalty * total_weight;
+        let mut split_vars = Vec::new();
         let mut feature_vars = Vec::with_capacity(n_branch);
         let mut bit_vars = Vec::with_capacity(n_branch);
         for n in 1..=n_branch {
+            if leaf_cost > 0.0 {
+                let name = format!("d[n={n}]");
+                split_vars.push(mip.binary(&name));
+                role(&name, Some(n), format!("node {n} splits"));
+            }
             let mut row = Vec::with_capacity(features.len());
             for (f, feature) in features.iter().enumerate() {
                 if candidates.count(f) == 0 {
@@ -132,6 +146,8 @@ impl BinOctModel {
             depth,
             candidates,
             class_weights,
+            leaf_cost,
+            split_vars,
             feature_vars,
             bit_vars,
             leaf_vars,
@@ -147,21 +163,45 @@ impl BinOctModel {
         let n_branch = (1usize << self.depth) - 1;
         let first_leaf = 1usize << self.depth;
         let usable = self.candidates.usable();
+        let n_rows = self.data.n_rows() as f64;
         for n in 1..=n_branch {
+            let mut right = Expression::default();
+            for row in &self.leaf_vars {
+                for l in leaves_under(2 * n + 1, self.depth) {
+                    right += row[l - first_leaf];
+                }
+            }
             if usable.is_empty() {
                 // No split can separate anything: every row goes left.
-                let mut right = Expression::default();
-                for row in &self.leaf_vars {
-                    for l in leaves_under(2 * n + 1, self.depth) {
-                        right += row[l - first_leaf];
-                    }
-                }
                 self.mip
                     .add_row(format!("all_left[n={n}]"), right, RowSense::Le, 0.0);
+            } else if let Some(&split) = self.split_vars.get(n - 1) {
+                // A node that splits selects one feature; one that does not selects none (so
+                // no range rule binds) and sends every row left.
+                let mut selected: Expression =
+                    self.feature_vars[n - 1].iter().flatten().copied().sum();
+                selected -= split;
+                self.mip
+                    .add_row(format!("feature[n={n}]"), selected, RowSense::Eq, 0.0);
+                right -= n_rows * split;
+                self.mip
+                    .add_row(format!("no_split[n={n}]"), right, RowSense::Le, 0.0);
             } else {
                 let selected: Expression = self.feature_vars[n - 1].iter().flatten().copied().sum();
                 self.mip
                     .add_row(format!("feature[n={n}]"), selected, RowSense::Eq, 1.0);
+            }
+            if n > 1 {
+                if let (Some(&child), Some(&parent)) =
+                    (self.split_vars.get(n - 1), self.split_vars.get(n / 2 - 1))
+                {
+                    self.mip.add_row(
+                        format!("hierarchy[n={n}]"),
+                        Expression::from(child) - parent,
+                        RowSense::Le,
+                        0.0,
+                    );
+                }
             }
         }
         for (r, row) in self.leaf_vars.iter().enumerate() {
@@ -204,6 +244,13 @@ impl BinOctModel {
                 );
                 objective += self.class_weights[c] * self.error_vars[i][c];
             }
+        }
+        if self.leaf_cost > 0.0 {
+            // One leaf more than splits.
+            for &split in &self.split_vars {
+                objective += self.leaf_cost * split;
+            }
+            objective += self.leaf_cost;
         }
         self.mip.set_objective(objective);
     }
@@ -274,6 +321,21 @@ impl BinOctModel {
         &self.class_weights
     }
 
+    /// Whether the model has split indicators and prices leaves.
+    pub fn penalised(&self) -> bool {
+        !self.split_vars.is_empty()
+    }
+
+    /// The objective's cost of one leaf (`lambda * W` weighted errors; 0 without a penalty).
+    pub fn leaf_cost(&self) -> f64 {
+        self.leaf_cost
+    }
+
+    /// `d[n]`, with a leaf penalty (`node` in `1..2^depth`).
+    pub fn split_var(&self, node: usize) -> Option<Variable> {
+        self.split_vars.get(node.wrapping_sub(1)).copied()
+    }
+
     /// `f[n,f]`, if feature `feature` has candidates (`node` in `1..2^depth`).
     pub fn feature_var(&self, node: usize, feature: usize) -> Option<Variable> {
         self.feature_vars
@@ -326,8 +388,12 @@ impl BinOctModel {
                     Some(feature),
                     encode_index(self.candidates.count(feature), index, n_bits),
                 ),
-                NodeSplit::AllLeft => (None, vec![false; n_bits]),
+                NodeSplit::AllLeft | NodeSplit::NoSplit => (None, vec![false; n_bits]),
             };
+            if let Some(&var) = self.split_vars.get(i) {
+                let splits = !matches!(split, NodeSplit::NoSplit);
+                start.set(var, f64::from(u8::from(splits)));
+            }
             for (f, var) in self.feature_vars[i].iter().enumerate() {
                 if let Some(var) = var {
                     start.set(*var, f64::from(u8::from(selected == Some(f))));
@@ -367,7 +433,9 @@ impl BinOctModel {
                 .enumerate()
                 .filter_map(|(f, var)| var.filter(|&v| is_one(v)).map(|_| f))
                 .collect();
+            let splitting = self.split_vars.get(i).is_none_or(|&var| is_one(var));
             let split = match selected.as_slice() {
+                [] if !splitting => NodeSplit::NoSplit,
                 [] if self.candidates.usable().is_empty() => NodeSplit::AllLeft,
                 [feature] => {
                     let bits: Vec<bool> = self.bit_vars[i].iter().map(|&v| is_one(v)).collect();

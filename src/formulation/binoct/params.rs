@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::data::ThresholdMode;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::formulation::binoct::{BinOct, BINOCT_MAX_DEPTH};
 use crate::formulation::Objective;
 use crate::greedy::check_depth;
@@ -17,6 +17,9 @@ pub struct BinOctParams {
     pub thresholds: ThresholdMode,
     /// What an error costs.
     pub objective: Objective,
+    /// Penalty per leaf in units of the (weighted) error rate, as the sparse search's lambda
+    /// (`lambda * W` weighted errors per leaf; 0: complete trees, no split indicators).
+    pub leaf_penalty: f64,
 }
 
 impl Default for BinOctParams {
@@ -24,6 +27,7 @@ impl Default for BinOctParams {
         BinOctParams {
             thresholds: ThresholdMode::ClassBoundary,
             objective: Objective::Accuracy,
+            leaf_penalty: 0.0,
         }
     }
 }
@@ -32,10 +36,17 @@ impl BinOctParams {
     /// The formulation at `depth`, once the depth is checked.
     pub fn check(&self, depth: usize) -> Result<BinOct> {
         check_depth(depth, BINOCT_MAX_DEPTH)?;
+        if !(self.leaf_penalty.is_finite() && self.leaf_penalty >= 0.0) {
+            return Err(Error::parameter(
+                "--leaf-penalty",
+                format!("{} is not a finite non-negative number", self.leaf_penalty),
+            ));
+        }
         Ok(BinOct {
             depth,
             thresholds: self.thresholds,
             objective: self.objective,
+            leaf_penalty: self.leaf_penalty,
         })
     }
 }
@@ -46,6 +57,7 @@ impl BinOct {
         BinOctParams {
             thresholds: self.thresholds,
             objective: self.objective,
+            leaf_penalty: self.leaf_penalty,
         }
     }
 }

@@ -163,6 +163,52 @@ pub fn snap_tree(
     Ok((snapped, snapper.notes))
 }
 
+/// `tree` with every split that sends all of `data`'s rows reaching it one way replaced by
+/// the child receiving them (a split whose node no row reaches keeps its left child), and
+/// notes on what changed: the tree a leaf penalty prefers, with the same predictions on
+/// `data`.
+pub fn without_one_sided_splits(tree: &Tree, data: &Dataset) -> Result<(Tree, Vec<String>)> {
+    let mut counted = tree.clone();
+    counted.recount(data.rows(), data.labels())?;
+    let mut builder =
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), tree.depth())?;
+    if let Some(standardisation) = tree.standardisation() {
+        builder = builder.standardisation(standardisation.clone());
+    }
+    let mut notes = Vec::new();
+    let mut stack = vec![(1usize, 1usize)];
+    while let Some((from, to)) = stack.pop() {
+        let node = counted.node(from).ok_or_else(|| {
+            Error::Internal(format!("node {from} of a validated tree is missing"))
+        })?;
+        match &node.kind {
+            NodeKind::Leaf { class } => {
+                builder.leaf(to, *class)?;
+            }
+            NodeKind::Split(split) => {
+                let rows = |id: usize| counted.node(id).map_or(0, |n| n.rows());
+                let (left, right) = (rows(2 * from), rows(2 * from + 1));
+                if left > 0 && right > 0 {
+                    builder.split(to, split.clone())?;
+                    stack.push((2 * from, 2 * to));
+                    stack.push((2 * from + 1, 2 * to + 1));
+                } else {
+                    let kept = if right > 0 { 2 * from + 1 } else { 2 * from };
+                    notes.push(format!(
+                        "split {from} sends every training row that reaches it one way; its \
+                         child {kept} takes its place"
+                    ));
+                    stack.push((kept, to));
+                }
+            }
+        }
+    }
+    let mut pruned = builder.build()?;
+    pruned.recount(data.rows(), data.labels())?;
+    pruned.learned_by = tree.learned_by.clone();
+    Ok((pruned, notes))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

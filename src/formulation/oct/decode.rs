@@ -70,7 +70,7 @@ pub(super) fn decode(oct: &Oct, built: &OctModel, solution: &Assignment) -> Resu
 }
 
 /// The model's objective of `tree`, by plain code: weighted errors over the baseline's, plus
-/// alpha per split.
+/// alpha per split and the leaf penalty per leaf.
 pub(super) fn objective_of(oct: &Oct, built: &OctModel, tree: &Tree) -> f64 {
     let data = &built.data;
     let predicted = tree.predict(data.rows());
@@ -80,7 +80,9 @@ pub(super) fn objective_of(oct: &Oct, built: &OctModel, tree: &Tree) -> f64 {
         .filter(|(p, a)| p != a)
         .map(|(_, &a)| built.class_weights[a])
         .sum();
-    errors / built.baseline + oct.alpha * tree.n_splits() as f64
+    errors / built.baseline
+        + oct.alpha * tree.n_splits() as f64
+        + built.leaf_cost(oct.leaf_penalty) * tree.leaves().len() as f64
 }
 
 /// Whether node `id` is `ancestor` or below it.

@@ -9,7 +9,9 @@
 //! every row reaching it goes right. Rows are assigned to leaves by `z[i,t]`; a leaf with
 //! `l[t] = 1` predicts the class `k` with `c[k,t] = 1`, and `L[t]` counts its (weighted) errors.
 //! The objective is `sum_t L[t] / L^ + alpha * sum_t d[t]`, `L^` the (weighted) errors of the
-//! majority-class baseline.
+//! majority-class baseline; a leaf penalty `lambda` (the sparse search's, in units of the
+//! weighted error rate `errors / W`) adds `lambda * W / L^` per leaf: per split, and once as a
+//! constant for the root's leaf.
 
 mod decode;
 mod encode;
@@ -38,6 +40,8 @@ pub struct Oct {
     /// Minimum rows in a leaf that is used (`--min-leaf`, default 1, which restricts nothing).
     pub min_leaf: usize,
     pub objective: Objective,
+    /// Penalty per leaf (`--leaf-penalty`, default 0), in units of the weighted error rate.
+    pub leaf_penalty: f64,
 }
 
 impl Oct {
@@ -47,6 +51,7 @@ impl Oct {
             alpha: 0.0,
             min_leaf: 1,
             objective: Objective::Accuracy,
+            leaf_penalty: 0.0,
         }
     }
 

@@ -40,6 +40,8 @@ pub struct OctModel {
     pub(super) features: Vec<ScaledFeature>,
     pub(super) class_weights: Vec<f64>,
     pub(super) baseline: f64,
+    /// The data's total (weighted) rows `W`.
+    pub(super) total_weight: f64,
     /// a[j][m]: None for constant features.
     pub(super) a: Vec<Vec<Option<Variable>>>,
     pub(super) d: Vec<Variable>,
@@ -71,6 +73,11 @@ impl OctModel {
     /// The baseline errors `L^` the objective is normalised by.
     pub fn baseline(&self) -> f64 {
         self.baseline
+    }
+
+    /// What one more leaf costs in the objective's units: `lambda * W / L^`.
+    pub fn leaf_cost(&self, leaf_penalty: f64) -> f64 {
+        leaf_penalty * self.total_weight / self.baseline
     }
 }
 
@@ -336,10 +343,16 @@ pub(super) fn build(params: &Oct, data: &Dataset) -> Result<OctModel> {
     for &var in &loss {
         objective += (1.0 / baseline) * var;
     }
-    if params.alpha > 0.0 {
+    // A tree has one leaf more than splits: the leaf penalty is a split cost and a constant.
+    let leaf_cost = params.leaf_penalty * total_weight / baseline;
+    let split_cost = params.alpha + leaf_cost;
+    if split_cost > 0.0 {
         for &var in &d {
-            objective += params.alpha * var;
+            objective += split_cost * var;
         }
+    }
+    if leaf_cost > 0.0 {
+        objective += leaf_cost;
     }
     mip.set_objective(objective);
 
@@ -350,6 +363,7 @@ pub(super) fn build(params: &Oct, data: &Dataset) -> Result<OctModel> {
         features,
         class_weights,
         baseline,
+        total_weight,
         a,
         d,
         b,

@@ -18,6 +18,9 @@ pub struct OctParams {
     pub min_leaf: usize,
     /// What an error costs.
     pub objective: Objective,
+    /// Penalty per leaf in units of the (weighted) error rate, as the sparse search's lambda:
+    /// `lambda * W / L^` per split and once for the root, in OCT's units.
+    pub leaf_penalty: f64,
 }
 
 impl Default for OctParams {
@@ -26,6 +29,7 @@ impl Default for OctParams {
             alpha: 0.0,
             min_leaf: 1,
             objective: Objective::Accuracy,
+            leaf_penalty: 0.0,
         }
     }
 }
@@ -41,6 +45,12 @@ impl OctParams {
                 format!("{} is not a finite non-negative number", self.alpha),
             ));
         }
+        if !(self.leaf_penalty.is_finite() && self.leaf_penalty >= 0.0) {
+            return Err(Error::parameter(
+                "--leaf-penalty",
+                format!("{} is not a finite non-negative number", self.leaf_penalty),
+            ));
+        }
         if self.min_leaf == 0 {
             return Err(Error::parameter(
                 "--min-leaf",
@@ -52,6 +62,7 @@ impl OctParams {
             alpha: self.alpha,
             min_leaf: self.min_leaf,
             objective: self.objective,
+            leaf_penalty: self.leaf_penalty,
         })
     }
 }
@@ -63,6 +74,7 @@ impl Oct {
             alpha: self.alpha,
             min_leaf: self.min_leaf,
             objective: self.objective,
+            leaf_penalty: self.leaf_penalty,
         }
     }
 }

@@ -1,0 +1,354 @@
+//! `milptree path`: the regularisation path of the sparse search. For each leaf penalty of a
+//! log-spaced range (increasing; each solve starts from what the previous ones proved), the
+//! optimal tree, its leaves and its training and test metric, as a table (text, JSON, CSV),
+//! tree files, and a figure of training and test loss against leaves, so that the knee can be
+//! picked.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use serde::Serialize;
+
+use crate::cli::data_args::DataArgs;
+use crate::cli::interrupt::interrupt_flag;
+use crate::cli::model_args::{
+    BinOctArgs, DepthArg, ErrorArgs, ObjectiveArg, PositiveClassArgs, SearchArgs, SparseArgs,
+};
+use crate::cli::output::{print_json, write_file};
+use crate::data::{Sets, ThresholdMode};
+use crate::error::{Error, Result};
+use crate::learn::{DataBlock, LearnOptions, SparseParams};
+use crate::sparse::{self, score_of, SparseOptions};
+
+mod figure;
+
+#[derive(Debug, Args)]
+pub struct PathArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// The leaf penalties: `LOW..HIGH` (with --steps values, log-spaced, both ends included),
+    /// or a comma-separated list.
+    #[arg(long, value_name = "LOW..HIGH|L,L,...", default_value = "0.001..0.1")]
+    pub leaf_penalty: String,
+    /// How many penalties a `LOW..HIGH` range holds.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    pub steps: usize,
+    /// At most this many levels, or `none` (up to 20).
+    #[arg(long, value_name = "D|none", value_parser = parse_depth_arg)]
+    pub depth: Option<DepthArg>,
+    #[command(flatten)]
+    pub errors: ErrorArgs,
+    #[command(flatten)]
+    pub sparse: SparseArgs,
+    #[command(flatten)]
+    pub positive: PositiveClassArgs,
+    #[command(flatten)]
+    pub thresholds: BinOctArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Wall-clock limit of each solve, in seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Write the table as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write each tree to DIR/lambda-<L>.json.
+    #[arg(long, value_name = "DIR")]
+    pub trees: Option<PathBuf>,
+    /// Draw the figure (loss against leaves, train and test) to FILE.svg and FILE.png.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_depth_arg(text: &str) -> std::result::Result<DepthArg, String> {
+    if text == "none" {
+        return Ok(DepthArg::None);
+    }
+    text.parse()
+        .map(DepthArg::Levels)
+        .map_err(|_| format!("`{text}` is neither a number of levels nor `none`"))
+}
+
+/// The penalties of `spec` (`LOW..HIGH` with `steps` log-spaced values, or a list), increasing.
+pub fn penalties(spec: &str, steps: usize) -> Result<Vec<f64>> {
+    let number = |text: &str| -> Result<f64> {
+        let value: f64 = text
+            .trim()
+            .parse()
+            .map_err(|_| Error::parameter("--leaf-penalty", format!("`{text}` is not a number")))?;
+        if !(value.is_finite() && value > 0.0) {
+            return Err(Error::parameter(
+                "--leaf-penalty",
+                format!("{value} is not a positive penalty"),
+            ));
+        }
+        Ok(value)
+    };
+    let mut values = if let Some((low, high)) = spec.split_once("..") {
+        let (low, high) = (number(low)?, number(high)?);
+        if low > high {
+            return Err(Error::parameter(
+                "--leaf-penalty",
+                format!("the range {low}..{high} is empty"),
+            ));
+        }
+        match steps {
+            0 => return Err(Error::parameter("--steps", "must be at least 1")),
+            1 => vec![low],
+            _ => (0..steps)
+                .map(|i| {
+                    let t = i as f64 / (steps - 1) as f64;
+                    (low.ln() + t * (high.ln() - low.ln())).exp()
+                })
+                .collect(),
+        }
+    } else {
+        spec.split(',').map(number).collect::<Result<Vec<f64>>>()?
+    };
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    Ok(values)
+}
+
+/// The figures of one set (train or test).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SetFigures {
+    /// The loss (`1 - metric`).
+    pub loss: f64,
+    /// The objective's metric: accuracy, balanced or weighted accuracy, F1, AUC or pAUC.
+    pub metric: f64,
+    pub accuracy: f64,
+}
+
+/// One penalty of the path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PathRow {
+    pub lambda: f64,
+    pub leaves: usize,
+    pub depth: usize,
+    /// `loss + lambda * leaves` on the training set, and the proven bound.
+    pub objective: f64,
+    pub lower_bound: f64,
+    pub termination: String,
+    pub seconds: f64,
+    pub train: SetFigures,
+    pub test: Option<SetFigures>,
+    /// The tree file written, if any.
+    pub tree_file: Option<String>,
+}
+
+/// The report of `milptree path`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PathDocument {
+    pub command: String,
+    pub data: DataBlock,
+    pub objective: String,
+    pub depth: Option<usize>,
+    pub thresholds: ThresholdMode,
+    pub rows: Vec<PathRow>,
+    pub figures: Vec<String>,
+}
+
+pub fn run(args: PathArgs) -> Result<()> {
+    let lambdas = penalties(&args.leaf_penalty, args.steps)?;
+    let depth = match args.depth {
+        Some(DepthArg::Levels(depth)) => Some(depth),
+        Some(DepthArg::None) | None => None,
+    };
+    let defaults = SparseParams::default();
+    let base = SparseParams {
+        objective: args
+            .errors
+            .objective
+            .map_or(defaults.objective, ObjectiveArg::sparse),
+        leaf_penalty: lambdas[0],
+        class_weights: args.sparse.class_weight.clone(),
+        pauc_theta: args.sparse.pauc_theta.unwrap_or(defaults.pauc_theta),
+        positive_class: args.positive.positive_class.clone(),
+        thresholds: args
+            .thresholds
+            .thresholds
+            .map_or(defaults.thresholds, ThresholdMode::from),
+        memory_limit: args.search.memory_limit.unwrap_or(defaults.memory_limit),
+    };
+    let searches = lambdas
+        .iter()
+        .map(|&lambda| {
+            SparseParams {
+                leaf_penalty: lambda,
+                ..base.clone()
+            }
+            .check(depth)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let data = args.data.load()?;
+    let problems = searches
+        .iter()
+        .map(|search| search.problem(&data.train))
+        .collect::<Result<Vec<_>>>()?;
+    let options = LearnOptions {
+        time_limit: args.time_limit,
+        interrupt: Some(interrupt_flag()),
+        ..LearnOptions::default()
+    };
+    let sparse_options = SparseOptions {
+        time_limit: args.time_limit,
+        memory_limit_mb: base.memory_limit,
+        interrupt: options.interrupt.clone(),
+        ..SparseOptions::default()
+    };
+    let found = sparse::solve_path(&data.train, &problems, &sparse_options)?;
+    if let Some(dir) = &args.trees {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Output {
+            path: dir.display().to_string(),
+            source,
+        })?;
+    }
+    let mut rows = Vec::with_capacity(found.len());
+    for ((search, problem), found) in searches.iter().zip(&problems).zip(found) {
+        let outcome = search.outcome(found, &data.train, problem, args.time_limit);
+        let Some(tree) = &outcome.tree else {
+            return Err(Error::Internal("the sparse search returned no tree".into()));
+        };
+        let figures = |set: &crate::data::Dataset| -> Option<SetFigures> {
+            let score = score_of(tree, set, problem)?;
+            let evaluation = tree
+                .evaluate(set.rows(), set.labels(), set.classes())
+                .ok()?;
+            Some(SetFigures {
+                loss: score.loss,
+                metric: 1.0 - score.loss,
+                accuracy: evaluation.summary().accuracy,
+            })
+        };
+        let train = figures(&data.train).ok_or_else(|| {
+            Error::Internal("the path's tree does not score on its training data".into())
+        })?;
+        let test = data.test.as_ref().and_then(figures);
+        let tree_file = match &args.trees {
+            Some(dir) => {
+                let path = dir.join(format!("lambda-{}.json", problem.leaf_penalty));
+                write_file(&path, &tree.to_json_string())?;
+                Some(path.display().to_string())
+            }
+            None => None,
+        };
+        rows.push(PathRow {
+            lambda: problem.leaf_penalty,
+            leaves: tree.leaves().len(),
+            depth: tree.actual_depth(),
+            objective: outcome.report.objective.unwrap_or(f64::NAN),
+            lower_bound: outcome.report.best_bound.unwrap_or(f64::NAN),
+            termination: outcome.report.termination.to_string(),
+            seconds: outcome.report.seconds,
+            train,
+            test,
+            tree_file,
+        });
+    }
+    let objective = base.objective.name().to_string();
+    let mut figures_written = Vec::new();
+    if let Some(stem) = &args.plot {
+        figures_written = figure::draw(stem, &rows, &objective, &args.data.data)?
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+    }
+    if let Some(csv) = &args.csv {
+        write_file(csv, &to_csv(&rows))?;
+    }
+    if args.json {
+        print_json(&PathDocument {
+            command: "path".to_string(),
+            data: DataBlock::new(
+                &args.data.data,
+                &data,
+                Some(args.data.seed),
+                args.data.test_fraction,
+            ),
+            objective,
+            depth,
+            thresholds: base.thresholds,
+            rows,
+            figures: figures_written,
+        })?;
+    } else {
+        print_table(&args.data.data, &data, &objective, &rows)?;
+        for file in &figures_written {
+            crate::outln!("figure written to {file}")?;
+        }
+    }
+    Ok(())
+}
+
+fn cell(value: Option<f64>) -> String {
+    value.map_or_else(String::new, |v| format!("{v}"))
+}
+
+/// The table as CSV (one row per penalty).
+pub fn to_csv(rows: &[PathRow]) -> String {
+    let mut out = String::from(
+        "lambda,leaves,depth,objective,lower_bound,termination,seconds,train_loss,train_metric,\
+         train_accuracy,test_loss,test_metric,test_accuracy,tree_file\n",
+    );
+    for row in rows {
+        let test = row.test;
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            row.lambda,
+            row.leaves,
+            row.depth,
+            row.objective,
+            row.lower_bound,
+            row.termination,
+            row.seconds,
+            row.train.loss,
+            row.train.metric,
+            row.train.accuracy,
+            cell(test.map(|t| t.loss)),
+            cell(test.map(|t| t.metric)),
+            cell(test.map(|t| t.accuracy)),
+            row.tree_file.clone().unwrap_or_default(),
+        ));
+    }
+    out
+}
+
+fn print_table(path: &Path, data: &Sets, objective: &str, rows: &[PathRow]) -> Result<()> {
+    crate::outln!(
+        "regularisation path on {} ({} training rows{}), objective {objective}",
+        path.display(),
+        data.train.n_rows(),
+        data.test
+            .as_ref()
+            .map_or_else(String::new, |t| format!(", {} test rows", t.n_rows()))
+    )?;
+    crate::outln!(
+        "{:>10} {:>6} {:>5} {:>10} {:>12} {:>12} {:>9}  status",
+        "lambda",
+        "leaves",
+        "depth",
+        "objective",
+        "train metric",
+        "test metric",
+        "seconds"
+    )?;
+    for row in rows {
+        crate::outln!(
+            "{:>10.6} {:>6} {:>5} {:>10.6} {:>12.4} {:>12} {:>9.3}  {}",
+            row.lambda,
+            row.leaves,
+            row.depth,
+            row.objective,
+            row.train.metric,
+            row.test
+                .map_or_else(|| "-".to_string(), |t| format!("{:.4}", t.metric)),
+            row.seconds,
+            row.termination
+        )?;
+    }
+    Ok(())
+}

@@ -1,0 +1,393 @@
+//! The sparse search ([`crate::sparse`]) as a method: its parameters as given
+//! ([`SparseParams`]), checked into a [`SparseSearch`], and its run into an [`Outcome`] with
+//! the same report fields as a MILP solve (solver `sparse`; figures a search does not have are
+//! `null`) and the search's statistics.
+//!
+//! The objective is the seed's `R = loss + lambda * leaves`, in the loss's units (for
+//! accuracy, the fraction of training rows misclassified), `lambda` the leaf penalty.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::dp::{DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::error::{Error, Result};
+use crate::greedy::{cart, CartParams};
+use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
+use crate::solver::{gaps, SolveReport, Termination, TrajectoryPoint};
+use crate::sparse::{self, Loss, SparseOptions, SparseOutcome, SparseProblem};
+use crate::tree::{Tree, MAX_DEPTH};
+
+/// The loss, as `--objective` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SparseObjective {
+    #[default]
+    Accuracy,
+    Balanced,
+    Weighted,
+    F1,
+    Auc,
+    Pauc,
+}
+
+impl SparseObjective {
+    pub fn name(self) -> &'static str {
+        match self {
+            SparseObjective::Accuracy => "accuracy",
+            SparseObjective::Balanced => "balanced",
+            SparseObjective::Weighted => "weighted",
+            SparseObjective::F1 => "f1",
+            SparseObjective::Auc => "auc",
+            SparseObjective::Pauc => "pauc",
+        }
+    }
+}
+
+impl fmt::Display for SparseObjective {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SparseObjective {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Self> {
+        [
+            SparseObjective::Accuracy,
+            SparseObjective::Balanced,
+            SparseObjective::Weighted,
+            SparseObjective::F1,
+            SparseObjective::Auc,
+            SparseObjective::Pauc,
+        ]
+        .into_iter()
+        .find(|o| o.name() == text)
+        .ok_or_else(|| {
+            Error::parameter(
+                "--objective",
+                format!("`{text}` is not one of: accuracy, balanced, weighted, f1, auc, pauc"),
+            )
+        })
+    }
+}
+
+/// One `--class-weight LABEL=W`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClassWeight {
+    pub label: String,
+    pub weight: f64,
+}
+
+impl FromStr for ClassWeight {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Self> {
+        let (label, weight) = text.rsplit_once('=').ok_or_else(|| {
+            Error::parameter("--class-weight", format!("`{text}` is not LABEL=WEIGHT"))
+        })?;
+        let weight: f64 = weight.trim().parse().map_err(|_| {
+            Error::parameter(
+                "--class-weight",
+                format!("`{weight}` in `{text}` is not a number"),
+            )
+        })?;
+        if !(weight.is_finite() && weight >= 0.0) {
+            return Err(Error::parameter(
+                "--class-weight",
+                format!("{weight} in `{text}` is not a finite non-negative weight"),
+            ));
+        }
+        Ok(ClassWeight {
+            label: label.to_string(),
+            weight,
+        })
+    }
+}
+
+/// The sparse search's parameters besides the depth; missing fields take their defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SparseParams {
+    /// The loss.
+    pub objective: SparseObjective,
+    /// The penalty per leaf, in the loss's units (the seed's lambda).
+    pub leaf_penalty: f64,
+    /// `weighted`: the cost of an error on each listed class (others cost 1).
+    pub class_weights: Vec<ClassWeight>,
+    /// `pauc`: the largest false positive rate of the partial AUC.
+    pub pauc_theta: f64,
+    /// F1 and the AUCs: the positive class (default: the second class).
+    pub positive_class: Option<String>,
+    /// Which midpoints are candidate thresholds.
+    pub thresholds: ThresholdMode,
+    /// Cap on the search's cache, in MiB.
+    pub memory_limit: usize,
+}
+
+/// The default leaf penalty: one percent of the loss per leaf.
+pub const DEFAULT_LEAF_PENALTY: f64 = 0.01;
+
+impl Default for SparseParams {
+    fn default() -> Self {
+        SparseParams {
+            objective: SparseObjective::Accuracy,
+            leaf_penalty: DEFAULT_LEAF_PENALTY,
+            class_weights: Vec::new(),
+            pauc_theta: 0.1,
+            positive_class: None,
+            thresholds: ThresholdMode::All,
+            memory_limit: DEFAULT_MEMORY_LIMIT_MB,
+        }
+    }
+}
+
+impl SparseParams {
+    /// The search with at most `depth` levels (`None`: no cap), once the parameters that do not
+    /// depend on the data are checked.
+    pub fn check(&self, depth: Option<usize>) -> Result<SparseSearch> {
+        if let Some(depth) = depth {
+            if depth == 0 || depth > MAX_DEPTH {
+                return Err(Error::parameter(
+                    "--depth",
+                    format!("{depth} is not a tree depth between 1 and {MAX_DEPTH} (or `none`)"),
+                ));
+            }
+        }
+        if !(self.leaf_penalty.is_finite() && self.leaf_penalty >= 0.0) {
+            return Err(Error::parameter(
+                "--leaf-penalty",
+                format!("{} is not a finite non-negative number", self.leaf_penalty),
+            ));
+        }
+        if depth.is_none() && self.leaf_penalty <= 0.0 {
+            return Err(Error::parameter(
+                "--leaf-penalty",
+                "must be positive without a depth cap (give --depth D to allow 0)",
+            ));
+        }
+        if !self.class_weights.is_empty() && self.objective != SparseObjective::Weighted {
+            return Err(Error::parameter(
+                "--class-weight",
+                "applies to --objective weighted only",
+            ));
+        }
+        if self.objective == SparseObjective::Pauc
+            && !(self.pauc_theta.is_finite() && self.pauc_theta > 0.0 && self.pauc_theta <= 1.0)
+        {
+            return Err(Error::parameter(
+                "--pauc-theta",
+                format!("{} is not a false positive rate in (0, 1]", self.pauc_theta),
+            ));
+        }
+        if self.positive_class.is_some()
+            && !matches!(
+                self.objective,
+                SparseObjective::F1 | SparseObjective::Auc | SparseObjective::Pauc
+            )
+        {
+            return Err(Error::parameter(
+                "--positive-class",
+                "applies to --objective f1, auc and pauc only",
+            ));
+        }
+        Ok(SparseSearch {
+            depth,
+            params: self.clone(),
+        })
+    }
+}
+
+/// The sparse search with its checked parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SparseSearch {
+    /// At most this many levels; `None`: no cap.
+    pub depth: Option<usize>,
+    pub params: SparseParams,
+}
+
+impl SparseSearch {
+    /// The parameters as reported (`depth` is `null` without a cap).
+    pub fn parameters(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(&self.params).unwrap_or_default();
+        if let serde_json::Value::Object(fields) = &mut value {
+            fields.insert("depth".to_string(), serde_json::json!(self.depth));
+        }
+        value
+    }
+
+    /// The loss on `train`: its classes named, the positive class found.
+    pub fn loss(&self, train: &Dataset) -> Result<Loss> {
+        let class_index = |label: &str, option: &str| {
+            train
+                .classes()
+                .iter()
+                .position(|c| c == label)
+                .ok_or_else(|| {
+                    Error::parameter(
+                        option,
+                        format!(
+                            "`{label}` is not a class of the data ({})",
+                            train.classes().join(", ")
+                        ),
+                    )
+                })
+        };
+        let positive = || -> Result<usize> {
+            match &self.params.positive_class {
+                Some(label) => class_index(label, "--positive-class"),
+                None => Ok(1),
+            }
+        };
+        Ok(match self.params.objective {
+            SparseObjective::Accuracy => Loss::Accuracy,
+            SparseObjective::Balanced => Loss::Balanced,
+            SparseObjective::Weighted => {
+                let mut weights = vec![1.0; train.n_classes()];
+                for given in &self.params.class_weights {
+                    weights[class_index(&given.label, "--class-weight")?] = given.weight;
+                }
+                Loss::Weighted { weights }
+            }
+            SparseObjective::F1 => Loss::F1 {
+                positive: positive()?,
+            },
+            SparseObjective::Auc => Loss::Auc {
+                positive: positive()?,
+            },
+            SparseObjective::Pauc => Loss::PartialAuc {
+                positive: positive()?,
+                theta: self.params.pauc_theta,
+            },
+        })
+    }
+
+    /// The problem the search solves on `train`.
+    pub fn problem(&self, train: &Dataset) -> Result<SparseProblem> {
+        let problem = SparseProblem {
+            loss: self.loss(train)?,
+            leaf_penalty: self.params.leaf_penalty,
+            depth: self.depth,
+            thresholds: self.params.thresholds,
+        };
+        problem.check(train)?;
+        Ok(problem)
+    }
+
+    /// CART of the cap's depth (or the deepest tree milptree holds), over the same thresholds.
+    pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
+        cart(
+            train,
+            &CartParams {
+                depth: self.depth.unwrap_or(MAX_DEPTH),
+                min_leaf: 1,
+                thresholds: self.params.thresholds,
+            },
+        )
+    }
+
+    /// The search's options from `options` (time limit, interrupt).
+    pub fn options(&self, options: &LearnOptions) -> SparseOptions {
+        SparseOptions {
+            time_limit: options.time_limit,
+            memory_limit_mb: self.params.memory_limit,
+            interrupt: options.interrupt.clone(),
+            ..SparseOptions::default()
+        }
+    }
+
+    /// Runs the search on `train` within the time limit and interrupt of `options`.
+    pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
+        let problem = self.problem(train)?;
+        let found = sparse::solve(train, &problem, &self.options(options))?;
+        Ok(self.outcome(found, train, &problem, options.time_limit))
+    }
+
+    /// The outcome of a search that found `found` on `train`.
+    pub fn outcome(
+        &self,
+        found: SparseOutcome,
+        train: &Dataset,
+        problem: &SparseProblem,
+        time_limit: Option<f64>,
+    ) -> Outcome {
+        let mut tree = found.tree;
+        tree.learned_by = Some(serde_json::json!({
+            "method": "sparse",
+            "parameters": self.parameters(),
+        }));
+        let evaluated = sparse::objective_of(&tree, train, problem);
+        let decode_mismatch = match evaluated {
+            Some(value) if (value - found.objective).abs() <= 1e-9 * value.abs().max(1.0) => None,
+            other => Some(DecodeMismatch {
+                solver_objective: found.objective,
+                evaluated_objective: other.unwrap_or(f64::NAN),
+                message: format!(
+                    "the search reports objective {}, but its tree evaluates to {other:?}",
+                    found.objective
+                ),
+            }),
+        };
+        let mut report = SolveReport {
+            solver: "sparse".to_string(),
+            solver_version: env!("CARGO_PKG_VERSION").to_string(),
+            termination: match found.termination {
+                DpTermination::Optimal => Termination::Optimal,
+                DpTermination::TimeLimit => Termination::TimeLimit,
+                DpTermination::Interrupted => Termination::Interrupted,
+            },
+            has_solution: true,
+            objective: Some(found.objective),
+            best_bound: Some(found.lower_bound),
+            seconds: found.seconds,
+            time_to_first_incumbent: found.trajectory.first().map(|p| p.seconds),
+            first_incumbent: found.trajectory.first().map(|p| p.incumbent),
+            trajectory: found
+                .trajectory
+                .iter()
+                .map(|p| TrajectoryPoint {
+                    seconds: p.seconds,
+                    incumbent: Some(p.incumbent),
+                    bound: Some(p.bound),
+                })
+                .collect(),
+            time_limit,
+            mip_rel_gap: 0.0,
+            ..SolveReport::default()
+        };
+        (report.abs_gap, report.rel_gap) = gaps(report.objective, report.best_bound);
+        let mut notes = vec![format!(
+            "{} leaves, loss {} ({}), leaf penalty {}",
+            found.leaves,
+            found.loss,
+            problem.loss.name(),
+            problem.leaf_penalty
+        )];
+        if found.stats.search == "whole_tree" && found.termination != DpTermination::Optimal {
+            notes.push(
+                "the whole-tree search's bound at a limit is the root's hierarchical bound"
+                    .to_string(),
+            );
+        }
+        Outcome {
+            name: "sparse",
+            parameters: self.parameters(),
+            depth: self.depth.unwrap_or_else(|| tree.actual_depth()),
+            report,
+            model: None,
+            search: None,
+            sparse: Some(found.stats),
+            warm_start_mode: WarmStartMode::None,
+            warm_start_source: None,
+            certificate: None,
+            warm_start_tree: None,
+            warm_start_objective: None,
+            evaluated_objective: evaluated,
+            decode_mismatch,
+            notes,
+            post_process: serde_json::Value::Null,
+            tree: Some(tree),
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! The search for additive losses: the optimal tree of a row set is a leaf or the best split
+//! with optimal subtrees on both sides, each subproblem solved once per row set (its support
+//! set) and depth, with the seed's bounds.
+//!
+//! Costs are in the exact search's units ([`crate::dp`]): the weighted errors of the leaves
+//! plus `P` per split, `P = lambda * W` (`W` the data's total weight). A tree has one leaf more
+//! than splits, so its sparse objective is `(cost + P) / W`.
+//!
+//! [`AdditiveSearch::solve`] answers one subproblem below an upper bound `ub`, in this order:
+//! - the equivalent-points floor `E` (rows no split separates cost their minority weight) and
+//!   the incremental-progress bound: a split costs at least `E + P`, so a leaf costing no more
+//!   is optimal (Theorems B.6 and B.9);
+//! - the cache, keyed by the row set and the depth that matters (none once the depth cannot
+//!   bind: a tree worth its splits has at most `(leaf - E) / P` of them);
+//! - the leaf-count bound (Theorems B.4, B.5): a tree with `s` splits costs at least `E + s P`,
+//!   so only trees with fewer than `(min(ub, leaf) - E) / P` splits can matter; when that
+//!   leaves at most two levels, the exact search's depth-one scan and depth-two bisection
+//!   solve it;
+//! - otherwise every feature (best Gini split first), its split positions by bisection where
+//!   solved positions bound their neighbours (the incremental similar-support bound of
+//!   Section 4.2: a few rows moved change each side's optimum by at most their weight), and
+//!   the one-step lookahead on the children's known lower bounds (Theorem B.3); the larger
+//!   child is solved first below what the sibling's bound leaves, the other below what the
+//!   first one's optimum leaves.
+//!
+//! Every answer is the optimum (when below `ub`) or a lower bound, and is cached; this is the
+//! seed's dependency graph of subproblems with their lower and upper bounds, explored depth
+//! first with the upper bound handed down rather than from a priority queue.
+
+use crate::dp::cache::{Solution, SplitChoice};
+use crate::dp::intervals::SplitSearch;
+use crate::dp::search::{split_bin, FeatureRank, Outcome, Search};
+use crate::dp::view::View;
+use crate::dp::DpProgress;
+use crate::sparse::equivalence::Equivalence;
+use crate::sparse::{SparseStats, SparseSwitches};
+
+/// The budget field of the sparse search's own cache entries (the exact search's depth-one
+/// and depth-two entries have budgets of at most 3).
+const SPARSE_BUDGET: usize = u32::MAX as usize;
+/// The depth field of an entry whose depth does not bind.
+const FREE_DEPTH: usize = u16::MAX as usize;
+
+/// The search's state: the exact search it delegates to (data, views, cache, limits), the
+/// penalty, the equivalence classes, and per-level scratch.
+pub(crate) struct AdditiveSearch<'a> {
+    pub dp: Search<'a>,
+    /// `P`: the cost of one more leaf, in weighted errors.
+    pub penalty: f64,
+    pub switches: SparseSwitches,
+    equivalence: Equivalence,
+    searches: Vec<SplitSearch>,
+    orders: Vec<Vec<FeatureRank>>,
+    pub stats: SparseStats,
+    /// Improvements of the root's best tree (in the search's units).
+    pub trajectory: Vec<DpProgress>,
+}
+
+/// What is known of a subproblem before searching it.
+struct Known {
+    leaf: f64,
+    floor: f64,
+    /// The depth that matters (0: a leaf).
+    depth: usize,
+    key_depth: usize,
+}
+
+impl<'a> AdditiveSearch<'a> {
+    pub fn new(
+        dp: Search<'a>,
+        penalty: f64,
+        switches: SparseSwitches,
+        equivalence: Equivalence,
+    ) -> AdditiveSearch<'a> {
+        AdditiveSearch {
+            dp,
+            penalty,
+            switches,
+            equivalence,
+            searches: Vec::new(),
+            orders: Vec::new(),
+            stats: SparseStats::default(),
+            trajectory: Vec::new(),
+        }
+    }
+
+    /// Sets a new penalty for the next solve. The penalty may only grow: what the cache holds
+    /// stays a valid lower bound.
+    pub fn raise_penalty(&mut self, penalty: f64) {
+        self.penalty = penalty;
+        self.dp.cost.split_cost = penalty;
+        self.dp.cache.demote_solutions();
+    }
+
+    fn tol(&self) -> f64 {
+        self.dp.cost.tol
+    }
+
+    /// The equivalent-points floor of `view` (0 with the bound off).
+    pub fn floor(&mut self, view: &View) -> f64 {
+        if self.switches.equivalence {
+            self.equivalence.floor(self.dp.arena.list(view, 0))
+        } else {
+            0.0
+        }
+    }
+
+    /// Bytes held besides the exact search's own.
+    pub fn bytes(&self) -> usize {
+        self.equivalence.bytes()
+    }
+
+    /// The most splits a tree of `view` can have and still beat `target`, given its floor.
+    fn max_splits(&self, floor: f64, target: f64, size: usize) -> usize {
+        if !self.switches.leaf_count || self.penalty <= 0.0 {
+            return size.saturating_sub(1);
+        }
+        let room = (target - self.tol() - floor) / self.penalty;
+        if room <= 0.0 {
+            return 0;
+        }
+        // Splits s with floor + s P < target: s < room.
+        let bound = room.ceil() - 1.0;
+        if bound >= size as f64 {
+            size.saturating_sub(1)
+        } else {
+            bound.max(0.0) as usize
+        }
+    }
+
+    fn know(&mut self, view: &View, depth: usize) -> Known {
+        let (leaf, _) = self.dp.cost.leaf(self.dp.arena.counts(view));
+        if view.n_features == 0 || view.size <= 1 || depth == 0 {
+            return Known {
+                leaf,
+                floor: leaf,
+                depth: 0,
+                key_depth: 0,
+            };
+        }
+        let floor = if self.switches.equivalence {
+            self.equivalence.floor(self.dp.arena.list(view, 0))
+        } else {
+            0.0
+        };
+        // No tree worth its splits has more than this many of them.
+        let useful = self.max_splits(floor, leaf, view.size);
+        let key_depth = if depth >= useful { FREE_DEPTH } else { depth };
+        Known {
+            leaf,
+            floor,
+            depth: depth.min(useful.max(1)),
+            key_depth,
+        }
+    }
+
+    fn leaf_outcome(&self, leaf: f64, ub: f64) -> Outcome {
+        Outcome {
+            lb: leaf,
+            solution: self.dp.cost.improves(leaf, ub).then_some(Solution {
+                cost: leaf,
+                split: None,
+            }),
+        }
+    }
+
+    /// The optimal subtree of `view` of at most `depth` levels if it costs less than `ub`;
+    /// otherwise a lower bound at or above `ub`.
+    pub fn solve(&mut self, view: &View, depth: usize, ub: f64) -> Outcome {
+        self.stats.subproblems += 1;
+        let tol = self.tol();
+        let p = self.penalty;
+        let known = self.know(view, depth);
+        let leaf = known.leaf;
+        if known.depth == 0 {
+            return self.leaf_outcome(leaf, ub);
+        }
+        // Incremental progress and equivalent points: no split can beat this leaf.
+        if self.switches.equivalence && leaf <= known.floor + p + tol {
+            self.stats.leaf_optimal += 1;
+            return self.leaf_outcome(leaf, ub);
+        }
+        let mut lb = leaf.min(known.floor + p);
+        let key = (view.hash, known.key_depth, SPARSE_BUDGET);
+        if let Some(cached) = self
+            .dp
+            .cache
+            .get(key.0, key.1, key.2, self.dp.arena.list(view, 0))
+        {
+            if let Some(solution) = cached.solution {
+                self.stats.cache_hits += 1;
+                return Outcome {
+                    lb: solution.cost,
+                    solution: self.dp.cost.improves(solution.cost, ub).then_some(solution),
+                };
+            }
+            lb = lb.max(cached.lower_bound);
+        }
+        if lb >= ub - tol {
+            self.stats.bound_pruned += 1;
+            return Outcome { lb, solution: None };
+        }
+        let splits = self.max_splits(known.floor, ub.min(leaf), view.size);
+        let effective = known.depth.min(splits);
+        let outcome = if effective <= 2 {
+            self.stats.depth_two_calls += 1;
+            let out = self.dp.solve(view, effective, splits.min(3), ub);
+            // Trees beyond the ones searched have more than `splits` splits.
+            let beyond = known.floor + (splits + 1) as f64 * p;
+            Outcome {
+                lb: out.lb.min(beyond).max(lb),
+                solution: out.solution,
+            }
+        } else {
+            self.solve_general(view, known.depth, leaf, ub, lb)
+        };
+        if self.dp.deadline.aborted() {
+            return outcome;
+        }
+        let rows = self.dp.arena.list(view, 0);
+        match outcome.solution {
+            Some(solution) => self
+                .dp
+                .cache
+                .put_solution(key.0, key.1, key.2, rows, solution),
+            None => self
+                .dp
+                .cache
+                .put_bound(key.0, key.1, key.2, rows, outcome.lb),
+        }
+        outcome
+    }
+
+    /// A lower bound on a child before solving it: its leaf when it cannot split, else what
+    /// the cache knows, and at least the cheaper of its leaf and one split.
+    fn known_lb(&mut self, child: &View, depth: usize) -> f64 {
+        let (leaf, _) = self.dp.cost.leaf(self.dp.arena.counts(child));
+        if child.n_features == 0 || child.size <= 1 || depth == 0 {
+            return leaf;
+        }
+        let mut lb = leaf.min(self.penalty);
+        if !self.switches.lookahead {
+            return lb;
+        }
+        for key_depth in [depth, FREE_DEPTH] {
+            if let Some(cached) = self.dp.cache.get(
+                child.hash,
+                key_depth,
+                SPARSE_BUDGET,
+                self.dp.arena.list(child, 0),
+            ) {
+                lb = lb.max(cached.solution.map_or(cached.lower_bound, |s| s.cost));
+                break;
+            }
+        }
+        lb
+    }
+
+    fn ensure_level(&mut self, level: usize) {
+        while self.searches.len() <= level {
+            self.searches.push(SplitSearch::default());
+            self.orders.push(Vec::new());
+        }
+    }
+
+    /// Three levels or more: every feature, its positions by bisection, both children solved
+    /// recursively.
+    fn solve_general(&mut self, view: &View, depth: usize, leaf: f64, ub: f64, lb: f64) -> Outcome {
+        let p = self.penalty;
+        let tol = self.tol();
+        let mut ub = ub;
+        let mut best = None;
+        if self.dp.cost.improves(leaf, ub) {
+            best = Some(Solution {
+                cost: leaf,
+                split: None,
+            });
+            ub = leaf;
+        }
+        let level = view.level;
+        self.ensure_level(level);
+        let mut search = std::mem::take(&mut self.searches[level]);
+        let mut order = std::mem::take(&mut self.orders[level]);
+        self.dp.feature_order(view, &mut order);
+        let mut candidates_lb = f64::INFINITY;
+        let bisect = self.switches.similar_support;
+        'features: for &FeatureRank { index, .. } in &order {
+            let feature = self.dp.arena.feature(view, index);
+            search.reset(
+                self.dp.arena.list(view, index),
+                &self.dp.data.labels,
+                &self.dp.cost,
+                bisect,
+                true,
+                0,
+                None,
+            );
+            while let Some(candidate) = search.next(ub, &self.dp.cost) {
+                if self.dp.deadline.reached() {
+                    break 'features;
+                }
+                self.stats.splits += 1;
+                let list = self.dp.arena.list(view, index);
+                let position = candidate.position;
+                let bin = split_bin(list[position - 1].bin, list[position].bin);
+                let (left, right) = self.dp.arena.split(view, index, position);
+                let left_lb = candidate.left_lb.max(self.known_lb(&left, depth - 1));
+                let right_lb = candidate.right_lb.max(self.known_lb(&right, depth - 1));
+                let (mut left_known, mut right_known) = (left_lb, right_lb);
+                let split_lb;
+                if left_lb + right_lb + p >= ub - tol {
+                    self.stats.lookahead_pruned += 1;
+                    split_lb = left_lb + right_lb + p;
+                } else {
+                    let left_first = left.size >= right.size;
+                    let (first, first_lb, second, second_lb) = if left_first {
+                        (left, left_lb, right, right_lb)
+                    } else {
+                        (right, right_lb, left, left_lb)
+                    };
+                    let first_out = self.solve(&first, depth - 1, ub - p - second_lb);
+                    if self.dp.deadline.aborted() {
+                        break 'features;
+                    }
+                    match first_out.solution {
+                        None => {
+                            let bound = first_out.lb.max(first_lb);
+                            split_lb = bound + second_lb + p;
+                            if left_first {
+                                left_known = left_known.max(bound);
+                            } else {
+                                right_known = right_known.max(bound);
+                            }
+                        }
+                        Some(first_solution) => {
+                            let first_cost = first_solution.cost;
+                            let second_out = self.solve(&second, depth - 1, ub - p - first_cost);
+                            if self.dp.deadline.aborted() {
+                                break 'features;
+                            }
+                            let second_value = second_out
+                                .solution
+                                .map_or(second_out.lb.max(second_lb), |s| s.cost);
+                            let (l, r) = if left_first {
+                                (first_cost, second_value)
+                            } else {
+                                (second_value, first_cost)
+                            };
+                            left_known = left_known.max(l);
+                            right_known = right_known.max(r);
+                            let total = p + first_cost + second_value;
+                            split_lb = total;
+                            if second_out.solution.is_some() && self.dp.cost.improves(total, ub) {
+                                best = Some(Solution {
+                                    cost: total,
+                                    split: Some(SplitChoice {
+                                        feature,
+                                        bin,
+                                        left_budget: 0,
+                                        right_budget: 0,
+                                        left_cost: l,
+                                        right_cost: r,
+                                    }),
+                                });
+                                ub = total;
+                                if level == 0 {
+                                    self.trajectory.push(DpProgress {
+                                        seconds: self.dp.deadline.seconds(),
+                                        incumbent: total,
+                                        bound: self.dp.global_lb,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                }
+                search.report(&candidate, left_known, right_known, split_lb, None);
+                candidates_lb = candidates_lb.min(split_lb);
+                if best.is_some_and(|b: Solution| b.cost <= lb + tol) {
+                    break 'features;
+                }
+            }
+            candidates_lb = candidates_lb.min(search.pruned_lb);
+            self.stats.interval_pruned += search.pruned;
+        }
+        self.searches[level] = search;
+        self.orders[level] = order;
+        if self.dp.deadline.aborted() {
+            return Outcome { lb, solution: best };
+        }
+        match best {
+            Some(solution) => Outcome {
+                lb: solution.cost,
+                solution: Some(solution),
+            },
+            None => Outcome {
+                lb: lb.max(leaf.min(candidates_lb)),
+                solution: None,
+            },
+        }
+    }
+}

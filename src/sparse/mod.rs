@@ -1,0 +1,512 @@
+//! Sparse optimal trees (GOSDT: Lin, Zhong, Hu, Rudin and Seltzer, ICML 2020): the tree that
+//! minimises `loss + lambda * leaves` with no depth to guess (or under an optional cap), over
+//! every midpoint threshold of continuous features (or the class-boundary ones), no
+//! binarisation needed.
+//!
+//! [`solve`] finds and proves optimal the tree of a [`SparseProblem`]; [`solve_path`] does it
+//! for increasing penalties, each solve starting from what the previous ones proved. Any tree
+//! is scored under a problem by [`objective_of`], which shares no code with the search.
+//!
+//! # Two searches
+//! - Additive losses (accuracy, balanced, weighted) decompose over the leaves: the optimal
+//!   tree of a row set only depends on that set, and [`additive`] solves each support set once,
+//!   with the seed's bounds, on the data structures of the exact depth-limited search
+//!   ([`crate::dp`]: binned features, row-set views, the cache, the depth-one and depth-two
+//!   solvers it hands small subproblems to).
+//! - F1 and the AUCs of the ROC convex hull are losses of the whole leaf set: [`whole_tree`]
+//!   searches partial trees branch and bound, with the seed's hierarchical lower bound for
+//!   them (Theorems 2.1, 2.2, B.1, C.3: the open leaves replaced by their equivalence classes,
+//!   the finest leaves any completion can have), one-step lookahead and the leaf-count bound.
+//!
+//! Both are anytime: a time limit or an interrupt returns the best tree with a valid lower
+//! bound. Objectives are in the loss's units (`loss + lambda * leaves`, the seed's `R`).
+
+mod additive;
+mod equivalence;
+mod extract;
+pub mod loss;
+mod objective;
+mod problem;
+mod whole_tree;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+pub use loss::Loss;
+pub use objective::{objective_of, score_of, SparseScore};
+pub use problem::SparseProblem;
+
+use crate::data::Dataset;
+use crate::dp::binned::Binned;
+use crate::dp::cost::CostModel;
+use crate::dp::deadline::Deadline;
+use crate::dp::search::Search;
+use crate::dp::subtree::SubTree;
+use crate::dp::{BoundSwitches, DpProgress, DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::error::{Error, Result};
+use crate::tree::Tree;
+use additive::AdditiveSearch;
+use equivalence::Equivalence;
+
+/// The bounds of the sparse search, each of which can be turned off to measure what it brings.
+/// Turning any of them off never changes the optimum, only the time to prove it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SparseSwitches {
+    /// The equivalent-points bound and, with it, the incremental-progress bound.
+    pub equivalence: bool,
+    /// The leaf-count bound (and handing subproblems it limits to two levels to the depth-one
+    /// and depth-two solvers).
+    pub leaf_count: bool,
+    /// One-step lookahead on the children's known bounds.
+    pub lookahead: bool,
+    /// The incremental similar-support bound between neighbouring thresholds.
+    pub similar_support: bool,
+    /// A greedy first incumbent.
+    pub greedy: bool,
+    /// Iterative deepening: the optimum of each depth up to the cap in turn, each an incumbent
+    /// for the next, and with the leaf-count bound a lower bound for the deeper ones.
+    pub deepening: bool,
+}
+
+impl Default for SparseSwitches {
+    fn default() -> Self {
+        SparseSwitches {
+            equivalence: true,
+            leaf_count: true,
+            lookahead: true,
+            similar_support: true,
+            greedy: true,
+            deepening: true,
+        }
+    }
+}
+
+impl SparseSwitches {
+    /// The names of the switches, in the order of [`SparseSwitches::without`].
+    pub const NAMES: [&'static str; 6] = [
+        "equivalence",
+        "leaf_count",
+        "lookahead",
+        "similar_support",
+        "greedy",
+        "deepening",
+    ];
+
+    /// All switches on but the one named `name` (one of [`SparseSwitches::NAMES`]).
+    pub fn without(name: &str) -> Result<SparseSwitches> {
+        let mut switches = SparseSwitches::default();
+        let switch = match name {
+            "equivalence" => &mut switches.equivalence,
+            "leaf_count" => &mut switches.leaf_count,
+            "lookahead" => &mut switches.lookahead,
+            "similar_support" => &mut switches.similar_support,
+            "greedy" => &mut switches.greedy,
+            "deepening" => &mut switches.deepening,
+            other => {
+                return Err(Error::parameter(
+                    "bound",
+                    format!(
+                        "`{other}` is not one of: {}",
+                        SparseSwitches::NAMES.join(", ")
+                    ),
+                ))
+            }
+        };
+        *switch = false;
+        Ok(switches)
+    }
+}
+
+/// Options of one search.
+#[derive(Debug, Clone)]
+pub struct SparseOptions {
+    /// Wall-clock limit in seconds; `None`: no limit.
+    pub time_limit: Option<f64>,
+    /// Cap on the memory of the subproblem cache, in MiB.
+    pub memory_limit_mb: usize,
+    /// When set by someone else (Ctrl-C), the search stops with its best tree.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    pub switches: SparseSwitches,
+    /// A known tree whose objective is a first upper bound (ignored when it is not a tree of
+    /// the problem).
+    pub incumbent: Option<Tree>,
+}
+
+impl Default for SparseOptions {
+    fn default() -> Self {
+        SparseOptions {
+            time_limit: None,
+            memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
+            interrupt: None,
+            switches: SparseSwitches::default(),
+            incumbent: None,
+        }
+    }
+}
+
+impl SparseOptions {
+    fn check(&self) -> Result<()> {
+        if let Some(limit) = self.time_limit {
+            if !(limit.is_finite() && limit >= 0.0) {
+                return Err(Error::parameter(
+                    "time limit",
+                    format!("{limit} is not a finite non-negative number of seconds"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Counters of one search.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SparseStats {
+    /// `support_sets` (the additive search) or `whole_tree` (F1 and the AUCs).
+    pub search: String,
+    /// Subproblems entered (additive) or partial trees expanded (whole tree).
+    pub subproblems: u64,
+    /// Subproblems answered by the cache.
+    pub cache_hits: u64,
+    pub cache_entries: u64,
+    pub cache_evictions: u64,
+    /// Estimated peak memory of the caches and buffers, in bytes.
+    pub peak_memory_bytes: u64,
+    /// Subproblems whose leaf no split can beat (incremental progress with equivalent points).
+    pub leaf_optimal: u64,
+    /// Subproblems pruned by a known lower bound.
+    pub bound_pruned: u64,
+    /// Subproblems the leaf-count bound limits to two levels, solved by the depth-one and
+    /// depth-two solvers.
+    pub depth_two_calls: u64,
+    /// Splits evaluated in subproblems of three levels or more.
+    pub splits: u64,
+    /// Splits skipped because their children's known bounds reach the upper bound.
+    pub lookahead_pruned: u64,
+    /// Split positions skipped by the similar-support bound of their neighbours.
+    pub interval_pruned: u64,
+    /// Partial trees met again in another order (whole tree; the leaf permutation bound).
+    pub duplicates: u64,
+    /// Objective of the first incumbent (the greedy tree, or the single leaf).
+    pub initial_objective: f64,
+    pub greedy_seconds: f64,
+}
+
+/// The result of a search.
+#[derive(Debug, Clone)]
+pub struct SparseOutcome {
+    /// The best tree found (at worst a single leaf), with its training counts.
+    pub tree: Tree,
+    /// Its objective `loss + lambda * leaves`, re-evaluated by plain code.
+    pub objective: f64,
+    pub loss: f64,
+    pub leaves: usize,
+    /// A proven lower bound on the optimum; equal to `objective` when optimal.
+    pub lower_bound: f64,
+    pub termination: DpTermination,
+    /// Wall-clock seconds of the whole search.
+    pub seconds: f64,
+    pub stats: SparseStats,
+    /// Incumbent and bound over time, in the objective's units.
+    pub trajectory: Vec<DpProgress>,
+}
+
+impl SparseOutcome {
+    pub fn is_optimal(&self) -> bool {
+        self.termination == DpTermination::Optimal
+    }
+}
+
+/// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
+/// `options`, with a proven lower bound.
+pub fn solve(
+    data: &Dataset,
+    problem: &SparseProblem,
+    options: &SparseOptions,
+) -> Result<SparseOutcome> {
+    let mut outcomes = solve_path(data, std::slice::from_ref(problem), options)?;
+    outcomes
+        .pop()
+        .ok_or_else(|| Error::Internal("a path of one problem returned no outcome".into()))
+}
+
+/// Solves `problems` (the same loss, depth and thresholds; penalties in increasing order) one
+/// after the other: each solve starts from the previous tree as an incumbent and, for the
+/// additive losses, from everything the previous solves proved (every optimum of a subproblem
+/// is a lower bound once the penalty grows). The time limit applies to each solve.
+pub fn solve_path(
+    data: &Dataset,
+    problems: &[SparseProblem],
+    options: &SparseOptions,
+) -> Result<Vec<SparseOutcome>> {
+    options.check()?;
+    let Some(first) = problems.first() else {
+        return Ok(Vec::new());
+    };
+    for (problem, next) in problems.iter().zip(problems.iter().skip(1)) {
+        if next.loss != problem.loss
+            || next.depth != problem.depth
+            || next.thresholds != problem.thresholds
+            || next.leaf_penalty < problem.leaf_penalty
+        {
+            return Err(Error::Internal(
+                "a path needs one loss, depth and threshold mode and increasing penalties".into(),
+            ));
+        }
+    }
+    for problem in problems {
+        problem.check(data)?;
+    }
+    let binned = Binned::new(data, first.thresholds);
+    match first.loss.class_weights(data) {
+        Some(weights) => additive_path(data, &binned, &weights, problems, options),
+        None => {
+            let mut outcomes: Vec<SparseOutcome> = Vec::new();
+            for problem in problems {
+                let mut options = options.clone();
+                if let Some(previous) = outcomes.last() {
+                    options.incumbent = Some(previous.tree.clone());
+                }
+                outcomes.push(whole_tree::solve(data, &binned, problem, &options)?);
+            }
+            Ok(outcomes)
+        }
+    }
+}
+
+fn additive_path(
+    data: &Dataset,
+    binned: &Binned,
+    weights: &[f64],
+    problems: &[SparseProblem],
+    options: &SparseOptions,
+) -> Result<Vec<SparseOutcome>> {
+    let total_weight: f64 = data.labels().iter().map(|&label| weights[label]).sum();
+    let penalty_of = |problem: &SparseProblem| problem.leaf_penalty * total_weight;
+    let cost = CostModel::new(weights, penalty_of(&problems[0]), 1, total_weight);
+    let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
+    let deadline = Deadline::new(
+        Instant::now(),
+        options.time_limit,
+        options.interrupt.clone(),
+    );
+    let dp = Search::new(
+        binned,
+        cost,
+        BoundSwitches::default(),
+        cache_bytes,
+        deadline,
+    );
+    let equivalence = Equivalence::new(binned, weights);
+    let mut search =
+        AdditiveSearch::new(dp, penalty_of(&problems[0]), options.switches, equivalence);
+    let mut outcomes: Vec<SparseOutcome> = Vec::new();
+    for (i, problem) in problems.iter().enumerate() {
+        if i > 0 {
+            search.raise_penalty(penalty_of(problem));
+            search.dp.deadline = Deadline::new(
+                Instant::now(),
+                options.time_limit,
+                options.interrupt.clone(),
+            );
+        }
+        let incumbent = outcomes
+            .last()
+            .map(|o| &o.tree)
+            .or(options.incumbent.as_ref());
+        let outcome = additive_once(&mut search, data, binned, problem, total_weight, incumbent)?;
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// One solve of the additive search (see [`additive`]).
+fn additive_once(
+    search: &mut AdditiveSearch,
+    data: &Dataset,
+    binned: &Binned,
+    problem: &SparseProblem,
+    total_weight: f64,
+    incumbent_tree: Option<&Tree>,
+) -> Result<SparseOutcome> {
+    let start = Instant::now();
+    let p = search.penalty;
+    let to_objective = |cost: f64| (cost + p) / total_weight;
+    search.stats = SparseStats {
+        search: "support_sets".to_string(),
+        ..SparseStats::default()
+    };
+    search.trajectory.clear();
+    let depth = problem.depth_limit();
+    let root = search.dp.arena.root(binned);
+    let tol = search.dp.cost.tol;
+    let leaf = search.dp.cost.leaf(search.dp.arena.counts(&root)).0;
+    let mut incumbent = (SubTree::Leaf, leaf);
+    let consider =
+        |search: &mut AdditiveSearch, tree: SubTree, cost: f64, best: &mut (SubTree, f64)| {
+            if cost < best.1 - tol {
+                *best = (tree, cost);
+                search.trajectory.push(DpProgress {
+                    seconds: search.dp.deadline.seconds(),
+                    incumbent: cost,
+                    bound: 0.0,
+                });
+            }
+        };
+    search.trajectory.push(DpProgress {
+        seconds: 0.0,
+        incumbent: leaf,
+        bound: 0.0,
+    });
+    if let Some(tree) = incumbent_tree.and_then(|t| extract::from_tree(t, binned)) {
+        if extract::depth_of(&tree) <= depth {
+            if let Some(cost) = extract::cost_of(search, &root, &tree) {
+                consider(search, tree, cost, &mut incumbent);
+            }
+        }
+    }
+    if search.switches.greedy && !search.dp.deadline.reached() {
+        let started = search.dp.deadline.seconds();
+        if let Some((tree, cost)) = extract::greedy(search, &root, depth) {
+            consider(search, tree, cost, &mut incumbent);
+        }
+        search.stats.greedy_seconds = search.dp.deadline.seconds() - started;
+    }
+    search.stats.initial_objective = to_objective(incumbent.1);
+
+    // The exact search, depth by depth with deepening. Once every tree of depth `d` is known
+    // to cost at least the incumbent, a better tree is deeper, so it has `d + 1` splits or
+    // more and costs at least `floor + (d + 1) P`: a lower bound, and a proof of optimality
+    // when the incumbent is below it.
+    let floor = search.floor(&root);
+    let mut lower_bound = 0.0f64;
+    let mut level = if search.switches.deepening { 1 } else { depth };
+    let mut proven = false;
+    while !search.dp.deadline.reached() {
+        let outcome = search.solve(&root, level, incumbent.1);
+        search.dp.deadline.suspended = true;
+        if let Some(solution) = outcome.solution {
+            if solution.cost < incumbent.1 - tol {
+                let tree = extract::extract_solution(search, &root, level, solution)?;
+                incumbent = (tree, solution.cost);
+                search.trajectory.push(DpProgress {
+                    seconds: search.dp.deadline.seconds(),
+                    incumbent: solution.cost,
+                    bound: 0.0,
+                });
+            }
+        }
+        search.dp.deadline.suspended = false;
+        if search.dp.deadline.stopped().is_some() {
+            if level == depth {
+                lower_bound = lower_bound.max(outcome.lb.min(incumbent.1));
+            }
+            break;
+        }
+        let deeper = floor + (level + 1) as f64 * p;
+        if level == depth || incumbent.1 <= deeper + tol {
+            proven = true;
+            break;
+        }
+        lower_bound = lower_bound.max(incumbent.1.min(deeper));
+        level += 1;
+    }
+    if proven {
+        lower_bound = incumbent.1;
+    }
+    search.dp.deadline.suspended = true;
+    let termination = if proven {
+        DpTermination::Optimal
+    } else {
+        search
+            .dp
+            .deadline
+            .stopped()
+            .unwrap_or(DpTermination::TimeLimit)
+    };
+    let recomputed = extract::cost_of(search, &root, &incumbent.0).ok_or_else(|| {
+        Error::Internal("the search's tree does not split the rows it reaches".into())
+    })?;
+    if (recomputed - incumbent.1).abs() > 1e3 * tol {
+        return Err(Error::Internal(format!(
+            "the search valued its tree at {} but its leaves count {recomputed}",
+            incumbent.1
+        )));
+    }
+    let tree = extract::into_tree(&incumbent.0, binned, data, search)?;
+    finish(
+        tree,
+        data,
+        problem,
+        to_objective(incumbent.1),
+        to_objective(lower_bound),
+        termination,
+        start,
+        {
+            let mut stats = search.stats.clone();
+            stats.cache_entries = search.dp.cache.len() as u64;
+            stats.cache_evictions = search.dp.cache.evictions;
+            stats.peak_memory_bytes =
+                (search.dp.cache.bytes() + search.dp.arena.bytes() + search.bytes()) as u64;
+            stats.depth_two_calls = search.stats.depth_two_calls;
+            stats
+        },
+        search
+            .trajectory
+            .iter()
+            .map(|point| DpProgress {
+                seconds: point.seconds,
+                incumbent: to_objective(point.incumbent),
+                bound: point.bound,
+            })
+            .collect(),
+    )
+}
+
+/// Checks the tree by plain code against the search's value, and assembles the outcome.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    tree: Tree,
+    data: &Dataset,
+    problem: &SparseProblem,
+    value: f64,
+    lower_bound: f64,
+    termination: DpTermination,
+    start: Instant,
+    stats: SparseStats,
+    mut trajectory: Vec<DpProgress>,
+) -> Result<SparseOutcome> {
+    let score = score_of(&tree, data, problem).ok_or_else(|| {
+        Error::Internal("the search returned a tree that breaks the problem's depth".into())
+    })?;
+    if (score.objective - value).abs() > 1e-7 * value.abs().max(1.0) {
+        return Err(Error::Internal(format!(
+            "the search valued its tree at {value} but it scores {}",
+            score.objective
+        )));
+    }
+    let lower_bound = if termination == DpTermination::Optimal {
+        score.objective
+    } else {
+        lower_bound.min(score.objective)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    trajectory.push(DpProgress {
+        seconds,
+        incumbent: score.objective,
+        bound: lower_bound,
+    });
+    Ok(SparseOutcome {
+        tree,
+        objective: score.objective,
+        loss: score.loss,
+        leaves: score.leaves,
+        lower_bound,
+        termination,
+        seconds,
+        stats,
+        trajectory,
+    })
+}
