@@ -39,10 +39,10 @@
 //! search holds, per level of the tree, every feature's sorted list of every row (8 bytes per
 //! row and feature and level), and a cache capped by [`DpOptions::memory_limit_mb`].
 
-mod binned;
+pub(crate) mod binned;
 mod cache;
 mod cost;
-mod deadline;
+pub(crate) mod deadline;
 mod depth_one;
 mod incumbent;
 mod intervals;
@@ -53,7 +53,7 @@ mod problem;
 mod search;
 mod similarity;
 mod subtree;
-mod view;
+pub(crate) mod view;
 
 use std::time::Instant;
 
