@@ -7,6 +7,8 @@
 //! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
 //! - [`dp`]: optimal trees by dynamic programming and search (no MILP), and the plain-code
 //!   objective every tree is held against;
+//! - [`pareto`]: the front of false positives and false negatives by a bi-objective search, and
+//!   the trees optimal for F1, Matthews correlation and other metrics it decides;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
 //!   feasibility checks, size reports and LP/MPS writers, built next to a `good_lp` problem;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
@@ -26,6 +28,7 @@ pub mod formulation;
 pub mod greedy;
 pub mod learn;
 pub mod mip;
+pub mod pareto;
 pub mod solver;
 pub mod tree;
 

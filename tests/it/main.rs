@@ -19,6 +19,7 @@ mod models;
 mod oct;
 mod olct;
 mod oracle;
+mod pareto_oracle;
 mod round_trip;
 mod solver;
 mod solver_oracle;
