@@ -1,5 +1,10 @@
-//! The front cache: the exact front of a row set at a depth and split budget, under a memory
-//! cap.
+//! The front cache: what is known of the front of a row set at a depth and split budget, under
+//! a memory cap.
+//!
+//! A subproblem is solved for a caller that already covers a region (an up-set given by its
+//! staircase, empty for the exact front): the front it returns is exact outside that region.
+//! An entry keeps both; it answers a later call whose region contains its own, and otherwise
+//! gives a lower bound (the front and the region's corners together bound every tree).
 //!
 //! Like the single-objective search's cache ([`crate::dp`]), entries are keyed by the row set
 //! (its order-independent hash, with the rows kept as a bitset so that a collision is a miss),
@@ -11,7 +16,18 @@ use std::rc::Rc;
 use rustc_hash::FxHashMap;
 
 use crate::dp::binned::Element;
-use crate::pareto::entry::Entry;
+use crate::pareto::entry::{points, Entry};
+use crate::pareto::front::{covers_all, union, Point};
+
+/// What the cache knows of a subproblem for a caller's covered region.
+#[derive(Debug)]
+pub(crate) enum Lookup {
+    /// A front that is exact outside the caller's region.
+    Front(Rc<[Entry]>),
+    /// A lower-bound front of the subproblem.
+    Bound(Vec<Point>),
+    Miss,
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Key {
@@ -25,6 +41,8 @@ struct Cached {
     rows: Box<[u64]>,
     size: u32,
     front: Rc<[Entry]>,
+    /// The region outside which `front` is exact.
+    covered: Box<[Point]>,
     last_used: u64,
 }
 
@@ -65,18 +83,51 @@ impl FrontCache {
         self.bytes
     }
 
-    fn entry_bytes(&self, front_len: usize) -> usize {
-        self.words * 8 + front_len * std::mem::size_of::<Entry>() + OVERHEAD
+    fn entry_bytes(&self, front_len: usize, covered_len: usize) -> usize {
+        self.words * 8
+            + front_len * std::mem::size_of::<Entry>()
+            + covered_len * std::mem::size_of::<Point>()
+            + OVERHEAD
     }
 
-    /// The front of `rows` (with hash `hash`) at `depth` and `budget`, if known.
+    /// What is known of `rows` (with hash `hash`) at `depth` and `budget` for a caller that
+    /// covers the up-set of `covered`.
     pub fn get(
         &mut self,
         hash: u64,
         depth: usize,
         budget: usize,
         rows: &[Element],
+        covered: &[Point],
+    ) -> Lookup {
+        match self.find(hash, depth, budget, rows) {
+            None => Lookup::Miss,
+            Some(cached) if covers_all(covered, &cached.covered) => {
+                Lookup::Front(Rc::clone(&cached.front))
+            }
+            Some(cached) => Lookup::Bound(union(&points(&cached.front), &cached.covered)),
+        }
+    }
+
+    /// The front known for `rows`, whatever region it is exact outside of.
+    pub fn get_any(
+        &mut self,
+        hash: u64,
+        depth: usize,
+        budget: usize,
+        rows: &[Element],
     ) -> Option<Rc<[Entry]>> {
+        self.find(hash, depth, budget, rows)
+            .map(|cached| Rc::clone(&cached.front))
+    }
+
+    fn find(
+        &mut self,
+        hash: u64,
+        depth: usize,
+        budget: usize,
+        rows: &[Element],
+    ) -> Option<&Cached> {
         let key = Key {
             hash,
             depth: depth as u16,
@@ -89,10 +140,11 @@ impl FrontCache {
         }
         cached.last_used = self.clock;
         self.hits += 1;
-        Some(Rc::clone(&cached.front))
+        Some(cached)
     }
 
-    /// Records the exact front of `rows` at `depth` and `budget`.
+    /// Records the front of `rows` at `depth` and `budget`, exact outside the up-set of
+    /// `covered` (replacing what was known).
     pub fn put(
         &mut self,
         hash: u64,
@@ -100,6 +152,7 @@ impl FrontCache {
         budget: usize,
         rows: &[Element],
         front: &Rc<[Entry]>,
+        covered: &[Point],
     ) {
         let key = Key {
             hash,
@@ -107,7 +160,7 @@ impl FrontCache {
             budget: budget as u32,
         };
         self.clock += 1;
-        let size = self.entry_bytes(front.len());
+        let size = self.entry_bytes(front.len(), covered.len());
         if size > self.cap {
             self.evictions += 1;
             return;
@@ -123,10 +176,11 @@ impl FrontCache {
             rows: bits,
             size: rows.len() as u32,
             front: Rc::clone(front),
+            covered: covered.into(),
             last_used: self.clock,
         };
         if let Some(old) = self.map.insert(key, cached) {
-            self.bytes -= self.entry_bytes(old.front.len());
+            self.bytes -= self.entry_bytes(old.front.len(), old.covered.len());
         }
         self.bytes += size;
     }
@@ -142,7 +196,7 @@ impl FrontCache {
                 break;
             }
             if let Some(old) = self.map.remove(&key) {
-                self.bytes -= self.entry_bytes(old.front.len());
+                self.bytes -= self.entry_bytes(old.front.len(), old.covered.len());
                 self.evictions += 1;
             }
         }

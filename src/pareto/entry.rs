@@ -82,6 +82,47 @@ pub(crate) fn leaf_front(negatives: u32, positives: u32) -> Vec<Entry> {
     }
 }
 
+/// The points of [`leaf_front`].
+pub(crate) fn leaf_points(negatives: u32, positives: u32) -> Vec<Point> {
+    if negatives == 0 || positives == 0 {
+        vec![Point::ZERO]
+    } else {
+        vec![Point::new(0, positives), Point::new(negatives, 0)]
+    }
+}
+
+/// A table `fp -> least fn` over `0..=width`, for fronts whose trees are not needed.
+#[derive(Debug, Default)]
+pub(crate) struct PointTable {
+    best: Vec<u32>,
+}
+
+impl PointTable {
+    /// Empties the table and sizes it for false positives `0..=max_fp`.
+    pub fn reset(&mut self, max_fp: u32) {
+        self.best.clear();
+        self.best.resize(max_fp as usize + 1, u32::MAX);
+    }
+
+    #[inline]
+    pub fn offer(&mut self, point: Point) {
+        let slot = &mut self.best[point.fp as usize];
+        *slot = (*slot).min(point.fn_);
+    }
+
+    /// The staircase of the points offered, into `out` (cleared first).
+    pub fn read(&self, out: &mut Vec<Point>) {
+        out.clear();
+        let mut running = u32::MAX;
+        for (fp, &fn_) in self.best.iter().enumerate() {
+            if fn_ < running {
+                running = fn_;
+                out.push(Point::new(fp as u32, fn_));
+            }
+        }
+    }
+}
+
 /// A table `fp -> (least fn, how)` over `0..=width`: fronts are assembled by offering it
 /// points, then read off as a staircase.
 #[derive(Debug, Default)]
@@ -113,14 +154,11 @@ impl Table {
 
     /// Offers every `a + b` (`a` from `left`, `b` from `right`), as a split made by `split`
     /// (its `left` point filled in from `a`).
-    pub fn offer_sums(&mut self, left: &[Entry], right: &[Entry], split: Made) {
-        for a in left {
-            let made = Made {
-                left: a.point,
-                ..split
-            };
-            for b in right {
-                self.offer(a.point.plus(b.point), made);
+    pub fn offer_sums(&mut self, left: &[Point], right: &[Point], split: Made) {
+        for &a in left {
+            let made = Made { left: a, ..split };
+            for &b in right {
+                self.offer(a.plus(b), made);
             }
         }
     }
@@ -169,7 +207,11 @@ mod tests {
         let b = entries(&[(0, 2), (2, 1), (3, 0)]);
         let mut table = Table::default();
         table.reset(7);
-        table.offer_sums(&a, &b, Made::split(3, 9, Point::ZERO, (1, 1)));
+        table.offer_sums(
+            &points(&a),
+            &points(&b),
+            Made::split(3, 9, Point::ZERO, (1, 1)),
+        );
         let mut out = Vec::new();
         table.read(&mut out);
         let expected = minkowski(&points(&a), &points(&b));

@@ -59,6 +59,9 @@ use search::{NodeResult, Search};
 /// brings; none changes the front.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParetoBounds {
+    /// Children solved exactly only outside the region their parent already covers, and
+    /// subproblems skipped when a cached bound lies in that region (A, B).
+    pub upper_bound: bool,
     /// Intervals of split positions bounded by their solved neighbours' children (C, D).
     pub intervals: bool,
     /// A second child not solved when the first child's front and its bound are covered (A).
@@ -68,6 +71,7 @@ pub struct ParetoBounds {
 impl Default for ParetoBounds {
     fn default() -> Self {
         ParetoBounds {
+            upper_bound: true,
             intervals: true,
             second_child: true,
         }
@@ -138,8 +142,9 @@ pub fn solve(
     // Rebuild and check every point's tree (the deadline no longer applies).
     search.deadline.suspended = true;
     let mut front: Vec<FrontTree> = Vec::with_capacity(found.len());
+    let (root_depth, _) = search.normalize(&root, depth, budget);
     for entry in &found {
-        let shape = rebuild::rebuild(&mut search, &root, depth, budget, entry.point)?;
+        let shape = rebuild::rebuild_entry(&mut search, &root, root_depth, *entry)?;
         let tree = rebuild::to_tree(&shape, &binned, data, depth)?;
         let point = errors_of(&tree, data);
         let exact = termination == DpTermination::Optimal;
@@ -164,6 +169,7 @@ pub fn solve(
     let counts = data.class_counts();
     let mut stats = search.stats.clone();
     stats.depth_two_positions = search.depth_two.positions;
+    stats.depth_two_intervals_pruned = search.depth_two.intervals_pruned;
     stats.cache_entries = search.cache.len() as u64;
     stats.cache_evictions = search.cache.evictions;
     Ok(ParetoOutcome {

@@ -26,6 +26,8 @@ pub struct ParetoStats {
     pub depth_two_calls: u64,
     /// Root splits evaluated inside the specialised solver.
     pub depth_two_positions: u64,
+    /// Intervals of those root splits settled by their bound without evaluating any.
+    pub depth_two_intervals_pruned: u64,
     /// Splits of subproblems of depth three or more whose children were solved.
     pub splits: u64,
     /// Intervals of split positions settled by their bound without solving any.
@@ -34,6 +36,8 @@ pub struct ParetoStats {
     pub positions_pruned: u64,
     /// Splits whose second child was not solved, its bound showing it useless.
     pub second_children_pruned: u64,
+    /// Subproblems skipped because a cached lower bound lay in the region already covered.
+    pub bound_pruned: u64,
 }
 
 /// One point of the front and a tree that reaches it.

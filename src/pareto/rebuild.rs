@@ -6,6 +6,7 @@ use crate::data::Dataset;
 use crate::dp::binned::Binned;
 use crate::dp::view::View;
 use crate::error::{Error, Result};
+use crate::pareto::entry::Entry;
 use crate::pareto::front::Point;
 use crate::pareto::search::Search;
 use crate::tree::{Split, Tree, TreeBuilder};
@@ -35,7 +36,8 @@ impl Shape {
 }
 
 /// A tree of `view` with at most `depth` levels and `budget` splits whose point weakly
-/// dominates `target` (exactly `target` when it is on the front).
+/// dominates `target` (a point the search found, so one exists): from the front in the cache
+/// when it holds such a point, else from a search exact only below `target`.
 pub(crate) fn rebuild(
     search: &mut Search,
     view: &View,
@@ -43,26 +45,54 @@ pub(crate) fn rebuild(
     budget: usize,
     target: Point,
 ) -> Result<Shape> {
-    let front = search
-        .solve(view, depth, budget)
-        .ok_or_else(|| Error::Internal("the search stopped while rebuilding a tree".into()))?;
-    let entry = front
-        .iter()
-        .find(|e| e.point.weakly_dominates(target))
-        .copied()
-        .ok_or_else(|| {
-            Error::Internal(format!(
-                "no tree of {} rows reaches ({}, {}) again",
-                view.size, target.fp, target.fn_
-            ))
-        })?;
+    let (depth, budget) = search.normalize(view, depth, budget);
+    let known = if depth >= 2 {
+        let rows = search.arena.list(view, 0);
+        search.cache.get_any(view.hash, depth, budget, rows)
+    } else {
+        None
+    };
+    let find = |front: &[Entry]| {
+        front
+            .iter()
+            .find(|e| e.point.weakly_dominates(target))
+            .copied()
+    };
+    let entry = match known.as_deref().and_then(find) {
+        Some(entry) => entry,
+        None => {
+            // Every point not weakly below the target is covered.
+            let beyond = [
+                Point::new(0, target.fn_.saturating_add(1)),
+                Point::new(target.fp.saturating_add(1), 0),
+            ];
+            let front = search.solve(view, depth, budget, &beyond).ok_or_else(|| {
+                Error::Internal("the search stopped while rebuilding a tree".into())
+            })?;
+            find(&front).ok_or_else(|| {
+                Error::Internal(format!(
+                    "no tree of {} rows reaches ({}, {}) again",
+                    view.size, target.fp, target.fn_
+                ))
+            })?
+        }
+    };
+    rebuild_entry(search, view, depth, entry)
+}
+
+/// The tree of a front entry of `view` (at the normalised `depth` it was found at).
+pub(crate) fn rebuild_entry(
+    search: &mut Search,
+    view: &View,
+    depth: usize,
+    entry: Entry,
+) -> Result<Shape> {
     let made = entry.made;
     if made.is_leaf() {
         return Ok(Shape::Leaf {
             positive: made.bin == 1,
         });
     }
-    let (depth, _) = search.normalize(view, depth, budget);
     let index = search
         .arena
         .feature_index(view, made.feature)

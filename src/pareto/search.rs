@@ -1,21 +1,26 @@
-//! The bi-objective search: the exact (FP, FN) front of a row set at a depth and split budget,
-//! by dynamic programming over row sets.
+//! The bi-objective search: the (FP, FN) front of a row set at a depth and split budget, by
+//! dynamic programming over row sets with bounds.
 //!
-//! [`Search::solve`] answers one subproblem: it normalises the depth and budget to what the
+//! [`Search::solve`] answers one subproblem for a caller that already covers a region (an
+//! up-set, given by its staircase; empty for the exact front): it returns points each reached
+//! by a tree, such that every tree's point outside that region is weakly dominated by one of
+//! them (the front is exact outside the region). It normalises the depth and budget to what the
 //! rows allow, asks the cache, and hands depth two or less to [`DepthTwo`]. Deeper subproblems
 //! ([`Search::general`]) try every split of every feature and merge their children's fronts
 //! into the node's front, with these bounds:
-//! - (A) the node's front so far is an upper bound: a split whose lower bound it already
-//!   covers cannot add a point, and after the first child is solved, the second is only
-//!   solved if the first child's front plus the second's lower bound is not covered;
-//! - (C) children's lower bounds come from the cache (an exact front is its own bound) and
-//!   (D) from nearby solved splits of the same feature: splits are visited by bisection, and
-//!   the left child of a position holds the left child of every position before it (the right
-//!   child, of every position after it), so a solved position's child front bounds them, and a
-//!   whole interval of positions between two solved ones is bounded at once by the left front
-//!   of the one and the right front of the other;
-//! - (B) a pruned interval or second child is never solved, and the node's front, exact once
-//!   every interval is settled, is cached.
+//! - (A) upper bounds: the node covers its caller's region and its own front so far. A child
+//!   only has to be exact where its points can leave that region: outside the intersection,
+//!   over every point `r` the sibling can reach (its lower bound, before it is solved; its
+//!   front, after), of the region moved down by `r`. After the first child is solved, the
+//!   second is skipped when the first's front plus the second's lower bound is covered;
+//! - (B) a solved subproblem's front is cached with the region it is exact outside of; a later
+//!   call whose region holds that one reuses it, any other call gets the front and the region's
+//!   corners as a lower bound, and skips the subproblem when its own region covers them;
+//! - (C) children's lower bounds come from the cache and (D) from nearby solved splits of the
+//!   same feature: splits are visited by bisection, and the left child of a position holds the
+//!   left child of every position before it (the right child, of every position after it), so
+//!   a solved position's child bounds them, and a whole interval of positions between two solved
+//!   ones is bounded at once by the left child of the one and the right child of the other.
 //!
 //! Intervals are taken first in first out over all features, so every feature gets a solved
 //! position early: when the search is stopped, every position not settled still has a bound,
@@ -27,10 +32,12 @@ use std::rc::Rc;
 use crate::dp::binned::Binned;
 use crate::dp::deadline::Deadline;
 use crate::dp::view::{Arena, View};
-use crate::pareto::cache::FrontCache;
+use crate::pareto::cache::{FrontCache, Lookup};
 use crate::pareto::depth_two::{split_bin, DepthTwo};
 use crate::pareto::entry::{leaf_front, points, Entry, Made, Table};
-use crate::pareto::front::{covers_all, minkowski, nondominated, Point};
+use crate::pareto::front::{
+    covers_all, intersection, lowered, minkowski, nondominated, union, Point,
+};
 use crate::pareto::{ParetoBounds, ParetoStats};
 
 /// The number of split nodes of a complete tree of depth `depth`.
@@ -45,13 +52,13 @@ struct Interval {
     slot: usize,
     lo: usize,
     hi: usize,
-    /// The anchor whose left child's front bounds every left child here.
+    /// The anchor whose left child's bound holds for every left child here.
     left: Option<usize>,
-    /// The anchor whose right child's front bounds every right child here.
+    /// The anchor whose right child's bound holds for every right child here.
     right: Option<usize>,
 }
 
-/// The children's fronts (points only) of a solved position.
+/// Lower-bound fronts of the children (at the largest budget) of a solved position.
 #[derive(Debug, Default)]
 struct Anchor {
     left: Option<Vec<Point>>,
@@ -70,7 +77,7 @@ struct Level {
 
 /// What a node of depth three or more established.
 pub(crate) enum NodeResult {
-    /// Its exact front.
+    /// Its front, exact outside the caller's region.
     Done(Rc<[Entry]>),
     /// Stopped: the points found so far (each reached by a tree) and a valid lower-bound front
     /// (computed only when asked for).
@@ -94,6 +101,24 @@ pub(crate) struct Search<'a> {
 }
 
 const ZERO: [Point; 1] = [Point::ZERO];
+
+/// The region a child must be exact outside of: the points `c` such that `c + r` is covered
+/// for every point `r` the sibling can reach (`sibling` is a lower bound of those, or their
+/// front): the intersection, over `r`, of `covered` moved down by `r`.
+pub(crate) fn child_region(covered: &[Point], sibling: &[Point]) -> Vec<Point> {
+    let mut region: Option<Vec<Point>> = None;
+    for &r in sibling {
+        let moved = lowered(covered, r);
+        region = Some(match region {
+            None => moved,
+            Some(so_far) => intersection(&so_far, &moved),
+        });
+        if region.as_ref().is_some_and(Vec::is_empty) {
+            break;
+        }
+    }
+    region.unwrap_or_default()
+}
 
 impl<'a> Search<'a> {
     pub fn new(
@@ -130,9 +155,16 @@ impl<'a> Search<'a> {
         self.stats.peak_memory_bytes = self.stats.peak_memory_bytes.max(bytes);
     }
 
-    /// The exact front of `view` with at most `depth` levels and `budget` splits; `None` when
-    /// the deadline stopped the search.
-    pub fn solve(&mut self, view: &View, depth: usize, budget: usize) -> Option<Rc<[Entry]>> {
+    /// The front of `view` with at most `depth` levels and `budget` splits, exact outside the
+    /// up-set of `covered` (empty: the exact front); `None` when the deadline stopped the
+    /// search.
+    pub fn solve(
+        &mut self,
+        view: &View,
+        depth: usize,
+        budget: usize,
+        covered: &[Point],
+    ) -> Option<Rc<[Entry]>> {
         self.stats.subproblems += 1;
         let (depth, budget) = self.normalize(view, depth, budget);
         let counts = self.arena.counts(view);
@@ -142,11 +174,23 @@ impl<'a> Search<'a> {
         }
         if depth >= 2 {
             let rows = self.arena.list(view, 0);
-            if let Some(front) = self.cache.get(view.hash, depth, budget, rows) {
-                self.stats.cache_hits += 1;
-                return Some(front);
+            match self.cache.get(view.hash, depth, budget, rows, covered) {
+                Lookup::Front(front) => {
+                    self.stats.cache_hits += 1;
+                    return Some(front);
+                }
+                Lookup::Bound(bound) if self.bounds.upper_bound && covers_all(covered, &bound) => {
+                    self.stats.bound_pruned += 1;
+                    return Some(Rc::from(Vec::new()));
+                }
+                _ => {}
             }
         }
+        let covered = if self.bounds.upper_bound {
+            covered
+        } else {
+            &[]
+        };
         let front: Rc<[Entry]> = if depth <= 2 {
             self.stats.depth_two_calls += 1;
             let mut out = std::mem::take(&mut self.scratch);
@@ -156,6 +200,8 @@ impl<'a> Search<'a> {
                 &self.data.labels,
                 depth,
                 budget,
+                covered,
+                self.bounds.intervals,
                 &mut self.deadline,
                 &mut out,
             );
@@ -166,26 +212,27 @@ impl<'a> Search<'a> {
             }
             front
         } else {
-            match self.general(view, depth, budget, false) {
+            match self.general(view, depth, budget, covered, false) {
                 NodeResult::Done(front) => front,
                 NodeResult::Stopped { .. } => return None,
             }
         };
         if depth >= 2 {
             let rows = self.arena.list(view, 0);
-            self.cache.put(view.hash, depth, budget, rows, &front);
+            self.cache
+                .put(view.hash, depth, budget, rows, &front, covered);
             self.note_memory();
         }
         Some(front)
     }
 
-    /// The root's front: exact, or after a stop, the points found and a lower-bound front.
+    /// The root's exact front, or after a stop, the points found and a lower-bound front.
     pub fn solve_root(&mut self, root: &View, depth: usize, budget: usize) -> NodeResult {
         let (depth, budget) = self.normalize(root, depth, budget);
         let counts = self.arena.counts(root);
         let (negatives, positives) = (counts[0], counts[1]);
         if depth <= 2 || negatives == 0 || positives == 0 {
-            if let Some(front) = self.solve(root, depth, budget) {
+            if let Some(front) = self.solve(root, depth, budget, &[]) {
                 return NodeResult::Done(front);
             }
             return NodeResult::Stopped {
@@ -193,10 +240,10 @@ impl<'a> Search<'a> {
                 lower: ZERO.to_vec(),
             };
         }
-        let result = self.general(root, depth, budget, true);
+        let result = self.general(root, depth, budget, &[], true);
         if let NodeResult::Done(front) = &result {
             let rows = self.arena.list(root, 0);
-            self.cache.put(root.hash, depth, budget, rows, front);
+            self.cache.put(root.hash, depth, budget, rows, front, &[]);
         }
         result
     }
@@ -214,6 +261,7 @@ impl<'a> Search<'a> {
         view: &View,
         depth: usize,
         budget: usize,
+        covered: &[Point],
         want_bound: bool,
     ) -> NodeResult {
         let level = view.level;
@@ -222,7 +270,7 @@ impl<'a> Search<'a> {
         let counts = self.arena.counts(view);
         let (negatives, positives) = (counts[0], counts[1]);
         work.front = leaf_front(negatives, positives);
-        let mut covered = points(&work.front);
+        let mut cover = union(covered, &points(&work.front));
         let mut distributions = Vec::new();
         budget_distributions(depth, budget, &mut distributions);
         let child_most = (budget - 1).min(full(depth - 1));
@@ -247,14 +295,14 @@ impl<'a> Search<'a> {
         }
 
         let mut stopped_at = None;
-        while let Some(interval) = work.queue.pop_front() {
+        'intervals: while let Some(interval) = work.queue.pop_front() {
             if self.deadline.reached() {
                 stopped_at = Some(interval);
                 break;
             }
             let left_bound = anchor_side(&work.anchors, interval.left, true);
             let right_bound = anchor_side(&work.anchors, interval.right, false);
-            if self.bounds.intervals && covers_all(&covered, &minkowski(left_bound, right_bound)) {
+            if self.bounds.intervals && covers_all(&cover, &minkowski(left_bound, right_bound)) {
                 self.stats.intervals_pruned += 1;
                 self.stats.positions_pruned += (interval.hi - interval.lo + 1) as u64;
                 continue;
@@ -271,64 +319,76 @@ impl<'a> Search<'a> {
             self.stats.splits += 1;
             // The larger child first: its front is the likelier to settle the split.
             let left_first = left.size >= right.size;
-            let (first, second) = if left_first {
-                (left, right)
-            } else {
-                (right, left)
-            };
-            let Some(first_front) = self.solve(&first, depth - 1, child_most) else {
-                stopped_at = Some(interval);
-                break;
-            };
-            let first_points = points(&first_front);
-            let second_bound = if left_first { right_bound } else { left_bound };
             let mut anchor = Anchor::default();
-            if self.bounds.second_child
-                && covers_all(&covered, &minkowski(&first_points, second_bound))
-            {
-                self.stats.second_children_pruned += 1;
-            } else {
-                let Some(second_front) = self.solve(&second, depth - 1, child_most) else {
-                    stopped_at = Some(interval);
-                    break;
-                };
-                let (left_front, right_front) = if left_first {
-                    (first_front, second_front)
+            let mut merged = false;
+            for &(left_budget, right_budget) in &distributions {
+                let (first, first_budget, second, second_budget, second_bound) = if left_first {
+                    (left, left_budget, right, right_budget, right_bound)
                 } else {
-                    (second_front, first_front)
+                    (right, right_budget, left, left_budget, left_bound)
                 };
-                work.table.reset(negatives);
-                work.table.offer_all(&work.front);
-                for &(left_budget, right_budget) in &distributions {
-                    let left_part = if left_budget == child_most {
-                        Some(Rc::clone(&left_front))
+                let first_region = if self.bounds.upper_bound {
+                    child_region(&cover, second_bound)
+                } else {
+                    Vec::new()
+                };
+                let Some(first_front) = self.solve(&first, depth - 1, first_budget, &first_region)
+                else {
+                    stopped_at = Some(interval);
+                    break 'intervals;
+                };
+                let first_points = points(&first_front);
+                if first_budget == child_most {
+                    let bound = union(&first_points, &first_region);
+                    if left_first {
+                        anchor.left = Some(bound);
                     } else {
-                        self.solve(&left, depth - 1, left_budget)
-                    };
-                    let right_part = if right_budget == child_most {
-                        Some(Rc::clone(&right_front))
+                        anchor.right = Some(bound);
+                    }
+                }
+                if first_points.is_empty()
+                    || (self.bounds.second_child
+                        && covers_all(&cover, &minkowski(&first_points, second_bound)))
+                {
+                    self.stats.second_children_pruned += 1;
+                    continue;
+                }
+                let second_region = if self.bounds.upper_bound {
+                    child_region(&cover, &first_points)
+                } else {
+                    Vec::new()
+                };
+                let Some(second_front) =
+                    self.solve(&second, depth - 1, second_budget, &second_region)
+                else {
+                    stopped_at = Some(interval);
+                    break 'intervals;
+                };
+                let second_points = points(&second_front);
+                if second_budget == child_most {
+                    let bound = union(&second_points, &second_region);
+                    if left_first {
+                        anchor.right = Some(bound);
                     } else {
-                        self.solve(&right, depth - 1, right_budget)
-                    };
-                    let (Some(left_part), Some(right_part)) = (left_part, right_part) else {
-                        stopped_at = Some(interval);
-                        break;
-                    };
-                    let split = Made::split(feature, bin, Point::ZERO, (left_budget, right_budget));
-                    work.table.offer_sums(&left_part, &right_part, split);
+                        anchor.left = Some(bound);
+                    }
                 }
-                if stopped_at.is_some() {
-                    break;
+                let (left_front, right_front) = if left_first {
+                    (&first_points, &second_points)
+                } else {
+                    (&second_points, &first_points)
+                };
+                if !merged {
+                    work.table.reset(negatives);
+                    work.table.offer_all(&work.front);
+                    merged = true;
                 }
-                work.table.read(&mut work.front);
-                covered = points(&work.front);
-                anchor.left = Some(points(&left_front));
-                anchor.right = Some(points(&right_front));
+                let split = Made::split(feature, bin, Point::ZERO, (left_budget, right_budget));
+                work.table.offer_sums(left_front, right_front, split);
             }
-            if left_first {
-                anchor.left.get_or_insert(first_points);
-            } else {
-                anchor.right.get_or_insert(first_points);
+            if merged {
+                work.table.read(&mut work.front);
+                cover = union(covered, &points(&work.front));
             }
             let has_left = anchor.left.is_some();
             let has_right = anchor.right.is_some();
@@ -354,7 +414,7 @@ impl<'a> Search<'a> {
             None => NodeResult::Done(Rc::from(work.front.as_slice())),
             Some(current) => {
                 let lower = if want_bound {
-                    let mut all = covered.clone();
+                    let mut all = points(&work.front);
                     for interval in std::iter::once(&current).chain(work.queue.iter()) {
                         let left_bound = anchor_side(&work.anchors, interval.left, true);
                         let right_bound = anchor_side(&work.anchors, interval.right, false);

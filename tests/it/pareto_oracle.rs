@@ -127,6 +127,10 @@ fn all_bounds() -> Vec<ParetoBounds> {
     vec![
         ParetoBounds::default(),
         ParetoBounds {
+            upper_bound: false,
+            ..ParetoBounds::default()
+        },
+        ParetoBounds {
             intervals: false,
             ..ParetoBounds::default()
         },
@@ -187,6 +191,27 @@ proptest! {
         for bounds in all_bounds() {
             check(&data, &problem, bounds)?;
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(12, 0x51ce))]
+
+    /// Larger rows sets, where the bounds prune: the region passed to children, intervals of
+    /// positions and second children.
+    #[test]
+    fn depth_three_fronts_on_larger_data_equal_the_enumerated_front(
+        seed in 0u64..10_000,
+        n in 30usize..60,
+        limit in prop::sample::select(vec![0usize, 2, 3, 5]),
+    ) {
+        let data = mixed_dataset(seed, n, &[6, 5, 4], 2, 3);
+        let problem = ParetoProblem {
+            depth: 3,
+            max_splits: (limit > 0).then_some(limit),
+            thresholds: ThresholdMode::All,
+        };
+        check(&data, &problem, ParetoBounds::default())?;
     }
 }
 
