@@ -11,6 +11,7 @@ mod greedy;
 mod interrupt;
 mod model_args;
 mod output;
+mod pareto;
 mod predict;
 mod show;
 mod solve;
@@ -68,6 +69,7 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::ExportLp(args) => export_lp::run(args),
+        Command::Pareto(args) => pareto::run(args),
         Command::Experiment(args) => experiment::run(args),
     }
 }

@@ -233,7 +233,7 @@ const GROUPS: [(&str, &[&str]); 7] = [
     (WarmStartArgs::ID, WarmStartArgs::APPLIES_TO),
 ];
 
-fn parse_formulation(text: &str) -> std::result::Result<FormulationName, String> {
+pub(crate) fn parse_formulation(text: &str) -> std::result::Result<FormulationName, String> {
     text.parse().map_err(|e: Error| e.to_string())
 }
 

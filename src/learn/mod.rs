@@ -14,12 +14,17 @@
 //! - [`counterpart`], [`certificate`]: the exact search's version of a formulation's problem,
 //!   and the certificate of a MILP result against it;
 //! - [`dp_search`]: running the exact search;
-//! - [`outcome`]: what a run produced; [`document`]: the report.
+//! - [`outcome`]: what a run produced; [`document`]: the report;
+//! - [`front`]: the front of false positives and false negatives, by the bi-objective search
+//!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
 
 pub mod certificate;
 pub mod counterpart;
 pub mod document;
 pub mod dp_search;
+pub mod epsilon;
+pub mod front;
+pub mod front_document;
 pub mod milp;
 pub mod milp_method;
 pub mod outcome;

@@ -157,6 +157,7 @@ pub fn solve(
         front.push(FrontTree {
             point,
             splits: shape.splits(),
+            proven: exact,
             tree,
         });
     }

@@ -46,6 +46,8 @@ pub struct FrontTree {
     pub point: Point,
     /// The tree's split nodes.
     pub splits: usize,
+    /// Whether the point is proven to be on the front.
+    pub proven: bool,
     /// The tree, with its training counts; leaves predict class 1 (positive) or 0.
     pub tree: Tree,
 }

@@ -19,6 +19,8 @@ mod models;
 mod oct;
 mod olct;
 mod oracle;
+mod pareto_exact;
+mod pareto_milp;
 mod pareto_oracle;
 mod round_trip;
 mod solver;
