@@ -15,7 +15,7 @@ use crate::formulation::flowoct::FlowOctParams;
 use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
 use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
-use crate::learn::{DpParams, Method, WarmStartMode};
+use crate::learn::{DpObjective, DpParams, Method, WarmStartMode};
 use crate::solver::SolverKind;
 
 /// The `--solver` of `solve`: a MIP solver for a formulation, or the exact search.
@@ -51,13 +51,42 @@ pub enum ObjectiveArg {
     Accuracy,
     /// Errors on class k cost n / (K n_k): every class weighs the same.
     Balanced,
+    /// F1 of the positive class (--solver dp only).
+    F1,
+    /// Matthews correlation coefficient (--solver dp only).
+    Mcc,
+    /// Fowlkes-Mallows index, sqrt(precision * recall) (--solver dp only).
+    FowlkesMallows,
 }
 
-impl From<ObjectiveArg> for Objective {
-    fn from(arg: ObjectiveArg) -> Objective {
+impl From<ObjectiveArg> for DpObjective {
+    fn from(arg: ObjectiveArg) -> DpObjective {
         match arg {
-            ObjectiveArg::Accuracy => Objective::Accuracy,
-            ObjectiveArg::Balanced => Objective::Balanced,
+            ObjectiveArg::Accuracy => DpObjective::Accuracy,
+            ObjectiveArg::Balanced => DpObjective::Balanced,
+            ObjectiveArg::F1 => DpObjective::F1,
+            ObjectiveArg::Mcc => DpObjective::Mcc,
+            ObjectiveArg::FowlkesMallows => DpObjective::FowlkesMallows,
+        }
+    }
+}
+
+impl ObjectiveArg {
+    /// The weighted-error objective of a MILP formulation; the metrics, which are not sums over
+    /// leaves, are refused.
+    fn linear(self) -> Result<Objective> {
+        match DpObjective::from(self) {
+            DpObjective::Accuracy => Ok(Objective::Accuracy),
+            DpObjective::Balanced => Ok(Objective::Balanced),
+            other => Err(Error::parameter(
+                "--objective",
+                format!(
+                    "{} is not a sum of errors over the leaves, so no MILP formulation \
+                     optimises it: use --solver dp (the exact search over the front of false \
+                     positives and false negatives), or milptree pareto",
+                    other.metric().map_or("this metric", |m| m.name())
+                ),
+            )),
         }
     }
 }
@@ -74,7 +103,8 @@ trait OptionGroup {
 #[derive(Debug, Clone, Args)]
 #[group(id = "error-options", multiple = true)]
 pub struct ErrorArgs {
-    /// [oct, binoct, flowoct, dp] What an error costs.
+    /// [oct, binoct, flowoct, dp] What an error costs (accuracy, balanced), or, with --solver
+    /// dp only, the metric of binary classification to maximise (f1, mcc, fowlkes-mallows).
     #[arg(long, value_enum)]
     pub objective: Option<ObjectiveArg>,
 }
@@ -116,14 +146,26 @@ impl OptionGroup for BinOctArgs {
     const APPLIES_TO: &'static [&'static str] = &["binoct", "flowoct", DP];
 }
 
+/// The positive class of the methods that learn two classes.
+#[derive(Debug, Clone, Args)]
+#[group(id = "positive-class-options", multiple = true)]
+pub struct PositiveClassArgs {
+    /// [olct, dp] The positive class (default: the second class); required with more than two
+    /// classes, the others being learned together as `not LABEL`. For dp, the class of F1, MCC
+    /// and Fowlkes-Mallows.
+    #[arg(long, value_name = "LABEL")]
+    pub positive_class: Option<String>,
+}
+
+impl OptionGroup for PositiveClassArgs {
+    const ID: &'static str = "positive-class-options";
+    const APPLIES_TO: &'static [&'static str] = &["olct", DP];
+}
+
 /// OLCT's options.
 #[derive(Debug, Clone, Args)]
 #[group(id = "olct-options", multiple = true)]
 pub struct OlctArgs {
-    /// [olct] The +1 class (default: the second class); required with more than two classes,
-    /// the others being learned together as `not LABEL`.
-    #[arg(long, value_name = "LABEL")]
-    pub positive_class: Option<String>,
     /// [olct] Tangent set of the log-loss underestimator: 0 = {0, ±inf} ... 3 (14 points).
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=3))]
     pub tangents: Option<u8>,
@@ -223,7 +265,8 @@ impl OptionGroup for WarmStartArgs {
 }
 
 /// Every option group and the methods it applies to.
-const GROUPS: [(&str, &[&str]); 7] = [
+const GROUPS: [(&str, &[&str]); 8] = [
+    (PositiveClassArgs::ID, PositiveClassArgs::APPLIES_TO),
     (ErrorArgs::ID, ErrorArgs::APPLIES_TO),
     (OctArgs::ID, OctArgs::APPLIES_TO),
     (BinOctArgs::ID, BinOctArgs::APPLIES_TO),
@@ -261,6 +304,8 @@ pub struct ModelArgs {
     pub oct: OctArgs,
     #[command(flatten)]
     pub binoct: BinOctArgs,
+    #[command(flatten)]
+    pub positive: PositiveClassArgs,
     #[command(flatten)]
     pub olct: OlctArgs,
 }
@@ -304,7 +349,7 @@ impl ModelArgs {
                     objective: self
                         .errors
                         .objective
-                        .map_or(defaults.objective, Objective::from),
+                        .map_or(defaults.objective, DpObjective::from),
                     alpha: self.oct.alpha.unwrap_or(defaults.alpha),
                     min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
                     thresholds: self
@@ -313,6 +358,7 @@ impl ModelArgs {
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     max_splits: self.dp.max_splits,
                     memory_limit: self.dp.memory_limit.unwrap_or(defaults.memory_limit),
+                    positive_class: self.positive.positive_class.clone(),
                 };
                 Ok(Method::Dp(params.check(self.depth)?))
             }
@@ -321,7 +367,11 @@ impl ModelArgs {
 
     /// The parameters these options give the chosen formulation (defaults for the others).
     pub fn params(&self) -> Result<FormulationParams> {
-        let objective = self.errors.objective.map(Objective::from);
+        let objective = self
+            .errors
+            .objective
+            .map(ObjectiveArg::linear)
+            .transpose()?;
         Ok(match self.formulation_name()? {
             FormulationName::Oct => {
                 let defaults = OctParams::default();
@@ -355,7 +405,7 @@ impl ModelArgs {
                 let defaults = OlctParams::default();
                 let olct = &self.olct;
                 FormulationParams::Olct(OlctParams {
-                    positive_class: olct.positive_class.clone(),
+                    positive_class: self.positive.positive_class.clone(),
                     tangents: match olct.tangents {
                         Some(index) => TangentSet::from_index(usize::from(index))?,
                         None => defaults.tangents,

@@ -46,7 +46,7 @@ pub fn counterpart(
             }
             (
                 DpParams {
-                    objective: oct.objective,
+                    objective: oct.objective.into(),
                     alpha: oct.alpha,
                     min_leaf: oct.min_leaf,
                     thresholds: ThresholdMode::All,
@@ -57,7 +57,7 @@ pub fn counterpart(
         }
         AnyFormulation::BinOct(binoct) => (
             DpParams {
-                objective: binoct.objective,
+                objective: binoct.objective.into(),
                 thresholds: binoct.thresholds,
                 ..DpParams::default()
             },
@@ -65,7 +65,7 @@ pub fn counterpart(
         ),
         AnyFormulation::FlowOct(flowoct) => (
             DpParams {
-                objective: flowoct.objective,
+                objective: flowoct.objective.into(),
                 thresholds: flowoct.thresholds,
                 ..DpParams::default()
             },

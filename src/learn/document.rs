@@ -12,6 +12,7 @@ use crate::data::{Dataset, Sets};
 use crate::dp::DpStats;
 use crate::error::{Error, Result};
 use crate::learn::certificate::Certificate;
+use crate::learn::dp_search::FrontSummary;
 use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
@@ -108,6 +109,10 @@ pub struct SolveDocument {
     /// The exact search's certificate of a MILP result.
     #[serde(default)]
     pub certificate: Option<Certificate>,
+    /// The exact search with a metric objective (`f1`, `mcc`, `fowlkes-mallows`): the metric's
+    /// value, the front's size and the returned tree's point.
+    #[serde(default)]
+    pub front: Option<FrontSummary>,
 }
 
 impl SolveDocument {
@@ -148,6 +153,7 @@ impl SolveDocument {
             tree: tree.map(Tree::to_json_value),
             dp: outcome.search.clone(),
             certificate: outcome.certificate.clone(),
+            front: outcome.front.clone(),
         }
     }
 

@@ -35,7 +35,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub use document::{DataBlock, OneSidedSplit, SolveDocument};
-pub use dp_search::{DpParams, DpSearch};
+pub use dp_search::{DpObjective, DpParams, DpSearch, FrontSummary};
 pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
 pub use spec::MethodSpec;
 pub use warm_start::WarmStartMode;
@@ -96,7 +96,7 @@ impl Method {
     pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
         match self {
             Method::Milp { formulation, .. } => formulation.prepare(data),
-            Method::Dp(_) => Ok(data),
+            Method::Dp(search) => search.prepare(data),
         }
     }
 
