@@ -8,6 +8,8 @@
 //! - [`dp`]: optimal trees by dynamic programming and search (no MILP), and the plain-code
 //!   objective every tree is held against;
 //! - [`sparse`]: sparse optimal trees (a penalty per leaf instead of a depth, GOSDT's losses);
+//! - [`pareto`]: the front of false positives and false negatives by a bi-objective search, and
+//!   the trees optimal for F1, Matthews correlation and other metrics it decides;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
 //!   feasibility checks, size reports and LP/MPS writers, built from `good_lp` expressions;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
@@ -29,6 +31,7 @@ pub mod formulation;
 pub mod greedy;
 pub mod learn;
 pub mod mip;
+pub mod pareto;
 pub mod solver;
 pub mod sparse;
 pub mod tree;

@@ -6,7 +6,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cli::data_args::DataArgs;
-use crate::cli::model_args::{MipSolverArgs, ModelArgs, SolverChoice};
+use crate::cli::model_args::{
+    parse_formulation, MipSolverArgs, ModelArgs, SolverChoice, ThresholdArg,
+};
+use crate::formulation::FormulationName;
 use crate::solver::SolverKind;
 
 /// Optimal classification trees by mixed-integer programming.
@@ -32,6 +35,9 @@ pub enum Command {
     /// The regularisation path of the sparse search: the optimal tree for each of a range of
     /// leaf penalties, its leaves and train/test metric, as a table, tree files and a figure.
     Path(crate::cli::path::PathArgs),
+    /// The Pareto front of false positives and false negatives over the trees of a depth, with
+    /// one tree per point, every metric of each (F1, MCC, ...) and a plot.
+    Pareto(ParetoArgs),
     /// Run a grid of solves (datasets x depths x formulations x solvers x warm starts x
     /// seeds), resumable, with results tables, trajectories, plots and a summary.
     Experiment(ExperimentArgs),
@@ -189,6 +195,54 @@ pub struct ExportLpArgs {
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ParetoArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Depth of the trees (number of split levels).
+    #[arg(long)]
+    pub depth: usize,
+    /// At most this many split nodes (the exact search only).
+    #[arg(long, value_name = "N")]
+    pub max_splits: Option<usize>,
+    /// The positive class (default: the second class). Needed with more than two classes, the
+    /// others being counted together as `not LABEL`.
+    #[arg(long, value_name = "LABEL")]
+    pub positive_class: Option<String>,
+    /// Candidate thresholds: every midpoint (all, the default) or class-boundary (not OCT).
+    #[arg(long, value_enum)]
+    pub thresholds: Option<ThresholdArg>,
+    /// dp, the bi-objective search (the default), or a MIP solver (highs, cbc) running the
+    /// epsilon-constraint method on --formulation.
+    #[arg(long, default_value = "dp", value_parser = parse_solver_choice)]
+    pub solver: SolverChoice,
+    /// With --solver highs|cbc: oct or binoct.
+    #[arg(long, value_parser = parse_formulation)]
+    pub formulation: Option<FormulationName>,
+    /// Wall-clock limit in seconds: the points found, each with its tree, and a lower-bound
+    /// front are reported.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// [dp] Cap on the search's cache in MiB (default 2048).
+    #[arg(long, value_name = "MB")]
+    pub memory_limit: Option<usize>,
+    /// [highs, cbc] Solver threads.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Write front.json, front.csv and the plot (front.svg, front.png) to this directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write one tree file per point of the front to this directory (fp<FP>-fn<FN>.json).
+    #[arg(long, value_name = "DIR")]
+    pub trees: Option<PathBuf>,
+    /// Without --out: print the JSON report on stdout instead of the CSV.
+    #[arg(long)]
+    pub json: bool,
+    /// No summary on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 fn parse_solver_choice(text: &str) -> Result<SolverChoice, String> {

@@ -11,6 +11,7 @@ mod greedy;
 mod interrupt;
 mod model_args;
 mod output;
+mod pareto;
 mod path;
 mod predict;
 mod show;
@@ -112,6 +113,7 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::Show(args) => show::run(args),
         Command::Solve(args) => solve::run(args),
         Command::ExportLp(args) => export_lp::run(args),
+        Command::Pareto(args) => pareto::run(args),
         Command::Experiment(args) => experiment::run(args),
         Command::CbcWorker => Err(crate::Error::parameter(
             "command",

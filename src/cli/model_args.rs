@@ -17,7 +17,7 @@ use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
 use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
 use crate::learn::sparse_search::{ClassWeight, SparseObjective};
-use crate::learn::{DpParams, Method, SparseParams, WarmStartMode};
+use crate::learn::{DpObjective, DpParams, Method, SparseParams, WarmStartMode};
 use crate::solver::SolverKind;
 
 /// The `--solver` of `solve`: a MIP solver for a formulation, the exact search, or the sparse
@@ -75,8 +75,13 @@ pub enum ObjectiveArg {
     Balanced,
     /// [sparse] Errors on each class cost its --class-weight (default 1).
     Weighted,
-    /// [sparse] One minus the F1 score of the positive class (two classes).
+    /// [dp, sparse] F1 of the positive class (two classes; the sparse search minimises one
+    /// minus it plus the leaf penalty).
     F1,
+    /// [dp] Matthews correlation coefficient (two classes).
+    Mcc,
+    /// [dp] Fowlkes-Mallows index, sqrt(precision * recall) (two classes).
+    FowlkesMallows,
     /// [sparse] One minus the AUC of the ROC convex hull (two classes).
     Auc,
     /// [sparse] One minus the partial AUC of the ROC convex hull up to --pauc-theta.
@@ -84,7 +89,14 @@ pub enum ObjectiveArg {
 }
 
 impl ObjectiveArg {
-    /// The objective of a method that counts errors (the formulations and the exact search).
+    /// The name as given on the command line.
+    fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(String::new, |value| value.get_name().to_string())
+    }
+
+    /// The objective of a MILP formulation, which counts (weighted) errors; the others are
+    /// refused.
     fn error_objective(self, method: &str) -> Result<Objective> {
         match self {
             ObjectiveArg::Accuracy => Ok(Objective::Accuracy),
@@ -92,21 +104,44 @@ impl ObjectiveArg {
             other => Err(Error::parameter(
                 "--objective",
                 format!(
-                    "{} applies to --solver sparse only, not to {method}",
-                    other.sparse()
+                    "{} is not a sum of errors over the leaves, so {method} does not optimise \
+                     it: use --solver dp (f1, mcc, fowlkes-mallows: the exact search over the \
+                     front of false positives and false negatives) or --solver sparse \
+                     (weighted, f1, auc, pauc)",
+                    other.name()
                 ),
             )),
         }
     }
 
-    pub(crate) fn sparse(self) -> SparseObjective {
+    /// The objective of the exact search.
+    fn dp(self) -> Result<DpObjective> {
         match self {
-            ObjectiveArg::Accuracy => SparseObjective::Accuracy,
-            ObjectiveArg::Balanced => SparseObjective::Balanced,
-            ObjectiveArg::Weighted => SparseObjective::Weighted,
-            ObjectiveArg::F1 => SparseObjective::F1,
-            ObjectiveArg::Auc => SparseObjective::Auc,
-            ObjectiveArg::Pauc => SparseObjective::Pauc,
+            ObjectiveArg::Accuracy => Ok(DpObjective::Accuracy),
+            ObjectiveArg::Balanced => Ok(DpObjective::Balanced),
+            ObjectiveArg::F1 => Ok(DpObjective::F1),
+            ObjectiveArg::Mcc => Ok(DpObjective::Mcc),
+            ObjectiveArg::FowlkesMallows => Ok(DpObjective::FowlkesMallows),
+            other => Err(Error::parameter(
+                "--objective",
+                format!("{} applies to --solver sparse only", other.name()),
+            )),
+        }
+    }
+
+    /// The loss of the sparse search.
+    pub(crate) fn sparse(self) -> Result<SparseObjective> {
+        match self {
+            ObjectiveArg::Accuracy => Ok(SparseObjective::Accuracy),
+            ObjectiveArg::Balanced => Ok(SparseObjective::Balanced),
+            ObjectiveArg::Weighted => Ok(SparseObjective::Weighted),
+            ObjectiveArg::F1 => Ok(SparseObjective::F1),
+            ObjectiveArg::Auc => Ok(SparseObjective::Auc),
+            ObjectiveArg::Pauc => Ok(SparseObjective::Pauc),
+            other => Err(Error::parameter(
+                "--objective",
+                format!("{} applies to --solver dp only", other.name()),
+            )),
         }
     }
 }
@@ -123,8 +158,9 @@ trait OptionGroup {
 #[derive(Debug, Clone, Args)]
 #[group(id = "error-options", multiple = true)]
 pub struct ErrorArgs {
-    /// [oct, binoct, flowoct, dp, sparse] What an error costs (the sparse search also
-    /// minimises weighted, f1, auc and pauc losses).
+    /// [oct, binoct, flowoct, dp, sparse] What an error costs (accuracy, balanced), or a
+    /// metric of binary classification: f1, mcc, fowlkes-mallows with --solver dp; weighted,
+    /// f1, auc, pauc with --solver sparse.
     #[arg(long, value_enum)]
     pub objective: Option<ObjectiveArg>,
 }
@@ -176,16 +212,17 @@ fn parse_class_weight(text: &str) -> std::result::Result<ClassWeight, String> {
 #[derive(Debug, Clone, Args)]
 #[group(id = "positive-class-options", multiple = true)]
 pub struct PositiveClassArgs {
-    /// [olct, sparse] The positive class. OLCT: the +1 class (default: the second class),
+    /// [olct, dp, sparse] The positive class (default: the second class). OLCT: the +1 class,
     /// required with more than two classes, the others being learned together as `not LABEL`.
-    /// Sparse f1, auc, pauc: the class F1 and the ROC count as positive (default: the second).
+    /// dp: the class of f1, mcc and fowlkes-mallows (on more than two classes, the others are
+    /// learned together). Sparse f1, auc, pauc: the class F1 and the ROC count as positive.
     #[arg(long, value_name = "LABEL")]
     pub positive_class: Option<String>,
 }
 
 impl OptionGroup for PositiveClassArgs {
     const ID: &'static str = "positive-class-options";
-    const APPLIES_TO: &'static [&'static str] = &["olct", SPARSE];
+    const APPLIES_TO: &'static [&'static str] = &["olct", DP, SPARSE];
 }
 
 /// The options of the methods with a cost per split and a leaf minimum.
@@ -349,7 +386,7 @@ const GROUPS: [(&str, &[&str]); 11] = [
     (WarmStartArgs::ID, WarmStartArgs::APPLIES_TO),
 ];
 
-fn parse_formulation(text: &str) -> std::result::Result<FormulationName, String> {
+pub(crate) fn parse_formulation(text: &str) -> std::result::Result<FormulationName, String> {
     text.parse().map_err(|e: Error| e.to_string())
 }
 
@@ -448,7 +485,10 @@ impl ModelArgs {
                 let defaults = DpParams::default();
                 let params = DpParams {
                     objective: self
-                        .error_objective("--solver dp")?
+                        .errors
+                        .objective
+                        .map(ObjectiveArg::dp)
+                        .transpose()?
                         .unwrap_or(defaults.objective),
                     alpha: self.oct.alpha.unwrap_or(defaults.alpha),
                     min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
@@ -458,6 +498,7 @@ impl ModelArgs {
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     max_splits: self.dp.max_splits,
                     memory_limit: self.search.memory_limit.unwrap_or(defaults.memory_limit),
+                    positive_class: self.positive.positive_class.clone(),
                 };
                 Ok(Method::Dp(params.check(self.levels()?)?))
             }
@@ -468,7 +509,9 @@ impl ModelArgs {
                     objective: self
                         .errors
                         .objective
-                        .map_or(defaults.objective, ObjectiveArg::sparse),
+                        .map(ObjectiveArg::sparse)
+                        .transpose()?
+                        .unwrap_or(defaults.objective),
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
                     class_weights: self.sparse.class_weight.clone(),
                     pauc_theta: self.sparse.pauc_theta.unwrap_or(defaults.pauc_theta),

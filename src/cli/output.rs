@@ -31,8 +31,14 @@ pub fn train_test(tree: &Tree, data: &Sets) -> Result<(Summary, Option<Summary>)
 
 /// One line of human text for a summary.
 pub fn summary_line(name: &str, summary: &Summary) -> String {
+    let binary = match (&summary.positive_class, summary.f1, summary.mcc) {
+        (Some(positive), Some(f1), Some(mcc)) => {
+            format!(", F1 {f1:.4}, MCC {mcc:.4} (positive class `{positive}`)")
+        }
+        _ => String::new(),
+    };
     format!(
-        "{name}: {} of {} rows misclassified, accuracy {:.4}, balanced accuracy {:.4}",
+        "{name}: {} of {} rows misclassified, accuracy {:.4}, balanced accuracy {:.4}{binary}",
         summary.misclassified, summary.rows, summary.accuracy, summary.balanced_accuracy
     )
 }

@@ -163,7 +163,9 @@ pub fn run(args: PathArgs) -> Result<()> {
         objective: args
             .errors
             .objective
-            .map_or(defaults.objective, ObjectiveArg::sparse),
+            .map(ObjectiveArg::sparse)
+            .transpose()?
+            .unwrap_or(defaults.objective),
         leaf_penalty: lambdas[0],
         class_weights: args.sparse.class_weight.clone(),
         pauc_theta: args.sparse.pauc_theta.unwrap_or(defaults.pauc_theta),

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::mip::{Assignment, MipModel};
+use crate::mip::{Assignment, Expression, MipModel};
 use crate::tree::Tree;
 
 /// What a misclassification costs.
@@ -159,6 +159,17 @@ pub trait Formulation {
     /// The objective value the model assigns to `tree`, computed by plain code from the
     /// training data (never from a solution). A decoded optimum must match the solver's.
     fn objective_of(&self, built: &Self::Built, tree: &Tree) -> Result<f64>;
+}
+
+/// A formulation whose model counts the errors on each class as linear expressions, with leaves
+/// free to predict any class: the capability the epsilon-constraint front of false positives
+/// and false negatives needs (minimise one class's errors with the other's bounded).
+pub trait ClassErrors: Formulation {
+    /// The model over `data` (leaves predicting any class), and the (class-weighted) errors on
+    /// each class, in class order, as expressions of its variables. The expressions are exact
+    /// wherever they are minimised or bounded above: each is at least the errors of the tree
+    /// the solution encodes.
+    fn build_with_class_errors(&self, data: &Dataset) -> Result<(Self::Built, Vec<Expression>)>;
 }
 
 /// A formulation's reported parameters: `depth` first, then every parameter of `params`.

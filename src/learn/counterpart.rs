@@ -60,7 +60,7 @@ pub fn counterpart(
             let leaf = oct.leaf_penalty * total_weight(train, &weights);
             (
                 DpParams {
-                    objective: oct.objective,
+                    objective: oct.objective.into(),
                     alpha: oct.alpha + leaf / baseline,
                     min_leaf: oct.min_leaf,
                     thresholds: ThresholdMode::All,
@@ -84,7 +84,7 @@ pub fn counterpart(
             };
             (
                 DpParams {
-                    objective: binoct.objective,
+                    objective: binoct.objective.into(),
                     alpha,
                     thresholds: binoct.thresholds,
                     ..DpParams::default()
@@ -95,7 +95,7 @@ pub fn counterpart(
         }
         AnyFormulation::FlowOct(flowoct) => (
             DpParams {
-                objective: flowoct.objective,
+                objective: flowoct.objective.into(),
                 thresholds: flowoct.thresholds,
                 ..DpParams::default()
             },

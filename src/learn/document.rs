@@ -12,6 +12,7 @@ use crate::data::{Dataset, Sets};
 use crate::dp::DpStats;
 use crate::error::{Error, Result};
 use crate::learn::certificate::Certificate;
+use crate::learn::dp_search::FrontSummary;
 use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
@@ -112,6 +113,10 @@ pub struct SolveDocument {
     /// The exact search's certificate of a MILP result.
     #[serde(default)]
     pub certificate: Option<Certificate>,
+    /// The exact search with a metric objective (`f1`, `mcc`, `fowlkes-mallows`): the metric's
+    /// value, the front's size and the returned tree's point.
+    #[serde(default)]
+    pub front: Option<FrontSummary>,
 }
 
 impl SolveDocument {
@@ -157,6 +162,7 @@ impl SolveDocument {
             dp: outcome.search.clone(),
             sparse: outcome.sparse.clone(),
             certificate: outcome.certificate.clone(),
+            front: outcome.front.clone(),
         })
     }
 

@@ -6,7 +6,10 @@
 //! The objective is the one OCT and BinOCT minimise, in units of weighted training errors:
 //! the class-weighted misclassified rows plus `alpha * L^` per split, `L^` the weighted errors
 //! of the majority-class baseline (so `alpha` means what it means for OCT, whose objective is
-//! this one divided by `L^`).
+//! this one divided by `L^`). Or it is a metric of binary classification that is not a sum
+//! over leaves (F1, Matthews correlation, Fowlkes-Mallows; [`DpObjective`]): the search then
+//! computes the Pareto front of (false positives, false negatives) ([`crate::pareto`]) and
+//! returns its best tree for the metric, reported as a loss (`1 - metric`).
 
 use serde::{Deserialize, Serialize};
 
@@ -16,15 +19,83 @@ use crate::error::{Error, Result};
 use crate::formulation::Objective;
 use crate::greedy::{cart, CartParams};
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
+use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
 use crate::solver::{gaps, SolveReport, Termination, TrajectoryPoint};
 use crate::tree::{Tree, MAX_DEPTH};
+
+/// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a
+/// metric of binary classification maximised over the front of false positives and false
+/// negatives (`f1`, `mcc`, `fowlkes-mallows`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DpObjective {
+    #[default]
+    Accuracy,
+    Balanced,
+    F1,
+    Mcc,
+    FowlkesMallows,
+}
+
+impl DpObjective {
+    /// The class weights of a weighted-error objective.
+    pub fn weights(self) -> Option<Objective> {
+        match self {
+            DpObjective::Accuracy => Some(Objective::Accuracy),
+            DpObjective::Balanced => Some(Objective::Balanced),
+            _ => None,
+        }
+    }
+
+    /// The metric of a front objective.
+    pub fn metric(self) -> Option<Metric> {
+        match self {
+            DpObjective::F1 => Some(Metric::F1),
+            DpObjective::Mcc => Some(Metric::Mcc),
+            DpObjective::FowlkesMallows => Some(Metric::FowlkesMallows),
+            _ => None,
+        }
+    }
+}
+
+impl From<Objective> for DpObjective {
+    fn from(objective: Objective) -> DpObjective {
+        match objective {
+            Objective::Accuracy => DpObjective::Accuracy,
+            Objective::Balanced => DpObjective::Balanced,
+        }
+    }
+}
+
+/// What a metric objective's run adds to the report: the front and its best point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrontSummary {
+    /// The metric maximised (`f1`, `mcc`, `fowlkes-mallows`).
+    pub metric: Metric,
+    /// Its value on the training rows for the returned tree.
+    pub value: f64,
+    /// The most any tree can reach (from the lower-bound front; the value when complete).
+    pub bound: f64,
+    /// The class the metric takes as positive.
+    pub positive_class: String,
+    /// The returned tree's false positives and false negatives.
+    pub fp: u32,
+    #[serde(rename = "fn")]
+    pub fn_: u32,
+    /// Points on the front (found so far, when stopped).
+    pub front_size: usize,
+    /// Whether the front is complete (the tree proven optimal for the metric).
+    pub complete: bool,
+    /// The bi-objective search's counters.
+    pub search: ParetoStats,
+}
 
 /// The exact search's parameters besides the depth; missing fields take their defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct DpParams {
-    /// What an error costs.
-    pub objective: Objective,
+    /// What an error costs, or the metric maximised.
+    pub objective: DpObjective,
     /// Cost of each split, in units of the baseline's (weighted) errors, as OCT's `alpha`.
     pub alpha: f64,
     /// A leaf that receives rows receives at least this many.
@@ -35,17 +106,21 @@ pub struct DpParams {
     pub max_splits: Option<usize>,
     /// Cap on the search's cache, in MiB (past it, entries are evicted).
     pub memory_limit: usize,
+    /// The positive class of a metric objective (default: the second class); with more than
+    /// two classes, the others are learned together as `not <class>`.
+    pub positive_class: Option<String>,
 }
 
 impl Default for DpParams {
     fn default() -> Self {
         DpParams {
-            objective: Objective::Accuracy,
+            objective: DpObjective::Accuracy,
             alpha: 0.0,
             min_leaf: 1,
             thresholds: ThresholdMode::All,
             max_splits: None,
             memory_limit: DEFAULT_MEMORY_LIMIT_MB,
+            positive_class: None,
         }
     }
 }
@@ -71,6 +146,22 @@ impl DpParams {
                 "--min-leaf",
                 "0 is not a number of rows: use 1 (no restriction) or more",
             ));
+        }
+        if let Some(metric) = self.objective.metric() {
+            for (given, name) in [
+                (self.alpha != 0.0, "--alpha"),
+                (self.min_leaf != 1, "--min-leaf"),
+            ] {
+                if given {
+                    return Err(Error::parameter(
+                        name,
+                        format!(
+                            "does not apply to --objective {metric}: its search weighs every \
+                             tree of the depth, with no split cost or leaf minimum"
+                        ),
+                    ));
+                }
+            }
         }
         Ok(DpSearch {
             depth,
@@ -103,9 +194,25 @@ impl DpSearch {
         crate::formulation::parameters_json(self.depth, &self.params)
     }
 
-    /// The problem the search solves on the training data `train`.
+    /// The data the search learns from: two classes, the positive one second, for a metric
+    /// objective or a named positive class (see [`pareto::binary_data`]); as given otherwise.
+    pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
+        if self.params.objective.metric().is_some() || self.params.positive_class.is_some() {
+            pareto::binary_data(&data, self.params.positive_class.as_deref())
+        } else {
+            Ok(data)
+        }
+    }
+
+    /// The problem the search solves on the training data `train` (for a metric objective,
+    /// the accuracy problem of the same depth and limits).
     pub fn problem(&self, train: &Dataset) -> DpProblem {
-        let class_weights = self.params.objective.class_weights(train);
+        let class_weights = self
+            .params
+            .objective
+            .weights()
+            .unwrap_or(Objective::Accuracy)
+            .class_weights(train);
         let split_cost = self.params.alpha * baseline_errors(train, &class_weights);
         DpProblem {
             depth: self.depth,
@@ -131,6 +238,9 @@ impl DpSearch {
 
     /// Runs the search on `train` within the time limit and interrupt of `options`.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
+        if let Some(metric) = self.params.objective.metric() {
+            return self.run_front(metric, train, options);
+        }
         let problem = self.problem(train);
         let found = dp::solve(
             train,
@@ -205,6 +315,109 @@ impl DpSearch {
             notes: Vec::new(),
             post_process: serde_json::Value::Null,
             tree: Some(tree),
+            front: None,
+        })
+    }
+
+    /// A metric objective: the front of false positives and false negatives, and its best tree
+    /// for `metric`, reported as the loss `1 - metric`.
+    fn run_front(
+        &self,
+        metric: Metric,
+        train: &Dataset,
+        options: &LearnOptions,
+    ) -> Result<Outcome> {
+        let problem = ParetoProblem {
+            depth: self.depth,
+            max_splits: self.params.max_splits,
+            thresholds: self.params.thresholds,
+        };
+        let found = pareto::solve(
+            train,
+            &problem,
+            &ParetoOptions {
+                time_limit: options.time_limit,
+                memory_limit_mb: self.params.memory_limit,
+                interrupt: options.interrupt.clone(),
+                ..ParetoOptions::default()
+            },
+        )?;
+        let best = found
+            .best(metric)
+            .ok_or_else(|| Error::Internal("the front has no point".into()))?;
+        let value = found.value(metric, best.point);
+        let bound = found.bound(metric);
+        let mut tree = best.tree.clone();
+        tree.learned_by = Some(serde_json::json!({
+            "method": "dp",
+            "parameters": self.parameters(),
+        }));
+        let predicted = tree.predict(train.rows());
+        let evaluated =
+            1.0 - metric.value(Confusion::from_predictions(&predicted, train.labels(), 1));
+        let objective = 1.0 - value;
+        let decode_mismatch = ((evaluated - objective).abs() > 1e-12).then(|| DecodeMismatch {
+            solver_objective: objective,
+            evaluated_objective: evaluated,
+            message: format!(
+                "the front's best point has {metric} {value}, but its tree scores {}",
+                1.0 - evaluated
+            ),
+        });
+        let mut report = SolveReport {
+            solver: "dp".to_string(),
+            solver_version: env!("CARGO_PKG_VERSION").to_string(),
+            termination: match found.termination {
+                DpTermination::Optimal => Termination::Optimal,
+                DpTermination::TimeLimit => Termination::TimeLimit,
+                DpTermination::Interrupted => Termination::Interrupted,
+            },
+            has_solution: true,
+            objective: Some(objective),
+            best_bound: Some((1.0 - bound).min(objective)),
+            seconds: found.seconds,
+            time_to_first_incumbent: None,
+            first_incumbent: None,
+            trajectory: vec![TrajectoryPoint {
+                seconds: found.seconds,
+                incumbent: Some(objective),
+                bound: Some((1.0 - bound).min(objective)),
+            }],
+            time_limit: options.time_limit,
+            mip_rel_gap: 0.0,
+            ..SolveReport::default()
+        };
+        (report.abs_gap, report.rel_gap) = gaps(report.objective, report.best_bound);
+        let front = FrontSummary {
+            metric,
+            value,
+            bound,
+            positive_class: train.classes()[1].clone(),
+            fp: best.point.fp,
+            fn_: best.point.fn_,
+            front_size: found.front.len(),
+            complete: found.is_complete(),
+            search: found.stats.clone(),
+        };
+        Ok(Outcome {
+            name: "dp",
+            parameters: self.parameters(),
+            depth: self.depth,
+            report,
+            model: None,
+            search: None,
+            warm_start_mode: WarmStartMode::None,
+            warm_start_source: None,
+            certificate: None,
+            warm_start_tree: None,
+            warm_start_objective: None,
+            evaluated_objective: Some(evaluated),
+            decode_mismatch,
+            notes: Vec::new(),
+            post_process: serde_json::Value::Null,
+            tree: Some(tree),
+            sparse: None,
+            front: Some(front),
         })
     }
 }

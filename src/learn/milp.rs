@@ -104,6 +104,7 @@ pub fn run<F: Formulation>(
         notes,
         post_process: Value::Null,
         tree: None,
+        front: None,
     };
     let Some(solution) = solved.solution else {
         return Ok(outcome);

@@ -15,12 +15,17 @@
 //!   and the certificate of a MILP result against it;
 //! - [`dp_search`]: running the exact search;
 //! - [`sparse_search`]: running the sparse search (a penalty per leaf, GOSDT's losses);
-//! - [`outcome`]: what a run produced; [`document`]: the report.
+//! - [`outcome`]: what a run produced; [`document`]: the report;
+//! - [`front`]: the front of false positives and false negatives, by the bi-objective search
+//!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
 
 pub mod certificate;
 pub mod counterpart;
 pub mod document;
 pub mod dp_search;
+pub mod epsilon;
+pub mod front;
+pub mod front_document;
 pub mod milp;
 pub mod milp_method;
 pub mod outcome;
@@ -32,7 +37,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 pub use document::{DataBlock, OneSidedSplit, SolveDocument};
-pub use dp_search::{DpParams, DpSearch};
+pub use dp_search::{DpObjective, DpParams, DpSearch, FrontSummary};
 pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
 pub use sparse_search::{SparseParams, SparseSearch};
 pub use spec::MethodSpec;
@@ -100,7 +105,8 @@ impl Method {
     pub fn prepare(&self, data: Dataset) -> Result<Dataset> {
         match self {
             Method::Milp { formulation, .. } => formulation.prepare(data),
-            Method::Dp(_) | Method::Sparse(_) => Ok(data),
+            Method::Dp(search) => search.prepare(data),
+            Method::Sparse(_) => Ok(data),
         }
     }
 

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::dp::DpStats;
 use crate::learn::certificate::Certificate;
+use crate::learn::dp_search::FrontSummary;
 use crate::learn::WarmStartMode;
 use crate::mip::ModelSize;
 use crate::solver::SolveReport;
@@ -62,6 +63,8 @@ pub struct Outcome {
     pub post_process: Value,
     /// The final tree (after post-processing), when a solution was found.
     pub tree: Option<Tree>,
+    /// The exact search with a metric objective: the front and its best point.
+    pub front: Option<FrontSummary>,
 }
 
 /// Whether two objective values agree to `tolerance`, relative to their size (at least 1).

@@ -388,6 +388,7 @@ impl SparseSearch {
             notes,
             post_process: serde_json::Value::Null,
             tree: Some(tree),
+            front: None,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The one plain-code evaluator used everywhere: confusion matrix, misclassified count,
-//! accuracy, balanced accuracy and per-class precision, recall and F1.
+//! accuracy, balanced accuracy and per-class precision, recall and F1; on two classes, the F1
+//! and Matthews correlation of the second class (the positive one, scikit-learn's convention).
 //!
 //! Conventions (those of scikit-learn): balanced accuracy is the mean recall over the classes
 //! present in the true labels; a precision or recall with an empty denominator is 0.
@@ -7,6 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::pareto::{Confusion, Metric};
 
 /// Precision, recall and F1 of one class.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -28,6 +30,15 @@ pub struct Summary {
     pub misclassified: usize,
     pub accuracy: f64,
     pub balanced_accuracy: f64,
+    /// With two classes: the second class (the positive one of F1 and MCC); `null` otherwise.
+    #[serde(default)]
+    pub positive_class: Option<String>,
+    /// With two classes: F1 of the positive class.
+    #[serde(default)]
+    pub f1: Option<f64>,
+    /// With two classes: Matthews correlation coefficient.
+    #[serde(default)]
+    pub mcc: Option<f64>,
 }
 
 /// Everything the evaluator computes for one set of predictions.
@@ -47,12 +58,31 @@ pub struct Evaluation {
 impl Evaluation {
     /// The headline figures.
     pub fn summary(&self) -> Summary {
+        let binary = self.binary();
         Summary {
             rows: self.rows,
             misclassified: self.misclassified,
             accuracy: self.accuracy,
             balanced_accuracy: self.balanced_accuracy,
+            positive_class: binary.map(|_| self.classes[1].clone()),
+            f1: binary.map(|c| Metric::F1.value(c)),
+            mcc: binary.map(|c| Metric::Mcc.value(c)),
         }
+    }
+
+    /// With two classes, the confusion counts of the second (positive) class.
+    pub fn binary(&self) -> Option<Confusion> {
+        if self.classes.len() != 2 {
+            return None;
+        }
+        let c = &self.confusion;
+        let count = |t: usize, p: usize| c[t][p] as u64;
+        Some(Confusion {
+            tp: count(1, 1),
+            fp: count(0, 1),
+            fn_: count(1, 0),
+            tn: count(0, 0),
+        })
     }
 }
 
@@ -186,6 +216,26 @@ mod tests {
         // class 2 never predicted correctly: precision 0 (empty denominator is 0 too)
         assert_eq!(e.per_class[2].precision, 0.0);
         assert_eq!(e.per_class[2].f1, 0.0);
+    }
+
+    #[test]
+    fn two_classes_report_f1_and_mcc_of_the_second() {
+        // true:      0 0 0 1 1 1 1
+        // predicted: 0 1 0 1 1 0 1   TP 3, FP 1, FN 1, TN 2
+        let e = evaluate(&[0, 1, 0, 1, 1, 0, 1], &[0, 0, 0, 1, 1, 1, 1], &labels(2)).expect("fits");
+        let summary = e.summary();
+        assert_eq!(summary.positive_class.as_deref(), Some("c1"));
+        assert!((summary.f1.expect("two classes") - 6.0 / 8.0).abs() < 1e-15);
+        let mcc = (3.0 * 2.0 - 1.0) / (4.0f64 * 4.0 * 3.0 * 3.0).sqrt();
+        assert!((summary.mcc.expect("two classes") - mcc).abs() < 1e-15);
+        assert_eq!(e.per_class[1].f1, summary.f1.expect("two classes"));
+        assert_eq!(
+            evaluate(&[0, 1, 2], &[0, 1, 1], &labels(3))
+                .expect("fits")
+                .summary()
+                .f1,
+            None
+        );
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The figures of an experiment, written to `<out>/plots/` as SVG and PNG (see each module):
 //! incumbent and bound over time ([`trajectories`]), performance profiles of time to
-//! optimality ([`profiles`]), and accuracy of greedy vs optimal trees ([`accuracy`]).
+//! optimality ([`profiles`]), and accuracy of greedy vs optimal trees ([`accuracy`]); and the
+//! figure of a front of false positives and false negatives ([`front`], `milptree pareto`).
 
 pub mod accuracy;
 pub mod canvas;
 pub mod font;
+pub mod front;
 pub mod profiles;
 pub mod trajectories;
 

@@ -18,9 +18,9 @@ use serde_json::json;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
-use crate::formulation::{Decoded, Encoded, Formulation, Objective};
+use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation, Objective};
 use crate::greedy::{cart, check_depth, CartParams};
-use crate::mip::Assignment;
+use crate::mip::{Assignment, Expression};
 use crate::tree::{NodeKind, Tree};
 
 use candidates::Candidates;
@@ -87,6 +87,18 @@ impl BinOctModel {
     /// over the training data's features and classes, and no deeper than the model.
     pub fn snapped(&self, tree: &Tree) -> Result<Tree> {
         Ok(snap::snap_tree(tree, &self.data, &self.candidates, self.depth)?.0)
+    }
+}
+
+impl ClassErrors for BinOct {
+    /// The model as built (its leaves predict any class): the errors on class `c` are the sum
+    /// of its `e[l,c]` over the leaves.
+    fn build_with_class_errors(&self, data: &Dataset) -> Result<(BinOctModel, Vec<Expression>)> {
+        let built = self.build(data)?;
+        let errors = (0..data.n_classes())
+            .map(|class| built.class_errors(class))
+            .collect();
+        Ok((built, errors))
     }
 }
 

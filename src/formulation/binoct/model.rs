@@ -377,6 +377,15 @@ impl BinOctModel {
             .copied()
     }
 
+    /// The rows of class `class` counted as errors, over every leaf: `sum_l e[l,class]`.
+    pub fn class_errors(&self, class: usize) -> Expression {
+        self.error_vars
+            .iter()
+            .filter_map(|by_class| by_class.get(class).copied())
+            .map(Expression::from)
+            .sum()
+    }
+
     /// The complete assignment that encodes `full`, every `e` at its smallest feasible value.
     pub(super) fn assignment_of(&self, full: &FullTree) -> Result<Assignment> {
         let first_leaf = 1usize << self.depth;

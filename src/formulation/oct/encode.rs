@@ -3,7 +3,7 @@
 //! tree.
 
 use crate::error::{Error, Result};
-use crate::formulation::oct::{Oct, OctModel};
+use crate::formulation::oct::{LeafRule, Oct, OctModel};
 use crate::formulation::{Encoded, Objective};
 use crate::tree::{NodeKind, Split, Tree};
 
@@ -76,7 +76,8 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
             .or_insert_with(|| vec![0.0; data.n_classes()]);
         weights[data.labels()[i]] += built.class_weights[data.labels()[i]];
     }
-    for (&id, weights) in &leaf_weights {
+    let majority = built.leaves == LeafRule::Majority;
+    for (&id, weights) in leaf_weights.iter().filter(|_| majority) {
         let best = weights.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let Some(NodeKind::Leaf { class }) = tree.node(id).map(|n| n.kind.clone()) else {
             continue;
@@ -163,6 +164,14 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
             built.loss[t],
             predicted.map_or(0.0, |p| total - weighted[p]),
         );
+        for (class_index, errors) in built.class_errors.iter().enumerate() {
+            let missed = if predicted == Some(class_index) {
+                0.0
+            } else {
+                weighted[class_index]
+            };
+            start.set(errors[t], missed);
+        }
     }
     Ok(Encoded {
         assignment: start.finish()?,

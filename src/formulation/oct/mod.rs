@@ -20,12 +20,12 @@ mod params;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
-use crate::formulation::{Decoded, Encoded, Formulation, Objective};
+use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation, Objective};
 use crate::greedy::{cart, check_depth, CartParams};
-use crate::mip::Assignment;
+use crate::mip::{Assignment, Expression};
 use crate::tree::Tree;
 
-pub use model::OctModel;
+pub use model::{LeafRule, OctModel};
 pub use params::OctParams;
 
 /// The deepest OCT model milptree builds (the model has `n * 2^D` routing binaries).
@@ -89,6 +89,21 @@ impl Oct {
     }
 }
 
+impl ClassErrors for Oct {
+    /// The model with free leaves ([`LeafRule::Free`]): each class's errors in each leaf have
+    /// their own variable.
+    fn build_with_class_errors(&self, data: &Dataset) -> Result<(OctModel, Vec<Expression>)> {
+        self.validate(data)?;
+        let built = model::build(self, data, LeafRule::Free)?;
+        let errors = built
+            .class_errors
+            .iter()
+            .map(|by_leaf| by_leaf.iter().copied().map(Expression::from).sum())
+            .collect();
+        Ok((built, errors))
+    }
+}
+
 impl Formulation for Oct {
     type Built = OctModel;
 
@@ -106,7 +121,7 @@ impl Formulation for Oct {
 
     fn build(&self, data: &Dataset) -> Result<OctModel> {
         self.validate(data)?;
-        model::build(self, data)
+        model::build(self, data, LeafRule::Majority)
     }
 
     fn encode(&self, built: &OctModel, tree: &Tree) -> Result<Encoded> {

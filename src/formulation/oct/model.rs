@@ -31,6 +31,16 @@ impl ScaledFeature {
     }
 }
 
+/// What OCT's leaves may predict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeafRule {
+    /// A (weighted) majority class of their rows, as in the published model.
+    Majority,
+    /// Either class, with the errors on each class counted by their own variables (the model
+    /// of the front of false positives and false negatives).
+    Free,
+}
+
 /// The built OCT model with its variables and the data it was built on.
 #[derive(Debug, Clone)]
 pub struct OctModel {
@@ -54,6 +64,10 @@ pub struct OctModel {
     pub(super) n_kt: Vec<Vec<Variable>>,
     pub(super) n_t: Vec<Variable>,
     pub(super) loss: Vec<Variable>,
+    pub(super) leaves: LeafRule,
+    /// With free leaves: `errors[k][leaf index]`, the (weighted) rows of class `k` in the leaf
+    /// when it predicts another class.
+    pub(super) class_errors: Vec<Vec<Variable>>,
 }
 
 impl OctModel {
@@ -135,6 +149,15 @@ impl BuiltModel for OctModel {
             }
             put(self.n_t[t], id, format!("(weighted) rows in leaf {id}"));
             put(self.loss[t], id, format!("(weighted) errors of leaf {id}"));
+            for (k, label) in self.data.classes().iter().enumerate() {
+                if let Some(errors) = self.class_errors.get(k) {
+                    put(
+                        errors[t],
+                        id,
+                        format!("(weighted) rows of class `{label}` misclassified in leaf {id}"),
+                    );
+                }
+            }
         }
         roles.into_iter().flatten().collect()
     }
@@ -183,7 +206,7 @@ fn scaled_features(data: &Dataset) -> Vec<ScaledFeature> {
         .collect()
 }
 
-pub(super) fn build(params: &Oct, data: &Dataset) -> Result<OctModel> {
+pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<OctModel> {
     let n = data.n_rows();
     let k = data.n_classes();
     let features = scaled_features(data);
@@ -256,10 +279,12 @@ pub(super) fn build(params: &Oct, data: &Dataset) -> Result<OctModel> {
                 format!("loss_lb[k={class},l={id}]"),
                 (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).geq(-big),
             );
-            mip.add_constraint(
-                format!("loss_ub[k={class},l={id}]"),
-                (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).leq(0.0),
-            );
+            if leaves == LeafRule::Majority {
+                mip.add_constraint(
+                    format!("loss_ub[k={class},l={id}]"),
+                    (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).leq(0.0),
+                );
+            }
             let mut members = Expression::from(n_kt[class][t]);
             for i in (0..n).filter(|&i| data.labels()[i] == class) {
                 members -= class_weights[class] * z[i][t];
@@ -339,6 +364,24 @@ pub(super) fn build(params: &Oct, data: &Dataset) -> Result<OctModel> {
         }
     }
 
+    // With free leaves, each class's errors in each leaf: its rows there unless it is predicted.
+    let mut class_errors = Vec::new();
+    if leaves == LeafRule::Free {
+        for (class, &class_total) in weighted_counts.iter().enumerate() {
+            let mut by_leaf = Vec::with_capacity(n_leaves);
+            for t in 0..n_leaves {
+                let id = n_leaves + t;
+                let errors = mip.continuous(format!("E[k={class},l={id}]"), 0.0, f64::INFINITY);
+                mip.add_constraint(
+                    format!("class_errors[k={class},l={id}]"),
+                    (errors - n_kt[class][t] + class_total * c[class][t]).geq(0.0),
+                );
+                by_leaf.push(errors);
+            }
+            class_errors.push(by_leaf);
+        }
+    }
+
     let mut objective = Expression::default();
     for &var in &loss {
         objective += (1.0 / baseline) * var;
@@ -373,6 +416,8 @@ pub(super) fn build(params: &Oct, data: &Dataset) -> Result<OctModel> {
         n_kt,
         n_t,
         loss,
+        leaves,
+        class_errors,
     })
 }
 

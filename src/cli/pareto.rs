@@ -1,0 +1,272 @@
+//! `milptree pareto`: the front of false positives and false negatives ([`learn_front`]) as a
+//! report ([`FrontDocument`]): JSON, CSV and a plot in `--out`, or on stdout; one tree file per
+//! point with `--trees`; a summary on stderr.
+
+use std::path::Path;
+
+use serde_json::json;
+
+use crate::cli::args::ParetoArgs;
+use crate::cli::interrupt::interrupt_flag;
+use crate::cli::model_args::SolverChoice;
+use crate::cli::output::{data_block, print_json, write_file};
+use crate::cli::solve::relabel_rule;
+use crate::data::ThresholdMode;
+use crate::dp::DEFAULT_MEMORY_LIMIT_MB;
+use crate::error::{Error, Result};
+use crate::experiment::plots::front::FrontFigure;
+use crate::formulation::binoct::BinOct;
+use crate::formulation::oct::Oct;
+use crate::formulation::{AnyFormulation, FormulationName, Objective};
+use crate::learn::front::{learn_front, FrontMethod, FrontRequest};
+use crate::learn::front_document::{FrontDocument, FrontRunInfo};
+use crate::pareto::{binary_data, Metric, ParetoProblem};
+
+pub fn run(args: ParetoArgs) -> Result<()> {
+    let (method, problem) = settings(&args)?;
+    if let Some(limit) = args.time_limit {
+        if !(limit.is_finite() && limit >= 0.0) {
+            return Err(Error::parameter(
+                "--time-limit",
+                format!("{limit} is not a finite non-negative number of seconds"),
+            ));
+        }
+    }
+    let original = args.data.load()?;
+    let sets = original
+        .clone()
+        .map(|set| binary_data(&set, args.positive_class.as_deref()))?;
+    let rule = relabel_rule(&original, &sets);
+    let request = FrontRequest {
+        problem: problem.clone(),
+        method: method.clone(),
+        time_limit: args.time_limit,
+        memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
+        interrupt: Some(interrupt_flag()),
+    };
+    let result = learn_front(&request, &sets.train)?;
+    let (method_name, solver_name) = match &method {
+        FrontMethod::Search => ("dp".to_string(), "dp".to_string()),
+        FrontMethod::Epsilon {
+            formulation,
+            solver,
+            ..
+        } => (formulation.name().to_string(), solver.name().to_string()),
+    };
+
+    let mut tree_files = vec![None; result.outcome.front.len()];
+    if let Some(dir) = &args.trees {
+        create_dir(dir)?;
+        for (slot, front_tree) in tree_files.iter_mut().zip(&result.outcome.front) {
+            let mut tree = front_tree.tree.clone();
+            let mut learned_by = json!({
+                "method": "pareto",
+                "front_method": method_name,
+                "solver": solver_name,
+                "parameters": problem,
+                "positive_class": sets.train.classes()[1],
+                "point": { "fp": front_tree.point.fp, "fn": front_tree.point.fn_ },
+            });
+            if let Some(rule) = &rule {
+                learned_by["relabel"] = rule.clone();
+            }
+            tree.learned_by = Some(learned_by);
+            let path = dir.join(format!(
+                "fp{}-fn{}.json",
+                front_tree.point.fp, front_tree.point.fn_
+            ));
+            write_file(&path, &tree.to_json_string())?;
+            *slot = Some(path.display().to_string());
+        }
+    }
+
+    let document = FrontDocument::new(
+        &result,
+        &sets,
+        FrontRunInfo {
+            method: method_name,
+            solver: solver_name,
+            problem,
+            data: data_block(&args.data, &sets),
+        },
+        &tree_files,
+    );
+    let mut written = Vec::new();
+    if let Some(dir) = &args.out {
+        create_dir(dir)?;
+        let json_path = dir.join("front.json");
+        let text = serde_json::to_string_pretty(&document)
+            .map_err(|e| Error::Internal(format!("the report cannot be written: {e}")))?;
+        write_file(&json_path, &text)?;
+        let csv_path = dir.join("front.csv");
+        write_file(&csv_path, &document.to_csv())?;
+        written.push(json_path.display().to_string());
+        written.push(csv_path.display().to_string());
+        let dataset = args
+            .data
+            .data
+            .file_stem()
+            .map_or_else(|| "data".to_string(), |s| s.to_string_lossy().into_owned());
+        match FrontFigure::new(&document, &dataset).save(&dir.join("front"))? {
+            Ok(paths) => written.extend(paths.iter().map(|p| p.display().to_string())),
+            Err(reason) => crate::noteln!("note: no plot: {reason}"),
+        }
+    } else if args.json {
+        print_json(&document)?;
+    } else {
+        crate::out!("{}", document.to_csv())?;
+    }
+    if !args.quiet {
+        print_summary(&document, &written);
+    }
+    Ok(())
+}
+
+/// The method and problem the options describe; combinations that do not apply are errors.
+fn settings(args: &ParetoArgs) -> Result<(FrontMethod, ParetoProblem)> {
+    let thresholds = args.thresholds.map(ThresholdMode::from);
+    let method = match args.solver {
+        SolverChoice::Sparse => {
+            return Err(Error::parameter(
+                "--solver",
+                "sparse has no front: use dp (the bi-objective search) or highs/cbc (the \
+                 epsilon-constraint method)",
+            ))
+        }
+        SolverChoice::Dp => {
+            if let Some(formulation) = args.formulation {
+                return Err(Error::parameter(
+                    "--formulation",
+                    format!(
+                        "{formulation} is a MILP; --solver dp is the bi-objective search, which \
+                         needs no formulation (use --solver highs or cbc for the \
+                         epsilon-constraint method)"
+                    ),
+                ));
+            }
+            if args.threads.is_some() {
+                return Err(Error::parameter(
+                    "--threads",
+                    "does not apply to --solver dp",
+                ));
+            }
+            FrontMethod::Search
+        }
+        SolverChoice::Mip(solver) => {
+            for (given, name) in [
+                (args.max_splits.is_some(), "--max-splits"),
+                (args.memory_limit.is_some(), "--memory-limit"),
+            ] {
+                if given {
+                    return Err(Error::parameter(
+                        name,
+                        format!("does not apply to --solver {}", solver.name()),
+                    ));
+                }
+            }
+            let formulation = match args.formulation {
+                Some(FormulationName::Oct) => {
+                    if thresholds == Some(ThresholdMode::ClassBoundary) {
+                        return Err(Error::parameter(
+                            "--thresholds",
+                            "OCT splits at every midpoint; class-boundary applies to binoct",
+                        ));
+                    }
+                    AnyFormulation::Oct(Oct::new(args.depth))
+                }
+                Some(FormulationName::BinOct) => AnyFormulation::BinOct(BinOct {
+                    thresholds: thresholds.unwrap_or(ThresholdMode::All),
+                    objective: Objective::Accuracy,
+                    ..BinOct::new(args.depth)
+                }),
+                Some(other) => {
+                    return Err(Error::parameter(
+                        "--formulation",
+                        format!(
+                            "{other} cannot count each class's errors; the front's MILPs are \
+                             oct and binoct"
+                        ),
+                    ))
+                }
+                None => {
+                    return Err(Error::parameter(
+                        "--formulation",
+                        format!("is needed with --solver {}: oct or binoct", solver.name()),
+                    ))
+                }
+            };
+            FrontMethod::Epsilon {
+                formulation,
+                solver,
+                threads: args.threads,
+            }
+        }
+    };
+    let problem = ParetoProblem {
+        depth: args.depth,
+        max_splits: args.max_splits,
+        thresholds: thresholds.unwrap_or(ThresholdMode::All),
+    };
+    Ok((method, problem))
+}
+
+fn create_dir(dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|source| Error::Output {
+        path: dir.display().to_string(),
+        source,
+    })
+}
+
+/// A few lines on stderr: the front's size and status, the best point of F1 and MCC, the
+/// reference trees, and the files written.
+fn print_summary(document: &FrontDocument, written: &[String]) {
+    let status = if document.complete {
+        "complete".to_string()
+    } else {
+        format!(
+            "stopped by the {} (points found, with a lower-bound front)",
+            if document.termination == crate::dp::DpTermination::Interrupted {
+                "interrupt"
+            } else {
+                "time limit"
+            }
+        )
+    };
+    crate::noteln!(
+        "front of `{}` (positive) against `{}`: {} points, {status}, {:.2} s",
+        document.positive_class,
+        document.negative_class,
+        document.points.len(),
+        document.seconds
+    );
+    for metric in [Metric::F1, Metric::Mcc] {
+        if let Some(best) = document.best.get(metric.key()) {
+            let bound = if document.complete {
+                String::new()
+            } else {
+                format!(" (at most {:.4} for any tree)", best.bound)
+            };
+            crate::noteln!(
+                "best {}: {:.4} at FP {}, FN {}{bound}",
+                metric.name(),
+                best.value,
+                best.fp,
+                best.fn_
+            );
+        }
+    }
+    for reference in &document.references {
+        crate::noteln!(
+            "{} ({}): F1 {:.4}, MCC {:.4} at FP {}, FN {}",
+            reference.name.replace('_', "-"),
+            reference.status,
+            reference.train.metrics[Metric::F1.key()],
+            reference.train.metrics[Metric::Mcc.key()],
+            reference.train.fp,
+            reference.train.fn_
+        );
+    }
+    for path in written {
+        crate::noteln!("written: {path}");
+    }
+}

@@ -1,0 +1,191 @@
+//! Learning the front of false positives and false negatives ([`learn_front`]): by the
+//! bi-objective search, or by a MILP formulation with the epsilon-constraint method, with two
+//! reference trees placed in the same plane: CART of the same depth, and the accuracy-optimal
+//! tree from the exact single-objective search.
+//!
+//! The accuracy-optimal tree is also a check: a complete front's fewest errors (FP + FN) must
+//! be its number of errors, or the two searches contradict each other and the run fails.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::data::{Dataset, ThresholdMode};
+use crate::dp::{self, DpOptions, DpProblem, DpTermination};
+use crate::error::{Error, Result};
+use crate::formulation::AnyFormulation;
+use crate::greedy::{cart, CartParams};
+use crate::learn::epsilon::{epsilon_front, EpsilonOptions};
+use crate::learn::front_document::EpsilonSolve;
+use crate::pareto::{self, errors_of, ParetoOptions, ParetoOutcome, ParetoProblem};
+use crate::solver::SolverKind;
+use crate::tree::Tree;
+
+/// The share of the time limit the accuracy-optimal reference tree gets.
+pub const REFERENCE_SEARCH_SHARE: f64 = 0.1;
+
+/// How the front is computed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FrontMethod {
+    /// The bi-objective search.
+    Search,
+    /// The epsilon-constraint method on a formulation with [`crate::formulation::ClassErrors`]
+    /// (OCT or BinOCT).
+    Epsilon {
+        formulation: AnyFormulation,
+        solver: SolverKind,
+        threads: Option<usize>,
+    },
+}
+
+/// What to compute.
+#[derive(Debug, Clone)]
+pub struct FrontRequest {
+    pub problem: ParetoProblem,
+    pub method: FrontMethod,
+    /// Wall-clock limit of the whole run, in seconds.
+    pub time_limit: Option<f64>,
+    /// The search's cache cap, in MiB.
+    pub memory_limit_mb: usize,
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// A tree learned otherwise, to place in the plane of the front.
+#[derive(Debug, Clone)]
+pub struct ReferenceTree {
+    /// `cart` or `accuracy_optimal`.
+    pub name: String,
+    pub tree: Tree,
+    /// `greedy`, or the exact search's termination.
+    pub status: String,
+}
+
+/// A computed front with its reference trees.
+#[derive(Debug, Clone)]
+pub struct FrontResult {
+    pub outcome: ParetoOutcome,
+    /// The epsilon-constraint method's solves.
+    pub solves: Option<Vec<EpsilonSolve>>,
+    pub references: Vec<ReferenceTree>,
+}
+
+/// Computes the front of `request` on the two-class `train` (class 1 positive; see
+/// [`pareto::binary_data`]).
+pub fn learn_front(request: &FrontRequest, train: &Dataset) -> Result<FrontResult> {
+    let started = Instant::now();
+    let problem = &request.problem;
+    problem.check(train)?;
+    let cart_tree = cart(
+        train,
+        &CartParams {
+            depth: problem.depth,
+            min_leaf: 1,
+            thresholds: problem.thresholds,
+        },
+    )?;
+    let accuracy = DpProblem {
+        max_splits: problem.max_splits,
+        thresholds: problem.thresholds,
+        ..DpProblem::accuracy(train, problem.depth)
+    };
+    let optimal = dp::solve(
+        train,
+        &accuracy,
+        &DpOptions {
+            time_limit: request.time_limit.map(|l| l * REFERENCE_SEARCH_SHARE),
+            memory_limit_mb: request.memory_limit_mb,
+            interrupt: request.interrupt.clone(),
+            ..DpOptions::default()
+        },
+    )?;
+    let remaining = request
+        .time_limit
+        .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+    let (outcome, solves) = match &request.method {
+        FrontMethod::Search => {
+            let outcome = pareto::solve(
+                train,
+                problem,
+                &ParetoOptions {
+                    time_limit: remaining,
+                    memory_limit_mb: request.memory_limit_mb,
+                    interrupt: request.interrupt.clone(),
+                    ..ParetoOptions::default()
+                },
+            )?;
+            (outcome, None)
+        }
+        FrontMethod::Epsilon {
+            formulation,
+            solver,
+            threads,
+        } => {
+            let options = EpsilonOptions {
+                solver: *solver,
+                time_limit: remaining,
+                threads: *threads,
+                interrupt: request.interrupt.clone(),
+            };
+            let run = match formulation {
+                AnyFormulation::Oct(oct) => epsilon_front(oct, train, &options)?,
+                AnyFormulation::BinOct(binoct) => epsilon_front(binoct, train, &options)?,
+                other => {
+                    return Err(Error::parameter(
+                        "--formulation",
+                        format!(
+                            "{} cannot count each class's errors; the front's MILPs are oct \
+                             and binoct",
+                            other.name()
+                        ),
+                    ))
+                }
+            };
+            (run.outcome, Some(run.solves))
+        }
+    };
+    let termination = match optimal.termination {
+        DpTermination::Optimal => "optimal",
+        DpTermination::TimeLimit => "time_limit",
+        DpTermination::Interrupted => "interrupted",
+    };
+    if outcome.is_complete() && optimal.is_optimal() {
+        let fewest = outcome
+            .front
+            .iter()
+            .map(|t| u64::from(t.point.fp) + u64::from(t.point.fn_))
+            .min();
+        let errors = errors_of(&optimal.tree, train);
+        let expected = u64::from(errors.fp) + u64::from(errors.fn_);
+        if fewest != Some(expected) {
+            return Err(Error::Internal(format!(
+                "the front's fewest errors are {fewest:?}, but the exact search's \
+                 accuracy-optimal tree makes {expected}: the two searches contradict each other"
+            )));
+        }
+    }
+    Ok(FrontResult {
+        outcome,
+        solves,
+        references: vec![
+            ReferenceTree {
+                name: "cart".into(),
+                tree: cart_tree,
+                status: "greedy".into(),
+            },
+            ReferenceTree {
+                name: "accuracy_optimal".into(),
+                tree: optimal.tree,
+                status: termination.into(),
+            },
+        ],
+    })
+}
+
+/// The thresholds a formulation's front is over (`None` for one without a front).
+pub fn formulation_thresholds(formulation: &AnyFormulation) -> Option<ThresholdMode> {
+    match formulation {
+        AnyFormulation::Oct(_) => Some(ThresholdMode::All),
+        AnyFormulation::BinOct(binoct) => Some(binoct.thresholds),
+        _ => None,
+    }
+}

@@ -1,0 +1,185 @@
+//! The Pareto front of (false positives, false negatives) over optimal-depth trees, by a
+//! bi-objective dynamic-programming search, and from it the trees that are provably optimal for
+//! metrics that are not sums over leaves (F1, Matthews correlation, Fowlkes-Mallows).
+//!
+//! Every metric in [`metric`] is non-increasing in both error counts, so its best tree lies on
+//! the front: [`solve`] computes the whole front (one tree per point), and
+//! [`ParetoOutcome::best`] picks the point a metric prefers.
+//!
+//! # The search
+//! The ideas are Demirović and Stuckey's (AAAI 2021), on the single-objective search's
+//! machinery ([`crate::dp`]: binned continuous features, row-set views sorted by every feature,
+//! the cache by row set):
+//! - a front is a staircase sorted by false positives ([`front`]); children's fronts are
+//!   merged by summing every pair into a table indexed by false positives, whose staircase is
+//!   read in one pass ([`entry::Table`]);
+//! - depth two and less is solved without recursion over each feature's local bins
+//!   ([`depth_two`]);
+//! - deeper subproblems try every split, by bisection over each feature's positions, and prune
+//!   with the node's front so far (A), children's fronts from the cache (C) and from nearby
+//!   solved positions (D); exact fronts are cached (B) ([`search`]);
+//! - each point keeps its root split and its left child's point, so its tree is rebuilt from
+//!   the children's fronts ([`rebuild`]) and checked by plain counting.
+//!
+//! A time limit or an interrupt returns the points found so far, each with its tree, and a
+//! lower-bound front that every tree is weakly dominated by.
+
+pub mod front;
+pub mod metric;
+
+mod cache;
+mod depth_two;
+mod entry;
+mod outcome;
+mod problem;
+mod rebuild;
+mod search;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+pub use front::Point;
+pub use metric::{Confusion, Metric};
+pub use outcome::{FrontTree, ParetoOutcome, ParetoStats};
+pub use problem::{binary_data, ParetoProblem};
+pub use rebuild::errors_of;
+
+use crate::data::Dataset;
+use crate::dp::binned::Binned;
+use crate::dp::deadline::Deadline;
+use crate::dp::{DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::error::{Error, Result};
+use entry::points;
+use search::{NodeResult, Search};
+
+/// The pruning techniques of the search, each of which can be turned off to measure what it
+/// brings; none changes the front.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParetoBounds {
+    /// Children solved exactly only outside the region their parent already covers, and
+    /// subproblems skipped when a cached bound lies in that region (A, B).
+    pub upper_bound: bool,
+    /// Intervals of split positions bounded by their solved neighbours' children (C, D).
+    pub intervals: bool,
+    /// A second child not solved when the first child's front and its bound are covered (A).
+    pub second_child: bool,
+}
+
+impl Default for ParetoBounds {
+    fn default() -> Self {
+        ParetoBounds {
+            upper_bound: true,
+            intervals: true,
+            second_child: true,
+        }
+    }
+}
+
+/// Options of one search.
+#[derive(Debug, Clone)]
+pub struct ParetoOptions {
+    /// Wall-clock limit in seconds; `None`: no limit.
+    pub time_limit: Option<f64>,
+    /// Cap on the memory of the front cache, in MiB; past it the least recently used fronts
+    /// are evicted.
+    pub memory_limit_mb: usize,
+    /// When set to `true` by someone else (e.g. a Ctrl-C handler), the search stops at its next
+    /// check with the points found and a lower-bound front.
+    pub interrupt: Option<Arc<AtomicBool>>,
+    pub bounds: ParetoBounds,
+}
+
+impl Default for ParetoOptions {
+    fn default() -> Self {
+        ParetoOptions {
+            time_limit: None,
+            memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
+            interrupt: None,
+            bounds: ParetoBounds::default(),
+        }
+    }
+}
+
+/// Computes the front of `problem` on the two-class `data` (class 1 positive; see
+/// [`binary_data`]), with a tree for each point, or the points found within the limits of
+/// `options` and a lower-bound front.
+pub fn solve(
+    data: &Dataset,
+    problem: &ParetoProblem,
+    options: &ParetoOptions,
+) -> Result<ParetoOutcome> {
+    problem.check(data)?;
+    if let Some(limit) = options.time_limit {
+        if !(limit.is_finite() && limit >= 0.0) {
+            return Err(Error::parameter(
+                "--time-limit",
+                format!("{limit} is not a finite non-negative number of seconds"),
+            ));
+        }
+    }
+    let start = Instant::now();
+    let binned = Binned::new(data, problem.thresholds);
+    let deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
+    let mut search = Search::new(&binned, options.bounds, cache_bytes, deadline);
+    let root = search.arena.root(&binned);
+    let depth = problem.depth;
+    let budget = problem.max_splits.unwrap_or(usize::MAX);
+
+    let (found, lower_bound) = match search.solve_root(&root, depth, budget) {
+        NodeResult::Done(front) => {
+            let found = front.to_vec();
+            let lower = points(&found);
+            (found, lower)
+        }
+        NodeResult::Stopped { found, lower } => (found, lower),
+    };
+    let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
+
+    // Rebuild and check every point's tree (the deadline no longer applies).
+    search.deadline.suspended = true;
+    let mut front: Vec<FrontTree> = Vec::with_capacity(found.len());
+    let (root_depth, _) = search.normalize(&root, depth, budget);
+    for entry in &found {
+        let shape = rebuild::rebuild_entry(&mut search, &root, root_depth, *entry)?;
+        let tree = rebuild::to_tree(&shape, &binned, data, depth)?;
+        let point = errors_of(&tree, data);
+        let exact = termination == DpTermination::Optimal;
+        if (exact && point != entry.point) || !point.weakly_dominates(entry.point) {
+            return Err(Error::Internal(format!(
+                "the search's tree for ({}, {}) makes ({}, {}) errors",
+                entry.point.fp, entry.point.fn_, point.fp, point.fn_
+            )));
+        }
+        front.push(FrontTree {
+            point,
+            splits: shape.splits(),
+            proven: exact,
+            tree,
+        });
+    }
+    // After a stop, a rebuilt tree can beat the point it was found for: keep the nondominated.
+    front.sort_by_key(|t| t.point);
+    front.dedup_by_key(|t| t.point);
+    let kept = front::nondominated(front.iter().map(|t| t.point).collect());
+    front.retain(|t| kept.binary_search(&t.point).is_ok());
+
+    let counts = data.class_counts();
+    let mut stats = search.stats.clone();
+    stats.depth_two_positions = search.depth_two.positions;
+    stats.depth_two_intervals_pruned = search.depth_two.intervals_pruned;
+    stats.cache_entries = search.cache.len() as u64;
+    stats.cache_evictions = search.cache.evictions;
+    Ok(ParetoOutcome {
+        positives: counts[1] as u64,
+        negatives: counts[0] as u64,
+        front,
+        lower_bound,
+        termination,
+        seconds: start.elapsed().as_secs_f64(),
+        stats,
+    })
+}
