@@ -12,6 +12,7 @@ mod data_edges;
 mod data_errors;
 mod dp_limits;
 mod dp_methods;
+mod dp_metrics;
 mod dp_oracle;
 mod dp_peers;
 mod evaluator_props;

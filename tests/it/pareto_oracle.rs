@@ -34,7 +34,7 @@ fn nondominated(points: &BTreeSet<(u32, u32)>) -> BTreeSet<(u32, u32)> {
 /// Every (fp, fn) reachable by a tree of depth <= `depth` with <= `budget` splits on `rows`,
 /// reduced to its nondominated points (which loses nothing: the best sum of two children is a
 /// sum of two nondominated points). Leaves predict either class.
-fn reachable(
+pub(crate) fn reachable(
     data: &Dataset,
     splits: &[(usize, f64)],
     rows: &[usize],
