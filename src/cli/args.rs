@@ -192,6 +192,11 @@ pub struct ExportLpArgs {
     /// (what each variable means) and, with a warm start, `<name>.mst` and `<name>.sol`.
     #[arg(long, short)]
     pub output: PathBuf,
+    /// [oct, binoct] Write one model of the epsilon-constraint front of false positives and
+    /// false negatives instead (two classes, the second positive): minimise (N + 1) FN + FP
+    /// subject to FP <= E, N the negative rows. No warm start is written.
+    #[arg(long, value_name = "E")]
+    pub max_fp: Option<u32>,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,

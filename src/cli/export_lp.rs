@@ -65,10 +65,13 @@ fn write_with(
 fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> {
     let format = format_of(&args.output)?;
     let data = args.data.load()?.map(|set| formulation.prepare(set))?;
-    let built = formulation.build(
-        &data.train,
-        args.model.warm_start() == WarmStartMode::Greedy,
-    )?;
+    let built = match args.max_fp {
+        Some(max_fp) => formulation.build_with_max_false_positives(&data.train, max_fp)?,
+        None => formulation.build(
+            &data.train,
+            args.model.warm_start() == WarmStartMode::Greedy,
+        )?,
+    };
     let mip = &built.mip;
     write_with(&args.output, |out| match format {
         ModelFormat::Lp => mip.write_lp(out),
@@ -129,6 +132,7 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             "formulation": formulation.name(),
             "parameters": formulation.parameters(),
             "model_size": size,
+            "max_fp": args.max_fp,
             "integrality_tolerance": built.integrality_tolerance,
             "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "warm_start": start_report,
@@ -145,6 +149,13 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             size.constraints,
             size.nonzeros
         )?;
+        if let Some(max_fp) = args.max_fp {
+            outln!(
+                "objective: (negatives + 1) * false negatives + false positives, with at most \
+                 {max_fp} false positives (class `{}` positive)",
+                data.train.classes()[1]
+            )?;
+        }
         for path in &written {
             outln!("wrote {}", path.display())?;
         }

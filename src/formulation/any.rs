@@ -17,10 +17,10 @@ use crate::formulation::binoct::{BinOct, BinOctParams};
 use crate::formulation::flowoct::{FlowOct, FlowOctParams};
 use crate::formulation::oct::{Oct, OctParams};
 use crate::formulation::olct::{Olct, OlctParams};
-use crate::formulation::{BuiltModel, Encoded, Formulation, VariableRole};
+use crate::formulation::{BuiltModel, ClassErrors, Encoded, Formulation, VariableRole};
 use crate::learn::milp::{self, MilpOptions};
 use crate::learn::Outcome;
-use crate::mip::MipModel;
+use crate::mip::{MipModel, RowSense};
 use crate::tree::Tree;
 
 /// The name of a formulation.
@@ -179,6 +179,36 @@ pub struct AnyBuilt {
     pub warm_start: Option<Encoded>,
 }
 
+/// The model of [`AnyFormulation::build_with_max_false_positives`].
+fn bounded_false_positives<F: ClassErrors>(
+    formulation: &F,
+    train: &Dataset,
+    max_fp: u32,
+) -> Result<AnyBuilt> {
+    let counts = train.class_counts();
+    if counts.len() != 2 {
+        return Err(Error::input(
+            train.source(),
+            format!(
+                "a model with at most E false positives needs two classes, and the data has {}",
+                counts.len()
+            ),
+        ));
+    }
+    let (built, errors) = formulation.build_with_class_errors(train)?;
+    let (false_positives, false_negatives) = (errors[0].clone(), errors[1].clone());
+    let scale = counts[0] as f64 + 1.0;
+    let mut mip = built.mip().clone();
+    mip.set_objective(scale * false_negatives + false_positives.clone());
+    mip.add_row("max_fp", false_positives, RowSense::Le, f64::from(max_fp));
+    Ok(AnyBuilt {
+        roles: built.variable_roles(),
+        mip,
+        integrality_tolerance: built.integrality_tolerance(),
+        warm_start: None,
+    })
+}
+
 macro_rules! dispatch {
     ($self:expr, $f:ident => $body:expr) => {
         match $self {
@@ -266,5 +296,25 @@ impl AnyFormulation {
                 warm_start,
             })
         })
+    }
+
+    /// One model of the epsilon-constraint front of false positives and false negatives on the
+    /// two-class `train` (class 1 positive): minimise `(N + 1) FN + FP` subject to
+    /// `FP <= max_fp`, `N` the negative rows, so its optimum is the front's point with the most
+    /// false positives up to `max_fp` (see [`crate::learn::epsilon`]). OCT and BinOCT only,
+    /// whose errors on each class are linear expressions ([`ClassErrors`]); no warm start.
+    pub fn build_with_max_false_positives(&self, train: &Dataset, max_fp: u32) -> Result<AnyBuilt> {
+        match self {
+            AnyFormulation::Oct(oct) => bounded_false_positives(oct, train, max_fp),
+            AnyFormulation::BinOct(binoct) => bounded_false_positives(binoct, train, max_fp),
+            other => Err(Error::parameter(
+                "--max-fp",
+                format!(
+                    "applies to oct and binoct, whose errors on each class are linear \
+                     expressions; not to {}",
+                    other.name()
+                ),
+            )),
+        }
     }
 }

@@ -76,3 +76,88 @@ fn oct_and_binoct_fronts_equal_the_search_front_on_both_solvers() {
     };
     check(&binoct, "BinOCT", &data, 2);
 }
+
+/// The data as a CSV file (`x0,x1,...,label`, labels `c0`, `c1`).
+fn to_csv(data: &Dataset) -> String {
+    let header: Vec<String> = (0..data.n_features()).map(|j| format!("x{j}")).collect();
+    let mut text = format!("{},label\n", header.join(","));
+    for (row, &label) in data.rows().iter().zip(data.labels()) {
+        let cells: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+        text.push_str(&format!("{},c{label}\n", cells.join(",")));
+    }
+    text
+}
+
+#[test]
+fn an_exported_max_fp_model_solves_to_the_front_point_on_both_solvers() {
+    let data = random_dataset(2, 10, 2, 2, 3);
+    let front = dp_front(&data, 2);
+    assert!(front.len() >= 2, "a front with a point to skip: {front:?}");
+    let negatives = data.labels().iter().filter(|&&l| l == 0).count() as f64;
+    let (_dir, csv) = crate::common::temp_file("front.csv", &to_csv(&data));
+    let out = tempfile::tempdir().expect("temporary directory");
+    // Bounds at a point's false positives and just below the next point's.
+    for (k, point) in front.iter().enumerate() {
+        let bounds = match front.get(k + 1) {
+            Some(next) if next.fp > point.fp + 1 => vec![point.fp, next.fp - 1],
+            _ => vec![point.fp],
+        };
+        for max_fp in bounds {
+            for (formulation, extra) in [("oct", vec![]), ("binoct", vec!["--thresholds", "all"])] {
+                let model = out.path().join(format!("{formulation}-{max_fp}.lp"));
+                let max = max_fp.to_string();
+                let mut args = vec![
+                    "export-lp",
+                    crate::common::path_str(&csv),
+                    "--formulation",
+                    formulation,
+                    "--depth",
+                    "2",
+                    "--max-fp",
+                    &max,
+                    "-o",
+                    crate::common::path_str(&model),
+                ];
+                args.extend(extra.iter().copied());
+                let output = crate::common::milptree(&args);
+                assert!(
+                    output.status.success(),
+                    "{}",
+                    crate::common::stderr(&output)
+                );
+                let want = (negatives + 1.0) * f64::from(point.fn_) + f64::from(point.fp);
+                for solver in [SolverKind::Highs, SolverKind::Cbc] {
+                    let solved = milptree::solver::solve_file(
+                        solver,
+                        &model,
+                        None,
+                        &milptree::solver::SolveOptions::default(),
+                    )
+                    .expect("the file solves");
+                    let objective = solved.report.objective.expect("an optimum");
+                    // Integral at the optimum; the file is solved with the solvers' default
+                    // integrality tolerance, which BinOCT's big-M rows turn into ~1e-6.
+                    assert!(
+                        (objective - want).abs() < 1e-3,
+                        "{formulation} {solver:?} FP <= {max_fp}: {objective}, front point {point:?}"
+                    );
+                }
+            }
+        }
+    }
+    // Not for FlowOCT, and not on three classes.
+    let output = crate::common::milptree(&[
+        "export-lp",
+        crate::common::path_str(&csv),
+        "--formulation",
+        "flowoct",
+        "--depth",
+        "2",
+        "--max-fp",
+        "1",
+        "-o",
+        crate::common::path_str(&out.path().join("flow.lp")),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(crate::common::stderr(&output).contains("--max-fp"));
+}
