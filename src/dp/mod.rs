@@ -109,16 +109,29 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         incumbent: leaf_cost,
         bound: 0.0,
     });
-    if options.bounds.greedy_start && !search.deadline.reached() {
+    if options.bounds.greedy_start {
         let started = search.deadline.seconds();
-        if let Some((tree, tree_cost)) = incumbent::greedy(&mut search, &root, depth, budget)? {
-            if tree_cost < incumbent.1 {
-                incumbent = (tree, tree_cost);
-                search.trajectory.push(DpProgress {
-                    seconds: search.deadline.seconds(),
-                    incumbent: tree_cost,
-                    bound: 0.0,
-                });
+        // CART's tree and stacked single splits whatever the deadline (a scan of each feature
+        // per node), then stacked depth-two trees while there is time.
+        search.deadline.suspended = true;
+        let cart =
+            (budget >= search::full(depth)).then(|| incumbent::gini(&mut search, &root, depth));
+        let stacked = incumbent::greedy(&mut search, &root, depth, budget, 1);
+        search.deadline.suspended = false;
+        let mut found = vec![cart, stacked?];
+        if !search.deadline.reached() {
+            found.push(incumbent::greedy(&mut search, &root, depth, budget, 2)?);
+        }
+        for candidate in found {
+            if let Some((tree, tree_cost)) = candidate {
+                if tree_cost < incumbent.1 - tol {
+                    incumbent = (tree, tree_cost);
+                    search.trajectory.push(DpProgress {
+                        seconds: search.deadline.seconds(),
+                        incumbent: tree_cost,
+                        bound: 0.0,
+                    });
+                }
             }
         }
         search.stats.greedy_seconds = search.deadline.seconds() - started;

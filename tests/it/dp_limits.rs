@@ -216,3 +216,35 @@ fn objective_of_counts_errors_and_refuses_trees_outside_the_problem() {
     };
     assert_eq!(objective_of(&tree, &data, &leafy), None);
 }
+
+#[test]
+fn a_search_stopped_at_once_is_at_least_as_good_as_cart() {
+    use milptree::data::ThresholdMode;
+    use milptree::greedy::{cart, CartParams};
+    for name in ["iris", "wine", "breast_cancer"] {
+        let data = read_dataset(&dataset(name), &TargetColumn::Last).expect("bundled data");
+        for depth in 2..=4 {
+            let problem = DpProblem::accuracy(&data, depth);
+            let options = DpOptions {
+                time_limit: Some(0.0),
+                ..DpOptions::default()
+            };
+            let outcome = solve(&data, &problem, &options).expect("stops cleanly");
+            let greedy = cart(
+                &data,
+                &CartParams {
+                    depth,
+                    min_leaf: 1,
+                    thresholds: ThresholdMode::All,
+                },
+            )
+            .expect("CART");
+            let cart_errors = objective_of(&greedy, &data, &problem).expect("a tree of the problem");
+            assert!(
+                outcome.objective <= cart_errors,
+                "{name} depth {depth}: {} errors stopped at once, CART {cart_errors}",
+                outcome.objective
+            );
+        }
+    }
+}
