@@ -122,16 +122,14 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         if !search.deadline.reached() {
             found.push(incumbent::greedy(&mut search, &root, depth, budget, 2)?);
         }
-        for candidate in found {
-            if let Some((tree, tree_cost)) = candidate {
-                if tree_cost < incumbent.1 - tol {
-                    incumbent = (tree, tree_cost);
-                    search.trajectory.push(DpProgress {
-                        seconds: search.deadline.seconds(),
-                        incumbent: tree_cost,
-                        bound: 0.0,
-                    });
-                }
+        for (tree, tree_cost) in found.into_iter().flatten() {
+            if tree_cost < incumbent.1 - tol {
+                incumbent = (tree, tree_cost);
+                search.trajectory.push(DpProgress {
+                    seconds: search.deadline.seconds(),
+                    incumbent: tree_cost,
+                    bound: 0.0,
+                });
             }
         }
         search.stats.greedy_seconds = search.deadline.seconds() - started;

@@ -239,7 +239,8 @@ fn a_search_stopped_at_once_is_at_least_as_good_as_cart() {
                 },
             )
             .expect("CART");
-            let cart_errors = objective_of(&greedy, &data, &problem).expect("a tree of the problem");
+            let cart_errors =
+                objective_of(&greedy, &data, &problem).expect("a tree of the problem");
             assert!(
                 outcome.objective <= cart_errors,
                 "{name} depth {depth}: {} errors stopped at once, CART {cart_errors}",
