@@ -14,13 +14,13 @@
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, ThresholdMode};
-use crate::dp::{self, DpOptions, DpProblem, DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::formulation::Objective;
 use crate::greedy::{cart, CartParams};
+use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
-use crate::solver::{gaps, SolveReport, Termination, TrajectoryPoint};
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a
@@ -258,45 +258,15 @@ impl DpSearch {
             "parameters": self.parameters(),
         }));
         let evaluated = dp::objective_of(&tree, train, &problem);
-        let decode_mismatch = match evaluated {
-            Some(value) if (value - found.objective).abs() <= 1e-9 * value.abs().max(1.0) => None,
-            other => Some(DecodeMismatch {
-                solver_objective: found.objective,
-                evaluated_objective: other.unwrap_or(f64::NAN),
-                message: format!(
-                    "the search reports objective {}, but its tree evaluates to {other:?}",
-                    found.objective
-                ),
-            }),
-        };
-        let mut report = SolveReport {
-            solver: "dp".to_string(),
-            solver_version: env!("CARGO_PKG_VERSION").to_string(),
-            termination: match found.termination {
-                DpTermination::Optimal => Termination::Optimal,
-                DpTermination::TimeLimit => Termination::TimeLimit,
-                DpTermination::Interrupted => Termination::Interrupted,
-            },
-            has_solution: true,
-            objective: Some(found.objective),
-            best_bound: Some(found.lower_bound),
-            seconds: found.seconds,
-            time_to_first_incumbent: found.trajectory.first().map(|p| p.seconds),
-            first_incumbent: found.trajectory.first().map(|p| p.incumbent),
-            trajectory: found
-                .trajectory
-                .iter()
-                .map(|p| TrajectoryPoint {
-                    seconds: p.seconds,
-                    incumbent: Some(p.incumbent),
-                    bound: Some(p.bound),
-                })
-                .collect(),
-            time_limit: options.time_limit,
-            mip_rel_gap: 0.0,
-            ..SolveReport::default()
-        };
-        (report.abs_gap, report.rel_gap) = gaps(report.objective, report.best_bound);
+        let decode_mismatch = search_report::objective_mismatch(found.objective, evaluated);
+        let report = search_report::search_report(
+            "dp",
+            found.termination,
+            (found.objective, found.lower_bound),
+            found.seconds,
+            &found.trajectory,
+            options.time_limit,
+        );
         Ok(Outcome {
             name: "dp",
             parameters: self.parameters(),
@@ -364,30 +334,22 @@ impl DpSearch {
                 1.0 - evaluated
             ),
         });
-        let mut report = SolveReport {
-            solver: "dp".to_string(),
-            solver_version: env!("CARGO_PKG_VERSION").to_string(),
-            termination: match found.termination {
-                DpTermination::Optimal => Termination::Optimal,
-                DpTermination::TimeLimit => Termination::TimeLimit,
-                DpTermination::Interrupted => Termination::Interrupted,
-            },
-            has_solution: true,
-            objective: Some(objective),
-            best_bound: Some((1.0 - bound).min(objective)),
-            seconds: found.seconds,
-            time_to_first_incumbent: None,
-            first_incumbent: None,
-            trajectory: vec![TrajectoryPoint {
+        let best_bound = (1.0 - bound).min(objective);
+        let mut report = search_report::search_report(
+            "dp",
+            found.termination,
+            (objective, best_bound),
+            found.seconds,
+            &[DpProgress {
                 seconds: found.seconds,
-                incumbent: Some(objective),
-                bound: Some((1.0 - bound).min(objective)),
+                incumbent: objective,
+                bound: best_bound,
             }],
-            time_limit: options.time_limit,
-            mip_rel_gap: 0.0,
-            ..SolveReport::default()
-        };
-        (report.abs_gap, report.rel_gap) = gaps(report.objective, report.best_bound);
+            options.time_limit,
+        );
+        // The front search records no incumbents along the way.
+        report.time_to_first_incumbent = None;
+        report.first_incumbent = None;
         let front = FrontSummary {
             metric,
             value,

@@ -29,6 +29,7 @@ pub mod front_document;
 pub mod milp;
 pub mod milp_method;
 pub mod outcome;
+mod search_report;
 pub mod sparse_search;
 pub mod spec;
 pub mod warm_start;

@@ -15,8 +15,8 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{DpTermination, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
-use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
-use crate::solver::{gaps, SolveReport, Termination, TrajectoryPoint};
+use crate::learn::search_report;
+use crate::learn::{LearnOptions, Outcome, WarmStartMode};
 use crate::sparse::{self, Loss, SparseOptions, SparseOutcome, SparseProblem};
 use crate::tree::{Tree, MAX_DEPTH};
 
@@ -318,45 +318,15 @@ impl SparseSearch {
             "parameters": self.parameters(),
         }));
         let evaluated = sparse::objective_of(&tree, train, problem);
-        let decode_mismatch = match evaluated {
-            Some(value) if (value - found.objective).abs() <= 1e-9 * value.abs().max(1.0) => None,
-            other => Some(DecodeMismatch {
-                solver_objective: found.objective,
-                evaluated_objective: other.unwrap_or(f64::NAN),
-                message: format!(
-                    "the search reports objective {}, but its tree evaluates to {other:?}",
-                    found.objective
-                ),
-            }),
-        };
-        let mut report = SolveReport {
-            solver: "sparse".to_string(),
-            solver_version: env!("CARGO_PKG_VERSION").to_string(),
-            termination: match found.termination {
-                DpTermination::Optimal => Termination::Optimal,
-                DpTermination::TimeLimit => Termination::TimeLimit,
-                DpTermination::Interrupted => Termination::Interrupted,
-            },
-            has_solution: true,
-            objective: Some(found.objective),
-            best_bound: Some(found.lower_bound),
-            seconds: found.seconds,
-            time_to_first_incumbent: found.trajectory.first().map(|p| p.seconds),
-            first_incumbent: found.trajectory.first().map(|p| p.incumbent),
-            trajectory: found
-                .trajectory
-                .iter()
-                .map(|p| TrajectoryPoint {
-                    seconds: p.seconds,
-                    incumbent: Some(p.incumbent),
-                    bound: Some(p.bound),
-                })
-                .collect(),
+        let decode_mismatch = search_report::objective_mismatch(found.objective, evaluated);
+        let report = search_report::search_report(
+            "sparse",
+            found.termination,
+            (found.objective, found.lower_bound),
+            found.seconds,
+            &found.trajectory,
             time_limit,
-            mip_rel_gap: 0.0,
-            ..SolveReport::default()
-        };
-        (report.abs_gap, report.rel_gap) = gaps(report.objective, report.best_bound);
+        );
         let mut notes = vec![format!(
             "{} leaves, loss {} ({}), leaf penalty {}",
             found.leaves,
