@@ -4,6 +4,7 @@
 //! rows sorted by bin. No floating-point value is touched after this.
 
 use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
+use crate::tree::Split;
 
 /// One row in a feature's sorted list: the row and its bin for that feature.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -28,6 +29,16 @@ pub(crate) struct Binned {
 }
 
 impl Binned {
+    /// The split `x_j <= t` of searched feature `feature` at threshold bin `bin`, on the data's
+    /// feature and with the threshold's value.
+    pub fn split(&self, feature: u32, bin: u32) -> Split {
+        let f = feature as usize;
+        Split::Axis {
+            feature: self.data_feature[f],
+            threshold: self.thresholds[f][bin as usize],
+        }
+    }
+
     /// Bins `data` with the thresholds of `mode`; features without a threshold are left out.
     pub fn new(data: &Dataset, mode: ThresholdMode) -> Binned {
         let n_rows = data.n_rows();

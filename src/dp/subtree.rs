@@ -8,7 +8,7 @@ use crate::dp::cost::CostModel;
 use crate::dp::search::Search;
 use crate::dp::view::View;
 use crate::error::{Error, Result};
-use crate::tree::{NodeKind, Split, Tree, TreeBuilder};
+use crate::tree::{NodeKind, Tree, TreeBuilder};
 
 /// A tree over bins: leaves predict the best class of the rows that reach them.
 #[derive(Debug, Clone, PartialEq)]
@@ -151,14 +151,7 @@ pub(crate) fn to_tree(
                 left,
                 right,
             } => {
-                let f = *feature as usize;
-                builder.split(
-                    id,
-                    Split::Axis {
-                        feature: binned.data_feature[f],
-                        threshold: binned.thresholds[f][*bin as usize],
-                    },
-                )?;
+                builder.split(id, binned.split(*feature, *bin))?;
                 stack.push((2 * id, left));
                 stack.push((2 * id + 1, right));
             }

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::pareto::entry::Entry;
 use crate::pareto::front::Point;
 use crate::pareto::search::Search;
-use crate::tree::{Split, Tree, TreeBuilder};
+use crate::tree::{Tree, TreeBuilder};
 
 /// A tree over searched features and threshold bins, with each leaf's prediction.
 #[derive(Debug, Clone, PartialEq)]
@@ -149,14 +149,7 @@ pub(crate) fn to_tree(
                 left,
                 right,
             } => {
-                let f = *feature as usize;
-                builder.split(
-                    id,
-                    Split::Axis {
-                        feature: binned.data_feature[f],
-                        threshold: binned.thresholds[f][*bin as usize],
-                    },
-                )?;
+                builder.split(id, binned.split(*feature, *bin))?;
                 stack.push((2 * id, left));
                 stack.push((2 * id + 1, right));
             }
