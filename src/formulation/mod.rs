@@ -14,6 +14,7 @@ pub mod binoct;
 pub mod flowoct;
 pub mod oct;
 pub mod olct;
+pub mod twins;
 
 pub use any::{AnyBuilt, AnyFormulation, FormulationName, FormulationParams};
 

@@ -345,6 +345,16 @@ fn routed(
     start.finish().expect("complete")
 }
 
+/// The bin of row `r` in every feature: the number of the model's thresholds below its value.
+fn bins_of(built: &BinOctModel, data: &Dataset, r: usize) -> Vec<usize> {
+    built
+        .thresholds()
+        .iter()
+        .zip(&data.rows()[r])
+        .map(|(thresholds, &x)| thresholds.iter().filter(|&&t| t < x).count())
+        .collect()
+}
+
 /// Checks, for one choice of features and bits at every node, that the decoded thresholds are
 /// candidates, that the routing of the decoded tree is feasible, and that moving any one row to
 /// any other leaf breaks a row of the model: the `l` the rows allow are exactly the routing of
@@ -384,8 +394,14 @@ fn check_pattern(
             if leaf == leaves[r] {
                 continue;
             }
+            // Rows in the same bin of every feature share their leaf variables: they move
+            // together.
             let mut moved = leaves.to_vec();
-            moved[r] = leaf;
+            for twin in
+                (0..data.n_rows()).filter(|&q| bins_of(built, data, q) == bins_of(built, data, r))
+            {
+                moved[twin] = leaf;
+            }
             let check = built.mip().check(&routed(built, data, configs, &moved));
             assert!(
                 !check.feasible,
@@ -550,10 +566,17 @@ fn sizes_stay_within_the_papers_bounds() {
                 };
                 let usable = counts.iter().filter(|&&t| t > 0).count();
                 let (n, l) = ((1usize << depth) - 1, 1usize << depth);
-                let (r, f, c) = (data.n_rows(), data.n_features(), data.n_classes());
+                let (f, c) = (data.n_features(), data.n_classes());
+                // Rows in the same bin of every feature share their variables and rows.
+                let bins: std::collections::HashSet<Vec<usize>> = (0..data.n_rows())
+                    .map(|q| bins_of(&built, data, q))
+                    .collect();
+                let r = bins.len();
                 let context = format!("{} {mode} depth {depth}", data.source());
                 assert_eq!(size.binaries, n * usable + n * bits + l * c, "{context}");
-                assert_eq!(size.continuous, r * l + l * c, "{context}");
+                // Accuracy: whole weights, so the error columns are integers.
+                assert_eq!(size.continuous, r * l, "{context}");
+                assert_eq!(size.integers, l * c, "{context}");
                 assert!(size.binaries <= n * (f + bits) + l * c, "{context}");
                 assert!(
                     size.constraints <= n + r + l + 2 * n * f * t_max + l * c,

@@ -321,3 +321,62 @@ fn depth_three_reaches_the_exact_searchs_optimum() {
         );
     }
 }
+
+/// The compact routing: every routing row has at most one term per feature besides its flow and
+/// the `p` of its node and ancestors, however many thresholds there are, and the model has one
+/// chain column per threshold a node may use but the last of each feature.
+#[test]
+fn routing_rows_have_one_term_per_feature() {
+    let iris = milptree::data::read_dataset(
+        &crate::common::dataset("iris"),
+        &milptree::data::TargetColumn::Last,
+    )
+    .expect("iris");
+    let data = mixed_dataset(31, 40, &[12, 9, 2, 30], 3, 2);
+    for data in [iris, data] {
+        for depth in 1..=3 {
+            let built = FlowOct::new(depth).build(&data).expect("builds");
+            let mip = built.mip();
+            let p = data.n_features();
+            let mut routing = 0;
+            for row in mip.rows() {
+                if row.name.starts_with("left[") || row.name.starts_with("right[") {
+                    routing += 1;
+                    assert!(
+                        row.terms.len() <= 1 + p + depth,
+                        "{} depth {depth}: {} has {} terms",
+                        data.source(),
+                        row.name,
+                        row.terms.len()
+                    );
+                }
+            }
+            assert!(routing > 0);
+            let split_names: Vec<&str> = mip
+                .vars()
+                .iter()
+                .map(|v| v.name.as_str())
+                .filter(|name| name.starts_with("b["))
+                .collect();
+            let splits = split_names.len();
+            // `b[n=N,j=J,t=T]`: the (node, feature) pairs.
+            let pairs: std::collections::HashSet<&str> = split_names
+                .iter()
+                .filter_map(|name| name.rsplit_once(",t=").map(|(pair, _)| pair))
+                .collect();
+            let chains = mip
+                .vars()
+                .iter()
+                .filter(|v| v.name.starts_with("u["))
+                .count();
+            let chain_rows = mip
+                .rows()
+                .iter()
+                .filter(|r| r.name.starts_with("chain["))
+                .count();
+            assert_eq!(chains, chain_rows);
+            assert_eq!(chains, splits - pairs.len(), "{}", data.source());
+            assert!(chains > 0);
+        }
+    }
+}

@@ -153,10 +153,11 @@ impl Formulation for BinOct {
         let full = built.full_tree_of(solution)?;
         let mut tree = full.to_tree(&built.data, &built.candidates)?;
         tree.learned_by = Some(json!({ "method": "binoct", "parameters": self.parameters() }));
-        let notes = tree
-            .leaves()
+        let notes = built
+            .twins
+            .note()
             .into_iter()
-            .filter_map(|id| {
+            .chain(tree.leaves().into_iter().filter_map(|id| {
                 let node = tree.node(id)?;
                 match node.kind {
                     NodeKind::Leaf { class } if node.rows() == 0 => Some(format!(
@@ -166,7 +167,7 @@ impl Formulation for BinOct {
                     )),
                     _ => None,
                 }
-            })
+            }))
             .collect();
         Ok(Decoded { tree, notes })
     }

@@ -3,6 +3,7 @@
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::formulation::twins::Twins;
 use crate::formulation::{BuiltModel, VariableRole};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 
@@ -28,6 +29,8 @@ pub struct BinOctModel {
     bit_vars: Vec<Vec<Variable>>,
     /// `l[r,l]` at `[r][l - 2^depth]`.
     leaf_vars: Vec<Vec<Variable>>,
+    /// Rows identical on the binary features share their `l[r,·]` (those of the first).
+    pub(super) twins: Twins,
     /// `p[l,c]` at `[l - 2^depth][c]`.
     class_vars: Vec<Vec<Variable>>,
     /// `e[l,c]` at `[l - 2^depth][c]`.
@@ -105,8 +108,13 @@ impl BinOctModel {
             }
             bit_vars.push(bits);
         }
-        let mut leaf_vars = Vec::with_capacity(data.n_rows());
+        let twins = Twins::of(candidates.bins.iter());
+        let mut leaf_vars: Vec<Vec<Variable>> = Vec::with_capacity(data.n_rows());
         for r in 0..data.n_rows() {
+            if !twins.is_first(r) {
+                leaf_vars.push(leaf_vars[twins.first_of(r)].clone());
+                continue;
+            }
             let mut row = Vec::with_capacity(first_leaf);
             for l in first_leaf..2 * first_leaf {
                 let name = format!("l[r={r},l={l}]");
@@ -126,11 +134,24 @@ impl BinOctModel {
             }
             class_vars.push(p);
         }
+        // A leaf's errors of a class are a whole number in every tree. With whole class weights
+        // and leaf cost the objective is then whole, which the solvers see only when the error
+        // columns are integer: they then prune every node whose bound is above the incumbent
+        // minus one.
+        let class_counts = data.class_counts();
+        let whole_objective = class_weights
+            .iter()
+            .chain([&leaf_cost])
+            .all(|&w| w >= 0.0 && w.fract() == 0.0);
         for l in first_leaf..2 * first_leaf {
             let mut e = Vec::with_capacity(data.n_classes());
             for (c, class) in data.classes().iter().enumerate() {
                 let name = format!("e[l={l},c={c}]");
-                e.push(mip.continuous(&name, 0.0, f64::INFINITY));
+                e.push(if whole_objective {
+                    mip.integer(&name, 0.0, class_counts[c] as f64)
+                } else {
+                    mip.continuous(&name, 0.0, f64::INFINITY)
+                });
                 role(
                     &name,
                     Some(l),
@@ -151,6 +172,7 @@ impl BinOctModel {
             feature_vars,
             bit_vars,
             leaf_vars,
+            twins,
             class_vars,
             error_vars,
             roles,
@@ -163,10 +185,10 @@ impl BinOctModel {
         let n_branch = (1usize << self.depth) - 1;
         let first_leaf = 1usize << self.depth;
         let usable = self.candidates.usable();
-        let n_rows = self.data.n_rows() as f64;
+        let n_rows = self.twins.rows_and_sets().1 as f64;
         for n in 1..=n_branch {
             let mut right = Expression::default();
-            for row in &self.leaf_vars {
+            for (_, row) in self.first_twins() {
                 for l in leaves_under(2 * n + 1, self.depth) {
                     right += row[l - first_leaf];
                 }
@@ -204,8 +226,11 @@ impl BinOctModel {
                 }
             }
         }
-        for (r, row) in self.leaf_vars.iter().enumerate() {
-            let reached: Expression = row.iter().copied().sum();
+        let reached_rows: Vec<(usize, Expression)> = self
+            .first_twins()
+            .map(|(r, row)| (r, row.iter().copied().sum()))
+            .collect();
+        for (r, reached) in reached_rows {
             self.mip
                 .add_row(format!("row[r={r}]"), reached, RowSense::Eq, 1.0);
         }
@@ -255,6 +280,14 @@ impl BinOctModel {
         self.mip.set_objective(objective);
     }
 
+    /// The first row of each set of twins, with its leaf variables.
+    fn first_twins(&self) -> impl Iterator<Item = (usize, &Vec<Variable>)> + '_ {
+        self.leaf_vars
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| self.twins.is_first(r))
+    }
+
     /// The range rules of feature `f` at node `n` (see `ranges.rs`); `rows_by_bin[j]` holds the
     /// rows in bin `j` of `f`.
     fn add_range_rules(&mut self, n: usize, f: usize, rows_by_bin: &[Vec<usize>]) {
@@ -273,6 +306,7 @@ impl BinOctModel {
                 for &r in rows_by_bin[closure.first_bin..=closure.last_bin]
                     .iter()
                     .flatten()
+                    .filter(|&&r| self.twins.is_first(r))
                 {
                     held += 1;
                     for l in leaves_under(child, self.depth) {

@@ -25,6 +25,9 @@ pub struct FlowOctModel {
     /// `(f, b[n,f])` at `[n - 1]` for every binary feature `f` (an index into
     /// `features.binary`) node `n` may split on; branch nodes only.
     split_vars: Vec<Vec<(usize, Variable)>>,
+    /// Per branch node (at `[n - 1]`), the chains of its features' split variables, from which
+    /// each group's routing rows take one term per feature.
+    chains: Vec<Vec<Chain>>,
     /// `p[n]` at `[n - 1]`, every node.
     leaf_vars: Vec<Variable>,
     /// `w[n,k]` at `[n - 1][k]`, every node.
@@ -35,6 +38,34 @@ pub struct FlowOctModel {
     /// `[g][n - 1][k]`; `None` when the group has no row of class `k`.
     sink_vars: Vec<Vec<Vec<Option<Variable>>>>,
     roles: Vec<VariableRole>,
+}
+
+/// The split variables of one node on one feature, by increasing threshold, and their suffix
+/// sums: `suffix[r] = sum_{s >= r} b[n, j, thresholds[s]]`. The last suffix is the last `b`
+/// itself; the others are continuous columns `u[n,j,r]` tied by `u[n,j,r] = b[n,j,r] +
+/// suffix[r + 1]`. A row `x_j` goes left of every threshold at or above its value, a suffix of
+/// the list, so its routing rows need one term per feature instead of one per threshold.
+#[derive(Debug, Clone)]
+struct Chain {
+    /// The feature `j`.
+    feature: usize,
+    /// The binary feature (an index into `NodeFeatures::binary`) of each split variable.
+    binary: Vec<usize>,
+    /// The candidate index of each split variable's threshold, increasing.
+    thresholds: Vec<usize>,
+    /// The split variables, in the same order.
+    splits: Vec<Variable>,
+    /// `suffix[r]`, the sum of `splits[r..]`.
+    suffix: Vec<Variable>,
+}
+
+impl Chain {
+    /// The column whose value is the sum of the split variables a row in `bin` (the number of
+    /// candidates below its value) follows to the left, if any.
+    fn left_of(&self, bin: usize) -> Option<Variable> {
+        let first = self.thresholds.partition_point(|&index| index <= bin);
+        self.suffix.get(first).copied()
+    }
 }
 
 impl FlowOctModel {
@@ -90,6 +121,55 @@ impl FlowOctModel {
                 by_feature.push((index, mip.binary(name)));
             }
             split_vars.push(by_feature);
+        }
+        let mut chains: Vec<Vec<Chain>> = Vec::with_capacity(n_branch);
+        for n in 1..=n_branch {
+            let mut node_chains: Vec<Chain> = Vec::new();
+            let mut last_feature = None;
+            for &(index, b) in &split_vars[n - 1] {
+                let f = &binary[index];
+                if last_feature != Some(f.feature) {
+                    node_chains.push(Chain {
+                        feature: f.feature,
+                        binary: Vec::new(),
+                        thresholds: Vec::new(),
+                        splits: Vec::new(),
+                        suffix: Vec::new(),
+                    });
+                    last_feature = Some(f.feature);
+                }
+                if let Some(chain) = node_chains.last_mut() {
+                    chain.binary.push(index);
+                    chain.thresholds.push(f.index);
+                    chain.splits.push(b);
+                }
+            }
+            for chain in &mut node_chains {
+                let j = chain.feature;
+                let m = chain.splits.len();
+                let mut suffix = vec![chain.splits[m - 1]; m];
+                for r in (0..m - 1).rev() {
+                    let name = format!("u[n={n},j={j},r={}]", chain.thresholds[r]);
+                    roles.push(VariableRole {
+                        name: name.clone(),
+                        node: Some(n),
+                        meaning: format!(
+                            "1 if node {n} splits on `{}` at a threshold of candidate {} or above",
+                            features[j], chain.thresholds[r]
+                        ),
+                    });
+                    let u = mip.continuous(name.clone(), 0.0, 1.0);
+                    mip.add_row(
+                        format!("chain[n={n},j={j},r={}]", chain.thresholds[r]),
+                        u,
+                        RowSense::Eq,
+                        Expression::from(chain.splits[r]) + suffix[r + 1],
+                    );
+                    suffix[r] = u;
+                }
+                chain.suffix = suffix;
+            }
+            chains.push(node_chains);
         }
         let mut leaf_vars = Vec::with_capacity(n_nodes);
         let mut class_vars = Vec::with_capacity(n_nodes);
@@ -181,14 +261,18 @@ impl FlowOctModel {
                     out += flow_vars[g][2 * n - 1];
                     out += flow_vars[g][2 * n];
                     let mut left = Expression::default();
-                    let mut right = Expression::default();
-                    for &(index, b) in &split_vars[n - 1] {
-                        let f = &binary[index];
-                        if group.bins[f.feature] < f.index {
-                            left += b;
-                        } else {
-                            right += b;
+                    for chain in &chains[n - 1] {
+                        if let Some(suffix) = chain.left_of(group.bins[chain.feature]) {
+                            left += suffix;
                         }
+                    }
+                    // What goes right is what splits and does not go left: the node's `node`
+                    // row says the splits sum to 1 minus its own and its ancestors' `p`.
+                    let mut right = Expression::from(1.0) - left.clone();
+                    let mut m = n;
+                    while m >= 1 {
+                        right -= leaf_vars[m - 1];
+                        m /= 2;
                     }
                     mip.add_row(
                         format!("left[g={g},n={n}]"),
@@ -249,6 +333,7 @@ impl FlowOctModel {
             groups,
             features: node_features,
             split_vars,
+            chains,
             leaf_vars,
             class_vars,
             flow_vars,
@@ -304,6 +389,16 @@ impl FlowOctModel {
                     let on = chosen == Some(self.features.binary[index]);
                     start.set(b, f64::from(u8::from(on)));
                 }
+                for chain in &self.chains[n - 1] {
+                    let mut sum = 0.0;
+                    for r in (0..chain.splits.len()).rev() {
+                        let on = chosen == Some(self.features.binary[chain.binary[r]]);
+                        sum += f64::from(u8::from(on));
+                        if chain.suffix[r] != chain.splits[r] {
+                            start.set(chain.suffix[r], sum);
+                        }
+                    }
+                }
             }
             let class = match node {
                 Some(NodeKind::Leaf { class }) => Some(*class),
@@ -333,6 +428,7 @@ impl FlowOctModel {
                 }
             };
             let flowing = class.is_some_and(|c| group.counts[c] > 0);
+
             for m in 1..=self.n_nodes() {
                 let on_path = flowing && path.contains(&m);
                 start.set(self.flow_vars[g][m - 1], f64::from(u8::from(on_path)));
