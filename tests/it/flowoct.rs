@@ -380,3 +380,53 @@ fn routing_rows_have_one_term_per_feature() {
         }
     }
 }
+
+/// The symmetry rows keep one of a split with two leaves of one class and the leaf of that
+/// class: a given tree with such splits (nested, so the parent collapses after its children)
+/// encodes as the leaf, feasibly and at the same objective, and no solution has such a split.
+#[test]
+fn splits_whose_leaves_agree_are_expressed_as_leaves() {
+    use milptree::tree::{NodeKind, Split, TreeBuilder};
+    let data = mixed_dataset(12, 30, &[6, 5], 2, 2);
+    let model = FlowOct::new(2);
+    let built = model.build(&data).expect("builds");
+    let mut builder =
+        TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 2).expect("builder");
+    let split = |feature: usize| Split::Axis {
+        feature,
+        threshold: 2.5,
+    };
+    builder.split(1, split(0)).expect("root");
+    builder.split(2, split(1)).expect("left");
+    builder.split(3, split(1)).expect("right");
+    for leaf in 4..=7 {
+        builder.leaf(leaf, 1).expect("leaf");
+    }
+    let tree = builder.build().expect("tree");
+    let encoded = model.encode(&built, &tree).expect("encodes");
+    assert!(matches!(
+        encoded.tree.node(1).map(|n| &n.kind),
+        Some(NodeKind::Leaf { class: 1 })
+    ));
+    assert!(encoded
+        .notes
+        .iter()
+        .any(|note| note.contains("every leaf below it")));
+    let check = built.mip().check(&encoded.assignment);
+    assert!(check.feasible, "{:?}", check.worst);
+    let errors = data.labels().iter().filter(|&&label| label != 1).count() as f64;
+    assert_eq!(built.mip().objective_value(&encoded.assignment), errors);
+    for kind in SOLVERS {
+        let (_, solved) = solve_optimally(&model, &data, kind, true);
+        for (id, node) in solved.nodes() {
+            if let NodeKind::Split(_) = node.kind {
+                let class = |child: usize| match solved.node(child).map(|n| &n.kind) {
+                    Some(NodeKind::Leaf { class }) => Some(*class),
+                    _ => None,
+                };
+                let (left, right) = (class(2 * id), class(2 * id + 1));
+                assert!(left.is_none() || left != right, "{kind:?}: node {id}");
+            }
+        }
+    }
+}

@@ -71,6 +71,47 @@ impl FlowOctModel {
                 }
             }
         }
+        // A split whose two children are leaves of one class classifies as a leaf of that
+        // class, which the model's symmetry rows require instead (bottom-up, so a parent whose
+        // children become such leaves follows).
+        let mut collapsed: BTreeMap<usize, usize> = BTreeMap::new();
+        let ids: Vec<usize> = snapped.nodes().map(|(id, _)| id).collect();
+        for &id in ids.iter().rev() {
+            if !matches!(snapped.node(id).map(|n| &n.kind), Some(NodeKind::Split(_))) {
+                continue;
+            }
+            let leaf_class = |child: usize| {
+                collapsed.get(&child).copied().or_else(|| {
+                    if replaced.contains_key(&child) {
+                        return match replaced.get(&child) {
+                            Some(Replacement::Leaf(class)) => Some(*class),
+                            _ => None,
+                        };
+                    }
+                    match snapped.node(child).map(|n| &n.kind) {
+                        Some(NodeKind::Leaf { class }) => Some(*class),
+                        _ => None,
+                    }
+                })
+            };
+            let own = match replaced.get(&id) {
+                Some(Replacement::Leaf(_)) => continue,
+                _ => (leaf_class(2 * id), leaf_class(2 * id + 1)),
+            };
+            if let (Some(left), Some(right)) = own {
+                if left == right {
+                    collapsed.insert(id, left);
+                }
+            }
+        }
+        for (&id, &class) in &collapsed {
+            notes.push(format!(
+                "node {id}: every leaf below it predicts `{}`, so it is a leaf of that class (the \
+                 model counts such a split once, as the leaf)",
+                self.data.classes()[class]
+            ));
+            replaced.insert(id, Replacement::Leaf(class));
+        }
         if replaced.is_empty() {
             return Ok((snapped, notes));
         }

@@ -250,6 +250,20 @@ impl FlowOctModel {
             );
         }
 
+        // Symmetry: a split whose two children are leaves of one class is the leaf of that
+        // class; only the leaf is kept.
+        for n in 1..=n_branch {
+            let children = class_vars[2 * n - 1].iter().zip(&class_vars[2 * n]);
+            for (c, (&left, &right)) in children.enumerate() {
+                mip.add_row(
+                    format!("alike[n={n},k={c}]"),
+                    Expression::from(left) + right,
+                    RowSense::Le,
+                    1.0,
+                );
+            }
+        }
+
         // Flow: conservation at every node, routing by the split, leaving only as the leaf's class.
         for (g, group) in groups.iter().enumerate() {
             for n in 1..=n_nodes {
