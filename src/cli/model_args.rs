@@ -325,6 +325,10 @@ pub struct MipSolverArgs {
     /// Solver threads (HiGHS fixes its thread pool at the first solve of a process).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// A parameter of the solver itself, set after milptree's own (repeatable; later ones win):
+    /// a HiGHS option (`mip_heuristic_effort=0.1`) or a CBC parameter (`cutsOnOff=off`).
+    #[arg(long = "solver-option", value_name = "NAME=VALUE", value_parser = parse_solver_option)]
+    pub solver_options: Vec<(String, String)>,
     /// Stream the solver's own log to stderr.
     #[arg(long)]
     pub log: bool,
@@ -332,6 +336,16 @@ pub struct MipSolverArgs {
     /// seconds (`off`: no certificate). Not for OLCT, whose objective the search lacks.
     #[arg(long, default_value = "5", value_name = "SECONDS|off", value_parser = parse_certify)]
     pub certify: Certify,
+}
+
+/// One `--solver-option NAME=VALUE`.
+pub fn parse_solver_option(text: &str) -> std::result::Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("`{text}` is not NAME=VALUE")),
+    }
 }
 
 /// The `--certify` budget.

@@ -109,6 +109,7 @@ fn learn_options(args: &SolveArgs) -> LearnOptions {
         time_limit: args.time_limit,
         mip_rel_gap: args.mip.mip_gap,
         threads: args.mip.threads,
+        solver_options: args.mip.solver_options.clone(),
         log: args.mip.log,
         progress: if args.quiet || args.mip.log {
             Progress::Hidden

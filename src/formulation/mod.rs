@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::mip::{Assignment, Expression, MipModel};
+use crate::solver::SolverKind;
 use crate::tree::Tree;
 
 /// What a misclassification costs.
@@ -106,6 +107,12 @@ pub trait BuiltModel {
     /// and written next to exported models.
     fn integrality_tolerance(&self) -> Option<f64> {
         None
+    }
+    /// Solver parameters this model runs best with on `solver` (measured; see the formulation's
+    /// statement), given whether the solve has a warm start. Set before the user's own
+    /// (`SolveOptions::solver_options`), which therefore win. By default none.
+    fn solver_options(&self, _solver: SolverKind, _warm_started: bool) -> Vec<(String, String)> {
+        Vec::new()
     }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's
     /// refinement). Returns the final tree and a report of what was done; by default nothing.

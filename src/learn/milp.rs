@@ -70,6 +70,20 @@ pub fn run<F: Formulation>(
             Some(encoded.tree)
         }
     };
+    let defaults = built.solver_options(options.solver, solve.warm_start.is_some());
+    if !defaults.is_empty() {
+        let listed: Vec<String> = defaults
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        notes.push(format!(
+            "{} runs with {} by default for this model with a warm start (measured faster; \
+             --solver-option NAME=VALUE overrides)",
+            options.solver,
+            listed.join(" ")
+        ));
+        solve.solver_options = defaults.into_iter().chain(solve.solver_options).collect();
+    }
     let solved = match (options.bound_below_for_tests, warm_start_objective) {
         (true, Some(start)) => {
             let mut broken = built.mip().clone();

@@ -52,6 +52,7 @@ pub fn run(
                 mip_rel_gap: options.mip_rel_gap,
                 threads: options.threads,
                 integrality_tolerance: None,
+                solver_options: options.solver_options.clone(),
                 log: options.log,
                 progress: options.progress.clone(),
                 warm_start: None,

@@ -131,6 +131,9 @@ pub struct LearnOptions {
     pub mip_rel_gap: f64,
     /// Solver threads; `None`: the solver's default.
     pub threads: Option<usize>,
+    /// The backend's own parameters, `(name, value)`, set last (see
+    /// [`crate::solver::SolveOptions::solver_options`]).
+    pub solver_options: Vec<(String, String)>,
     /// Stream the solver's log to stderr.
     pub log: bool,
     /// Where progress goes.
@@ -153,6 +156,7 @@ impl Default for LearnOptions {
             time_limit: None,
             mip_rel_gap: 0.0,
             threads: None,
+            solver_options: Vec::new(),
             log: false,
             progress: Progress::Hidden,
             interrupt: None,

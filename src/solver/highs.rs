@@ -252,6 +252,9 @@ fn configure(highs: &mut highs::Model, options: &SolveOptions, elapsed: f64) -> 
     }
     set_option(highs, "output_flag", options.log)?;
     set_option(highs, "log_to_console", false)?;
+    for (name, value) in &options.solver_options {
+        set_named_option(highs, name, value)?;
+    }
     Ok(())
 }
 
@@ -263,6 +266,29 @@ fn set_option<V: highs::HighsOptionValue>(
     highs
         .try_set_option(name, value)
         .map_err(|_| solver_error(format!("cannot set option `{name}`")))
+}
+
+/// Sets a HiGHS option given as text, as the first of bool (`true`/`false`), integer, real or
+/// string that HiGHS takes for that name.
+fn set_named_option(highs: &mut highs::Model, name: &str, value: &str) -> Result<()> {
+    let taken = match value {
+        "true" | "false" => highs.try_set_option(name, value == "true").is_ok(),
+        _ => false,
+    } || value
+        .parse::<i32>()
+        .is_ok_and(|number| highs.try_set_option(name, number).is_ok())
+        || value
+            .parse::<f64>()
+            .is_ok_and(|number| highs.try_set_option(name, number).is_ok())
+        || highs.try_set_option(name, value).is_ok();
+    if taken {
+        Ok(())
+    } else {
+        Err(Error::parameter(
+            "solver option",
+            format!("HiGHS has no option `{name}` that takes the value `{value}`"),
+        ))
+    }
 }
 
 /// What the callbacks need, behind the `user_data` pointer.

@@ -38,6 +38,11 @@ pub struct SolveOptions {
     /// `integerTolerance`). Big-M models need it well below `epsilon / M`. `None`: the solver's
     /// default (HiGHS 1e-6, CBC 1e-7).
     pub integrality_tolerance: Option<f64>,
+    /// The backend's own parameters, `(name, value)`, set after every other option in this
+    /// order (a later one wins): HiGHS option names (`mip_heuristic_effort`), CBC parameter
+    /// names (`cutsOnOff`). HiGHS refuses an unknown name or a value of the wrong type; CBC takes
+    /// any name and ignores one it does not know (its log says so).
+    pub solver_options: Vec<(String, String)>,
     /// Stream the solver's own log to stderr (never stdout). The progress line is not drawn
     /// while the log is on.
     pub log: bool,
@@ -65,6 +70,7 @@ impl Default for SolveOptions {
             mip_rel_gap: 0.0,
             threads: None,
             integrality_tolerance: None,
+            solver_options: Vec::new(),
             log: false,
             progress: Progress::Hidden,
             warm_start: None,

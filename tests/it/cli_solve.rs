@@ -293,3 +293,72 @@ fn export_lp_is_byte_stable_and_refuses_unknown_extensions() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("must end in .lp or .mps"));
 }
+
+#[test]
+fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors() {
+    let data = dataset("iris");
+    let base = [
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "flowoct",
+        "--time-limit",
+        "60",
+        "--certify",
+        "off",
+        "--json",
+        "--quiet",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        milptree(&args)
+    };
+
+    let refused = |option: &str, solver: &str, said: &str| {
+        let output = run(&[
+            "--depth",
+            "2",
+            "--solver",
+            solver,
+            "--solver-option",
+            option,
+        ]);
+        assert!(!output.status.success(), "{option} was taken");
+        assert!(stderr(&output).contains(said), "{}", stderr(&output));
+    };
+    refused("cutsOnOff", "cbc", "NAME=VALUE");
+    refused("no_such_option=1", "highs", "no option `no_such_option`");
+    refused(
+        "mip_rel_gap=tight",
+        "highs",
+        "no option `mip_rel_gap` that takes the value `tight`",
+    );
+
+    // HiGHS's own time limit, set after milptree's 60 s, stops the solve at once: with the
+    // warm start as its incumbent, unproven (iris at depth 2 takes seconds to prove).
+    let stopped = run(&[
+        "--depth",
+        "2",
+        "--solver",
+        "highs",
+        "--solver-option",
+        "time_limit=0",
+    ]);
+    assert!(stopped.status.success(), "{}", stderr(&stopped));
+    let report: serde_json::Value = serde_json::from_slice(&stopped.stdout).expect("JSON");
+    assert_eq!(report["termination"], "time_limit", "{report}");
+    assert!(report["has_solution"].as_bool().expect("has_solution"));
+
+    // FlowOCT's CBC defaults with a warm start are said, and none without one.
+    let notes_of = |extra: &[&str]| {
+        let output = run(&[&["--solver", "cbc", "--depth", "1"][..], extra].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(report["termination"], "optimal", "{report}");
+        assert_eq!(report["train"]["misclassified"], 50, "{report}");
+        report["notes"].to_string()
+    };
+    assert!(notes_of(&[]).contains("cutsOnOff=off heuristicsOnOff=off"));
+    assert!(!notes_of(&["--warm-start", "none"]).contains("cutsOnOff"));
+}

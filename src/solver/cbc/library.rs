@@ -265,6 +265,9 @@ impl CbcModel {
         if !settings.preprocess {
             self.parameter("preprocess", "off")?;
         }
+        for (name, value) in &settings.parameters {
+            self.parameter(name, value)?;
+        }
         let remaining = settings
             .time_limit
             .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));

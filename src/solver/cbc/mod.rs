@@ -308,6 +308,7 @@ fn settings(options: &SolveOptions, started: Instant, preprocess: bool) -> Setti
         threads: options.threads,
         integrality_tolerance: options.integrality_tolerance,
         preprocess,
+        parameters: options.solver_options.clone(),
     }
 }
 

@@ -16,7 +16,7 @@ use crate::solver::outcome::Outcome;
 use crate::solver::Termination;
 
 /// The version of this protocol; a change of any type here changes it.
-pub(crate) const PROTOCOL_VERSION: u32 = 1;
+pub(crate) const PROTOCOL_VERSION: u32 = 2;
 
 /// The start of the worker's result line on its stdout (CBC never prints it).
 pub(crate) const RESULT_PREFIX: &str = "@milptree-cbc-worker-result ";
@@ -99,6 +99,8 @@ pub(crate) struct Settings {
     pub integrality_tolerance: Option<f64>,
     /// Whether CBC preprocesses the model (see the module documentation of the backend).
     pub preprocess: bool,
+    /// CBC parameters set last, in order ([`crate::solver::SolveOptions::solver_options`]).
+    pub parameters: Vec<(String, String)>,
 }
 
 /// An [`Outcome`] on the wire, with the column names of a model read from a file.
@@ -194,6 +196,7 @@ mod tests {
                 threads: None,
                 integrality_tolerance: None,
                 preprocess: true,
+                parameters: Vec::new(),
             },
         );
         assert_eq!(job.incompatibility(), None);
