@@ -49,6 +49,7 @@ fn main() -> milptree::Result<()> {
             },
             start: Some(greedy.clone()),
             warm_start_mode: WarmStartMode::Greedy,
+            start_is_optimal: false,
             bound_below_for_tests: false,
         },
     )?;

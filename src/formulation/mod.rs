@@ -109,9 +109,9 @@ pub trait BuiltModel {
         None
     }
     /// Solver parameters this model runs best with on `solver` (measured; see the formulation's
-    /// statement), given whether the solve has a warm start. Set before the user's own
+    /// statement), given what the solve starts from. Set before the user's own
     /// (`SolveOptions::solver_options`), which therefore win. By default none.
-    fn solver_options(&self, _solver: SolverKind, _warm_started: bool) -> Vec<(String, String)> {
+    fn solver_options(&self, _solver: SolverKind, _start: StartKind) -> Vec<(String, String)> {
         Vec::new()
     }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's
@@ -119,6 +119,26 @@ pub trait BuiltModel {
     fn post_process(&self, tree: Tree) -> Result<(Tree, serde_json::Value)> {
         Ok((tree, serde_json::Value::Null))
     }
+}
+
+/// CBC's parameters that switch off its cut generators and primal heuristics, for models whose
+/// warm start leaves them little to do ([`BuiltModel::solver_options`]).
+pub(crate) fn cbc_without_cuts_and_heuristics() -> Vec<(String, String)> {
+    vec![
+        ("cutsOnOff".to_string(), "off".to_string()),
+        ("heuristicsOnOff".to_string(), "off".to_string()),
+    ]
+}
+
+/// What a solve starts from, as far as the choice of solver parameters goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartKind {
+    /// No warm start.
+    None,
+    /// A tree that may be improved on (the greedy tree, or the exact search's unfinished best).
+    Heuristic,
+    /// A tree the exact search proved optimal for the model's objective.
+    Optimal,
 }
 
 /// A tree encoded as a warm start.

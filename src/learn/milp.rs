@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::data::Dataset;
 use crate::error::Result;
-use crate::formulation::{BuiltModel, Formulation};
+use crate::formulation::{BuiltModel, Formulation, StartKind};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
 use crate::learn::WarmStartMode;
 use crate::mip::RowSense;
@@ -31,6 +31,9 @@ pub struct MilpOptions {
     pub start: Option<Tree>,
     /// Where `start` came from, for the report.
     pub warm_start_mode: WarmStartMode,
+    /// Whether `start` is proven optimal (the exact search's finished tree), which lets a model
+    /// spare the solver's search for better incumbents ([`BuiltModel::solver_options`]).
+    pub start_is_optimal: bool,
     /// Test-only: a row `objective >= the start's objective` is added to the model solved,
     /// which makes the solver claim optimality for a tree that may be beaten.
     pub bound_below_for_tests: bool,
@@ -70,14 +73,19 @@ pub fn run<F: Formulation>(
             Some(encoded.tree)
         }
     };
-    let defaults = built.solver_options(options.solver, solve.warm_start.is_some());
+    let start = match (&solve.warm_start, options.start_is_optimal) {
+        (None, _) => StartKind::None,
+        (Some(_), false) => StartKind::Heuristic,
+        (Some(_), true) => StartKind::Optimal,
+    };
+    let defaults = built.solver_options(options.solver, start);
     if !defaults.is_empty() {
         let listed: Vec<String> = defaults
             .iter()
             .map(|(name, value)| format!("{name}={value}"))
             .collect();
         notes.push(format!(
-            "{} runs with {} by default for this model with a warm start (measured faster; \
+            "{} runs with {} by default for this model with this warm start (measured faster; \
              --solver-option NAME=VALUE overrides)",
             options.solver,
             listed.join(" ")

@@ -60,6 +60,7 @@ pub fn run(
             },
             start: chosen.tree,
             warm_start_mode: options.warm_start,
+            start_is_optimal: chosen.optimal,
             bound_below_for_tests: options.break_model_for_tests,
         },
     )?;
@@ -91,6 +92,8 @@ struct ChosenStart {
     notes: Vec<String>,
     /// The exact search run for it, if any.
     search: Option<DpOutcome>,
+    /// Whether the tree is the exact search's, proven optimal.
+    optimal: bool,
 }
 
 fn choose_start(
@@ -106,6 +109,7 @@ fn choose_start(
             source: None,
             notes: Vec::new(),
             search: None,
+            optimal: false,
         });
     }
     let greedy = formulation.greedy_tree(train)?;
@@ -115,6 +119,7 @@ fn choose_start(
             source: Some("greedy".to_string()),
             notes: Vec::new(),
             search: None,
+            optimal: false,
         });
     }
     let budget = options
@@ -156,11 +161,13 @@ fn choose_start(
     } else {
         (greedy, "greedy".to_string())
     };
+    let optimal = use_search && found.is_optimal();
     Ok(ChosenStart {
         tree: Some(tree),
         source: Some(source),
         notes,
         search: Some(found),
+        optimal,
     })
 }
 
@@ -220,6 +227,7 @@ fn olct_start(
         source: Some(source),
         notes,
         search: Some(found),
+        optimal: false,
     })
 }
 

@@ -64,6 +64,7 @@ fn solve_optimally(
             } else {
                 WarmStartMode::None
             },
+            start_is_optimal: false,
             bound_below_for_tests: false,
         },
     )

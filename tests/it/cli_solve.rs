@@ -300,8 +300,6 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
     let base = [
         "solve",
         path_str(&data),
-        "--formulation",
-        "flowoct",
         "--time-limit",
         "60",
         "--certify",
@@ -309,21 +307,23 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
         "--json",
         "--quiet",
     ];
-    let run = |extra: &[&str]| {
+    let run = |formulation: &str, extra: &[&str]| {
         let mut args = base.to_vec();
+        args.extend_from_slice(&["--formulation", formulation]);
         args.extend_from_slice(extra);
         milptree(&args)
     };
 
     let refused = |option: &str, solver: &str, said: &str| {
-        let output = run(&[
+        let args = [
             "--depth",
             "2",
             "--solver",
             solver,
             "--solver-option",
             option,
-        ]);
+        ];
+        let output = run("flowoct", &args);
         assert!(!output.status.success(), "{option} was taken");
         assert!(stderr(&output).contains(said), "{}", stderr(&output));
     };
@@ -337,28 +337,37 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
 
     // HiGHS's own time limit, set after milptree's 60 s, stops the solve at once: with the
     // warm start as its incumbent, unproven (iris at depth 2 takes seconds to prove).
-    let stopped = run(&[
-        "--depth",
-        "2",
-        "--solver",
-        "highs",
-        "--solver-option",
-        "time_limit=0",
-    ]);
+    let stopped = run(
+        "flowoct",
+        &[
+            "--depth",
+            "2",
+            "--solver",
+            "highs",
+            "--solver-option",
+            "time_limit=0",
+        ],
+    );
     assert!(stopped.status.success(), "{}", stderr(&stopped));
     let report: serde_json::Value = serde_json::from_slice(&stopped.stdout).expect("JSON");
     assert_eq!(report["termination"], "time_limit", "{report}");
     assert!(report["has_solution"].as_bool().expect("has_solution"));
 
     // FlowOCT's CBC defaults with a warm start are said, and none without one.
-    let notes_of = |extra: &[&str]| {
-        let output = run(&[&["--solver", "cbc", "--depth", "1"][..], extra].concat());
+    let notes_of = |formulation: &str, extra: &[&str]| {
+        let output = run(
+            formulation,
+            &[&["--solver", "cbc", "--depth", "1"][..], extra].concat(),
+        );
         assert!(output.status.success(), "{}", stderr(&output));
         let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
         assert_eq!(report["termination"], "optimal", "{report}");
         assert_eq!(report["train"]["misclassified"], 50, "{report}");
         report["notes"].to_string()
     };
-    assert!(notes_of(&[]).contains("cutsOnOff=off heuristicsOnOff=off"));
-    assert!(!notes_of(&["--warm-start", "none"]).contains("cutsOnOff"));
+    assert!(notes_of("flowoct", &[]).contains("cutsOnOff=off heuristicsOnOff=off"));
+    assert!(!notes_of("flowoct", &["--warm-start", "none"]).contains("cutsOnOff"));
+    // BinOCT's only from the exact search's proven optimum.
+    assert!(notes_of("binoct", &["--warm-start", "dp"]).contains("cutsOnOff=off"));
+    assert!(!notes_of("binoct", &[]).contains("cutsOnOff"));
 }

@@ -46,6 +46,7 @@ fn solve_optimally(model: &FlowOct, data: &Dataset, solver: SolverKind, warm: bo
             } else {
                 WarmStartMode::None
             },
+            start_is_optimal: false,
             bound_below_for_tests: false,
         },
     )

@@ -37,6 +37,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> 
         },
         start: (warm == WarmStartMode::Greedy).then(|| oct.greedy_tree(data).expect("CART")),
         warm_start_mode: warm,
+        start_is_optimal: false,
         bound_below_for_tests: false,
     };
     let outcome = milp::run(oct, data, options).expect("OCT solves");

@@ -4,7 +4,7 @@
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
-use crate::formulation::{BuiltModel, VariableRole};
+use crate::formulation::{cbc_without_cuts_and_heuristics, BuiltModel, StartKind, VariableRole};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::solver::SolverKind;
 use crate::tree::{node_depth, NodeKind, Split, Tree, TreeBuilder};
@@ -521,12 +521,9 @@ impl BuiltModel for FlowOctModel {
     /// With a warm start, CBC runs without its cuts and heuristics: the start is the incumbent
     /// they would look for, and on this model their time is better spent on nodes (measured in
     /// `formulations/flowoct.md`).
-    fn solver_options(&self, solver: SolverKind, warm_started: bool) -> Vec<(String, String)> {
-        if solver == SolverKind::Cbc && warm_started {
-            vec![
-                ("cutsOnOff".to_string(), "off".to_string()),
-                ("heuristicsOnOff".to_string(), "off".to_string()),
-            ]
+    fn solver_options(&self, solver: SolverKind, start: StartKind) -> Vec<(String, String)> {
+        if solver == SolverKind::Cbc && start != StartKind::None {
+            cbc_without_cuts_and_heuristics()
         } else {
             Vec::new()
         }

@@ -26,6 +26,7 @@ fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) -> Outcome 
         },
         start: Some(model.greedy_tree(data).expect("the greedy logistic tree")),
         warm_start_mode: WarmStartMode::Greedy,
+        start_is_optimal: false,
         bound_below_for_tests: false,
     };
     let outcome = milp::run(model, data, options).expect("OLCT runs");
