@@ -271,12 +271,11 @@ fn set_option<V: highs::HighsOptionValue>(
 /// Sets a HiGHS option given as text, as the first of bool (`true`/`false`), integer, real or
 /// string that HiGHS takes for that name.
 fn set_named_option(highs: &mut highs::Model, name: &str, value: &str) -> Result<()> {
-    let taken = match value {
-        "true" | "false" => highs.try_set_option(name, value == "true").is_ok(),
-        _ => false,
-    } || value
-        .parse::<i32>()
-        .is_ok_and(|number| highs.try_set_option(name, number).is_ok())
+    let taken = (matches!(value, "true" | "false")
+        && highs.try_set_option(name, value == "true").is_ok())
+        || value
+            .parse::<i32>()
+            .is_ok_and(|number| highs.try_set_option(name, number).is_ok())
         || value
             .parse::<f64>()
             .is_ok_and(|number| highs.try_set_option(name, number).is_ok())
