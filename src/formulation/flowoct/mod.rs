@@ -15,12 +15,10 @@ mod express;
 mod features;
 mod groups;
 mod model;
-mod pair_cuts;
 mod params;
 
 pub use features::BinaryFeature;
 pub use model::FlowOctModel;
-pub use pair_cuts::PairCut;
 pub use params::FlowOctParams;
 
 use serde_json::json;

@@ -28,7 +28,7 @@ pub struct FlowOctModel {
     split_vars: Vec<Vec<(usize, Variable)>>,
     /// Per branch node (at `[n - 1]`), the chains of its features' split variables, from which
     /// each group's routing rows take one term per feature.
-    pub(super) chains: Vec<Vec<Chain>>,
+    chains: Vec<Vec<Chain>>,
     /// `p[n]` at `[n - 1]`, every node.
     leaf_vars: Vec<Variable>,
     /// `w[n,k]` at `[n - 1][k]`, every node.
@@ -37,7 +37,7 @@ pub struct FlowOctModel {
     flow_vars: Vec<Vec<Variable>>,
     /// `s[g,n,k]`, the flow of group `g` from node `n` to the sink as class `k`, at
     /// `[g][n - 1][k]`; `None` when the group has no row of class `k`.
-    pub(super) sink_vars: Vec<Vec<Vec<Option<Variable>>>>,
+    sink_vars: Vec<Vec<Vec<Option<Variable>>>>,
     roles: Vec<VariableRole>,
 }
 
@@ -47,9 +47,9 @@ pub struct FlowOctModel {
 /// suffix[r + 1]`. A row `x_j` goes left of every threshold at or above its value, a suffix of
 /// the list, so its routing rows need one term per feature instead of one per threshold.
 #[derive(Debug, Clone)]
-pub(super) struct Chain {
+struct Chain {
     /// The feature `j`.
-    pub(super) feature: usize,
+    feature: usize,
     /// The binary feature (an index into `NodeFeatures::binary`) of each split variable.
     binary: Vec<usize>,
     /// The candidate index of each split variable's threshold, increasing.
@@ -63,7 +63,7 @@ pub(super) struct Chain {
 impl Chain {
     /// The column whose value is the sum of the split variables a row in `bin` (the number of
     /// candidates below its value) follows to the left, if any.
-    pub(super) fn left_of(&self, bin: usize) -> Option<Variable> {
+    fn left_of(&self, bin: usize) -> Option<Variable> {
         let first = self.thresholds.partition_point(|&index| index <= bin);
         self.suffix.get(first).copied()
     }
