@@ -101,7 +101,7 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "SECONDS", conflicts_with = "grid")]
     pub time_limit: Option<f64>,
     /// Solver thread counts, comma-separated (default: each solver's default). Formulation
-    /// parameters other than the defaults are set in a grid file.
+    /// parameters other than the defaults, and solver options, are set in a grid file.
     #[arg(
         long,
         value_delimiter = ',',

@@ -117,6 +117,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
             args.threads.iter().copied().map(Some).collect()
         },
         solvers: args.solvers.clone(),
+        solver_options: Default::default(),
         warm_starts: args.warm_starts.clone(),
         seeds: args.seeds.clone(),
         time_limit: args.time_limit,

@@ -47,6 +47,19 @@ pub fn safe_name(text: &str) -> String {
     }
 }
 
+/// `solver` with `options` in brackets (`_` written `-`, values made safe for file names), or
+/// `solver` alone without options.
+pub fn solver_label(solver: &str, options: &[(String, String)]) -> String {
+    if options.is_empty() {
+        return solver.to_string();
+    }
+    let options: Vec<String> = options
+        .iter()
+        .map(|(name, value)| format!("{}={}", safe_name(name), safe_name(value)))
+        .collect();
+    format!("{solver}[{}]", options.join(",").replace('_', "-"))
+}
+
 /// One run of a grid: every parameter that decides what is solved and how.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunConfig {
@@ -54,6 +67,9 @@ pub struct RunConfig {
     /// The method (a formulation on a solver, or the exact search) and its parameters
     /// (besides the depth).
     pub method: MethodSpec,
+    /// The solver's own options (`solve --solver-option NAME=VALUE`), set after milptree's;
+    /// none for the exact search.
+    pub solver_options: Vec<(String, String)>,
     pub depth: usize,
     /// The warm start (`none` for the exact search, which finds its own).
     pub warm_start: WarmStartMode,
@@ -70,7 +86,8 @@ pub struct RunConfig {
 impl RunConfig {
     /// The run key: every grid parameter in a fixed order, e.g.
     /// `iris_oct_d2_highs_greedy_s0_t60_f0.25`. Parameters that differ from the formulation's
-    /// defaults follow its name in brackets (`oct[alpha=0.01,min-leaf=2]`), and a thread count
+    /// defaults follow its name in brackets (`oct[alpha=0.01,min-leaf=2]`), solver options the
+    /// solver's (`cbc[cutsOnOff=off]`, `highs[mip-heuristic-effort=0.3]`), and a thread count
     /// ends the key (`_j2`), so keys of default runs stay the same as grids gain axes. The
     /// dataset name comes first and may itself contain `_`; the fields after it never do, so
     /// distinct configurations (with distinct dataset names) have distinct keys. Numbers use
@@ -81,7 +98,7 @@ impl RunConfig {
             self.dataset.name,
             self.method_name(),
             self.depth,
-            self.method.solver_name(),
+            self.solver_label(),
             self.warm_start,
             self.seed,
             self.time_limit,
@@ -107,6 +124,11 @@ impl RunConfig {
         format!("{name}[{}]", parameters.join(",").replace('_', "-"))
     }
 
+    /// The solver's name with the run's solver options, e.g. `cbc[cutsOnOff=off]`.
+    pub fn solver_label(&self) -> String {
+        solver_label(self.method.solver_name(), &self.solver_options)
+    }
+
     /// The method of the run, its parameters checked.
     pub fn checked_method(&self) -> Result<Method> {
         self.method.check(self.depth)
@@ -119,7 +141,7 @@ impl RunConfig {
             self.dataset.name,
             self.method_name(),
             self.depth,
-            self.method.solver_name(),
+            self.solver_label(),
             self.warm_start,
             self.seed
         )
@@ -141,6 +163,7 @@ mod tests {
                 formulation: FormulationParams::defaults(FormulationName::Oct),
                 solver: SolverKind::Cbc,
             },
+            solver_options: Vec::new(),
             depth: 2,
             warm_start: WarmStartMode::Greedy,
             seed: 3,
@@ -187,6 +210,14 @@ mod tests {
             solver: SolverKind::Highs,
         };
         assert_eq!(binoct.method_name(), "binoct[thresholds=all]");
+        binoct.solver_options = vec![
+            ("mip_heuristic_effort".to_string(), "0.3".to_string()),
+            ("presolve".to_string(), "off".to_string()),
+        ];
+        assert_eq!(
+            binoct.key(),
+            "breast-cancer_binoct[thresholds=all]_d2_highs[mip-heuristic-effort=0.3,presolve=off]_greedy_s3_t0.5_f0.25"
+        );
         let mut dp = config();
         dp.method = MethodSpec::Dp(crate::learn::DpParams {
             max_splits: Some(3),

@@ -16,7 +16,10 @@ use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
 use crate::formulation::{FormulationName, FormulationParams};
 use crate::learn::{DpParams, MethodSpec, WarmStartMode};
-use crate::solver::SolverKind;
+use crate::solver::{check_solver_options, SolverKind};
+
+/// One setting of a solver's own options: `(name, value)` pairs, set in this order.
+pub type SolverSetting = Vec<(String, String)>;
 
 /// The default fraction of rows held out as the test set.
 pub const DEFAULT_TEST_FRACTION: f64 = 0.25;
@@ -40,6 +43,10 @@ pub struct GridSpec {
     pub threads: Vec<Option<usize>>,
     /// Solver names, or `all`.
     pub solvers: Vec<String>,
+    /// The settings of a solver's own options to run (each a run of its own), by solver name,
+    /// each setting `(name, value)` pairs; a solver not listed runs with milptree's settings
+    /// alone.
+    pub solver_options: BTreeMap<String, Vec<SolverSetting>>,
     /// `none` and/or `greedy`, or `all`.
     pub warm_starts: Vec<String>,
     pub seeds: Vec<u64>,
@@ -64,6 +71,9 @@ pub struct Grid {
     /// Every setting of the exact search to run (none when the grid does not list `dp`).
     pub dp: Vec<DpParams>,
     pub solvers: Vec<SolverKind>,
+    /// The settings of each solver's options, at the solver's index in `solvers` (one empty
+    /// setting for a solver without options).
+    pub solver_options: Vec<Vec<SolverSetting>>,
     pub threads: Vec<Option<usize>>,
     pub warm_starts: Vec<WarmStartMode>,
     pub seeds: Vec<u64>,
@@ -74,7 +84,7 @@ pub struct Grid {
 
 impl Grid {
     /// Every configuration, datasets outermost, then depth, seed, formulation (with its
-    /// parameters), solver, threads and warm start; the exact search's settings after the
+    /// parameters), solver (with its options), threads and warm start; the exact search's settings after the
     /// formulations (it has no solver, threads or warm start to vary).
     pub fn configs(&self) -> Vec<RunConfig> {
         let mut configs = Vec::new();
@@ -82,22 +92,26 @@ impl Grid {
             for &depth in &self.depths {
                 for &seed in &self.seeds {
                     for formulation in &self.formulations {
-                        for &solver in &self.solvers {
-                            for &threads in &self.threads {
-                                for &warm_start in &self.warm_starts {
-                                    configs.push(RunConfig {
-                                        dataset: dataset.clone(),
-                                        method: MethodSpec::Milp {
-                                            formulation: formulation.clone(),
-                                            solver,
-                                        },
-                                        depth,
-                                        warm_start,
-                                        seed,
-                                        test_fraction: self.test_fraction,
-                                        time_limit: self.time_limit,
-                                        threads,
-                                    });
+                        let solvers = self.solvers.iter().zip(&self.solver_options);
+                        for (&solver, settings) in solvers {
+                            for solver_options in settings {
+                                for &threads in &self.threads {
+                                    for &warm_start in &self.warm_starts {
+                                        configs.push(RunConfig {
+                                            dataset: dataset.clone(),
+                                            method: MethodSpec::Milp {
+                                                formulation: formulation.clone(),
+                                                solver,
+                                            },
+                                            solver_options: solver_options.clone(),
+                                            depth,
+                                            warm_start,
+                                            seed,
+                                            test_fraction: self.test_fraction,
+                                            time_limit: self.time_limit,
+                                            threads,
+                                        });
+                                    }
                                 }
                             }
                         }
@@ -106,6 +120,7 @@ impl Grid {
                         configs.push(RunConfig {
                             dataset: dataset.clone(),
                             method: MethodSpec::Dp(params.clone()),
+                            solver_options: Vec::new(),
                             depth,
                             warm_start: WarmStartMode::None,
                             seed,
@@ -211,6 +226,7 @@ impl GridSpec {
             name.parse::<SolverKind>()
                 .map_err(|_| unknown("solvers", name, &solver_names))
         })?;
+        let solver_options = solver_settings(&self.solver_options, &solvers)?;
         let warm_names: Vec<&str> = WarmStartMode::ALL.iter().map(|w| w.name()).collect();
         let warm_starts = names("warm-starts", &self.warm_starts, &warm_names, |name| {
             name.parse::<WarmStartMode>()
@@ -284,6 +300,7 @@ impl GridSpec {
             formulations,
             dp,
             solvers,
+            solver_options,
             threads,
             warm_starts,
             seeds,
@@ -293,6 +310,39 @@ impl GridSpec {
         };
         Ok((grid, loaded))
     }
+}
+
+/// The settings of each solver's options, at its index in `solvers`: every solver named must
+/// be run by the grid, no setting may be listed twice, and each is checked by the solver as far
+/// as it can tell ([`check_solver_options`]).
+fn solver_settings(
+    given: &BTreeMap<String, Vec<SolverSetting>>,
+    solvers: &[SolverKind],
+) -> Result<Vec<Vec<SolverSetting>>> {
+    let mut by_solver: Vec<Vec<SolverSetting>> = vec![vec![Vec::new()]; solvers.len()];
+    for (name, settings) in given {
+        let index = name
+            .parse::<SolverKind>()
+            .ok()
+            .and_then(|kind| solvers.iter().position(|&s| s == kind))
+            .ok_or_else(|| {
+                Error::parameter(
+                    "grid",
+                    format!("solver options are given for {name}, which the grid does not run"),
+                )
+            })?;
+        for (i, setting) in settings.iter().enumerate() {
+            if settings[..i].contains(setting) {
+                return Err(Error::parameter(
+                    format!("{name} options"),
+                    "a setting is listed twice",
+                ));
+            }
+            check_solver_options(solvers[index], setting)?;
+        }
+        by_solver[index] = settings.clone();
+    }
+    Ok(by_solver)
 }
 
 /// An error about one dataset, naming it.

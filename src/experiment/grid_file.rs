@@ -24,11 +24,18 @@
 //! c = [[1], [1, 10]]       # a list-valued parameter takes a list of lists
 //! [dp]                     # the exact search, run when `formulations` lists "dp"
 //! max_splits = [3, 7]
+//! [solver_options.cbc]     # a solver's own parameters (`solve --solver-option NAME=VALUE`)
+//! cutsOnOff = ["on", "off"]
+//! heuristicsOnOff = "off"
+//! [solver_options.highs]
+//! mip_heuristic_effort = [0.05, 0.3]
 //! ```
 //!
 //! The parameters of a formulation are those of `milptree solve` with `_` for `-`
 //! (`min_leaf`, `positive_class`, `big_m`, ...; `refine = false` for `--no-refine`); every
-//! combination of the listed values is a setting of its own, with its own run keys.
+//! combination of the listed values is a setting of its own, with its own run keys. The same
+//! holds for a solver's options: every combination is a solver setting, run with every
+//! formulation on that solver.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,7 +44,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
-use crate::experiment::grid::{GridSpec, DEFAULT_CERTIFY, DEFAULT_TEST_FRACTION};
+use crate::experiment::grid::{GridSpec, SolverSetting, DEFAULT_CERTIFY, DEFAULT_TEST_FRACTION};
 use crate::formulation::{FormulationName, FormulationParams};
 use crate::learn::DpParams;
 
@@ -85,6 +92,7 @@ struct GridFile {
     olct: Option<BTreeMap<String, Value>>,
     flowoct: Option<BTreeMap<String, Value>>,
     dp: Option<BTreeMap<String, Value>>,
+    solver_options: Option<BTreeMap<String, BTreeMap<String, Value>>>,
 }
 
 /// Every combination of the values a table of parameter lists gives (a list-valued parameter,
@@ -149,6 +157,37 @@ fn dp_settings(table: &BTreeMap<String, Value>) -> Result<Vec<DpParams>> {
         .collect()
 }
 
+/// Every setting of a solver's options that a table of option lists describes, each as
+/// `(name, value)` pairs by name; values are given as text, numbers or booleans.
+fn solver_settings(solver: &str, table: &BTreeMap<String, Value>) -> Result<Vec<SolverSetting>> {
+    let name = format!("solver_options.{solver}");
+    combinations(&name, table, &Value::Null)?
+        .iter()
+        .map(|setting| {
+            let Value::Object(fields) = setting else {
+                return Ok(Vec::new());
+            };
+            fields
+                .iter()
+                .map(|(option, value)| {
+                    let text = match value {
+                        Value::String(text) => text.clone(),
+                        Value::Number(number) => number.to_string(),
+                        Value::Bool(flag) => flag.to_string(),
+                        other => {
+                            return Err(Error::parameter(
+                                format!("[{name}] {option}"),
+                                format!("{other} is not a text, number or boolean"),
+                            ))
+                        }
+                    };
+                    Ok((option.clone(), text))
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// A grid read from a file, with its results directory if the file names one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GridFromFile {
@@ -183,6 +222,10 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
             parameters.insert(name, settings(name, table)?);
         }
     }
+    let mut solver_options = BTreeMap::new();
+    for (solver, table) in file.solver_options.iter().flatten() {
+        solver_options.insert(solver.clone(), solver_settings(solver, table)?);
+    }
     Ok(GridFromFile {
         spec: GridSpec {
             datasets: file.datasets.into_vec().into_iter().map(anchored).collect(),
@@ -199,6 +242,7 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
                 || vec!["none".to_string(), "greedy".to_string()],
                 OneOrMany::into_vec,
             ),
+            solver_options,
             seeds: file.seeds.map_or_else(|| vec![0], OneOrMany::into_vec),
             time_limit: Some(file.time_limit),
             test_fraction: file.test_fraction.unwrap_or(DEFAULT_TEST_FRACTION),
@@ -296,6 +340,58 @@ mod tests {
         )
         .expect_err("an unknown parameter");
         assert!(error.to_string().contains("alpah"), "{error}");
+    }
+
+    #[test]
+    fn solver_option_tables_expand_into_settings() {
+        let text = r#"
+            datasets = "a.csv"
+            depths = 2
+            time_limit = 1
+            [solver_options.cbc]
+            cutsOnOff = ["on", "off"]
+            heuristicsOnOff = "off"
+            [solver_options.highs]
+            mip_heuristic_effort = [0.05, 0.3]
+            presolve = "off"
+            mip_max_nodes = 10
+            mip_detect_symmetry = false
+        "#;
+        let grid = parse_grid(text, Path::new("g.toml")).expect("parses");
+        let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
+        assert_eq!(
+            grid.spec.solver_options["cbc"],
+            vec![
+                vec![pair("cutsOnOff", "on"), pair("heuristicsOnOff", "off")],
+                vec![pair("cutsOnOff", "off"), pair("heuristicsOnOff", "off")],
+            ]
+        );
+        let highs = &grid.spec.solver_options["highs"];
+        assert_eq!(highs.len(), 2);
+        assert_eq!(
+            highs[1],
+            vec![
+                pair("mip_detect_symmetry", "false"),
+                pair("mip_heuristic_effort", "0.3"),
+                pair("mip_max_nodes", "10"),
+                pair("presolve", "off"),
+            ]
+        );
+        let error = parse_grid(
+            "datasets = \"a.csv\"\ndepths = 2\ntime_limit = 1\n[solver_options.cbc]\ncuts = { a = 1 }\n",
+            Path::new("g.toml"),
+        )
+        .expect_err("a table is not an option value");
+        assert!(
+            error.to_string().contains("[solver_options.cbc] cuts"),
+            "{error}"
+        );
+        let grid = parse_grid(
+            "datasets = \"a.csv\"\ndepths = 2\ntime_limit = 1\n",
+            Path::new("g.toml"),
+        )
+        .expect("parses");
+        assert!(grid.spec.solver_options.is_empty());
     }
 
     #[test]

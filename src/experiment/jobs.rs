@@ -75,6 +75,10 @@ pub fn job_line(
     for flag in parameter_flags(&config.method) {
         words.push(quote(&flag)?);
     }
+    for (name, value) in &config.solver_options {
+        words.push("--solver-option".to_string());
+        words.push(quote(&format!("{name}={value}"))?);
+    }
     words.push("--json --quiet >".to_string());
     words.push(quote(&output.display().to_string())?);
     Ok(words.join(" "))
@@ -164,6 +168,7 @@ fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String>
     Ok(RunConfig {
         dataset: DatasetEntry::from_path(PathBuf::from(&document.data.path)),
         method,
+        solver_options: document.solver_options.clone(),
         depth: document.depth,
         warm_start: document.warm_start_mode,
         seed: document.data.seed.ok_or_else(|| missing("data.seed"))?,

@@ -33,6 +33,9 @@ pub struct Row {
     pub parameters: String,
     pub depth: usize,
     pub solver: String,
+    /// The solver options of the run, `NAME=VALUE` separated by spaces; empty: none.
+    #[serde(default)]
+    pub solver_options: String,
     /// The solver library's version; empty when the run failed before solving.
     pub solver_version: Option<String>,
     /// `none` or `greedy`.
@@ -115,7 +118,25 @@ pub struct Row {
     pub error: Option<String>,
 }
 
+/// Solver options as a row holds them: `NAME=VALUE` separated by spaces.
+fn options_text(options: &[(String, String)]) -> String {
+    let options: Vec<String> = options
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    options.join(" ")
+}
+
 impl Row {
+    /// The solver with the run's options, as summaries name it: `cbc`, `cbc[cutsOnOff=off]`.
+    pub fn solver_label(&self) -> String {
+        if self.solver_options.is_empty() {
+            self.solver.clone()
+        } else {
+            format!("{}[{}]", self.solver, self.solver_options.replace(' ', ","))
+        }
+    }
+
     /// The column names, in table order (taken from the CSV serialisation of a row, so they
     /// cannot drift from the type).
     pub fn column_names() -> Vec<String> {
@@ -152,6 +173,7 @@ impl Row {
             parameters: document.parameters.to_string(),
             depth: config.depth,
             solver: config.method.solver_name().to_string(),
+            solver_options: options_text(&config.solver_options),
             solver_version: Some(report.solver_version.clone()),
             warm_start: config.warm_start,
             seed: config.seed,
@@ -226,6 +248,7 @@ impl Row {
             parameters: parameters.to_string(),
             depth: config.depth,
             solver: config.method.solver_name().to_string(),
+            solver_options: options_text(&config.solver_options),
             solver_version: None,
             warm_start: config.warm_start,
             seed: config.seed,

@@ -122,6 +122,7 @@ fn run_one(
     let learn_options = LearnOptions {
         time_limit: Some(config.time_limit),
         threads: config.threads,
+        solver_options: config.solver_options.clone(),
         progress,
         interrupt: options.interrupt.clone(),
         warm_start: config.warm_start,

@@ -289,7 +289,7 @@ fn table_order(row: &Row) -> (String, usize, u64, String, String, String, String
         row.depth,
         row.seed,
         row.formulation.clone(),
-        row.solver.clone(),
+        row.solver_label(),
         row.warm_start.to_string(),
         row.run_key.clone(),
     )

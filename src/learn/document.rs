@@ -88,6 +88,10 @@ pub struct SolveDocument {
     pub model_size: Option<ModelSize>,
     pub build_seconds: Option<f64>,
     pub warm_start_mode: WarmStartMode,
+    /// The solver options given with `--solver-option NAME=VALUE`, as `[name, value]` pairs in
+    /// the order given (the model's own defaults, set before them, are in the notes).
+    #[serde(default)]
+    pub solver_options: Vec<(String, String)>,
     /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
     #[serde(default)]
     pub warm_start_source: Option<String>,
@@ -150,6 +154,7 @@ impl SolveDocument {
             model_size: outcome.model.map(|m| m.size),
             build_seconds: outcome.model.map(|m| m.build_seconds),
             warm_start_mode: outcome.warm_start_mode,
+            solver_options: outcome.solver_options.clone(),
             warm_start_source: outcome.warm_start_source.clone(),
             warm_start_tree_objective: outcome.warm_start_objective,
             evaluated_objective: outcome.evaluated_objective,

@@ -78,6 +78,7 @@ pub fn run<F: Formulation>(
         (Some(_), false) => StartKind::Heuristic,
         (Some(_), true) => StartKind::Optimal,
     };
+    let given_options = solve.solver_options.clone();
     let defaults = built.solver_options(options.solver, start);
     if !defaults.is_empty() {
         let listed: Vec<String> = defaults
@@ -117,6 +118,7 @@ pub fn run<F: Formulation>(
         search: None,
         sparse: None,
         warm_start_mode: options.warm_start_mode,
+        solver_options: given_options,
         warm_start_source: None,
         certificate: None,
         warm_start_tree,

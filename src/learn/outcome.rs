@@ -47,6 +47,8 @@ pub struct Outcome {
     pub sparse: Option<SparseStats>,
     /// Where the warm start came from.
     pub warm_start_mode: WarmStartMode,
+    /// The solver options the user gave (none for the exact and sparse searches).
+    pub solver_options: Vec<(String, String)>,
     /// The tree the warm start used (`greedy`, `dp (optimal, 0.02 s)`, ...).
     pub warm_start_source: Option<String>,
     /// The exact search's certificate of a MILP result.

@@ -349,6 +349,7 @@ impl SparseSearch {
             search: None,
             sparse: Some(found.stats),
             warm_start_mode: WarmStartMode::None,
+            solver_options: Vec::new(),
             warm_start_source: None,
             certificate: None,
             warm_start_tree: None,

@@ -87,6 +87,17 @@ impl Backend for Highs {
         true
     }
 
+    fn check_options(&self, options: &[(String, String)]) -> Result<()> {
+        on_own_thread(|| {
+            let mut highs = highs::Model::new(highs::ColProblem::default());
+            highs.make_quiet();
+            for (name, value) in options {
+                set_named_option(&mut highs, name, value)?;
+            }
+            Ok(())
+        })
+    }
+
     fn solve_file(
         &self,
         path: &Path,

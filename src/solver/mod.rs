@@ -71,6 +71,12 @@ pub(crate) trait Backend: Send + Sync {
     /// Whether the solver reports every incumbent it finds while it runs.
     fn observes_incumbents(&self) -> bool;
 
+    /// Checks solver options (`SolveOptions::solver_options`) before any solve, as far as the
+    /// solver can tell; by default it cannot, and they are checked when a solve sets them.
+    fn check_options(&self, _options: &[(String, String)]) -> Result<()> {
+        Ok(())
+    }
+
     /// Reads a model file with the solver's own reader (`.mps` as free MPS, anything else as
     /// CPLEX LP) and solves it; `start` is a start file for it (HiGHS: a `.sol` file as
     /// written by [`MipModel::write_highs_solution`]; CBC: a `.mst` file as written by
@@ -81,6 +87,12 @@ pub(crate) trait Backend: Send + Sync {
         start: Option<&Path>,
         options: &SolveOptions,
     ) -> Result<FileSolved>;
+}
+
+/// Checks the solver options `options` for the solver `kind` as far as it can tell without a
+/// model: HiGHS refuses unknown names and values of the wrong type; CBC takes any name.
+pub fn check_solver_options(kind: SolverKind, options: &[(String, String)]) -> Result<()> {
+    backend(kind).check_options(options)
 }
 
 /// Solves `model` with the solver `kind`: see the module documentation.

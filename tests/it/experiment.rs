@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use crate::common::{path_str, stderr, stdout};
 
 /// The columns of `runs.csv`, in order, as README documents them.
-const COLUMNS: [&str; 59] = [
+const COLUMNS: [&str; 60] = [
     "run_key",
     "dataset",
     "dataset_path",
@@ -31,6 +31,7 @@ const COLUMNS: [&str; 59] = [
     "parameters",
     "depth",
     "solver",
+    "solver_options",
     "solver_version",
     "warm_start",
     "seed",
@@ -247,12 +248,18 @@ fn check_filled(row: &CsvRow) {
         row["termination"], "optimal",
         "{key}: the tiny runs are optimal"
     );
-    // What must be empty: no error; no thread count (the grid leaves the solvers' defaults); no
+    // What must be empty: no error; no thread count and no solver options (the grid leaves the
+    // solvers' defaults); no
     // certificate difference (every tiny run is proven optimal, and the certificate agrees); no
     // warm-start figures without a warm start. Both solvers report their solutions as they
     // find them (CBC through its log), so every other column is filled, times of solutions and
     // primal integrals included.
-    let mut empty: BTreeSet<&str> = BTreeSet::from(["error", "threads", "certificate_difference"]);
+    let mut empty: BTreeSet<&str> = BTreeSet::from([
+        "error",
+        "threads",
+        "solver_options",
+        "certificate_difference",
+    ]);
     if cold {
         empty.extend([
             "warm_start_source",
@@ -603,19 +610,18 @@ fn a_grid_file_gives_the_same_jobs_as_the_flags() {
     assert_eq!(stdout(&succeed(&strs(&from_dir))), stdout(&from_flags));
 }
 
-/// Formulation parameters and thread counts from a grid file: every setting is a run with its
-/// own key; the same grid run in process and as emitted `milptree solve` jobs (whose command
-/// lines carry the parameters as options) gives the same keys, parameters and optima.
-#[test]
-fn grid_parameters_run_in_process_and_as_jobs_alike() {
-    let tiny = Tiny::new();
-    let grid = format!(
-        "datasets = \"alpha.csv\"\ndepths = 1\nformulations = [\"oct\", \"binoct\", \"dp\"]\n\
-         solvers = \"highs\"\nwarm_starts = \"greedy\"\nthreads = 1\ntime_limit = {LIMIT}\n\
-         [oct]\nalpha = [0, 0.5]\nmin_leaf = [1, 5]\nobjective = \"balanced\"\n\
-         [binoct]\nthresholds = [\"all\", \"class-boundary\"]\n\
-         [dp]\nmax_splits = [1, 2]\n"
-    );
+/// The grid file `grid` run in process (into `in-process/`) and as emitted `milptree solve`
+/// jobs collected into `as-jobs/`: the in-process results directory, the job lines, and the
+/// rows of each by run key.
+fn in_process_and_as_jobs(
+    tiny: &Tiny,
+    grid: &str,
+) -> (
+    PathBuf,
+    Vec<String>,
+    BTreeMap<String, CsvRow>,
+    BTreeMap<String, CsvRow>,
+) {
     let grid_path = tiny.path("grid.toml");
     std::fs::write(&grid_path, grid).expect("written");
     let grid_arg = path_str(&grid_path);
@@ -636,6 +642,35 @@ fn grid_parameters_run_in_process_and_as_jobs_alike() {
         "--emit-jobs",
     ]);
     let lines: Vec<String> = stdout(&emitted).lines().map(String::from).collect();
+    let program = env!("CARGO_BIN_EXE_milptree");
+    for line in &lines {
+        let line = line.replacen("milptree", &shlex::try_quote(program).expect("quotable"), 1);
+        let status = Command::new("sh")
+            .args(["-c", &line])
+            .status()
+            .expect("sh runs");
+        assert!(status.success(), "{line}");
+    }
+    succeed(&["--collect", "--out", path_str(&as_jobs), "--quiet"]);
+    let (_, first) = read_csv(&in_process.join("runs.csv"));
+    let (_, second) = read_csv(&as_jobs.join("runs.csv"));
+    (in_process, lines, by_key(first), by_key(second))
+}
+
+/// Formulation parameters and thread counts from a grid file: every setting is a run with its
+/// own key; the same grid run in process and as emitted `milptree solve` jobs (whose command
+/// lines carry the parameters as options) gives the same keys, parameters and optima.
+#[test]
+fn grid_parameters_run_in_process_and_as_jobs_alike() {
+    let tiny = Tiny::new();
+    let grid = format!(
+        "datasets = \"alpha.csv\"\ndepths = 1\nformulations = [\"oct\", \"binoct\", \"dp\"]\n\
+         solvers = \"highs\"\nwarm_starts = \"greedy\"\nthreads = 1\ntime_limit = {LIMIT}\n\
+         [oct]\nalpha = [0, 0.5]\nmin_leaf = [1, 5]\nobjective = \"balanced\"\n\
+         [binoct]\nthresholds = [\"all\", \"class-boundary\"]\n\
+         [dp]\nmax_splits = [1, 2]\n"
+    );
+    let (_, lines, first, second) = in_process_and_as_jobs(&tiny, &grid);
     assert_eq!(
         lines.len(),
         8,
@@ -655,19 +690,6 @@ fn grid_parameters_run_in_process_and_as_jobs_alike() {
             && l.contains("--threads 1")),
         "{lines:?}"
     );
-    let program = env!("CARGO_BIN_EXE_milptree");
-    for line in &lines {
-        let line = line.replacen("milptree", &shlex::try_quote(program).expect("quotable"), 1);
-        let status = Command::new("sh")
-            .args(["-c", &line])
-            .status()
-            .expect("sh runs");
-        assert!(status.success(), "{line}");
-    }
-    succeed(&["--collect", "--out", path_str(&as_jobs), "--quiet"]);
-    let (_, first) = read_csv(&in_process.join("runs.csv"));
-    let (_, second) = read_csv(&as_jobs.join("runs.csv"));
-    let (first, second) = (by_key(first), by_key(second));
     assert_eq!(
         first.keys().collect::<Vec<_>>(),
         second.keys().collect::<Vec<_>>()
@@ -700,6 +722,92 @@ fn grid_parameters_run_in_process_and_as_jobs_alike() {
             assert_eq!(parameters["min_leaf"], 5, "{key}");
         }
     }
+}
+
+/// Solver options from a grid file: every combination is a solver setting with its own key,
+/// the options reach the solver (HiGHS's `time_limit = 0` stops it at once, with the warm start
+/// as its incumbent), the emitted jobs carry them as `--solver-option` and collect into the
+/// same rows, and options HiGHS does not have are refused before anything runs.
+#[test]
+fn grid_solver_options_are_settings_that_reach_the_solver() {
+    let tiny = Tiny::new();
+    let grid = format!(
+        "datasets = \"alpha.csv\"\ndepths = 1\nformulations = \"oct\"\n\
+         solvers = [\"highs\", \"cbc\"]\nwarm_starts = \"greedy\"\ntime_limit = {LIMIT}\n\
+         certify = \"off\"\n\
+         [solver_options.highs]\ntime_limit = 0\n\
+         [solver_options.cbc]\ncutsOnOff = [\"on\", \"off\"]\n"
+    );
+    let (in_process, lines, first, second) = in_process_and_as_jobs(&tiny, &grid);
+    assert_eq!(lines.len(), 3, "one HiGHS setting, two CBC settings");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("--solver highs") && l.contains("--solver-option 'time_limit=0'")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("--solver cbc") && l.contains("--solver-option 'cutsOnOff=off'")),
+        "{lines:?}"
+    );
+    let keys: Vec<&String> = first.keys().collect();
+    assert_eq!(keys, second.keys().collect::<Vec<_>>());
+    assert_eq!(
+        keys,
+        vec![
+            "alpha_oct_d1_cbc[cutsOnOff=off]_greedy_s0_t30_f0.25",
+            "alpha_oct_d1_cbc[cutsOnOff=on]_greedy_s0_t30_f0.25",
+            "alpha_oct_d1_highs[time-limit=0]_greedy_s0_t30_f0.25",
+        ]
+    );
+    for rows in [&first, &second] {
+        let highs = &rows["alpha_oct_d1_highs[time-limit=0]_greedy_s0_t30_f0.25"];
+        assert_eq!(highs["solver"], "highs");
+        assert_eq!(highs["solver_options"], "time_limit=0");
+        assert_eq!(highs["termination"], "time_limit", "HiGHS stopped at once");
+        assert_eq!(
+            number(highs, "objective"),
+            number(highs, "warm_start_objective"),
+            "the warm start is the incumbent"
+        );
+        for setting in ["on", "off"] {
+            let cbc = &rows[&format!("alpha_oct_d1_cbc[cutsOnOff={setting}]_greedy_s0_t30_f0.25")];
+            assert_eq!(cbc["solver_options"], format!("cutsOnOff={setting}"));
+            assert_eq!(cbc["termination"], "optimal");
+        }
+    }
+    let summary = std::fs::read_to_string(in_process.join("summary.md")).expect("a summary");
+    assert!(summary.contains("cbc[cutsOnOff=off]"), "{summary}");
+    // An option HiGHS does not have, or a value of the wrong type, is refused up front.
+    for (option, message) in [
+        ("no_such_option = 1", "HiGHS has no option `no_such_option`"),
+        (
+            "time_limit = \"soon\"",
+            "HiGHS has no option `time_limit` that takes the value `soon`",
+        ),
+    ] {
+        let bad = format!(
+            "datasets = \"alpha.csv\"\ndepths = 1\nformulations = \"oct\"\n\
+             solvers = \"highs\"\ntime_limit = 1\nout = \"refused\"\n\
+             [solver_options.highs]\n{option}\n"
+        );
+        std::fs::write(tiny.path("bad.toml"), bad).expect("written");
+        refused(
+            &tiny,
+            &["--grid", path_str(&tiny.path("bad.toml"))],
+            message,
+        );
+    }
+    let bad = "datasets = \"alpha.csv\"\ndepths = 1\nformulations = \"oct\"\nsolvers = \"highs\"\n\
+               time_limit = 1\nout = \"refused\"\n[solver_options.cbc]\ncutsOnOff = \"off\"\n";
+    std::fs::write(tiny.path("bad.toml"), bad).expect("written");
+    refused(
+        &tiny,
+        &["--grid", path_str(&tiny.path("bad.toml"))],
+        "solver options are given for cbc, which the grid does not run",
+    );
 }
 
 /// Runs a grid expected to be refused before anything runs: exit code 2, the message on

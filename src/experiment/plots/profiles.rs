@@ -32,7 +32,7 @@ pub fn profile_of(rows: &[Row], warm_start: &str) -> Profile {
             "{}|{}|{}|{}|{}",
             row.dataset, row.depth, row.seed, row.test_fraction, row.time_limit
         );
-        let configuration = format!("{} · {}", row.formulation, row.solver);
+        let configuration = format!("{} · {}", row.formulation, row.solver_label());
         times.insert((problem, configuration), time_to_optimality(row));
     }
     performance_profile(&times)

@@ -106,7 +106,7 @@ fn figure(
         .collect();
     let combos: BTreeSet<(String, String)> = runs
         .iter()
-        .map(|r| (r.formulation.clone(), r.solver.clone()))
+        .map(|r| (r.formulation.clone(), r.solver_label()))
         .collect();
     let mut smallest_time = f64::INFINITY;
     let mut largest_time: f64 = 0.0;
@@ -119,7 +119,7 @@ fn figure(
             let mut lines = Vec::new();
             for row in runs.iter().filter(|r| {
                 &r.formulation == formulation
-                    && &r.solver == solver
+                    && &r.solver_label() == solver
                     && r.warm_start.name() == *warm_start
             }) {
                 let points = trajectories.get(&row.run_key).cloned().unwrap_or_default();

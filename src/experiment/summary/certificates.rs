@@ -28,7 +28,7 @@ pub fn certificates_section(rows: &[Row]) -> String {
     let groups = group_by(&owned, |r| {
         (
             r.formulation.clone(),
-            r.solver.clone(),
+            r.solver_label(),
             r.warm_start.to_string(),
         )
     });

@@ -41,11 +41,11 @@ pub fn warm_cold_section(rows: &[Row]) -> String {
         ">warm start accepted",
     ]);
     let all = pairs(rows, Varied::WarmStart, "greedy", "none");
-    let groups = group_by(rows, |r| (r.formulation.clone(), r.solver.clone()));
+    let groups = group_by(rows, |r| (r.formulation.clone(), r.solver_label()));
     for (formulation, solver) in groups.keys() {
         let matched: Vec<(&Row, &Row)> = all
             .iter()
-            .filter(|(w, _)| &w.formulation == formulation && &w.solver == solver)
+            .filter(|(w, _)| &w.formulation == formulation && &w.solver_label() == solver)
             .copied()
             .collect();
         if matched.is_empty() {

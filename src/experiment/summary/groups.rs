@@ -62,9 +62,9 @@ pub fn key_without(row: &Row, varied: Varied) -> String {
         format!("{} {}", row.formulation, row.parameters)
     };
     let solver = if varied == Varied::Solver {
-        ""
+        String::new()
     } else {
-        &row.solver
+        row.solver_label()
     };
     let warm_start = if varied == Varied::WarmStart {
         ""
@@ -95,7 +95,7 @@ pub fn pairs<'a>(
     let value = |row: &Row| -> String {
         match varied {
             Varied::WarmStart => row.warm_start.to_string(),
-            Varied::Solver => row.solver.clone(),
+            Varied::Solver => row.solver_label(),
             Varied::Formulation => row.formulation.clone(),
         }
     };

@@ -35,7 +35,7 @@ pub fn summary_markdown(rows: &[Row]) -> String {
         distinct(|r| r.dataset.clone()),
         distinct(|r| r.depth.to_string()),
         distinct(|r| r.formulation.clone()),
-        distinct(|r| r.solver.clone()),
+        distinct(|r| r.solver_label()),
         distinct(|r| r.warm_start.to_string()),
         distinct(|r| r.seed.to_string()),
         distinct(|r| r.time_limit.to_string()),

@@ -25,7 +25,7 @@ pub fn outcomes_section(rows: &[Row]) -> String {
     let groups = group_by(rows, |r| {
         (
             r.formulation.clone(),
-            r.solver.clone(),
+            r.solver_label(),
             r.warm_start.to_string(),
         )
     });
