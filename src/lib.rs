@@ -2,6 +2,8 @@
 //!
 //! The library is organised by responsibility:
 //! - [`data`]: reading and validating CSV data, train/test splits, candidate thresholds;
+//! - [`score`]: the errors, confusion counts and metrics of a classifier, and what an error on
+//!   each class costs;
 //! - [`tree`]: the tree model (axis-aligned and oblique splits), prediction and the one evaluator;
 //! - [`export`]: text, Graphviz DOT and JSON renderings of a tree;
 //! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
@@ -32,6 +34,7 @@ pub mod greedy;
 pub mod learn;
 pub mod mip;
 pub mod pareto;
+pub mod score;
 pub mod solver;
 pub mod sparse;
 pub mod tree;

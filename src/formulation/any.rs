@@ -18,8 +18,6 @@ use crate::formulation::flowoct::{FlowOct, FlowOctParams};
 use crate::formulation::oct::{Oct, OctParams};
 use crate::formulation::olct::{Olct, OlctParams};
 use crate::formulation::{BuiltModel, ClassErrors, Encoded, Formulation, VariableRole};
-use crate::learn::milp::{self, MilpOptions};
-use crate::learn::Outcome;
 use crate::mip::{MipModel, RowSense};
 use crate::tree::Tree;
 
@@ -132,7 +130,7 @@ impl FormulationParams {
     /// The parameters of `name` from a JSON object (a grid file's table, or a report's
     /// `parameters`, whose `depth` and derived figures are ignored). Unknown fields are errors.
     pub fn from_json(name: FormulationName, value: &Value) -> Result<FormulationParams> {
-        let value = crate::learn::spec::without_derived(value);
+        let value = super::parameters::without_derived(value);
         let bad =
             |e: serde_json::Error| Error::parameter(format!("{name} parameters"), e.to_string());
         Ok(match name {
@@ -151,9 +149,9 @@ impl FormulationParams {
         })
     }
 
-    /// The parameters that differ from the defaults (see [`crate::learn::spec::non_default`]).
+    /// The parameters that differ from the defaults (see [`super::parameters::non_default`]).
     pub fn non_default(&self) -> Vec<(String, String)> {
-        crate::learn::spec::non_default(
+        super::parameters::non_default(
             &self.to_json(),
             &FormulationParams::defaults(self.name()).to_json(),
         )
@@ -275,11 +273,6 @@ impl AnyFormulation {
         dispatch!(self, f => f.greedy_tree(train))
     }
 
-    /// Runs the formulation end to end (see [`milp::run`]).
-    pub fn run(&self, train: &Dataset, options: MilpOptions) -> Result<Outcome> {
-        dispatch!(self, f => milp::run(f, train, options))
-    }
-
     /// Builds the model, and encodes the greedy warm start when `warm_start` is true.
     pub fn build(&self, train: &Dataset, warm_start: bool) -> Result<AnyBuilt> {
         dispatch!(self, f => {
@@ -301,8 +294,9 @@ impl AnyFormulation {
     /// One model of the epsilon-constraint front of false positives and false negatives on the
     /// two-class `train` (class 1 positive): minimise `(N + 1) FN + FP` subject to
     /// `FP <= max_fp`, `N` the negative rows, so its optimum is the front's point with the most
-    /// false positives up to `max_fp` (see [`crate::learn::epsilon`]). OCT and BinOCT only,
-    /// whose errors on each class are linear expressions ([`ClassErrors`]); no warm start.
+    /// false positives up to `max_fp` (the method layer's epsilon-constraint front). OCT and
+    /// BinOCT only, whose errors on each class are linear expressions ([`ClassErrors`]); no
+    /// warm start.
     pub fn build_with_max_false_positives(&self, train: &Dataset, max_fp: u32) -> Result<AnyBuilt> {
         match self {
             AnyFormulation::Oct(oct) => bounded_false_positives(oct, train, max_fp),

@@ -2,7 +2,7 @@
 //!
 //! Every formulation has the same shape ([`Formulation`]): build the model on the training
 //! data, encode a tree as a complete warm start, decode a solution into a tree, and compute by
-//! plain code the objective the model assigns to a tree. [`crate::learn`] runs them and uses that
+//! plain code the objective the model assigns to a tree. The method layer runs them and uses that
 //! last one to check every decoded tree against the solver's figure.
 //!
 //! Each formulation is a folder with the same shape: `mod.rs` (the formulation and its
@@ -14,71 +14,19 @@ pub mod binoct;
 pub mod flowoct;
 pub mod oct;
 pub mod olct;
+pub mod parameters;
 pub mod twins;
 
+pub use crate::score::Objective;
 pub use any::{AnyBuilt, AnyFormulation, FormulationName, FormulationParams};
 
-use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::data::Dataset;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::mip::{Assignment, Expression, MipModel};
 use crate::solver::SolverKind;
 use crate::tree::Tree;
-
-/// What a misclassification costs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Objective {
-    /// Every error costs 1.
-    #[default]
-    Accuracy,
-    /// An error on a row of class `k` costs `n / (K * n_k)`, so every class weighs the same.
-    Balanced,
-}
-
-impl Objective {
-    /// The cost of one error on each class of `data`.
-    pub fn class_weights(&self, data: &Dataset) -> Vec<f64> {
-        let counts = data.class_counts();
-        let n = data.n_rows() as f64;
-        let k = data.n_classes() as f64;
-        counts
-            .iter()
-            .map(|&n_k| match self {
-                Objective::Accuracy => 1.0,
-                Objective::Balanced if n_k > 0 => n / (k * n_k as f64),
-                Objective::Balanced => 0.0,
-            })
-            .collect()
-    }
-}
-
-impl fmt::Display for Objective {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Objective::Accuracy => "accuracy",
-            Objective::Balanced => "balanced",
-        })
-    }
-}
-
-impl FromStr for Objective {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self> {
-        match text {
-            "accuracy" => Ok(Objective::Accuracy),
-            "balanced" => Ok(Objective::Balanced),
-            other => Err(Error::parameter(
-                "--objective",
-                format!("`{other}` is not one of: accuracy, balanced"),
-            )),
-        }
-    }
-}
 
 /// What one variable of a built model means, for the map written next to exported models.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -166,7 +114,7 @@ pub struct Decoded {
 /// The common shape of every formulation: build the model on the training data, encode a tree as
 /// a complete warm start, decode a solution into a tree, and the objective the model assigns to a
 /// tree by plain code. Data preparation (e.g. relabelling), the choice of warm start and the
-/// solver tolerances live elsewhere (the formulation's parameters, [`crate::learn`], the built
+/// solver tolerances live elsewhere (the formulation's parameters, the method layer, the built
 /// model).
 pub trait Formulation {
     type Built: BuiltModel;

@@ -21,6 +21,7 @@
 //! subgradient of the objective must vanish, to a tolerance.
 
 use crate::error::{Error, Result};
+use crate::tree::sigmoid;
 
 /// `f(u) = log(1 + exp(-u))`, the logistic loss at margin `u`, computed without overflow.
 pub fn logistic_loss(margin: f64) -> f64 {
@@ -34,16 +35,6 @@ pub fn logistic_loss(margin: f64) -> f64 {
 /// `f'(u) = -1 / (1 + exp(u))`, the derivative of [`logistic_loss`].
 pub fn logistic_loss_slope(margin: f64) -> f64 {
     -sigmoid(-margin)
-}
-
-/// `sigma(u) = 1 / (1 + exp(-u))`, computed without overflow.
-pub fn sigmoid(u: f64) -> f64 {
-    if u >= 0.0 {
-        1.0 / (1.0 + (-u).exp())
-    } else {
-        let e = u.exp();
-        e / (1.0 + e)
-    }
 }
 
 /// How the intercept enters the problem.

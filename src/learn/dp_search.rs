@@ -16,11 +16,11 @@ use serde::{Deserialize, Serialize};
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
-use crate::formulation::Objective;
 use crate::greedy::{cart, CartParams};
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
+use crate::score::Objective;
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a

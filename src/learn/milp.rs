@@ -13,12 +13,26 @@ use serde_json::Value;
 
 use crate::data::Dataset;
 use crate::error::Result;
-use crate::formulation::{BuiltModel, Formulation, StartKind};
+use crate::formulation::{AnyFormulation, BuiltModel, Formulation, StartKind};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
 use crate::learn::WarmStartMode;
 use crate::mip::RowSense;
 use crate::solver::{self, SolveOptions, SolverKind};
 use crate::tree::Tree;
+
+/// Runs the formulation chosen at run time end to end (see [`run`]).
+pub fn run_any(
+    formulation: &AnyFormulation,
+    train: &Dataset,
+    options: MilpOptions,
+) -> Result<Outcome> {
+    match formulation {
+        AnyFormulation::Oct(f) => run(f, train, options),
+        AnyFormulation::BinOct(f) => run(f, train, options),
+        AnyFormulation::Olct(f) => run(f, train, options),
+        AnyFormulation::FlowOct(f) => run(f, train, options),
+    }
+}
 
 /// How to run a formulation.
 #[derive(Debug, Clone)]

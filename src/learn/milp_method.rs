@@ -22,7 +22,7 @@ use crate::learn::certificate::{
     verdict, Certificate, MilpClaim, SearchFigures, SearchResult, Verdict,
 };
 use crate::learn::counterpart::{counterpart, Counterpart};
-use crate::learn::milp::MilpOptions;
+use crate::learn::milp::{self, MilpOptions};
 use crate::learn::{LearnOptions, Outcome, WarmStartMode};
 use crate::solver::{SolveOptions, SolverKind, Termination};
 use crate::tree::Tree;
@@ -43,7 +43,8 @@ pub fn run(
     let time_limit = options
         .time_limit
         .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
-    let mut outcome = formulation.run(
+    let mut outcome = milp::run_any(
+        formulation,
         train,
         MilpOptions {
             solver,

@@ -17,6 +17,8 @@ use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
 use crate::learn::search_report;
 use crate::learn::{LearnOptions, Outcome, WarmStartMode};
+pub use crate::score::ClassWeight;
+use crate::score::{class_index, class_weight_vector};
 use crate::sparse::{self, Loss, SparseOptions, SparseOutcome, SparseProblem};
 use crate::tree::{Tree, MAX_DEPTH};
 
@@ -70,38 +72,6 @@ impl FromStr for SparseObjective {
                 "--objective",
                 format!("`{text}` is not one of: accuracy, balanced, weighted, f1, auc, pauc"),
             )
-        })
-    }
-}
-
-/// One `--class-weight LABEL=W`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ClassWeight {
-    pub label: String,
-    pub weight: f64,
-}
-
-impl FromStr for ClassWeight {
-    type Err = Error;
-    fn from_str(text: &str) -> Result<Self> {
-        let (label, weight) = text.rsplit_once('=').ok_or_else(|| {
-            Error::parameter("--class-weight", format!("`{text}` is not LABEL=WEIGHT"))
-        })?;
-        let weight: f64 = weight.trim().parse().map_err(|_| {
-            Error::parameter(
-                "--class-weight",
-                format!("`{weight}` in `{text}` is not a number"),
-            )
-        })?;
-        if !(weight.is_finite() && weight >= 0.0) {
-            return Err(Error::parameter(
-                "--class-weight",
-                format!("{weight} in `{text}` is not a finite non-negative weight"),
-            ));
-        }
-        Ok(ClassWeight {
-            label: label.to_string(),
-            weight,
         })
     }
 }
@@ -219,37 +189,18 @@ impl SparseSearch {
 
     /// The loss on `train`: its classes named, the positive class found.
     pub fn loss(&self, train: &Dataset) -> Result<Loss> {
-        let class_index = |label: &str, option: &str| {
-            train
-                .classes()
-                .iter()
-                .position(|c| c == label)
-                .ok_or_else(|| {
-                    Error::parameter(
-                        option,
-                        format!(
-                            "`{label}` is not a class of the data ({})",
-                            train.classes().join(", ")
-                        ),
-                    )
-                })
-        };
         let positive = || -> Result<usize> {
             match &self.params.positive_class {
-                Some(label) => class_index(label, "--positive-class"),
+                Some(label) => class_index(train, label, "--positive-class"),
                 None => Ok(1),
             }
         };
         Ok(match self.params.objective {
             SparseObjective::Accuracy => Loss::Accuracy,
             SparseObjective::Balanced => Loss::Balanced,
-            SparseObjective::Weighted => {
-                let mut weights = vec![1.0; train.n_classes()];
-                for given in &self.params.class_weights {
-                    weights[class_index(&given.label, "--class-weight")?] = given.weight;
-                }
-                Loss::Weighted { weights }
-            }
+            SparseObjective::Weighted => Loss::Weighted {
+                weights: class_weight_vector(&self.params.class_weights, train, "--class-weight")?,
+            },
             SparseObjective::F1 => Loss::F1 {
                 positive: positive()?,
             },

@@ -1,10 +1,10 @@
 //! A method as given, before its parameters are checked ([`MethodSpec`]): what an experiment
 //! grid lists and a report names. [`MethodSpec::check`] turns it into a [`Method`] at a depth.
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::formulation::parameters::{non_default, without_derived};
 use crate::formulation::{FormulationName, FormulationParams};
 use crate::learn::{DpParams, Method};
 use crate::solver::SolverKind;
@@ -81,40 +81,4 @@ impl MethodSpec {
             solver: solver.parse()?,
         })
     }
-}
-
-/// `parameters` without the figures reports add to the parameters as given (`depth`, and the
-/// derived `score_limit` of OLCT).
-pub fn without_derived(parameters: &Value) -> Value {
-    let mut value = parameters.clone();
-    if let Value::Object(fields) = &mut value {
-        for derived in ["depth", "score_limit"] {
-            fields.remove(derived);
-        }
-    }
-    value
-}
-
-/// The fields of `given` that differ from `defaults`, as `(name, value)` pairs in field order,
-/// values as compact text: strings without quotes, numbers in Rust's shortest form (1 rather
-/// than 1.0), lists comma-separated.
-pub fn non_default<P: Serialize>(given: &P, defaults: &P) -> Vec<(String, String)> {
-    fn text(value: &Value) -> String {
-        match value {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.as_f64().map_or_else(|| n.to_string(), |f| f.to_string()),
-            Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(","),
-            other => other.to_string(),
-        }
-    }
-    let (Ok(Value::Object(given)), Ok(Value::Object(defaults))) =
-        (serde_json::to_value(given), serde_json::to_value(defaults))
-    else {
-        return Vec::new();
-    };
-    given
-        .iter()
-        .filter(|(key, value)| defaults.get(*key) != Some(*value))
-        .map(|(key, value)| (key.clone(), text(value)))
-        .collect()
 }

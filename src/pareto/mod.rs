@@ -2,7 +2,7 @@
 //! bi-objective dynamic-programming search, and from it the trees that are provably optimal for
 //! metrics that are not sums over leaves (F1, Matthews correlation, Fowlkes-Mallows).
 //!
-//! Every metric in [`metric`] is non-increasing in both error counts, so its best tree lies on
+//! Every metric in [`crate::score::metric`] is non-increasing in both error counts, so its best tree lies on
 //! the front: [`solve`] computes the whole front (one tree per point), and
 //! [`ParetoOutcome::best`] picks the point a metric prefers.
 //!
@@ -25,7 +25,6 @@
 //! lower-bound front that every tree is weakly dominated by.
 
 pub mod front;
-pub mod metric;
 
 mod cache;
 mod depth_two;
@@ -41,8 +40,8 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::score::{Confusion, Metric};
 pub use front::Point;
-pub use metric::{Confusion, Metric};
 pub use outcome::{FrontTree, ParetoOutcome, ParetoStats};
 pub use problem::{binary_data, ParetoProblem};
 pub use rebuild::errors_of;

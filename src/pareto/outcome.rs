@@ -5,8 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dp::DpTermination;
-use crate::pareto::front::Point;
-use crate::pareto::metric::{Confusion, Metric};
+use crate::score::{Confusion, Metric, Point};
 use crate::tree::Tree;
 
 /// Counters of one search.

@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 use serde::{Deserialize, Serialize};
 
 use crate::data::Dataset;
-use crate::formulation::Objective;
+use crate::score::Objective;
 
 /// What a tree's loss counts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::pareto::{Confusion, Metric};
+use crate::score::{Confusion, Metric};
 
 /// Precision, recall and F1 of one class.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 
 pub use eval::{evaluate, from_confusion, ClassMetrics, Evaluation, Summary};
 pub use json::{TREE_FORMAT, TREE_FORMAT_VERSION};
-pub use probability::ProbabilityModel;
+pub use probability::{sigmoid, ProbabilityModel};
 
 /// The deepest tree milptree represents (2^(depth+1) node positions).
 pub const MAX_DEPTH: usize = 20;

@@ -7,7 +7,6 @@
 //! the other.
 
 use crate::error::{Error, Result};
-use crate::greedy::logistic_regression::sigmoid;
 use crate::tree::{Node, NodeKind, Split, Tree};
 
 /// A checked view of a logistic tree that gives probabilities.
@@ -96,5 +95,15 @@ impl<'a> ProbabilityModel<'a> {
             }
             _ => unreachable!("checked by ProbabilityModel::new"),
         }
+    }
+}
+
+/// `sigma(u) = 1 / (1 + exp(-u))`, computed without overflow.
+pub fn sigmoid(u: f64) -> f64 {
+    if u >= 0.0 {
+        1.0 / (1.0 + (-u).exp())
+    } else {
+        let e = u.exp();
+        e / (1.0 + e)
     }
 }

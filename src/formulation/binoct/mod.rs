@@ -18,9 +18,10 @@ use serde_json::json;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
-use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation, Objective};
+use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation};
 use crate::greedy::{cart, check_depth, CartParams};
 use crate::mip::{Assignment, Expression};
+use crate::score::Objective;
 use crate::tree::{NodeKind, Tree};
 
 use candidates::Candidates;

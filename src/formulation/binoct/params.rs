@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::{BinOct, BINOCT_MAX_DEPTH};
-use crate::formulation::Objective;
 use crate::greedy::check_depth;
+use crate::score::Objective;
 
 /// BinOCT's parameters besides the depth; missing fields take their defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -26,9 +26,10 @@ use serde_json::json;
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
-use crate::formulation::{Decoded, Encoded, Formulation, Objective};
+use crate::formulation::{Decoded, Encoded, Formulation};
 use crate::greedy::{cart, CartParams};
 use crate::mip::Assignment;
+use crate::score::Objective;
 use crate::tree::Tree;
 
 /// The deepest FlowOCT model milptree builds (`groups * 2^(D+1)` flow columns).

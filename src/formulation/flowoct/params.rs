@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use crate::data::ThresholdMode;
 use crate::error::Result;
 use crate::formulation::flowoct::{FlowOct, FLOWOCT_MAX_DEPTH};
-use crate::formulation::Objective;
 use crate::greedy::check_depth;
+use crate::score::Objective;
 
 /// FlowOCT's parameters besides the depth; missing fields take their defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

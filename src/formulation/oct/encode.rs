@@ -4,7 +4,8 @@
 
 use crate::error::{Error, Result};
 use crate::formulation::oct::{LeafRule, Oct, OctModel};
-use crate::formulation::{Encoded, Objective};
+use crate::formulation::Encoded;
+use crate::score::Objective;
 use crate::tree::{NodeKind, Split, Tree};
 
 pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded> {

@@ -20,9 +20,10 @@ mod params;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
-use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation, Objective};
+use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation};
 use crate::greedy::{cart, check_depth, CartParams};
 use crate::mip::{Assignment, Expression};
+use crate::score::Objective;
 use crate::tree::Tree;
 
 pub use model::{LeafRule, OctModel};

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::formulation::oct::{Oct, OCT_MAX_DEPTH};
-use crate::formulation::Objective;
 use crate::greedy::check_depth;
+use crate::score::Objective;
 
 /// OCT's parameters besides the depth; missing fields take their defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
