@@ -286,14 +286,19 @@ pub struct PredictArgs {
     pub tree: PathBuf,
     /// CSV file with the tree's columns in the tree's order; the label column may be left out.
     pub data: PathBuf,
-    /// Write the predictions (CSV: row, leaf, predicted[, probability][, actual]) to this file.
-    /// Without it they go to stdout and the metrics to stderr.
+    /// Write the predictions (CSV: row, leaf, predicted[, probabilities][, actual]) to this
+    /// file. Without it they go to stdout and the metrics to stderr.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Also give each row's probability of the positive class, sigma(w . z + b) at the last
-    /// split it passes (logistic trees, as OLCT learns, only).
+    /// Also give each row's class probabilities: on a logistic tree (as OLCT learns),
+    /// sigma(w . z + b) at the last split it passes; on any other tree, each class's frequency
+    /// among the training rows of its leaf. Two classes: one `probability` column, of the
+    /// positive class; more: one `probability:LABEL` column per class.
     #[arg(long)]
     pub proba: bool,
+    /// Laplace smoothing of the leaf frequencies: (n_c + A) / (n + K A) over K classes.
+    #[arg(long, value_name = "A", requires = "proba")]
+    pub proba_smoothing: Option<f64>,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,

@@ -1,6 +1,6 @@
 //! `milptree predict`: apply a saved tree to a CSV file; report metrics when the file has
-//! the label column, and, with `--proba`, the probability of the positive class of logistic
-//! trees.
+//! the label column (with the AUC of the class probabilities on two classes), and, with
+//! `--proba`, every row's class probabilities ([`ProbabilityModel`]).
 
 use std::fmt::Write as _;
 
@@ -16,10 +16,11 @@ use crate::{errln, noteln, out, outln};
 pub fn run(args: PredictArgs) -> Result<()> {
     let tree = Tree::read(&args.tree)?;
     let probability_model = if args.proba {
-        Some(ProbabilityModel::new(&tree)?)
+        Some(ProbabilityModel::for_tree(&tree, args.proba_smoothing)?)
     } else {
         None
     };
+    let two_classes = tree.classes().len() == 2;
     let (mut observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
     apply_relabel_rule(&tree, &mut observations);
     for category in &unseen {
@@ -37,11 +38,11 @@ pub fn run(args: PredictArgs) -> Result<()> {
         .map(|row| tree.leaf_of(row))
         .collect();
     let predicted = tree.predict(&observations.rows);
-    let probabilities: Option<Vec<f64>> = probability_model.map(|model| {
+    let probabilities: Option<Vec<Vec<f64>>> = probability_model.map(|model| {
         observations
             .rows
             .iter()
-            .map(|row| model.probability(row))
+            .map(|row| model.class_probabilities(row))
             .collect()
     });
     let evaluation = observations
@@ -49,9 +50,19 @@ pub fn run(args: PredictArgs) -> Result<()> {
         .as_ref()
         .map(|labels| evaluate(&predicted, labels, &observations.classes))
         .transpose()?;
+    let area = roc_auc(&tree, probability_model, &observations);
+    let positive_class = probability_model.map(|model| model.positive_class());
     let mut table = String::from("row,leaf,predicted");
     if probabilities.is_some() {
-        table.push_str(",probability");
+        match positive_class.filter(|_| two_classes) {
+            Some(_) => table.push_str(",probability"),
+            None => {
+                for class in tree.classes() {
+                    table.push(',');
+                    table.push_str(&csv_field(&format!("probability:{class}")));
+                }
+            }
+        }
     }
     if observations.labels.is_some() {
         table.push_str(",actual");
@@ -66,7 +77,16 @@ pub fn run(args: PredictArgs) -> Result<()> {
             csv_field(&tree.classes()[class])
         );
         if let Some(probabilities) = &probabilities {
-            let _ = write!(table, ",{}", probabilities[i]);
+            match positive_class.filter(|_| two_classes) {
+                Some(positive) => {
+                    let _ = write!(table, ",{}", probabilities[i][positive]);
+                }
+                None => {
+                    for p in &probabilities[i] {
+                        let _ = write!(table, ",{p}");
+                    }
+                }
+            }
         }
         if let Some(labels) = &observations.labels {
             let _ = write!(table, ",{}", csv_field(&observations.classes[labels[i]]));
@@ -85,11 +105,26 @@ pub fn run(args: PredictArgs) -> Result<()> {
             "train": train,
             "test": evaluation.as_ref().map(|e| e.summary()),
             "evaluation": evaluation,
+            "auc": area,
             "predictions": predicted.iter().map(|&c| tree.classes()[c].clone()).collect::<Vec<_>>(),
         });
         if let (Some(model), Some(probabilities)) = (probability_model, &probabilities) {
-            report["positive_class"] = json!(tree.classes()[model.positive_class()]);
-            report["probability"] = json!(probabilities);
+            if two_classes {
+                let positive = model.positive_class();
+                report["positive_class"] = json!(tree.classes()[positive]);
+                report["probability"] = json!(probabilities
+                    .iter()
+                    .map(|p| p[positive])
+                    .collect::<Vec<_>>());
+            }
+            report["probability_rule"] = json!(if model.is_logistic() {
+                "logistic"
+            } else {
+                "leaf-frequency"
+            });
+            report["proba_smoothing"] = json!(args.proba_smoothing.unwrap_or(0.0));
+            report["classes"] = json!(tree.classes());
+            report["class_probabilities"] = json!(probabilities);
         }
         return print_json(&report);
     }
@@ -99,6 +134,9 @@ pub fn run(args: PredictArgs) -> Result<()> {
             &args.data.display().to_string(),
             &evaluation.summary(),
         ));
+        if let Some(area) = area {
+            report.push(format!("  AUC {area:.4}"));
+        }
         for class in &evaluation.per_class {
             report.push(format!(
                 "  class {}: support {}, precision {:.4}, recall {:.4}, F1 {:.4}",
@@ -119,6 +157,25 @@ pub fn run(args: PredictArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The AUC of the positive class's probability (of `model`, or of the tree's own model
+/// unsmoothed) when the data has labels and it and the tree have the same two classes; `None`
+/// otherwise, or when one class is absent from the data.
+fn roc_auc(
+    tree: &Tree,
+    model: Option<ProbabilityModel<'_>>,
+    observations: &Observations,
+) -> Option<f64> {
+    let labels = observations.labels.as_ref()?;
+    if tree.classes().len() != 2 || observations.classes.len() != 2 {
+        return None;
+    }
+    let model = match model {
+        Some(model) => model,
+        None => ProbabilityModel::for_tree(tree, None).ok()?,
+    };
+    model.auc(&observations.rows, labels)
 }
 
 /// Maps the labels of the data the way the tree's training data was relabelled, when it was

@@ -8,6 +8,7 @@
 //! whose scaling the tree keeps). Every node stores the per-class counts of the training rows
 //! that reach it, recomputed from data by plain code ([`Tree::recount`]).
 
+mod auc;
 mod eval;
 mod json;
 mod probability;
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::Schema;
 use crate::error::{Error, Result};
 
+pub use auc::auc;
 pub use eval::{evaluate, from_confusion, ClassMetrics, Evaluation, Summary};
 pub use json::{TREE_FORMAT, TREE_FORMAT_VERSION};
 pub use probability::{sigmoid, ProbabilityModel};

@@ -1,19 +1,37 @@
-//! Class probabilities of logistic trees (OLCT): a row's probability of the positive class is
-//! `sigma(w . z + b)` at the last split it passes, the logistic model fitted on the region of
-//! the rows that reach that split.
+//! Class probabilities of a tree's predictions, by one of two rules:
 //!
-//! A tree qualifies when every leaf hangs under an oblique split whose two leaves predict
-//! different classes, every right leaf the same class (the positive one) and every left leaf
-//! the other.
+//! - logistic trees (OLCT): a row's probability of the positive class is `sigma(w . z + b)` at
+//!   the last split it passes, the logistic model fitted on the region of the rows that reach
+//!   that split. A tree qualifies when every leaf hangs under an oblique split whose two leaves
+//!   predict different classes, every right leaf the same class (the positive one) and every
+//!   left leaf the other;
+//! - every other tree: each class's frequency among the training rows of the row's leaf, from
+//!   the class counts every node stores, with Laplace smoothing `A >= 0`:
+//!   `(n_c + A) / (n + K A)` over `K` classes. A leaf that no training row reached takes the
+//!   counts of its nearest ancestor that some did; a tree whose root has no counts gives every
+//!   class `1 / K`.
 
 use crate::error::{Error, Result};
+use crate::tree::auc::auc;
 use crate::tree::{Node, NodeKind, Split, Tree};
 
-/// A checked view of a logistic tree that gives probabilities.
+/// A checked view of a tree that gives probabilities.
 #[derive(Debug, Clone, Copy)]
 pub struct ProbabilityModel<'a> {
     tree: &'a Tree,
-    positive_class: usize,
+    rule: Rule,
+}
+
+/// How the probabilities are computed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Rule {
+    /// `sigma(w . z + b)` at the last split, for the class of the right leaves.
+    Logistic {
+        negative_class: usize,
+        positive_class: usize,
+    },
+    /// The leaf's class frequencies, smoothed by this pseudo-count per class.
+    LeafFrequency { smoothing: f64 },
 }
 
 fn not_logistic(message: String) -> Error {
@@ -27,73 +45,144 @@ fn not_logistic(message: String) -> Error {
 }
 
 impl<'a> ProbabilityModel<'a> {
-    /// Checks that `tree` is a logistic tree.
+    /// The logistic model of `tree`; an error unless `tree` is a logistic tree.
     pub fn new(tree: &'a Tree) -> Result<ProbabilityModel<'a>> {
-        let mut classes: Option<(usize, usize)> = None;
-        for leaf in tree.leaves() {
-            if leaf == 1 {
-                return Err(not_logistic("the tree is a single leaf".into()));
-            }
-            let parent = leaf / 2;
-            if !matches!(
-                tree.node(parent).map(|node| &node.kind),
-                Some(NodeKind::Split(Split::Oblique { .. }))
-            ) {
-                return Err(not_logistic(format!(
-                    "leaf {leaf} hangs under a split that is not oblique (node {parent})"
-                )));
-            }
-            let class_of = |id: usize| match tree.node(id) {
-                Some(Node {
-                    kind: NodeKind::Leaf { class },
-                    ..
-                }) => Some(*class),
-                _ => None,
-            };
-            let (Some(left), Some(right)) = (class_of(2 * parent), class_of(2 * parent + 1)) else {
-                return Err(not_logistic(format!(
-                    "split {parent} has a child that is not a leaf next to leaf {leaf}"
-                )));
-            };
-            if left == right {
-                return Err(not_logistic(format!(
-                    "both leaves under split {parent} predict `{}`",
-                    tree.classes()[left]
-                )));
-            }
-            match classes {
-                None => classes = Some((left, right)),
-                Some(expected) if expected != (left, right) => {
-                    return Err(not_logistic(format!(
-                        "split {parent} predicts `{}` on its right, another split `{}`",
-                        tree.classes()[right],
-                        tree.classes()[expected.1]
-                    )))
-                }
-                Some(_) => {}
-            }
-        }
-        let (_, positive_class) =
-            classes.ok_or_else(|| not_logistic("the tree has no leaves".into()))?;
+        let (negative_class, positive_class) = logistic_classes(tree)?;
         Ok(ProbabilityModel {
             tree,
-            positive_class,
+            rule: Rule::Logistic {
+                negative_class,
+                positive_class,
+            },
         })
     }
 
-    /// The class whose probability is given (the class of the right leaves).
+    /// The leaf frequencies of `tree`, smoothed by `smoothing` (finite, at least 0).
+    pub fn leaf_frequencies(tree: &'a Tree, smoothing: f64) -> Result<ProbabilityModel<'a>> {
+        if !(smoothing.is_finite() && smoothing >= 0.0) {
+            return Err(Error::parameter(
+                "--proba-smoothing",
+                format!("{smoothing} is not a finite number at least 0"),
+            ));
+        }
+        Ok(ProbabilityModel {
+            tree,
+            rule: Rule::LeafFrequency { smoothing },
+        })
+    }
+
+    /// The model a tree calls for: the logistic model of a logistic tree, the leaf frequencies
+    /// of any other. `smoothing` (leaf frequencies only) is refused for a logistic tree.
+    pub fn for_tree(tree: &'a Tree, smoothing: Option<f64>) -> Result<ProbabilityModel<'a>> {
+        match (logistic_classes(tree), smoothing) {
+            (Ok(_), Some(_)) => Err(Error::parameter(
+                "--proba-smoothing",
+                "applies to leaf frequencies; this tree is a logistic tree, whose probabilities \
+                 are its last splits' logistic models",
+            )),
+            (Ok((negative_class, positive_class)), None) => Ok(ProbabilityModel {
+                tree,
+                rule: Rule::Logistic {
+                    negative_class,
+                    positive_class,
+                },
+            }),
+            (Err(_), smoothing) => Self::leaf_frequencies(tree, smoothing.unwrap_or(0.0)),
+        }
+    }
+
+    /// Whether the probabilities are a logistic tree's (rather than leaf frequencies).
+    pub fn is_logistic(&self) -> bool {
+        matches!(self.rule, Rule::Logistic { .. })
+    }
+
+    /// The class whose probability [`ProbabilityModel::probability`] gives: the class of the
+    /// right leaves of a logistic tree, the second class otherwise (the positive class of the
+    /// evaluator's two-class figures).
     pub fn positive_class(&self) -> usize {
-        self.positive_class
+        match self.rule {
+            Rule::Logistic { positive_class, .. } => positive_class,
+            Rule::LeafFrequency { .. } => 1.min(self.tree.classes().len().saturating_sub(1)),
+        }
     }
 
     /// The probability of the positive class for `row` (original units).
     pub fn probability(&self, row: &[f64]) -> f64 {
+        match self.rule {
+            Rule::Logistic { .. } => self.logistic(row),
+            Rule::LeafFrequency { .. } => self
+                .class_probabilities(row)
+                .get(self.positive_class())
+                .copied()
+                .unwrap_or(0.0),
+        }
+    }
+
+    /// The probability of every class of the tree for `row`, in the tree's class order; they
+    /// add up to 1.
+    pub fn class_probabilities(&self, row: &[f64]) -> Vec<f64> {
+        let n_classes = self.tree.classes().len();
+        match self.rule {
+            Rule::Logistic {
+                negative_class,
+                positive_class,
+            } => {
+                let p = self.logistic(row);
+                let mut probabilities = vec![0.0; n_classes];
+                probabilities[negative_class] = 1.0 - p;
+                probabilities[positive_class] = p;
+                probabilities
+            }
+            Rule::LeafFrequency { smoothing } => {
+                let counts = self.counts_for(self.tree.leaf_of(row));
+                if counts.len() != n_classes {
+                    return vec![1.0 / n_classes as f64; n_classes];
+                }
+                let total: usize = counts.iter().sum();
+                let denominator = total as f64 + n_classes as f64 * smoothing;
+                if denominator <= 0.0 {
+                    return vec![1.0 / n_classes as f64; n_classes];
+                }
+                counts
+                    .iter()
+                    .map(|&count| (count as f64 + smoothing) / denominator)
+                    .collect()
+            }
+        }
+    }
+
+    /// The AUC of the positive class's probability over `rows` whose classes (the tree's) are
+    /// `labels`; `None` unless the tree has two classes and both occur in `labels`.
+    pub fn auc(&self, rows: &[Vec<f64>], labels: &[usize]) -> Option<f64> {
+        if self.tree.classes().len() != 2 {
+            return None;
+        }
+        let positive = self.positive_class();
+        let scores: Vec<f64> = rows
+            .iter()
+            .map(|row| self.class_probabilities(row)[positive])
+            .collect();
+        let is_positive: Vec<bool> = labels.iter().map(|&label| label == positive).collect();
+        auc(&scores, &is_positive)
+    }
+
+    /// The counts of `leaf`, or of its nearest ancestor that training rows reached (the
+    /// root's when none did).
+    fn counts_for(&self, leaf: usize) -> &'a [usize] {
+        let mut id = leaf;
+        while id > 1 && self.tree.node(id).is_none_or(|node| node.rows() == 0) {
+            id /= 2;
+        }
+        self.tree.node(id).map_or(&[], |node| &node.counts)
+    }
+
+    fn logistic(&self, row: &[f64]) -> f64 {
         let parent = self.tree.leaf_of(row) / 2;
         match self.tree.node(parent).map(|node| &node.kind) {
             Some(NodeKind::Split(Split::Oblique { weights, bias })) => {
                 sigmoid(self.tree.oblique_value(weights, *bias, row))
             }
-            _ => unreachable!("checked by ProbabilityModel::new"),
+            _ => unreachable!("checked by logistic_classes"),
         }
     }
 }
@@ -106,4 +195,54 @@ pub fn sigmoid(u: f64) -> f64 {
         let e = u.exp();
         e / (1.0 + e)
     }
+}
+
+/// The classes of a logistic tree's left (negative) and right (positive) leaves; an error
+/// saying why `tree` is not one otherwise.
+fn logistic_classes(tree: &Tree) -> Result<(usize, usize)> {
+    let mut classes: Option<(usize, usize)> = None;
+    for leaf in tree.leaves() {
+        if leaf == 1 {
+            return Err(not_logistic("the tree is a single leaf".into()));
+        }
+        let parent = leaf / 2;
+        if !matches!(
+            tree.node(parent).map(|node| &node.kind),
+            Some(NodeKind::Split(Split::Oblique { .. }))
+        ) {
+            return Err(not_logistic(format!(
+                "leaf {leaf} hangs under a split that is not oblique (node {parent})"
+            )));
+        }
+        let class_of = |id: usize| match tree.node(id) {
+            Some(Node {
+                kind: NodeKind::Leaf { class },
+                ..
+            }) => Some(*class),
+            _ => None,
+        };
+        let (Some(left), Some(right)) = (class_of(2 * parent), class_of(2 * parent + 1)) else {
+            return Err(not_logistic(format!(
+                "split {parent} has a child that is not a leaf next to leaf {leaf}"
+            )));
+        };
+        if left == right {
+            return Err(not_logistic(format!(
+                "both leaves under split {parent} predict `{}`",
+                tree.classes()[left]
+            )));
+        }
+        match classes {
+            None => classes = Some((left, right)),
+            Some(expected) if expected != (left, right) => {
+                return Err(not_logistic(format!(
+                    "split {parent} predicts `{}` on its right, another split `{}`",
+                    tree.classes()[right],
+                    tree.classes()[expected.1]
+                )))
+            }
+            Some(_) => {}
+        }
+    }
+    classes.ok_or_else(|| not_logistic("the tree has no leaves".into()))
 }

@@ -153,3 +153,14 @@ pub fn random_tree(data: &Dataset, depth: usize, seed: u64) -> Tree {
     }
     builder.build().expect("a valid random tree")
 }
+
+/// `data` as a CSV file: features `x0,x1,...`, then the label column `label` (`c0`, `c1`, ...).
+pub fn to_csv(data: &Dataset) -> String {
+    let header: Vec<String> = (0..data.n_features()).map(|j| format!("x{j}")).collect();
+    let mut text = format!("{},label\n", header.join(","));
+    for (row, &label) in data.rows().iter().zip(data.labels()) {
+        let cells: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+        text.push_str(&format!("{},c{label}\n", cells.join(",")));
+    }
+    text
+}

@@ -28,6 +28,7 @@ mod oracle;
 mod pareto_exact;
 mod pareto_milp;
 mod pareto_oracle;
+mod probability;
 mod round_trip;
 mod solver;
 mod solver_oracle;

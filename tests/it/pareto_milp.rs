@@ -11,7 +11,7 @@ use milptree::learn::epsilon::{epsilon_front, EpsilonOptions};
 use milptree::pareto::{errors_of, solve, ParetoOptions, ParetoProblem, Point};
 use milptree::solver::SolverKind;
 
-use crate::common::{mixed_dataset, random_dataset};
+use crate::common::{mixed_dataset, random_dataset, to_csv};
 
 fn dp_front(data: &Dataset, depth: usize) -> Vec<Point> {
     let outcome = solve(data, &ParetoProblem::new(depth), &ParetoOptions::default())
@@ -75,17 +75,6 @@ fn oct_and_binoct_fronts_equal_the_search_front_on_both_solvers() {
         ..BinOct::new(2)
     };
     check(&binoct, "BinOCT", &data, 2);
-}
-
-/// The data as a CSV file (`x0,x1,...,label`, labels `c0`, `c1`).
-fn to_csv(data: &Dataset) -> String {
-    let header: Vec<String> = (0..data.n_features()).map(|j| format!("x{j}")).collect();
-    let mut text = format!("{},label\n", header.join(","));
-    for (row, &label) in data.rows().iter().zip(data.labels()) {
-        let cells: Vec<String> = row.iter().map(|v| v.to_string()).collect();
-        text.push_str(&format!("{},c{label}\n", cells.join(",")));
-    }
-    text
 }
 
 #[test]

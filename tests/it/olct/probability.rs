@@ -127,8 +127,10 @@ fn predict_proba_writes_a_probability_column_and_json_field() {
     assert!(plain.get("probability").is_none());
 }
 
+/// A tree whose last splits are not oblique is no logistic tree: the logistic model refuses
+/// it, saying why, and `predict --proba` gives its leaf frequencies instead.
 #[test]
-fn predict_proba_refuses_trees_without_oblique_last_splits() {
+fn trees_without_oblique_last_splits_are_not_logistic() {
     let (dir, data_path) = temp_file("data.csv", CSV);
     let tree_path = dir.path().join("cart.json");
     let grown = milptree(&[
@@ -140,18 +142,38 @@ fn predict_proba_refuses_trees_without_oblique_last_splits() {
         path_str(&tree_path),
     ]);
     assert!(grown.status.success(), "{}", stderr(&grown));
-    let output = milptree(&[
-        "predict",
-        "--tree",
-        path_str(&tree_path),
-        path_str(&data_path),
-        "--proba",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    let message = stderr(&output);
+    let tree = Tree::read(&tree_path).unwrap();
+    let message = ProbabilityModel::new(&tree).unwrap_err().to_string();
     assert!(
         message.contains("--proba") && message.contains("logistic tree"),
         "{message}"
     );
     assert!(message.contains("not oblique"), "{message}");
+    let report = milptree_json(&[
+        "predict",
+        "--tree",
+        path_str(&tree_path),
+        path_str(&data_path),
+        "--proba",
+        "--json",
+    ]);
+    assert_eq!(report["probability_rule"], "leaf-frequency");
+    // Smoothing applies to leaf frequencies only.
+    let output = milptree(&[
+        "predict",
+        "--tree",
+        path_str(&logistic_tree_file(&dir)),
+        path_str(&data_path),
+        "--proba",
+        "--proba-smoothing",
+        "1",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--proba-smoothing"));
+}
+
+fn logistic_tree_file(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let path = dir.path().join("logistic.json");
+    std::fs::write(&path, logistic_tree().to_json_string()).unwrap();
+    path
 }
