@@ -9,6 +9,8 @@
 //! - [`greedy`]: greedy trees (CART) used on their own and as warm starts;
 //! - [`dp`]: optimal trees by dynamic programming and search (no MILP), and the plain-code
 //!   objective every tree is held against;
+//! - [`search_core`]: what the exact searches share: binned data, row-set views, the row-set
+//!   cache, cost model, deadline, budgets, tree rebuilding and termination;
 //! - [`sparse`]: sparse optimal trees (a penalty per leaf instead of a depth, GOSDT's losses);
 //! - [`pareto`]: the front of false positives and false negatives by a bi-objective search, and
 //!   the trees optimal for F1, Matthews correlation and other metrics it decides;
@@ -35,6 +37,7 @@ pub mod learn;
 pub mod mip;
 pub mod pareto;
 pub mod score;
+pub mod search_core;
 pub mod solver;
 pub mod sparse;
 pub mod tree;

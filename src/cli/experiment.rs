@@ -110,6 +110,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         formulations: args.formulations.clone(),
         parameters: Default::default(),
         dp_parameters: None,
+        sparse_parameters: None,
         certify: args.certify.0,
         threads: if args.threads.is_empty() {
             vec![None]

@@ -7,8 +7,8 @@
 //! without evaluation (ConTree's skipping); a feature is left as soon as no evaluation it
 //! still allows can be reached.
 
-use crate::dp::binned::Element;
-use crate::dp::cost::CostModel;
+use crate::search_core::binned::Element;
+use crate::search_core::cost::CostModel;
 
 /// The best split of a row set, as a searched feature and a threshold bin.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -13,13 +13,11 @@
 //! and a feature whose inherited bound reaches the child's target is not scanned at all.
 //! Features are scanned in increasing order of that bound, so the target falls early.
 
-use crate::dp::binned::{Binned, Element};
-use crate::dp::cache::{Solution, SplitChoice};
 use crate::dp::depth_one::{best_split, BestSplit};
-use crate::dp::search::{
-    finish, split_bin, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI,
-};
-use crate::dp::view::View;
+use crate::dp::known::{Solution, SplitChoice};
+use crate::dp::search::{finish, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI};
+use crate::search_core::binned::{split_bin, Binned, Element};
+use crate::search_core::view::View;
 
 /// Reusable buffers of the depth-two search.
 #[derive(Debug, Default)]

@@ -9,10 +9,13 @@
 //!
 //! The best one's cost is the search's first upper bound.
 
-use crate::dp::search::{full, split_bin, Search};
-use crate::dp::subtree::{rebuild_solution, SubTree};
-use crate::dp::view::View;
+use crate::dp::search::Search;
+use crate::dp::subtree::rebuild_solution;
 use crate::error::Result;
+use crate::search_core::binned::split_bin;
+use crate::search_core::budget::full;
+use crate::search_core::subtree::SubTree;
+use crate::search_core::view::View;
 
 /// The greedy tree of `view` with at most `depth` levels and `budget` splits, stacking optimal
 /// trees of depth `step`, and its cost. `None` if the search was stopped meanwhile.

@@ -15,8 +15,8 @@
 
 use std::collections::VecDeque;
 
-use crate::dp::binned::Element;
-use crate::dp::cost::CostModel;
+use crate::search_core::binned::Element;
+use crate::search_core::cost::CostModel;
 
 /// A position to solve, with the lower bounds its solved neighbours give.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,9 +9,10 @@
 //! # The search
 //! The ideas are MurTree's (Demirović et al., JMLR 2022) for the recursion, bounds and cache,
 //! and ConTree's (Briţa, van der Linden and Demirović, AAAI 2025) for continuous features:
-//! - Features are binned once ([`binned`]): a row's bin counts the thresholds below its value,
-//!   and each subproblem keeps its rows sorted by every feature ([`view`]), so a split is a
-//!   position in a sorted list and children inherit sorted lists by a stable partition.
+//! - Features are binned once ([`crate::search_core::binned`]): a row's bin counts the
+//!   thresholds below its value, and each subproblem keeps its rows sorted by every feature
+//!   ([`crate::search_core::view`]), so a split is a position in a sorted list and children
+//!   inherit sorted lists by a stable partition.
 //! - Depth one is a scan of each sorted list ([`depth_one`]); depth two is a bisection over
 //!   the first split's positions where each position costs one scan that solves both
 //!   children at once ([`search`]).
@@ -25,8 +26,9 @@
 //!   search is anytime: a time limit or an interrupt returns the best tree with a valid bound.
 //!
 //! # The cache
-//! Subproblems are cached by their row set (a dataset cache, [`cache`]), not by the path of
-//! splits that reached them (a branch cache). Over the datasets of `../shared/datasets`, a
+//! Subproblems are cached by their row set (a dataset cache, the core's
+//! [`crate::search_core::cache`] holding [`Known`] values), not by the path of splits that
+//! reached them (a branch cache). Over the datasets of `../shared/datasets`, a
 //! branch cache misses every subproblem reached by the same splits in another order, which at
 //! depth four is most of the depth-two subproblems; the dataset cache's key costs nothing
 //! extra (an order-independent hash summed during the split) and its check a pass over the
@@ -34,46 +36,51 @@
 //!
 //! # Tolerance and limits
 //! Costs are `f64`; with integral weights (accuracy) they are exact integers. Two costs closer
-//! than 1e-9 of the data's total weight count as equal ([`cost`]). Leaf minima above one
-//! switch off the bounds that assume a subtree never costs less on more rows (D and E). The
-//! search holds, per level of the tree, every feature's sorted list of every row (8 bytes per
-//! row and feature and level), and a cache capped by [`DpOptions::memory_limit_mb`].
+//! than 1e-9 of the data's total weight count as equal ([`crate::search_core::cost`]). Leaf
+//! minima above one switch off the bounds that assume a subtree never costs less on more rows
+//! (D and E). The search holds, per level of the tree, every feature's sorted list of every
+//! row (8 bytes per row and feature and level), and a cache capped by
+//! [`DpOptions::memory_limit_mb`].
 //!
-//! The sparse search ([`crate::sparse`]) builds on the binned data, views, cache, cost model,
-//! deadline, split intervals and the search itself (its depth-one and depth-two solvers), which
-//! are `pub(crate)` for it.
+//! What this search shares with the others (binned data, views, the cache, the cost model,
+//! the deadline, budgets, tree rebuilding, termination) is in [`crate::search_core`]. The
+//! sparse search ([`crate::sparse`]) also runs this search itself (its depth-one and depth-two
+//! solvers, the split intervals, the cached values): those few items are shared on purpose,
+//! below, and the modules stay private.
 
-pub(crate) mod binned;
-pub(crate) mod cache;
-pub(crate) mod cost;
-pub(crate) mod deadline;
 mod depth_one;
 mod depth_two;
 mod incumbent;
-pub(crate) mod intervals;
+mod intervals;
+mod known;
 mod objective;
 mod options;
 mod outcome;
 mod problem;
-pub(crate) mod search;
+mod search;
 mod similarity;
-pub(crate) mod subtree;
-pub(crate) mod view;
+mod subtree;
+
+pub(crate) use intervals::SplitSearch;
+pub(crate) use known::{Known, Solution, SplitChoice};
+pub(crate) use search::{FeatureRank, Outcome, Search};
 
 use std::time::Instant;
 
+pub use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
 pub use objective::objective_of;
 pub use options::{BoundSwitches, DpOptions, DEFAULT_MEMORY_LIMIT_MB};
-pub use outcome::{DpOutcome, DpProgress, DpStats, DpTermination};
+pub use outcome::{DpOutcome, DpStats};
 pub use problem::DpProblem;
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
-use binned::Binned;
-use cost::CostModel;
-use deadline::Deadline;
-use search::Search;
-use subtree::{cost_of, rebuild_solution, to_tree, SubTree};
+use crate::search_core::binned::Binned;
+use crate::search_core::budget::full;
+use crate::search_core::cost::CostModel;
+use crate::search_core::deadline::Deadline;
+use crate::search_core::subtree::{to_tree, SubTree};
+use subtree::{cost_of, rebuild_solution};
 
 /// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
 /// `options`, with a proven lower bound.
@@ -114,8 +121,7 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         // CART's tree and stacked single splits whatever the deadline (a scan of each feature
         // per node), then stacked depth-two trees while there is time.
         search.deadline.suspended = true;
-        let cart =
-            (budget >= search::full(depth)).then(|| incumbent::gini(&mut search, &root, depth));
+        let cart = (budget >= full(depth)).then(|| incumbent::gini(&mut search, &root, depth));
         let stacked = incumbent::greedy(&mut search, &root, depth, budget, 1);
         search.deadline.suspended = false;
         let mut found = vec![cart, stacked?];

@@ -1,21 +1,10 @@
-//! What a search reports: why it stopped ([`DpTermination`]), what it found ([`DpOutcome`]),
-//! how it got there ([`DpStats`], the incumbent/bound trajectory of [`DpProgress`] points).
+//! What the exact search reports: what it found ([`DpOutcome`]) and how it got there
+//! ([`DpStats`], and the incumbent/bound trajectory of the core's progress points).
 
 use serde::{Deserialize, Serialize};
 
+use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
 use crate::tree::Tree;
-
-/// Why the search stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DpTermination {
-    /// The returned tree is proven optimal.
-    Optimal,
-    /// The time limit was reached: the tree is the best found, the bound is valid.
-    TimeLimit,
-    /// The interrupt flag was set: the tree is the best found, the bound is valid.
-    Interrupted,
-}
 
 /// Counters of one search.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -53,17 +42,6 @@ pub struct DpStats {
     pub initial_objective: f64,
     /// Seconds spent on the greedy start.
     pub greedy_seconds: f64,
-}
-
-/// One point of the search's progress.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct DpProgress {
-    /// Seconds since the search started.
-    pub seconds: f64,
-    /// Objective of the best tree known then.
-    pub incumbent: f64,
-    /// Global lower bound known then.
-    pub bound: f64,
 }
 
 /// The result of a search.

@@ -15,16 +15,18 @@
 //! The depth-two search does the same over the first split's positions, but finds both
 //! children's best depth-one subtrees in one scan of every feature ([`depth_one::scan`]).
 
-use crate::dp::binned::Binned;
-use crate::dp::cache::{Cache, Solution, SplitChoice};
-use crate::dp::cost::CostModel;
-use crate::dp::deadline::Deadline;
 use crate::dp::depth_one::{best_split, BestSplit};
 use crate::dp::depth_two::PairScratch;
 use crate::dp::intervals::{Candidate, SplitSearch};
+use crate::dp::known::{Cache, Known, Solution, SplitChoice};
 use crate::dp::similarity::Similarity;
-use crate::dp::view::{Arena, View};
 use crate::dp::{BoundSwitches, DpProgress, DpStats};
+use crate::search_core::binned::{split_bin, Binned};
+use crate::search_core::budget::budget_distributions;
+pub(crate) use crate::search_core::budget::full;
+use crate::search_core::cost::CostModel;
+use crate::search_core::deadline::Deadline;
+use crate::search_core::view::{Arena, View};
 
 /// What solving a subproblem below an upper bound established.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -33,11 +35,6 @@ pub(crate) struct Outcome {
     pub lb: f64,
     /// The optimum, when it lies below the upper bound. After a stop, the best found.
     pub solution: Option<Solution>,
-}
-
-/// The number of split nodes of a complete tree of depth `depth`.
-pub(crate) fn full(depth: usize) -> usize {
-    (1usize << depth.min(usize::BITS as usize - 2)) - 1
 }
 
 /// The search's state: data, cost model, buffers, cache, limits and counters.
@@ -149,7 +146,8 @@ impl<'a> Search<'a> {
         let mut lb = 0.0;
         let known = self
             .cache
-            .get(view.hash, depth, budget, self.arena.list(view, 0));
+            .get(view.hash, depth, budget, self.arena.list(view, 0))
+            .copied();
         if let Some(known) = known {
             if let Some(solution) = known.solution {
                 self.stats.cache_hits += 1;
@@ -186,12 +184,14 @@ impl<'a> Search<'a> {
         }
         let rows = self.arena.list(view, 0);
         match outcome.solution {
-            Some(solution) => self
-                .cache
-                .put_solution(view.hash, depth, budget, rows, solution),
-            None if self.switches.infeasibility => self
-                .cache
-                .put_bound(view.hash, depth, budget, rows, outcome.lb),
+            Some(solution) => {
+                self.cache
+                    .put(view.hash, depth, budget, rows, Known::optimum(solution))
+            }
+            None if self.switches.infeasibility => {
+                self.cache
+                    .put(view.hash, depth, budget, rows, Known::bound(outcome.lb))
+            }
             None => {}
         }
         if self.switches.similarity {
@@ -455,9 +455,10 @@ impl<'a> Search<'a> {
             };
         }
         if self.switches.lookahead && depth >= 2 {
-            if let Some(known) =
-                self.cache
-                    .get(child.hash, depth, budget, self.arena.list(child, 0))
+            if let Some(known) = self
+                .cache
+                .get(child.hash, depth, budget, self.arena.list(child, 0))
+                .copied()
             {
                 let cached = match known.solution {
                     Some(solution) => solution.cost,
@@ -544,11 +545,6 @@ pub(crate) struct FeatureRank {
     pub position: usize,
 }
 
-/// The threshold bin between two adjacent bins of a sorted list: the middle candidate.
-pub(crate) fn split_bin(low: u32, high: u32) -> u32 {
-    low + (high - 1 - low) / 2
-}
-
 /// A depth-one scan's best split as a solution.
 fn leaf_split(split: BestSplit) -> Solution {
     Solution {
@@ -593,21 +589,5 @@ pub(super) fn finish(
             lb: lb.max(leaf_cost.min(candidates_lb)),
             solution: None,
         },
-    }
-}
-
-/// Every way to share `budget - 1` splits between two children of depth `depth - 1`.
-fn budget_distributions(depth: usize, budget: usize, out: &mut Vec<(usize, usize)>) {
-    out.clear();
-    let child_full = full(depth - 1);
-    if budget > 2 * child_full {
-        out.push((child_full, child_full));
-        return;
-    }
-    let rest = budget - 1;
-    let low = rest.saturating_sub(child_full);
-    let high = rest.min(child_full);
-    for left in low..=high {
-        out.push((left, rest - left));
     }
 }

@@ -3,9 +3,9 @@
 //! rows the older set has and the new one lacks (removing rows lowers a subtree's cost by at
 //! most their weight; adding rows never lowers it).
 
-use crate::dp::binned::Binned;
-use crate::dp::cost::CostModel;
-use crate::dp::view::{Arena, View};
+use crate::search_core::binned::Binned;
+use crate::search_core::cost::CostModel;
+use crate::search_core::view::{Arena, View};
 
 /// How many solved row sets are remembered per depth.
 const REMEMBERED: usize = 2;

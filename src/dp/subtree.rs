@@ -1,26 +1,11 @@
 //! Optimal subtrees as the search knows them (splits on searched features and threshold
-//! bins), rebuilt from the cache, and turned into a [`Tree`] of the project's model.
+//! bins), rebuilt from the cache or solved again, and the cost of a given subtree.
 
-use crate::data::Dataset;
-use crate::dp::binned::Binned;
-use crate::dp::cache::Solution;
-use crate::dp::cost::CostModel;
+use crate::dp::known::Solution;
 use crate::dp::search::Search;
-use crate::dp::view::View;
 use crate::error::{Error, Result};
-use crate::tree::{NodeKind, Tree, TreeBuilder};
-
-/// A tree over bins: leaves predict the best class of the rows that reach them.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum SubTree {
-    Leaf,
-    Split {
-        feature: u32,
-        bin: u32,
-        left: Box<SubTree>,
-        right: Box<SubTree>,
-    },
-}
+use crate::search_core::subtree::SubTree;
+use crate::search_core::view::View;
 
 /// The rows of `view` that a split on searched feature `feature` at `bin` sends left, as a
 /// position in the view's list of that feature (`None`: the feature no longer splits the
@@ -126,54 +111,4 @@ pub(crate) fn cost_of(search: &mut Search, view: &View, tree: &SubTree) -> Resul
             Ok(search.cost.split_cost + left_cost + right_cost)
         }
     }
-}
-
-/// Builds the project's tree from `subtree`: axis splits on the data's features with the
-/// candidate thresholds' values, counts from the data, each leaf predicting the class of
-/// least weighted error among its rows (an empty leaf: its parent's).
-pub(crate) fn to_tree(
-    subtree: &SubTree,
-    binned: &Binned,
-    data: &Dataset,
-    cost: &CostModel,
-    depth: usize,
-) -> Result<Tree> {
-    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth)?;
-    let mut stack = vec![(1usize, subtree)];
-    while let Some((id, node)) = stack.pop() {
-        match node {
-            SubTree::Leaf => {
-                builder.leaf(id, 0)?;
-            }
-            SubTree::Split {
-                feature,
-                bin,
-                left,
-                right,
-            } => {
-                builder.split(id, binned.split(*feature, *bin))?;
-                stack.push((2 * id, left));
-                stack.push((2 * id + 1, right));
-            }
-        }
-    }
-    let mut tree = builder.build()?;
-    tree.recount(data.rows(), data.labels())?;
-    let best_class = |counts: &[usize]| {
-        let counts: Vec<u32> = counts.iter().map(|&c| c as u32).collect();
-        cost.leaf(&counts).1
-    };
-    for id in tree.leaves() {
-        let Some(node) = tree.node(id) else { continue };
-        let class = if node.rows() > 0 || id == 1 {
-            best_class(&node.counts)
-        } else {
-            tree.node(id / 2)
-                .map_or(0, |parent| best_class(&parent.counts))
-        };
-        if matches!(tree.node(id).map(|n| &n.kind), Some(NodeKind::Leaf { .. })) {
-            tree.set_leaf_class(id, class)?;
-        }
-    }
-    Ok(tree)
 }

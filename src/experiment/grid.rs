@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
 use crate::formulation::{FormulationName, FormulationParams};
-use crate::learn::{DpParams, MethodSpec, WarmStartMode};
+use crate::learn::{DpParams, MethodSpec, SparseParams, WarmStartMode};
 use crate::solver::{check_solver_options, SolverKind};
 
 /// One setting of a solver's own options: `(name, value)` pairs, set in this order.
@@ -30,8 +30,8 @@ pub struct GridSpec {
     /// CSV files, or directories whose `*.csv` files are all used.
     pub datasets: Vec<PathBuf>,
     pub depths: Vec<usize>,
-    /// Formulation names, or `all` (every formulation); `dp` (the exact search) may be listed
-    /// too.
+    /// Formulation names, or `all` (every formulation); `dp` (the exact search) and `sparse`
+    /// (the sparse search) may be listed too.
     pub formulations: Vec<String>,
     /// The parameter settings of a formulation to run (each a run of its own); a formulation
     /// not listed runs with its defaults.
@@ -39,6 +39,9 @@ pub struct GridSpec {
     /// The parameter settings of the exact search, when `dp` is listed (default: its
     /// defaults).
     pub dp_parameters: Option<Vec<DpParams>>,
+    /// The parameter settings of the sparse search, when `sparse` is listed (default: its
+    /// defaults).
+    pub sparse_parameters: Option<Vec<SparseParams>>,
     /// Solver thread counts (`None`: the solver's default).
     pub threads: Vec<Option<usize>>,
     /// Solver names, or `all`.
@@ -70,6 +73,8 @@ pub struct Grid {
     pub formulations: Vec<FormulationParams>,
     /// Every setting of the exact search to run (none when the grid does not list `dp`).
     pub dp: Vec<DpParams>,
+    /// Every setting of the sparse search to run (none when the grid does not list `sparse`).
+    pub sparse: Vec<SparseParams>,
     pub solvers: Vec<SolverKind>,
     /// The settings of each solver's options, at the solver's index in `solvers` (one empty
     /// setting for a solver without options).
@@ -84,8 +89,8 @@ pub struct Grid {
 
 impl Grid {
     /// Every configuration, datasets outermost, then depth, seed, formulation (with its
-    /// parameters), solver (with its options), threads and warm start; the exact search's settings after the
-    /// formulations (it has no solver, threads or warm start to vary).
+    /// parameters), solver (with its options), threads and warm start; the searches' settings
+    /// after the formulations (they have no solver, threads or warm start to vary).
     pub fn configs(&self) -> Vec<RunConfig> {
         let mut configs = Vec::new();
         for dataset in &self.datasets {
@@ -116,10 +121,12 @@ impl Grid {
                             }
                         }
                     }
-                    for params in &self.dp {
+                    let searches = (self.dp.iter().cloned().map(MethodSpec::Dp))
+                        .chain(self.sparse.iter().cloned().map(MethodSpec::Sparse));
+                    for method in searches {
                         configs.push(RunConfig {
                             dataset: dataset.clone(),
-                            method: MethodSpec::Dp(params.clone()),
+                            method,
                             solver_options: Vec::new(),
                             depth,
                             warm_start: WarmStartMode::None,
@@ -148,40 +155,40 @@ impl GridSpec {
         }
         let seeds = distinct("seeds", &self.seeds)?;
         let formulation_names: Vec<&str> = FormulationName::ALL.iter().map(|f| f.name()).collect();
-        let with_dp = self.formulations.iter().any(|name| name.trim() == "dp");
+        let listed = |search: &str| self.formulations.iter().any(|name| name.trim() == search);
+        let (with_dp, with_sparse) = (listed("dp"), listed("sparse"));
         let milp_names: Vec<String> = self
             .formulations
             .iter()
-            .filter(|name| name.trim() != "dp")
+            .filter(|name| !matches!(name.trim(), "dp" | "sparse"))
             .cloned()
             .collect();
-        let dp = if with_dp {
-            let settings = self
-                .dp_parameters
-                .clone()
-                .unwrap_or_else(|| vec![DpParams::default()]);
-            for (i, setting) in settings.iter().enumerate() {
-                if settings[..i].contains(setting) {
+        let dp = search_settings(
+            "dp",
+            with_dp,
+            &self.dp_parameters,
+            &depths,
+            |setting, depth| setting.check(depth).map(drop),
+        )?;
+        let sparse = search_settings(
+            "sparse",
+            with_sparse,
+            &self.sparse_parameters,
+            &depths,
+            |setting, depth| {
+                if let Some(weight) = setting.class_weights.iter().find(|w| w.label.contains(',')) {
                     return Err(Error::parameter(
-                        "dp parameters",
-                        "a setting is listed twice",
+                        "[sparse] class_weights",
+                        format!(
+                            "the label `{}` holds a comma, which a grid cannot pass on",
+                            weight.label
+                        ),
                     ));
                 }
-                for &depth in &depths {
-                    setting.check(depth)?;
-                }
-            }
-            settings
-        } else {
-            if self.dp_parameters.is_some() {
-                return Err(Error::parameter(
-                    "grid",
-                    "parameters are given for dp, which the grid does not run",
-                ));
-            }
-            Vec::new()
-        };
-        let names_given = if milp_names.is_empty() && with_dp {
+                setting.check(Some(depth)).map(drop)
+            },
+        )?;
+        let names_given = if milp_names.is_empty() && (with_dp || with_sparse) {
             Vec::new()
         } else {
             names("formulations", &milp_names, &formulation_names, |name| {
@@ -277,7 +284,8 @@ impl GridSpec {
                         formulation: formulation.clone(),
                         solver: solvers[0],
                     })
-                    .chain(dp.iter().cloned().map(MethodSpec::Dp));
+                    .chain(dp.iter().cloned().map(MethodSpec::Dp))
+                    .chain(sparse.iter().cloned().map(MethodSpec::Sparse));
                 for spec in specs {
                     for &depth in &depths {
                         let method = spec.check(depth)?;
@@ -299,6 +307,7 @@ impl GridSpec {
             depths,
             formulations,
             dp,
+            sparse,
             solvers,
             solver_options,
             threads,
@@ -354,6 +363,40 @@ fn in_dataset(entry: &DatasetEntry, error: Error) -> Error {
         },
         other => other,
     }
+}
+
+/// The settings of the search `name` to run: those given (default: its defaults) when the
+/// grid lists it, each distinct and checked at every depth; none when it is not listed, and
+/// then no settings may be given.
+fn search_settings<P: Clone + PartialEq + Default>(
+    name: &str,
+    listed: bool,
+    given: &Option<Vec<P>>,
+    depths: &[usize],
+    check: impl Fn(&P, usize) -> Result<()>,
+) -> Result<Vec<P>> {
+    if !listed {
+        if given.is_some() {
+            return Err(Error::parameter(
+                "grid",
+                format!("parameters are given for {name}, which the grid does not run"),
+            ));
+        }
+        return Ok(Vec::new());
+    }
+    let settings = given.clone().unwrap_or_else(|| vec![P::default()]);
+    for (i, setting) in settings.iter().enumerate() {
+        if settings[..i].contains(setting) {
+            return Err(Error::parameter(
+                format!("{name} parameters"),
+                "a setting is listed twice",
+            ));
+        }
+        for &depth in depths {
+            check(setting, depth)?;
+        }
+    }
+    Ok(settings)
 }
 
 fn unknown(list: &str, name: &str, known: &[&str]) -> Error {

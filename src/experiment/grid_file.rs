@@ -24,6 +24,8 @@
 //! c = [[1], [1, 10]]       # a list-valued parameter takes a list of lists
 //! [dp]                     # the exact search, run when `formulations` lists "dp"
 //! max_splits = [3, 7]
+//! [sparse]                 # the sparse search (at each depth), when `formulations` lists it
+//! leaf_penalty = [0.01, 0.05]
 //! [solver_options.cbc]     # a solver's own parameters (`solve --solver-option NAME=VALUE`)
 //! cutsOnOff = ["on", "off"]
 //! heuristicsOnOff = "off"
@@ -40,13 +42,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::experiment::grid::{GridSpec, SolverSetting, DEFAULT_CERTIFY, DEFAULT_TEST_FRACTION};
 use crate::formulation::{FormulationName, FormulationParams};
-use crate::learn::DpParams;
+use crate::learn::{DpParams, SparseParams};
 
 /// The certificate's budget: seconds, or `"off"`.
 #[derive(Debug, Clone, Deserialize)]
@@ -92,6 +95,7 @@ struct GridFile {
     olct: Option<BTreeMap<String, Value>>,
     flowoct: Option<BTreeMap<String, Value>>,
     dp: Option<BTreeMap<String, Value>>,
+    sparse: Option<BTreeMap<String, Value>>,
     solver_options: Option<BTreeMap<String, BTreeMap<String, Value>>>,
 }
 
@@ -145,14 +149,18 @@ fn settings(
         .collect()
 }
 
-/// Every setting of the exact search that a table of parameter lists describes.
-fn dp_settings(table: &BTreeMap<String, Value>) -> Result<Vec<DpParams>> {
-    let defaults = serde_json::to_value(DpParams::default()).unwrap_or(Value::Null);
-    combinations("dp", table, &defaults)?
+/// Every setting of the search `name` (`dp`, `sparse`) that a table of parameter lists
+/// describes.
+fn search_settings<P: Serialize + DeserializeOwned + Default>(
+    name: &str,
+    table: &BTreeMap<String, Value>,
+) -> Result<Vec<P>> {
+    let defaults = serde_json::to_value(P::default()).unwrap_or(Value::Null);
+    combinations(name, table, &defaults)?
         .into_iter()
         .map(|fields| {
             serde_json::from_value(fields)
-                .map_err(|e| Error::parameter("dp parameters", e.to_string()))
+                .map_err(|e| Error::parameter(format!("{name} parameters"), e.to_string()))
         })
         .collect()
 }
@@ -232,7 +240,12 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
             depths: file.depths.into_vec(),
             formulations: file.formulations.map_or_else(all, OneOrMany::into_vec),
             parameters,
-            dp_parameters: file.dp.as_ref().map(dp_settings).transpose()?,
+            dp_parameters: (file.dp.as_ref())
+                .map(|table| search_settings::<DpParams>("dp", table))
+                .transpose()?,
+            sparse_parameters: (file.sparse.as_ref())
+                .map(|table| search_settings::<SparseParams>("sparse", table))
+                .transpose()?,
             threads: file.threads.map_or_else(
                 || vec![None],
                 |threads| threads.into_vec().into_iter().map(Some).collect(),

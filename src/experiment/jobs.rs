@@ -86,7 +86,8 @@ pub fn job_line(
 
 /// The `solve` options that give a method its non-default parameters: `--name value`, a flag
 /// for a boolean that is true (`--univariate`) or `--no-name` for one that is false
-/// (`--no-refine`), the tangent set by its number.
+/// (`--no-refine`), the tangent set by its number, one `--class-weight LABEL=W` per class
+/// weight.
 pub fn parameter_flags(params: &MethodSpec) -> Vec<String> {
     let mut flags = Vec::new();
     for (name, value) in params.non_default() {
@@ -94,6 +95,12 @@ pub fn parameter_flags(params: &MethodSpec) -> Vec<String> {
         match value.as_str() {
             "true" => flags.push(format!("--{option}")),
             "false" => flags.push(format!("--no-{option}")),
+            _ if name == "class_weights" => {
+                for weight in value.split(',') {
+                    flags.push("--class-weight".to_string());
+                    flags.push(weight.to_string());
+                }
+            }
             _ if name == "tangents" => {
                 flags.push(format!("--{option}"));
                 flags.push(value.trim_start_matches('V').to_string());
@@ -250,4 +257,49 @@ fn collect_one(
         .add(row, document.report.trajectory)
         .map_err(|e| e.to_string())?;
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parameter_flags;
+    use crate::learn::sparse_search::SparseObjective;
+    use crate::learn::{MethodSpec, SparseParams};
+    use crate::score::ClassWeight;
+
+    /// The sparse search's class weights become one `--class-weight LABEL=W` each, which
+    /// `solve` parses back into the same weights.
+    #[test]
+    fn class_weights_are_one_flag_each() {
+        let weights = vec![
+            ClassWeight {
+                label: "yes".into(),
+                weight: 2.5,
+            },
+            ClassWeight {
+                label: "no".into(),
+                weight: 0.0,
+            },
+        ];
+        let spec = MethodSpec::Sparse(SparseParams {
+            objective: SparseObjective::Weighted,
+            class_weights: weights.clone(),
+            ..SparseParams::default()
+        });
+        let flags = parameter_flags(&spec);
+        let expected = [
+            "--class-weight",
+            "yes=2.5",
+            "--class-weight",
+            "no=0",
+            "--objective",
+            "weighted",
+        ];
+        assert_eq!(flags, expected.map(String::from).to_vec());
+        let parsed: Vec<ClassWeight> = flags
+            .chunks(2)
+            .filter(|pair| pair[0] == "--class-weight")
+            .map(|pair| pair[1].parse().expect("LABEL=W"))
+            .collect();
+        assert_eq!(parsed, weights);
+    }
 }

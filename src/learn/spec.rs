@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::formulation::parameters::{non_default, without_derived};
 use crate::formulation::{FormulationName, FormulationParams};
-use crate::learn::{DpParams, Method};
+use crate::learn::{DpParams, Method, SparseParams};
 use crate::solver::SolverKind;
 
 /// A method with its parameters as given.
@@ -19,26 +19,30 @@ pub enum MethodSpec {
     },
     /// The exact search.
     Dp(DpParams),
+    /// The sparse search, at the grid's depth.
+    Sparse(SparseParams),
 }
 
 impl MethodSpec {
-    /// The formulation's name, or `dp`.
+    /// The formulation's name, or `dp`, or `sparse`.
     pub fn name(&self) -> &'static str {
         match self {
             MethodSpec::Milp { formulation, .. } => formulation.name().name(),
             MethodSpec::Dp(_) => "dp",
+            MethodSpec::Sparse(_) => "sparse",
         }
     }
 
-    /// The solver's name: `highs`, `cbc`, or `dp`.
+    /// The solver's name: `highs`, `cbc`, `dp` or `sparse`.
     pub fn solver_name(&self) -> &'static str {
         match self {
             MethodSpec::Milp { solver, .. } => solver.name(),
             MethodSpec::Dp(_) => "dp",
+            MethodSpec::Sparse(_) => "sparse",
         }
     }
 
-    /// Whether a warm start applies (the MILPs; the exact search finds its own).
+    /// Whether a warm start applies (the MILPs; the searches find their own).
     pub fn takes_warm_start(&self) -> bool {
         matches!(self, MethodSpec::Milp { .. })
     }
@@ -54,6 +58,7 @@ impl MethodSpec {
                 solver: *solver,
             },
             MethodSpec::Dp(params) => Method::Dp(params.check(depth)?),
+            MethodSpec::Sparse(params) => Method::Sparse(params.check(Some(depth))?),
         })
     }
 
@@ -63,17 +68,37 @@ impl MethodSpec {
         match self {
             MethodSpec::Milp { formulation, .. } => formulation.non_default(),
             MethodSpec::Dp(params) => non_default(params, &DpParams::default()),
+            MethodSpec::Sparse(params) => {
+                let mut changed = non_default(params, &SparseParams::default());
+                // Class weights as `solve` takes them: LABEL=W, comma-separated.
+                for (name, value) in &mut changed {
+                    if name == "class_weights" {
+                        *value = params
+                            .class_weights
+                            .iter()
+                            .map(|w| format!("{}={}", w.label, w.weight))
+                            .collect::<Vec<_>>()
+                            .join(",");
+                    }
+                }
+                changed
+            }
         }
     }
 
-    /// The method called `name` (a formulation, or `dp`) with its parameters from a JSON object
-    /// (a report's `parameters`, whose `depth` and derived figures are ignored), run on the
-    /// solver called `solver`.
+    /// The method called `name` (a formulation, `dp` or `sparse`) with its parameters from a
+    /// JSON object (a report's `parameters`, whose `depth` and derived figures are ignored), run
+    /// on the solver called `solver`.
     pub fn from_report(name: &str, parameters: &Value, solver: &str) -> Result<MethodSpec> {
         if name == "dp" {
             let params = serde_json::from_value(without_derived(parameters))
                 .map_err(|e| Error::parameter("dp parameters", e.to_string()))?;
             return Ok(MethodSpec::Dp(params));
+        }
+        if name == "sparse" {
+            let params = serde_json::from_value(without_derived(parameters))
+                .map_err(|e| Error::parameter("sparse parameters", e.to_string()))?;
+            return Ok(MethodSpec::Sparse(params));
         }
         let name: FormulationName = name.parse()?;
         Ok(MethodSpec::Milp {

@@ -20,11 +20,11 @@
 
 use std::collections::VecDeque;
 
-use crate::dp::binned::Binned;
-use crate::dp::deadline::Deadline;
-use crate::dp::view::{Arena, View};
 use crate::pareto::entry::{leaf_front, leaf_points, points, Entry, Made, PointTable, Table};
 use crate::pareto::front::{covers_all, minkowski, union, Point};
+use crate::search_core::binned::{split_bin, Binned};
+use crate::search_core::deadline::Deadline;
+use crate::search_core::view::{Arena, View};
 
 /// Scratch space of the depth-two solver, sized for the data once.
 #[derive(Debug)]
@@ -81,11 +81,6 @@ fn anchor_side(
         Some(a) => &anchors[a].1,
         None => &ZERO,
     }
-}
-
-/// The threshold bin between two adjacent bins: the middle candidate.
-pub(crate) fn split_bin(low: u32, high: u32) -> u32 {
-    low + (high - 1 - low) / 2
 }
 
 impl DepthTwo {

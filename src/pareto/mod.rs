@@ -26,9 +26,9 @@
 
 pub mod front;
 
-mod cache;
 mod depth_two;
 mod entry;
+mod known;
 mod outcome;
 mod problem;
 mod rebuild;
@@ -47,10 +47,11 @@ pub use problem::{binary_data, ParetoProblem};
 pub use rebuild::errors_of;
 
 use crate::data::Dataset;
-use crate::dp::binned::Binned;
-use crate::dp::deadline::Deadline;
-use crate::dp::{DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::dp::DEFAULT_MEMORY_LIMIT_MB;
 use crate::error::{Error, Result};
+use crate::search_core::binned::Binned;
+use crate::search_core::deadline::Deadline;
+use crate::search_core::Termination as DpTermination;
 use entry::points;
 use search::{NodeResult, Search};
 

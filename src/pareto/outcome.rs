@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::dp::DpTermination;
 use crate::score::{Confusion, Metric, Point};
+use crate::search_core::Termination as DpTermination;
 use crate::tree::Tree;
 
 /// Counters of one search.

@@ -2,14 +2,17 @@
 //! its path (from the cache, or solved again), and turned into a [`Tree`] of the project's
 //! model whose leaves predict the class each point needs (not necessarily the majority).
 
+use std::rc::Rc;
+
 use crate::data::Dataset;
-use crate::dp::binned::Binned;
-use crate::dp::view::View;
 use crate::error::{Error, Result};
 use crate::pareto::entry::Entry;
 use crate::pareto::front::Point;
 use crate::pareto::search::Search;
-use crate::tree::{Tree, TreeBuilder};
+use crate::search_core::binned::Binned;
+use crate::search_core::subtree::{build_tree, BinNode, BinTree};
+use crate::search_core::view::View;
+use crate::tree::Tree;
 
 /// A tree over searched features and threshold bins, with each leaf's prediction.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +26,27 @@ pub(crate) enum Shape {
         left: Box<Shape>,
         right: Box<Shape>,
     },
+}
+
+impl BinTree for Shape {
+    fn node(&self) -> BinNode<'_, Shape> {
+        match self {
+            Shape::Leaf { positive } => BinNode::Leaf {
+                class: usize::from(*positive),
+            },
+            Shape::Split {
+                feature,
+                bin,
+                left,
+                right,
+            } => BinNode::Split {
+                feature: *feature,
+                bin: *bin,
+                left,
+                right,
+            },
+        }
+    }
 }
 
 impl Shape {
@@ -48,7 +72,10 @@ pub(crate) fn rebuild(
     let (depth, budget) = search.normalize(view, depth, budget);
     let known = if depth >= 2 {
         let rows = search.arena.list(view, 0);
-        search.cache.get_any(view.hash, depth, budget, rows)
+        search
+            .cache
+            .get(view.hash, depth, budget, rows)
+            .map(|known| Rc::clone(&known.front))
     } else {
         None
     };
@@ -136,28 +163,7 @@ pub(crate) fn to_tree(
     data: &Dataset,
     depth: usize,
 ) -> Result<Tree> {
-    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), depth)?;
-    let mut stack = vec![(1usize, shape)];
-    while let Some((id, node)) = stack.pop() {
-        match node {
-            Shape::Leaf { positive } => {
-                builder.leaf(id, usize::from(*positive))?;
-            }
-            Shape::Split {
-                feature,
-                bin,
-                left,
-                right,
-            } => {
-                builder.split(id, binned.split(*feature, *bin))?;
-                stack.push((2 * id, left));
-                stack.push((2 * id + 1, right));
-            }
-        }
-    }
-    let mut tree = builder.build()?;
-    tree.recount(data.rows(), data.labels())?;
-    Ok(tree)
+    build_tree(shape, binned, data, depth)
 }
 
 /// The (FP, FN) of `tree` on the two-class `data` (class 1 positive), by plain counting.

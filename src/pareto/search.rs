@@ -29,21 +29,18 @@
 use std::collections::VecDeque;
 use std::rc::Rc;
 
-use crate::dp::binned::Binned;
-use crate::dp::deadline::Deadline;
-use crate::dp::view::{Arena, View};
-use crate::pareto::cache::{FrontCache, Lookup};
-use crate::pareto::depth_two::{split_bin, DepthTwo};
+use crate::pareto::depth_two::DepthTwo;
 use crate::pareto::entry::{leaf_front, points, Entry, Made, Table};
 use crate::pareto::front::{
     covers_all, intersection, lowered, minkowski, nondominated, union, Point,
 };
+use crate::pareto::known::{lookup, FrontCache, KnownFront, Lookup};
 use crate::pareto::{ParetoBounds, ParetoStats};
-
-/// The number of split nodes of a complete tree of depth `depth`.
-pub(crate) fn full(depth: usize) -> usize {
-    (1usize << depth.min(usize::BITS as usize - 2)) - 1
-}
+use crate::search_core::binned::split_bin;
+use crate::search_core::binned::Binned;
+use crate::search_core::budget::{budget_distributions, full};
+use crate::search_core::deadline::Deadline;
+use crate::search_core::view::{Arena, View};
 
 /// A run of split positions of one feature (indices `lo..=hi` of its position list) not yet
 /// settled, with the nearest solved positions before and after it that bound its children.
@@ -174,7 +171,7 @@ impl<'a> Search<'a> {
         }
         if depth >= 2 {
             let rows = self.arena.list(view, 0);
-            match self.cache.get(view.hash, depth, budget, rows, covered) {
+            match lookup(&mut self.cache, view.hash, depth, budget, rows, covered) {
                 Lookup::Front(front) => {
                     self.stats.cache_hits += 1;
                     return Some(front);
@@ -219,8 +216,13 @@ impl<'a> Search<'a> {
         };
         if depth >= 2 {
             let rows = self.arena.list(view, 0);
-            self.cache
-                .put(view.hash, depth, budget, rows, &front, covered);
+            self.cache.put(
+                view.hash,
+                depth,
+                budget,
+                rows,
+                KnownFront::new(&front, covered),
+            );
             self.note_memory();
         }
         Some(front)
@@ -243,7 +245,8 @@ impl<'a> Search<'a> {
         let result = self.general(root, depth, budget, &[], true);
         if let NodeResult::Done(front) = &result {
             let rows = self.arena.list(root, 0);
-            self.cache.put(root.hash, depth, budget, rows, front, &[]);
+            self.cache
+                .put(root.hash, depth, budget, rows, KnownFront::new(front, &[]));
         }
         result
     }
@@ -447,37 +450,4 @@ fn anchor_side(anchors: &[Anchor], anchor: Option<usize>, left: bool) -> &[Point
             }
         })
         .unwrap_or(&ZERO)
-}
-
-/// Every way to share `budget - 1` splits between two children of depth `depth - 1` (one way,
-/// both children complete, when the budget allows it).
-fn budget_distributions(depth: usize, budget: usize, out: &mut Vec<(usize, usize)>) {
-    out.clear();
-    let child_full = full(depth - 1);
-    if budget > 2 * child_full {
-        out.push((child_full, child_full));
-        return;
-    }
-    let rest = budget - 1;
-    let low = rest.saturating_sub(child_full);
-    let high = rest.min(child_full);
-    for left in low..=high {
-        out.push((left, rest - left));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::budget_distributions;
-
-    #[test]
-    fn budgets_are_shared_every_way_the_children_allow() {
-        let mut out = Vec::new();
-        budget_distributions(3, 7, &mut out);
-        assert_eq!(out, vec![(3, 3)]);
-        budget_distributions(3, 4, &mut out);
-        assert_eq!(out, vec![(0, 3), (1, 2), (2, 1), (3, 0)]);
-        budget_distributions(3, 6, &mut out);
-        assert_eq!(out, vec![(2, 3), (3, 2)]);
-    }
 }

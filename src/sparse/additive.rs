@@ -27,11 +27,12 @@
 //! seed's dependency graph of subproblems with their lower and upper bounds, explored depth
 //! first with the upper bound handed down rather than from a priority queue.
 
-use crate::dp::cache::{Solution, SplitChoice};
-use crate::dp::intervals::SplitSearch;
-use crate::dp::search::{split_bin, FeatureRank, Outcome, Search};
-use crate::dp::view::View;
-use crate::dp::DpProgress;
+use crate::dp::{
+    FeatureRank, Known as CachedKnown, Outcome, Search, Solution, SplitChoice, SplitSearch,
+};
+use crate::search_core::binned::split_bin;
+use crate::search_core::view::View;
+use crate::search_core::Progress as DpProgress;
 use crate::sparse::equivalence::Equivalence;
 use crate::sparse::{SparseStats, SparseSwitches};
 
@@ -89,7 +90,7 @@ impl<'a> AdditiveSearch<'a> {
     pub fn raise_penalty(&mut self, penalty: f64) {
         self.penalty = penalty;
         self.dp.cost.split_cost = penalty;
-        self.dp.cache.demote_solutions();
+        self.dp.cache.values_mut().for_each(CachedKnown::demote);
     }
 
     fn tol(&self) -> f64 {
@@ -186,6 +187,7 @@ impl<'a> AdditiveSearch<'a> {
             .dp
             .cache
             .get(key.0, key.1, key.2, self.dp.arena.list(view, 0))
+            .copied()
         {
             if let Some(solution) = cached.solution {
                 self.stats.cache_hits += 1;
@@ -219,14 +221,15 @@ impl<'a> AdditiveSearch<'a> {
         }
         let rows = self.dp.arena.list(view, 0);
         match outcome.solution {
-            Some(solution) => self
-                .dp
-                .cache
-                .put_solution(key.0, key.1, key.2, rows, solution),
+            Some(solution) => {
+                self.dp
+                    .cache
+                    .put(key.0, key.1, key.2, rows, CachedKnown::optimum(solution))
+            }
             None => self
                 .dp
                 .cache
-                .put_bound(key.0, key.1, key.2, rows, outcome.lb),
+                .put(key.0, key.1, key.2, rows, CachedKnown::bound(outcome.lb)),
         }
         outcome
     }

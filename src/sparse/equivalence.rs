@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::dp::binned::{Binned, Element};
+use crate::search_core::binned::{Binned, Element};
 
 /// The groups of rows that share every bin, and the scratch to bound a row set with them.
 #[derive(Debug)]

@@ -4,11 +4,11 @@
 //! read into the search's terms, and the conversion into the project's [`Tree`].
 
 use crate::data::Dataset;
-use crate::dp::binned::Binned;
-use crate::dp::cache::Solution;
-use crate::dp::subtree::{to_tree, SubTree};
-use crate::dp::view::View;
+use crate::dp::Solution;
 use crate::error::{Error, Result};
+use crate::search_core::binned::Binned;
+use crate::search_core::subtree::{to_tree, SubTree};
+use crate::search_core::view::View;
 use crate::sparse::additive::AdditiveSearch;
 use crate::tree::{NodeKind, Split, Tree};
 

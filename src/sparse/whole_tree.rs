@@ -28,13 +28,12 @@ use std::time::Instant;
 use rustc_hash::FxHashSet;
 
 use crate::data::Dataset;
-use crate::dp::binned::Binned;
-use crate::dp::cost::CostModel;
-use crate::dp::deadline::Deadline;
-use crate::dp::search::split_bin;
-use crate::dp::subtree::{to_tree, SubTree};
-use crate::dp::{DpProgress, DpTermination};
 use crate::error::{Error, Result};
+use crate::search_core::binned::{split_bin, Binned};
+use crate::search_core::cost::CostModel;
+use crate::search_core::deadline::Deadline;
+use crate::search_core::subtree::{to_tree, SubTree};
+use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
 use crate::sparse::equivalence::Equivalence;
 use crate::sparse::extract::{depth_of, from_tree};
 use crate::sparse::loss::{f1_loss, Leaf};

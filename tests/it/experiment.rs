@@ -724,6 +724,61 @@ fn grid_parameters_run_in_process_and_as_jobs_alike() {
     }
 }
 
+/// The sparse search in a grid: each `[sparse]` setting is a run at every depth, in process
+/// and as emitted `milptree solve --solver sparse` jobs alike; without a leaf penalty its loss
+/// is the exact search's count of errors over the training rows, and a penalty never lowers
+/// the objective.
+#[test]
+fn grid_runs_the_sparse_search_beside_the_exact_search() {
+    let tiny = Tiny::new();
+    let grid = format!(
+        "datasets = \"alpha.csv\"\ndepths = [1, 2]\nformulations = [\"dp\", \"sparse\"]\n\
+         time_limit = {LIMIT}\n\
+         [sparse]\nleaf_penalty = [0, 0.05]\n"
+    );
+    let (_, lines, first, second) = in_process_and_as_jobs(&tiny, &grid);
+    assert_eq!(
+        lines.len(),
+        6,
+        "dp and two sparse settings at two depths: {lines:?}"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("--solver sparse")
+            && l.contains("--leaf-penalty 0.05")
+            && !l.contains("--formulation")
+            && !l.contains("--warm-start")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        first.keys().collect::<Vec<_>>(),
+        second.keys().collect::<Vec<_>>()
+    );
+    for depth in [1, 2] {
+        let dp = &first[&format!("alpha_dp_d{depth}_dp_none_s0_t30_f0.25")];
+        let free =
+            &first[&format!("alpha_sparse[leaf-penalty=0]_d{depth}_sparse_none_s0_t30_f0.25")];
+        let penalised =
+            &first[&format!("alpha_sparse[leaf-penalty=0.05]_d{depth}_sparse_none_s0_t30_f0.25")];
+        for row in [dp, free, penalised] {
+            assert_eq!(row["termination"], "optimal", "{row:?}");
+        }
+        let errors = number(free, "objective") * number(free, "train_rows");
+        assert!(
+            (errors - number(dp, "objective")).abs() < 1e-6,
+            "depth {depth}"
+        );
+        assert!(number(penalised, "objective") >= number(free, "objective") - 1e-12);
+    }
+    for (key, row) in &first {
+        let other = &second[key];
+        assert_eq!(row["parameters"], other["parameters"], "{key}");
+        assert!(
+            (number(row, "objective") - number(other, "objective")).abs() < 1e-9,
+            "{key}"
+        );
+    }
+}
+
 /// Solver options from a grid file: every combination is a solver setting with its own key,
 /// the options reach the solver (HiGHS's `time_limit = 0` stops it at once, with the warm start
 /// as its incumbent), the emitted jobs carry them as `--solver-option` and collect into the

@@ -4,7 +4,7 @@
 //! level `l + 1`, so the search allocates nothing per node. A view also carries its class
 //! counts and an order-independent hash of its rows (the cache key).
 
-use crate::dp::binned::{Binned, Element};
+use crate::search_core::binned::{Binned, Element};
 
 /// A row set held in an arena level.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,14 +5,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::dp::DpTermination;
+use crate::search_core::Termination;
 
 #[derive(Debug)]
 pub(crate) struct Deadline {
     start: Instant,
     limit: Option<Duration>,
     interrupt: Option<Arc<AtomicBool>>,
-    stopped: Option<DpTermination>,
+    stopped: Option<Termination>,
     /// While set, [`Deadline::reached`] answers `false` (the reason stays recorded).
     pub suspended: bool,
 }
@@ -45,18 +45,18 @@ impl Deadline {
             .as_ref()
             .is_some_and(|flag| flag.load(Ordering::Relaxed))
         {
-            self.stopped = Some(DpTermination::Interrupted);
+            self.stopped = Some(Termination::Interrupted);
         } else if self
             .limit
             .is_some_and(|limit| self.start.elapsed() >= limit)
         {
-            self.stopped = Some(DpTermination::TimeLimit);
+            self.stopped = Some(Termination::TimeLimit);
         }
         self.stopped.is_some()
     }
 
     /// Whether the search was stopped (even while checks are suspended).
-    pub fn stopped(&self) -> Option<DpTermination> {
+    pub fn stopped(&self) -> Option<Termination> {
         self.stopped
     }
 

@@ -76,6 +76,12 @@ impl Binned {
     }
 }
 
+/// The threshold bin between two adjacent bins of a sorted list: the middle candidate.
+#[inline]
+pub(crate) fn split_bin(low: u32, high: u32) -> u32 {
+    low + (high - 1 - low) / 2
+}
+
 /// Rows sorted by bin, ties by row index.
 fn counting_sort(bins: &[u32], n_bins: usize) -> Vec<Element> {
     let mut start = vec![0usize; n_bins + 1];

@@ -1,0 +1,24 @@
+//! The core the exact searches stand on ([`crate::dp`], [`crate::sparse`], [`crate::pareto`]):
+//! what they share, and nothing of any one of them.
+//!
+//! - [`binned`]: the data as a search sees it, every feature mapped once to ordinal bins;
+//! - [`view`]: row sets held in per-level arenas, each sorted by every feature, with the
+//!   order-independent hash that keys the cache;
+//! - [`cache`]: one row-set cache under a memory cap, generic over the value each search keeps
+//!   and its merge rule;
+//! - [`cost`]: the cost model of weighted errors, split cost and leaf minimum;
+//! - [`deadline`]: the time limit and interrupt, checked between units of work;
+//! - [`budget`]: split budgets and their sharing between children;
+//! - [`subtree`]: trees over bins and their rebuilding into the project's tree;
+//! - [`termination`]: why a search stopped and the points of its progress.
+
+pub(crate) mod binned;
+pub(crate) mod budget;
+pub(crate) mod cache;
+pub(crate) mod cost;
+pub(crate) mod deadline;
+pub(crate) mod subtree;
+mod termination;
+pub(crate) mod view;
+
+pub use termination::{Progress, Termination};
