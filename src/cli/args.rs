@@ -45,6 +45,10 @@ pub enum Command {
     /// stdout. Internal.
     #[command(name = "cbc-worker", hide = true)]
     CbcWorker,
+    /// Run one HiGHS solve for a parent milptree: a job on stdin, events, HiGHS's log and the
+    /// result on stdout. Internal.
+    #[command(name = "highs-worker", hide = true)]
+    HighsWorker,
 }
 
 #[derive(Debug, Args)]

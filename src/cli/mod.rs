@@ -30,14 +30,14 @@ use crate::console::{self, Captured};
 /// Runs the command line of this process and returns the process exit code. This process is
 /// the milptree binary: it runs its own CBC workers.
 pub fn main() -> i32 {
-    crate::solver::cbc::workers_run_this_program();
+    crate::solver::worker::workers_run_this_program();
     exit_code(std::env::args_os())
 }
 
 /// Runs the command line `args` (the program name first) in this process, with its output
 /// captured in memory instead of written to the standard streams, and returns the exit code
 /// the process would have ended with and what it wrote. CBC solves find their worker program
-/// as any library caller's do (see [`crate::solver::cbc::worker_program`]).
+/// as any library caller's do (see [`crate::solver::worker::worker_program`]).
 pub fn run_in_memory<I, T>(args: I) -> (i32, Captured)
 where
     I: IntoIterator<Item = T>,
@@ -66,8 +66,10 @@ where
             return error.exit_code();
         }
     };
-    if matches!(cli.command, Command::CbcWorker) {
-        return worker::run();
+    match cli.command {
+        Command::CbcWorker => return worker::run_cbc(),
+        Command::HighsWorker => return worker::run_highs(),
+        _ => {}
     }
     match check_options(&command, &matches).and_then(|()| run(cli)) {
         Ok(()) => 0,
@@ -115,9 +117,9 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         Command::ExportLp(args) => export_lp::run(args),
         Command::Pareto(args) => pareto::run(args),
         Command::Experiment(args) => experiment::run(args),
-        Command::CbcWorker => Err(crate::Error::parameter(
+        Command::CbcWorker | Command::HighsWorker => Err(crate::Error::parameter(
             "command",
-            "`cbc-worker` runs only as the child process of a CBC solve",
+            "solver workers run only as the child process of a solve",
         )),
         Command::Path(args) => path::run(args),
     }

@@ -1,9 +1,12 @@
-//! `milptree cbc-worker` (hidden): the child process that runs one CBC solve for a parent
-//! milptree (see `solver::cbc`). It is not meant to be run by hand.
+//! `milptree cbc-worker` and `milptree highs-worker` (hidden): the child processes that run
+//! one solve for a parent milptree (see `solver::worker`). They are not meant to be run by hand.
 
-use crate::solver::cbc::worker_main;
+/// Runs a CBC worker; returns the process exit code.
+pub fn run_cbc() -> i32 {
+    crate::solver::cbc::worker_main()
+}
 
-/// Runs the worker; returns the process exit code.
-pub fn run() -> i32 {
-    worker_main()
+/// Runs a HiGHS worker; returns the process exit code.
+pub fn run_highs() -> i32 {
+    crate::solver::highs::worker_main()
 }

@@ -18,29 +18,33 @@
 //! solvers stop on their own gap formulas (their denominators differ slightly); the reported
 //! gaps always use ours.
 //!
-//! What each backend can tell (established by experiment, see the backends' documentation):
-//! - HiGHS reports every improving solution and, periodically, its bound, through callbacks:
-//!   the trajectory has a point per incumbent and bound movements, `time_to_first_incumbent`
-//!   is known, the interrupt flag stops it, its log can be routed to stderr. Each HiGHS solve
-//!   runs on a thread of its own, so the `threads` option applies to every solve (HiGHS keeps
-//!   one task scheduler per calling thread and fails a run whose `threads` differs while
-//!   another HiGHS instance lives on that thread).
-//! - CBC runs in a child process of its own ([`cbc`]: a crash is a `solver_error` report, not
-//!   the end of the caller). Its log, read by the parent as it is printed, gives the same
-//!   figures: a trajectory point per incumbent and bound movement, `time_to_first_incumbent`,
-//!   the warm start's acceptance. The parent owns the wall clock (the worker is killed
-//!   [`cbc::KILL_GRACE`] seconds past the limit) and the interrupt flag (the worker is killed).
-//!   Its solution values come only at the end (see [`cbc`] for what a killed worker leaves).
+//! Both backends run each solve in a worker process of their own ([`worker`]: the milptree
+//! binary run as a hidden command): the parent owns the wall clock and Ctrl-C whatever phase
+//! the solver is in, and a crash is a `solver_error` report, not the end of the caller. What
+//! each backend can tell (established by experiment, see the backends' documentation):
+//! - HiGHS reports every improving solution (with its values) and, periodically, its bound,
+//!   through callbacks that its worker turns into events: the trajectory has a point per
+//!   incumbent and bound movements, `time_to_first_incumbent` is known, its log can be routed
+//!   to stderr. Ctrl-C asks the worker to stop (HiGHS then returns its best solution); the
+//!   worker is killed [`highs::KILL_GRACE`] seconds past the limit or [`highs::STOP_GRACE`]
+//!   after an interrupt it did not heed (presolve and probing never check), the report keeping
+//!   the last incumbent and its values.
+//! - CBC's log, read by the parent as it is printed, gives the same figures: a trajectory point
+//!   per incumbent and bound movement, `time_to_first_incumbent`, the warm start's acceptance.
+//!   Its worker is killed [`cbc::KILL_GRACE`] seconds past the limit and at once on an
+//!   interrupt. Its solution values come only at the end (see [`cbc`] for what a killed worker
+//!   leaves).
 
 pub mod cbc;
 mod gap;
-mod highs;
+pub mod highs;
 mod kind;
 mod options;
 mod outcome;
 mod progress;
 mod report;
 mod warm_start;
+pub mod worker;
 
 use std::path::Path;
 use std::time::Instant;

@@ -61,7 +61,7 @@ fn a_worker_that_dies_after_its_first_incumbent_is_a_solver_error_with_it() {
     let (code, report) = solve_iris_with_cbc(
         "2",
         "20",
-        &[("MILPTREE_TEST_CBC_ABORT_AFTER_FIRST_INCUMBENT", "1")],
+        &[("MILPTREE_TEST_ABORT_WORKER_AFTER_FIRST_INCUMBENT", "1")],
     );
     assert_eq!(code, Some(1), "{report}");
     assert_eq!(report["termination"], "solver_error");
@@ -92,7 +92,7 @@ fn the_worker_command_is_hidden() {
         .expect("milptree runs");
     let help = String::from_utf8_lossy(&output.stdout);
     assert!(
-        help.contains("solve") && !help.contains("cbc-worker"),
+        help.contains("solve") && !help.contains("cbc-worker") && !help.contains("highs-worker"),
         "{help}"
     );
     let output = Command::new(env!("CARGO_BIN_EXE_milptree"))

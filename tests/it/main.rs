@@ -20,6 +20,7 @@ mod experiment;
 mod experiment_sharing;
 mod flowoct;
 mod fuzz;
+mod highs_worker;
 mod mip;
 mod models;
 mod oct;

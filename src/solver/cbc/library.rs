@@ -31,10 +31,11 @@ use coin_cbc_sys::{
     Cbc_setRowName, Cbc_solve, Cbc_status,
 };
 
-use super::protocol::{Job, ModelProblem, Problem, Settings};
+use super::protocol::{Job, Problem, Settings};
 use crate::error::{Error, Result};
 use crate::solver::outcome::Outcome;
 use crate::solver::progress::finite;
+use crate::solver::worker::protocol::ColumnModel;
 use crate::solver::Termination;
 
 // Functions of CBC's C interface (Cbc_C_Interface.h, CBC 2.10) that `coin_cbc_sys` does not
@@ -58,9 +59,6 @@ extern "C" {
     fn Cbc_readLp(model: *mut Cbc_Model, filename: *const c_char) -> c_int;
     fn Cbc_getNumIntegers(model: *mut Cbc_Model) -> c_int;
 }
-
-/// CBC's "infinity" for bounds.
-pub(crate) const CBC_INFINITY: f64 = f64::MAX;
 
 /// The CBC library's version, e.g. `2.10.8`.
 pub(crate) fn version() -> String {
@@ -130,7 +128,7 @@ impl CbcModel {
     }
 
     /// Loads a model: column-wise matrix, bounds, costs, integrality, names.
-    fn load(&self, model: &ModelProblem) -> Result<()> {
+    fn load(&self, model: &ColumnModel) -> Result<()> {
         let columns = model.costs.len();
         let starts = to_c_ints(&model.column_starts)?;
         let indices = to_c_ints(&model.row_indices)?;
@@ -255,20 +253,21 @@ impl CbcModel {
     ) -> Result<Outcome> {
         let ptr = self.ptr();
         self.parameter("timeMode", "elapsed")?;
-        self.parameter("ratioGap", &settings.mip_rel_gap.to_string())?;
-        if let Some(tolerance) = settings.integrality_tolerance {
+        self.parameter("ratioGap", &settings.common.mip_rel_gap.to_string())?;
+        if let Some(tolerance) = settings.common.integrality_tolerance {
             self.parameter("integerTolerance", &tolerance.to_string())?;
         }
-        if let Some(threads) = settings.threads {
+        if let Some(threads) = settings.common.threads {
             self.parameter("threads", &threads.to_string())?;
         }
         if !settings.preprocess {
             self.parameter("preprocess", "off")?;
         }
-        for (name, value) in &settings.parameters {
+        for (name, value) in &settings.common.parameters {
             self.parameter(name, value)?;
         }
         let remaining = settings
+            .common
             .time_limit
             .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
         if let Some(remaining) = remaining {
@@ -276,7 +275,7 @@ impl CbcModel {
             unsafe { Cbc_setMaximumSeconds(ptr, remaining) };
         }
         // SAFETY: the model is live.
-        unsafe { Cbc_setAllowableFractionGap(ptr, settings.mip_rel_gap) };
+        unsafe { Cbc_setAllowableFractionGap(ptr, settings.common.mip_rel_gap) };
         let solve_started = Instant::now();
         // SAFETY: the model is live and loaded.
         unsafe { Cbc_solve(ptr) };

@@ -68,27 +68,28 @@
 
 mod library;
 mod log;
-mod program;
 pub(crate) mod protocol;
-mod supervisor;
 mod worker;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-pub use program::{worker_program, workers_run_this_program, WORKER_ENV};
-pub use supervisor::WORKER_COMMAND;
 pub use worker::worker_main;
 
 use self::log::{parse_line, LogEvent};
-use self::protocol::{Job, ModelProblem, Problem, Settings};
-use self::supervisor::{supervise, Finished, LineAction, Stop};
+use self::protocol::{Job, Problem, Settings};
 use super::outcome::Outcome;
 use super::progress::Monitor;
 use super::report::{FileSolved, SolveReport, Solved, Termination};
+use super::worker::parent::{deadline, file_solved, solved, KnownStart};
+use super::worker::protocol::{ColumnModel, WireOutcome};
+use super::worker::supervisor::{supervise, Finished, LineAction, Stop, WorkerSpec};
+use super::worker::{abort_after_first_incumbent, worker_program};
 use super::{Backend, SolveOptions};
 use crate::error::{Error, Result};
-use crate::mip::{read_mst, MipModel, RowSense};
-use library::CBC_INFINITY;
+use crate::mip::{read_mst, MipModel};
+
+/// The hidden command that makes milptree a CBC worker.
+pub const WORKER_COMMAND: &str = "cbc-worker";
 
 /// Seconds past the time limit after which a still running worker is killed.
 pub const KILL_GRACE: f64 = 1.0;
@@ -105,11 +106,6 @@ pub const PREPROCESS_SECONDS_PER_NONZERO: f64 = 5e-6;
 pub fn preprocess_min_limit(nonzeros: usize) -> f64 {
     PREPROCESS_MIN_SECONDS + PREPROCESS_SECONDS_PER_NONZERO * nonzeros as f64
 }
-
-/// Set (to anything but the empty string) in the environment of the parent, it makes the
-/// parent send `SIGABRT` to the worker right after the first incumbent appears in its log: a
-/// crash on purpose, for tests.
-pub const ABORT_AFTER_FIRST_INCUMBENT_ENV: &str = "MILPTREE_TEST_CBC_ABORT_AFTER_FIRST_INCUMBENT";
 
 /// Relative difference under which a logged objective (about six significant digits) is
 /// taken to be the warm start's.
@@ -142,11 +138,7 @@ impl Backend for Cbc {
                 solution: None,
             });
         }
-        let start = options.warm_start.as_ref().map(|start| KnownStart {
-            values: start.values().to_vec(),
-            objective: model.objective_value(start),
-            feasible: model.check(start).feasible,
-        });
+        let start = KnownStart::of(model, options);
         let (problem, preprocess_note) = model_problem(model, options);
         report.notes.extend(preprocess_note);
         let preprocess =
@@ -161,13 +153,7 @@ impl Backend for Cbc {
             constant,
         )?;
         let (outcome, _) = run.outcome(start.as_ref());
-        outcome.fill(&mut report, monitor);
-        let solution = match outcome.values {
-            Some(values) => Some(model.assignment_from_values(values)?),
-            None => None,
-        };
-        report.seconds = started.elapsed().as_secs_f64();
-        Ok(Solved { report, solution })
+        solved(model, outcome, report, monitor, started)
     }
 
     fn observes_incumbents(&self) -> bool {
@@ -202,11 +188,6 @@ impl Backend for Cbc {
         };
         let run = run_worker(problem, settings, options, &monitor, 0.0)?;
         let (outcome, names) = run.outcome(None);
-        outcome.fill(&mut report, monitor);
-        let solution = match (outcome.values, names) {
-            (Some(values), Some(names)) => Some(names.into_iter().zip(values).collect()),
-            _ => None,
-        };
         if !is_mps(path) {
             report.notes.push(
                 "CBC's LP reader drops the objective's constant term: objective and bound \
@@ -214,9 +195,7 @@ impl Backend for Cbc {
                     .into(),
             );
         }
-        super::set_gaps(&mut report);
-        report.seconds = started.elapsed().as_secs_f64();
-        Ok(FileSolved { report, solution })
+        Ok(file_solved(outcome, names, report, monitor, started))
     }
 }
 
@@ -236,52 +215,10 @@ fn interrupted_before_start(report: &mut SolveReport, monitor: Monitor) {
 }
 
 /// The model in CBC's terms, with its start; and a note when preprocessing is switched off.
-fn model_problem(model: &MipModel, options: &SolveOptions) -> (ModelProblem, Option<String>) {
+fn model_problem(model: &MipModel, options: &SolveOptions) -> (ColumnModel, Option<String>) {
     let nonzeros = model.size().nonzeros;
-    let columns = model.vars().len();
-    let mut entries: Vec<Vec<(usize, f64)>> = vec![Vec::new(); columns];
-    for (i, row) in model.rows().iter().enumerate() {
-        for &(j, c) in &row.terms {
-            entries[j].push((i, c));
-        }
-    }
-    let mut problem = ModelProblem {
-        column_starts: Vec::with_capacity(columns + 1),
-        ..ModelProblem::default()
-    };
-    problem.column_starts.push(0);
-    for column in entries {
-        for (i, c) in column {
-            problem.row_indices.push(i);
-            problem.values.push(c);
-        }
-        problem.column_starts.push(problem.row_indices.len());
-    }
-    let bound = |value: f64| value.clamp(-CBC_INFINITY, CBC_INFINITY);
-    problem.costs = vec![0.0; columns];
-    for &(j, c) in model.objective_terms() {
-        problem.costs[j] = c;
-    }
-    for (j, var) in model.vars().iter().enumerate() {
-        problem.column_lower.push(bound(var.lower));
-        problem.column_upper.push(bound(var.upper));
-        if var.kind.is_integral() {
-            problem.integers.push(j);
-        }
-        problem.column_names.push(model.file_name(j).to_string());
-    }
-    for (i, row) in model.rows().iter().enumerate() {
-        let (lower, upper) = match row.sense {
-            RowSense::Le => (-CBC_INFINITY, row.rhs),
-            RowSense::Ge => (row.rhs, CBC_INFINITY),
-            RowSense::Eq => (row.rhs, row.rhs),
-        };
-        problem.row_lower.push(lower);
-        problem.row_upper.push(upper);
-        problem.row_names.push(model.file_row_name(i).to_string());
-    }
-    problem.objective_constant = model.objective_constant();
-    problem.start = options.warm_start.as_ref().map(|s| s.values().to_vec());
+    let start = options.warm_start.as_ref().map(|s| s.values().to_vec());
+    let problem = ColumnModel::new(model, start);
     let note = (!keeps_preprocessing(options, problem.start.is_some(), nonzeros)).then(|| {
         format!(
             "CBC ran without preprocessing: with a warm start, a time limit under {:.2} s for \
@@ -303,20 +240,9 @@ fn keeps_preprocessing(options: &SolveOptions, has_start: bool, nonzeros: usize)
 /// The worker's settings, `started` being when the solve started.
 fn settings(options: &SolveOptions, started: Instant, preprocess: bool) -> Settings {
     Settings {
-        time_limit: options.remaining(started.elapsed().as_secs_f64()),
-        mip_rel_gap: options.mip_rel_gap,
-        threads: options.threads,
-        integrality_tolerance: options.integrality_tolerance,
+        common: super::worker::protocol::Settings::new(options, started),
         preprocess,
-        parameters: options.solver_options.clone(),
     }
-}
-
-/// A warm start as the parent knows it: its values, its objective and our feasibility verdict.
-struct KnownStart {
-    values: Vec<f64>,
-    objective: f64,
-    feasible: bool,
 }
 
 /// What the parent learned from the worker's log.
@@ -346,14 +272,10 @@ fn run_worker(
     constant: f64,
 ) -> Result<WorkerRun> {
     let program = worker_program()?;
-    let deadline = options.time_limit.map(|limit| {
-        let left = (limit + KILL_GRACE - monitor.elapsed()).max(0.0);
-        Instant::now() + Duration::from_secs_f64(left)
-    });
+    let deadline = deadline(options, KILL_GRACE, monitor);
     let job = serde_json::to_string(&Job::new(problem, settings))
         .map_err(|e| Error::Internal(format!("a CBC job does not serialise: {e}")))?;
-    let abort_test =
-        std::env::var_os(ABORT_AFTER_FIRST_INCUMBENT_ENV).is_some_and(|v| !v.is_empty());
+    let abort_test = abort_after_first_incumbent();
     let mut log = LogState::default();
     let mut on_line = |line: &str| {
         if options.log {
@@ -393,8 +315,14 @@ fn run_worker(
             LineAction::Continue
         }
     };
+    let spec = WorkerSpec {
+        program: &program,
+        command: WORKER_COMMAND,
+        solver: "CBC",
+        stop_grace: None,
+    };
     let finished = supervise(
-        &program,
+        &spec,
         job,
         deadline,
         options.interrupt.as_deref(),
@@ -408,8 +336,11 @@ impl WorkerRun {
     /// the warm start given, if any.
     fn outcome(self, start: Option<&KnownStart>) -> (Outcome, Option<Vec<String>>) {
         let WorkerRun { finished, log } = self;
-        let status = finished.status_text();
-        let problem = match finished.result {
+        let problem = match finished
+            .result
+            .as_deref()
+            .map(serde_json::from_str::<WireOutcome>)
+        {
             Some(Ok(wire)) if finished.stopped.is_none() => return wire.into_outcome(),
             Some(Err(reason)) => format!("its result line cannot be read ({reason})"),
             _ => String::new(),
@@ -432,19 +363,7 @@ impl WorkerRun {
                 ));
                 Termination::TimeLimit
             }
-            None => {
-                let how = if problem.is_empty() {
-                    format!("ended with {status} before reporting a result")
-                } else {
-                    format!("ended with {status}: {problem}")
-                };
-                let lines = if finished.last_lines.is_empty() {
-                    "it printed nothing".to_string()
-                } else {
-                    format!("its last lines: {}", finished.last_lines.join(" | "))
-                };
-                Termination::SolverError(format!("the CBC worker {how}; {lines}"))
-            }
+            None => Termination::SolverError(finished.failure("CBC", &problem)),
         };
         let mut outcome = Outcome {
             termination,

@@ -1,4 +1,4 @@
-//! Which program runs the CBC worker: [`worker_program`].
+//! Which program runs the solver workers: [`worker_program`].
 
 use std::env;
 use std::path::{Path, PathBuf};
@@ -6,8 +6,8 @@ use std::sync::OnceLock;
 
 use crate::error::{Error, Result};
 
-/// The environment variable naming the milptree binary that runs CBC solves.
-pub const WORKER_ENV: &str = "MILPTREE_CBC_WORKER";
+/// The environment variable naming the milptree binary that runs solves.
+pub const WORKER_ENV: &str = "MILPTREE_WORKER";
 
 /// The name of the milptree binary.
 const BINARY: &str = "milptree";
@@ -16,13 +16,13 @@ const BINARY: &str = "milptree";
 static COMMAND_LINE: OnceLock<Option<PathBuf>> = OnceLock::new();
 
 /// Declares that this process is the milptree command line, so that its own executable runs
-/// the CBC workers. Called by `milptree`'s `main`.
+/// the solver workers. Called by `milptree`'s `main`.
 pub fn workers_run_this_program() {
     COMMAND_LINE.get_or_init(|| env::current_exe().ok());
 }
 
-/// The milptree binary that runs CBC solves, the first of:
-/// 1. the path in the environment variable `MILPTREE_CBC_WORKER`;
+/// The milptree binary that runs solves, the first of:
+/// 1. the path in the environment variable `MILPTREE_WORKER`;
 /// 2. this process's own executable when it is the milptree command line (see
 ///    [`workers_run_this_program`]) or is called `milptree`;
 /// 3. `milptree` next to this executable, or one directory up: where Cargo puts the binary
@@ -53,10 +53,10 @@ fn is_milptree(path: &Path) -> bool {
 
 fn not_found(detail: &str) -> Error {
     Error::Solver {
-        solver: "cbc".to_string(),
+        solver: "worker".to_string(),
         message: format!(
-            "CBC solves run in a milptree child process, and no milptree binary was found \
-             {detail}: set {WORKER_ENV} to its path"
+            "HiGHS and CBC solves run in a milptree child process, and no milptree binary was \
+             found {detail}: set {WORKER_ENV} to its path"
         ),
     }
 }

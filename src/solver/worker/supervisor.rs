@@ -1,13 +1,17 @@
-//! The parent's side of a CBC worker: [`supervise`] starts the worker, feeds it the job, reads
-//! its log as it comes, and ends it when the wall clock or an interrupt says so.
+//! The parent's side of a solver worker, whatever the solver: [`supervise`] starts the worker,
+//! feeds it the job, reads its log and events as they come, and ends it when the wall clock or
+//! an interrupt says so.
 //!
 //! - The worker runs in a process group of its own, so a Ctrl-C at the terminal reaches only
 //!   the parent, which decides; it is killed (`SIGKILL`) if the parent dies (Linux's
 //!   parent-death signal, tied to the thread that waits for it).
-//! - Its stdout (CBC's log, then the result line) and stderr are read by one thread each,
-//!   line by line; every line goes to the caller's `on_line` as it arrives, and the last
-//!   [`KEPT_LINES`] are kept for the report of a worker that dies.
-//! - The worker is killed when the interrupt flag is raised, or at the deadline.
+//! - Its stdout (the solver's log and events, then the result line) and stderr are read by one
+//!   thread each, line by line; every line goes to the caller's `on_line` as it arrives, and
+//!   the last [`KEPT_LINES`] (events excepted) are kept for the report of a worker that dies.
+//! - At the deadline the worker is killed. When the interrupt flag is raised it is killed at
+//!   once, or, for a worker that can stop cleanly ([`WorkerSpec::stop_grace`]), sent `SIGTERM`
+//!   (blocked from its start until it is ready to catch it, so none is lost) and killed only if
+//!   it is still running after the grace.
 #![allow(unsafe_code)]
 
 use std::collections::VecDeque;
@@ -20,11 +24,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::protocol::{WireOutcome, RESULT_PREFIX};
+use super::protocol::{EVENT_PREFIX, RESULT_PREFIX};
 use crate::error::{Error, Result};
-
-/// The hidden command that makes milptree a CBC worker.
-pub const WORKER_COMMAND: &str = "cbc-worker";
 
 /// Lines of the worker's output kept for the report of a worker that dies.
 pub(crate) const KEPT_LINES: usize = 12;
@@ -40,6 +41,20 @@ pub(crate) enum LineAction {
     Abort,
 }
 
+/// Which worker to run, and how it stops.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WorkerSpec<'a> {
+    /// The milptree binary.
+    pub program: &'a Path,
+    /// The hidden command that makes it the worker, e.g. `highs-worker`.
+    pub command: &'a str,
+    /// The solver's name, for messages.
+    pub solver: &'a str,
+    /// For a worker that stops cleanly on `SIGTERM`: how long it has to do so after an
+    /// interrupt before it is killed. `None`: it is killed at once.
+    pub stop_grace: Option<Duration>,
+}
+
 /// Why the parent ended the worker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stop {
@@ -50,8 +65,8 @@ pub(crate) enum Stop {
 /// How a worker ended.
 #[derive(Debug)]
 pub(crate) struct Finished {
-    /// Its result line, parsed; `Err` with the reason when the line is not a result.
-    pub result: Option<std::result::Result<WireOutcome, String>>,
+    /// The text of its result line, after the prefix.
+    pub result: Option<String>,
     pub status: ExitStatus,
     /// Set when the parent killed it.
     pub stopped: Option<Stop>,
@@ -64,6 +79,24 @@ impl Finished {
     pub(crate) fn status_text(&self) -> String {
         describe_status(self.status)
     }
+
+    /// Why a worker that was not stopped left no usable result, in words: how it ended,
+    /// `problem` (why its result line is unusable, or empty when it wrote none) and its last
+    /// lines.
+    pub(crate) fn failure(&self, solver: &str, problem: &str) -> String {
+        let status = self.status_text();
+        let how = if problem.is_empty() {
+            format!("ended with {status} before reporting a result")
+        } else {
+            format!("ended with {status}: {problem}")
+        };
+        let lines = if self.last_lines.is_empty() {
+            "it printed nothing".to_string()
+        } else {
+            format!("its last lines: {}", self.last_lines.join(" | "))
+        };
+        format!("the {solver} worker {how}; {lines}")
+    }
 }
 
 enum Message {
@@ -71,16 +104,16 @@ enum Message {
     Result(String),
 }
 
-/// Runs `program` as a CBC worker on `job` (its JSON text): see the module documentation.
-/// `on_line` sees every line of the worker's log as it arrives.
+/// Runs the worker `spec` on `job` (its JSON text): see the module documentation. `on_line`
+/// sees every line of the worker's output (log and events) as it arrives.
 pub(crate) fn supervise(
-    program: &Path,
+    spec: &WorkerSpec<'_>,
     job: String,
     deadline: Option<Instant>,
     interrupt: Option<&AtomicBool>,
     on_line: &mut dyn FnMut(&str) -> LineAction,
 ) -> Result<Finished> {
-    let mut child = spawn(program)?;
+    let mut child = spawn(spec)?;
     let (sender, receiver) = mpsc::channel();
     let feeder = child.stdin.take().map(|mut stdin| {
         thread::spawn(move || {
@@ -99,7 +132,7 @@ pub(crate) fn supervise(
             .map(|s| read_lines(s, sender.clone(), false)),
     ];
     drop(sender);
-    let outcome = watch(&mut child, &receiver, deadline, interrupt, on_line);
+    let outcome = watch(&mut child, spec, &receiver, deadline, interrupt, on_line);
     // Whatever happened, the worker does not outlive the solve.
     if outcome.is_err() {
         let _ = child.kill();
@@ -111,18 +144,20 @@ pub(crate) fn supervise(
     outcome
 }
 
-fn spawn(program: &Path) -> Result<Child> {
-    let mut command = Command::new(program);
+fn spawn(spec: &WorkerSpec<'_>) -> Result<Child> {
+    let mut command = Command::new(spec.program);
     command
-        .arg(WORKER_COMMAND)
+        .arg(spec.command)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
     let parent = libc::pid_t::try_from(std::process::id()).unwrap_or(0);
-    // SAFETY: the closure runs in the child between fork and exec and only makes two system
-    // calls (`prctl`, `getppid`), which are async-signal-safe; `_exit` ends a child whose
-    // parent died before the death signal was armed.
+    let block_stop = spec.stop_grace.is_some();
+    // SAFETY: the closure runs in the child between fork and exec and only makes
+    // async-signal-safe system calls (`prctl`, `getppid`, `sigemptyset`, `sigaddset`,
+    // `sigprocmask` on a set on its own stack); `_exit` ends a child whose parent died before
+    // the death signal was armed.
     unsafe {
         command.pre_exec(move || {
             if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
@@ -131,12 +166,25 @@ fn spawn(program: &Path) -> Result<Child> {
             if libc::getppid() != parent {
                 libc::_exit(1);
             }
+            if block_stop {
+                // Kept pending across `exec` until the worker catches it.
+                let mut set: libc::sigset_t = std::mem::zeroed();
+                libc::sigemptyset(&mut set);
+                libc::sigaddset(&mut set, libc::SIGTERM);
+                if libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
             Ok(())
         });
     }
     command.spawn().map_err(|e| Error::Solver {
-        solver: "cbc".to_string(),
-        message: format!("cannot start the CBC worker {}: {e}", program.display()),
+        solver: spec.solver.to_string(),
+        message: format!(
+            "cannot start the {} worker {}: {e}",
+            spec.solver,
+            spec.program.display()
+        ),
     })
 }
 
@@ -168,9 +216,10 @@ fn read_lines(
     })
 }
 
-/// Follows the worker until it ends; kills it on an interrupt or at the deadline.
+/// Follows the worker until it ends; stops it on an interrupt or at the deadline.
 fn watch(
     child: &mut Child,
+    spec: &WorkerSpec<'_>,
     receiver: &Receiver<Message>,
     deadline: Option<Instant>,
     interrupt: Option<&AtomicBool>,
@@ -179,6 +228,8 @@ fn watch(
     let mut last_lines = VecDeque::with_capacity(KEPT_LINES + 1);
     let mut result = None;
     let mut stopped = None;
+    // When a worker asked to stop cleanly is killed if it still runs.
+    let mut kill_at: Option<Instant> = None;
     let mut streams_open = true;
     loop {
         if streams_open {
@@ -187,14 +238,14 @@ fn watch(
                     if on_line(&line) == LineAction::Abort {
                         signal(child, libc::SIGABRT);
                     }
-                    last_lines.push_back(line);
-                    if last_lines.len() > KEPT_LINES {
-                        last_lines.pop_front();
+                    if !line.starts_with(EVENT_PREFIX) {
+                        last_lines.push_back(line);
+                        if last_lines.len() > KEPT_LINES {
+                            last_lines.pop_front();
+                        }
                     }
                 }
-                Ok(Message::Result(text)) => {
-                    result = Some(serde_json::from_str(&text).map_err(|e| e.to_string()));
-                }
+                Ok(Message::Result(text)) => result = Some(text),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => streams_open = false,
             }
@@ -209,16 +260,24 @@ fn watch(
             }
             thread::sleep(POLL);
         }
-        if stopped.is_none() {
-            if interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-                stopped = Some(Stop::Interrupted);
-            } else if deadline.is_some_and(|deadline| Instant::now() >= deadline) {
-                stopped = Some(Stop::Deadline);
-            }
-            if stopped.is_some() {
+        let now = Instant::now();
+        let past_deadline = deadline.is_some_and(|deadline| now >= deadline);
+        if stopped.is_none() && interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            stopped = Some(Stop::Interrupted);
+            match spec.stop_grace {
+                Some(grace) if !past_deadline => {
+                    signal(child, libc::SIGTERM);
+                    kill_at = Some(now + grace);
+                }
                 // Killing an already reaped child fails harmlessly.
-                let _ = child.kill();
+                _ => drop(child.kill()),
             }
+        } else if stopped.is_none() && past_deadline {
+            stopped = Some(Stop::Deadline);
+            drop(child.kill());
+        } else if kill_at.is_some_and(|at| now >= at) || (kill_at.is_some() && past_deadline) {
+            kill_at = None;
+            drop(child.kill());
         }
     }
 }
@@ -236,8 +295,8 @@ fn signal(child: &Child, signal: libc::c_int) {
 
 fn wait_error(error: std::io::Error) -> Error {
     Error::Solver {
-        solver: "cbc".to_string(),
-        message: format!("cannot wait for the CBC worker: {error}"),
+        solver: "worker".to_string(),
+        message: format!("cannot wait for a solver worker: {error}"),
     }
 }
 
@@ -287,6 +346,15 @@ mod tests {
     }
 
     fn run(body: &str, deadline: Option<Duration>, interrupt: Option<&AtomicBool>) -> Finished {
+        run_with_grace(body, deadline, interrupt, None)
+    }
+
+    fn run_with_grace(
+        body: &str,
+        deadline: Option<Duration>,
+        interrupt: Option<&AtomicBool>,
+        stop_grace: Option<Duration>,
+    ) -> Finished {
         let (_dir, program) = fake_worker(body);
         let deadline = deadline.map(|d| Instant::now() + d);
         let mut lines = Vec::new();
@@ -294,7 +362,13 @@ mod tests {
             lines.push(line.to_string());
             LineAction::Continue
         };
-        supervise(&program, "{}".into(), deadline, interrupt, &mut on_line).expect("supervised")
+        let spec = WorkerSpec {
+            program: &program,
+            command: "test-worker",
+            solver: "test",
+            stop_grace,
+        };
+        supervise(&spec, "{}".into(), deadline, interrupt, &mut on_line).expect("supervised")
     }
 
     #[test]
@@ -348,9 +422,49 @@ mod tests {
             None,
         );
         assert_eq!(finished.last_lines, vec!["log".to_string()]);
-        let result = finished.result.expect("a result").expect("readable");
+        let text = finished.result.expect("a result");
+        let result: super::super::protocol::WireOutcome =
+            serde_json::from_str(&text).expect("readable");
         assert_eq!(result.objective, Some(1.5));
         assert!(finished.status.success());
+    }
+
+    #[test]
+    fn an_interrupted_worker_that_stops_cleanly_gives_its_result() {
+        // SIGTERM is blocked from the start: raised before the trap is set, the flag's
+        // signal waits for it. Event lines are not kept among the last lines.
+        let flag = AtomicBool::new(true);
+        let started = Instant::now();
+        let finished = run_with_grace(
+            &format!(
+                "echo '{EVENT_PREFIX}{{}}'; trap 'echo {RESULT_PREFIX}done; exit 0' TERM; \
+                 echo ready; while true; do sleep 0.05; done"
+            ),
+            None,
+            Some(&flag),
+            Some(Duration::from_secs(5)),
+        );
+        assert!(started.elapsed() < Duration::from_secs(4));
+        assert_eq!(finished.stopped, Some(Stop::Interrupted));
+        assert_eq!(finished.result.as_deref(), Some("done"));
+        assert!(finished.status.success(), "{}", finished.status_text());
+        assert_eq!(finished.last_lines, vec!["ready".to_string()]);
+    }
+
+    #[test]
+    fn a_worker_that_ignores_the_stop_is_killed_after_the_grace() {
+        let flag = AtomicBool::new(true);
+        let started = Instant::now();
+        let finished = run_with_grace(
+            "trap '' TERM; exec sleep 30",
+            None,
+            Some(&flag),
+            Some(Duration::from_millis(300)),
+        );
+        let seconds = started.elapsed().as_secs_f64();
+        assert!((0.3..2.0).contains(&seconds), "{seconds} s");
+        assert_eq!(finished.stopped, Some(Stop::Interrupted));
+        assert_eq!(finished.status.signal(), Some(libc::SIGKILL));
     }
 
     #[test]

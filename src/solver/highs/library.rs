@@ -1,20 +1,20 @@
-//! The HiGHS backend: the bundled HiGHS (crate `highs-sys`), loaded from our record through the
-//! `highs` crate, driven through its C API where the crate stops (callbacks, options, info
-//! values, warm starts, file reading).
+//! HiGHS itself: the bundled HiGHS (crate `highs-sys`), driven through its C API (with the
+//! `highs` crate for the instance and options). Only the worker process solves with it
+//! ([`solve_job`]); the parent asks for the [`version`] and has solver options checked
+//! ([`check_options`]).
 //!
-//! - The model is passed with its objective offset and the file names of its columns and rows
-//!   (they appear in HiGHS's log). Options: `time_limit` (the time left of the wall-clock
-//!   limit), `mip_rel_gap` (default 0), `threads` (with `parallel = on` when more than one, or
-//!   HiGHS's MIP search stays on one worker).
-//! - Each solve runs on a thread of its own: HiGHS keeps one task scheduler per calling thread,
-//!   reset only when an instance is destroyed, and fails a run whose `threads` differs while
-//!   another instance lives on that thread; a fresh thread makes `threads` apply to every
-//!   solve.
-//! - Callbacks: every improving solution (objective and bound: a trajectory point and the first
-//!   incumbent), the periodic MIP interrupt check (bound for the progress line and trajectory,
-//!   and the interrupt flag: HiGHS then stops with `interrupted` and its best solution), and,
-//!   with `log`, the log lines, written to stderr (`log_to_console` stays off: HiGHS would
-//!   write to stdout).
+//! - The model is passed whole (`Highs_passMip`, column-wise) with its objective offset and the
+//!   file names of its columns and rows (they appear in HiGHS's log). Options: `time_limit`
+//!   (the time left of the wall-clock limit), `mip_rel_gap` (default 0), `threads` (with
+//!   `parallel = on` when more than one, or HiGHS's MIP search stays on one worker).
+//! - Each solve runs on a thread of its own with a large stack: HiGHS keeps one task scheduler
+//!   per calling thread, reset only when an instance is destroyed, and fails a run whose
+//!   `threads` differs while another instance lives on that thread.
+//! - Callbacks: every improving solution becomes an event with its objective, bound and values
+//!   (so the parent keeps the best solution whatever happens to the worker); the periodic MIP
+//!   interrupt check sends the bound when it moved (at most every [`PROGRESS_INTERVAL`]) and
+//!   stops HiGHS when the parent asked the worker to stop (`SIGTERM`); with `log`, the log
+//!   lines go to stdout for the parent (`log_to_console` stays off).
 //! - A warm start is passed whole (`Highs_setSolution`). HiGHS checks it before presolve: a
 //!   feasible start becomes the incumbent (reported as the first improving solution when the
 //!   search gets time to run; with a time limit of 0 it is returned as the solution without any
@@ -22,167 +22,119 @@
 //! - Results: model status, `primal_solution_status`, `objective_function_value`,
 //!   `mip_dual_bound`, `mip_node_count`, the column values. HiGHS's `unbounded or infeasible`
 //!   verdict (its presolve gives it for unbounded MIPs) is reported as such and settled by
-//!   [`super::solve`]. A pure LP has no branch-and-bound: no nodes, and its proven optimum is
-//!   its bound.
+//!   [`crate::solver::solve`]. A pure LP has no branch-and-bound: no nodes, and its proven
+//!   optimum is its bound.
 #![allow(unsafe_code)]
 
 use std::ffi::{c_void, CStr, CString};
 use std::os::raw::{c_char, c_int};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use highs_sys::{
     kHighsCallbackLogging, kHighsCallbackMipImprovingSolution, kHighsCallbackMipInterrupt,
-    kHighsMaximumStringLength, HighsCallbackDataIn, HighsCallbackDataOut, HighsInt,
-    Highs_changeObjectiveOffset, Highs_getColName, Highs_getDoubleInfoValue,
-    Highs_getInt64InfoValue, Highs_getIntInfoValue, Highs_getModelStatus, Highs_getNumCol,
-    Highs_getSolution, Highs_passColName, Highs_passRowName, Highs_readModel, Highs_run,
+    kHighsMatrixFormatColwise, kHighsMaximumStringLength, kHighsObjSenseMinimize,
+    kHighsVarTypeContinuous, kHighsVarTypeInteger, HighsCallbackDataIn, HighsCallbackDataOut,
+    HighsInt, Highs_getColName, Highs_getDoubleInfoValue, Highs_getInt64InfoValue,
+    Highs_getIntInfoValue, Highs_getModelStatus, Highs_getNumCol, Highs_getSolution,
+    Highs_passColName, Highs_passMip, Highs_passRowName, Highs_readModel, Highs_run,
     Highs_setCallback, Highs_setSolution, Highs_startCallback, Highs_version,
     MODEL_STATUS_INFEASIBLE, MODEL_STATUS_OPTIMAL, MODEL_STATUS_REACHED_INTERRUPT,
     MODEL_STATUS_REACHED_TIME_LIMIT, MODEL_STATUS_UNBOUNDED, MODEL_STATUS_UNBOUNDED_OR_INFEASIBLE,
     SOLUTION_STATUS_FEASIBLE, STATUS_ERROR,
 };
 
-use super::outcome::Outcome;
-use super::progress::{finite, Monitor};
-use super::report::{FileSolved, SolveReport, Solved, Termination};
-use super::{Backend, SolveOptions};
+use super::protocol::{Job, Problem};
 use crate::error::{Error, Result};
-use crate::mip::{MipModel, RowSense};
+use crate::solver::outcome::Outcome;
+use crate::solver::progress::finite;
+use crate::solver::report::Termination;
+use crate::solver::worker::child::{emit_event, stop_asked, Solution};
+use crate::solver::worker::protocol::{ColumnModel, Event, Settings};
 
 /// Stack of the thread a HiGHS solve runs on (reserved address space, used on demand).
 const SOLVE_THREAD_STACK: usize = 64 << 20;
 
-/// The HiGHS backend.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Highs;
+/// The shortest time between two bound events (improving solutions are sent at once).
+pub(crate) const PROGRESS_INTERVAL: f64 = 0.1;
 
-impl Backend for Highs {
-    fn name(&self) -> &'static str {
-        "highs"
+/// The HiGHS library's version, e.g. `1.15.0`.
+pub(crate) fn version() -> String {
+    // SAFETY: `Highs_version` returns a pointer to a static NUL-terminated string (or null).
+    let version = unsafe { Highs_version() };
+    if version.is_null() {
+        return "unknown".to_string();
     }
-
-    fn version(&self) -> String {
-        // SAFETY: `Highs_version` returns a pointer to a static NUL-terminated string (or null).
-        let version = unsafe { Highs_version() };
-        if version.is_null() {
-            return "unknown".to_string();
-        }
-        // SAFETY: non-null, NUL-terminated and static, as above.
-        unsafe { CStr::from_ptr(version) }
-            .to_string_lossy()
-            .into_owned()
-    }
-
-    fn solve(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
-        if model.vars().is_empty() {
-            return super::solve_without_variables(self, model, options);
-        }
-        on_own_thread(|| self.solve_record(model, options))
-    }
-
-    fn observes_incumbents(&self) -> bool {
-        true
-    }
-
-    fn check_options(&self, options: &[(String, String)]) -> Result<()> {
-        on_own_thread(|| {
-            let mut highs = highs::Model::new(highs::ColProblem::default());
-            highs.make_quiet();
-            for (name, value) in options {
-                set_named_option(&mut highs, name, value)?;
-            }
-            Ok(())
-        })
-    }
-
-    fn solve_file(
-        &self,
-        path: &Path,
-        start: Option<&Path>,
-        options: &SolveOptions,
-    ) -> Result<FileSolved> {
-        on_own_thread(|| self.solve_path(path, start, options))
-    }
+    // SAFETY: non-null, NUL-terminated and static, as above.
+    unsafe { CStr::from_ptr(version) }
+        .to_string_lossy()
+        .into_owned()
 }
 
-impl Highs {
-    fn solve_record(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
-        let started = Instant::now();
-        let monitor = Monitor::new(self.name(), options, started);
-        let mut report = SolveReport::new(self.name(), self.version(), options);
-        let mut highs = load(model)?;
-        configure(&mut highs, options, monitor.elapsed())?;
-        if let Some(start) = &options.warm_start {
-            // Checked by `solver::solve` (`MipModel::values_of`).
-            let values = start.values();
-            // SAFETY: `values` holds one value per column of the loaded model (checked before
-            // the backend runs); the other arrays are optional (null).
-            let status = unsafe {
-                Highs_setSolution(
-                    highs.as_mut_ptr(),
-                    values.as_ptr(),
-                    std::ptr::null(),
-                    std::ptr::null(),
-                    std::ptr::null(),
-                )
-            };
-            if status == STATUS_ERROR {
-                report
-                    .notes
-                    .push("HiGHS refused the warm start (Highs_setSolution failed)".to_string());
-            }
+/// Checks solver options by setting them on an empty instance.
+pub(crate) fn check_options(options: &[(String, String)]) -> Result<()> {
+    on_own_thread(|| {
+        let mut highs = highs::Model::new(highs::ColProblem::default());
+        highs.make_quiet();
+        for (name, value) in options {
+            set_named_option(&mut highs, name, value)?;
         }
-        let outcome = run(&mut highs, options, &monitor, model.has_integers());
-        outcome.fill(&mut report, monitor);
-        let solution = match outcome.values {
-            Some(values) => Some(model.assignment_from_values(values)?),
-            None => None,
-        };
-        report.seconds = started.elapsed().as_secs_f64();
-        Ok(Solved { report, solution })
-    }
+        Ok(())
+    })
+}
 
-    fn solve_path(
-        &self,
-        path: &Path,
-        start: Option<&Path>,
-        options: &SolveOptions,
-    ) -> Result<FileSolved> {
-        let started = Instant::now();
-        let monitor = Monitor::new(self.name(), options, started);
-        let mut report = SolveReport::new(self.name(), self.version(), options);
+/// Solves `job` in the worker, which started at `started`.
+pub(crate) fn solve_job(job: &Job, started: Instant) -> Result<Solution> {
+    on_own_thread(|| {
         let mut highs = highs::ColProblem::default()
             .try_optimise(highs::Sense::Minimise)
             .map_err(|status| solver_error(format!("cannot create a model: {status:?}")))?;
-        let c_path = c_path(path)?;
-        // SAFETY: `highs` is a live instance and `c_path` a NUL-terminated path.
-        let status = unsafe { Highs_readModel(highs.as_mut_ptr(), c_path.as_ptr()) };
-        if status == STATUS_ERROR {
-            return Err(solver_error(format!("cannot read {}", path.display())));
+        match &job.problem {
+            Problem::Model(model) => {
+                load(&mut highs, model)?;
+                configure(&mut highs, &job.settings, started)?;
+                let mut notes = Vec::new();
+                if let Some(values) = &model.start {
+                    // SAFETY: `values` holds one value per column of the loaded model (checked
+                    // by the parent); the other arrays are optional (null).
+                    let status = unsafe {
+                        Highs_setSolution(
+                            highs.as_mut_ptr(),
+                            values.as_ptr(),
+                            std::ptr::null(),
+                            std::ptr::null(),
+                            std::ptr::null(),
+                        )
+                    };
+                    if status == STATUS_ERROR {
+                        notes
+                            .push("HiGHS refused the warm start (Highs_setSolution failed)".into());
+                    }
+                }
+                let mut outcome = run(&mut highs, &job.settings, !model.integers.is_empty());
+                outcome.notes.extend(notes);
+                Ok((outcome, None))
+            }
+            Problem::File { path, start } => {
+                let c_path = c_path(path)?;
+                // SAFETY: `highs` is a live instance and `c_path` a NUL-terminated path.
+                let status = unsafe { Highs_readModel(highs.as_mut_ptr(), c_path.as_ptr()) };
+                if status == STATUS_ERROR {
+                    return Err(solver_error(format!("cannot read {path}")));
+                }
+                configure(&mut highs, &job.settings, started)?;
+                if let Some(start) = start {
+                    set_option(&mut highs, "read_solution_file", start.as_str())?;
+                }
+                // A file may hold integer columns or not; HiGHS's MIP figures are read if
+                // present.
+                let outcome = run(&mut highs, &job.settings, true);
+                let names = outcome.values.as_ref().map(|_| column_names(&highs));
+                Ok((outcome, names))
+            }
         }
-        configure(&mut highs, options, monitor.elapsed())?;
-        if let Some(start) = start {
-            let start = start.to_str().ok_or_else(|| {
-                Error::parameter("start file", format!("{} is not UTF-8", start.display()))
-            })?;
-            set_option(&mut highs, "read_solution_file", start)?;
-        }
-        // A file may hold integer columns or not; HiGHS's MIP figures are read if present.
-        let outcome = run(&mut highs, options, &monitor, true);
-        let solution = outcome.values.as_ref().map(|values| {
-            column_names(&highs)
-                .into_iter()
-                .zip(values.clone())
-                .collect()
-        });
-        outcome.fill(&mut report, monitor);
-        super::set_gaps(&mut report);
-        report.seconds = started.elapsed().as_secs_f64();
-        Ok(FileSolved { report, solution })
-    }
+    })
 }
 
 /// Runs `work` on a fresh thread (see the module documentation) and returns its result.
@@ -199,54 +151,62 @@ fn on_own_thread<T: Send>(work: impl FnOnce() -> Result<T> + Send) -> Result<T> 
     })
 }
 
-/// The model loaded into a new HiGHS instance, with offset and names.
-fn load(model: &MipModel) -> Result<highs::Model> {
-    let mut problem = highs::RowProblem::default();
-    let mut costs = vec![0.0; model.vars().len()];
-    for &(j, c) in model.objective_terms() {
-        costs[j] = c;
+/// Loads `model` into `highs`, with offset and names.
+fn load(highs: &mut highs::Model, model: &ColumnModel) -> Result<()> {
+    let columns = model.costs.len();
+    let to_ints = |indices: &[usize]| -> Result<Vec<HighsInt>> {
+        indices.iter().map(|&i| to_highs_int(i)).collect()
+    };
+    let starts = to_ints(&model.column_starts)?;
+    let indices = to_ints(&model.row_indices)?;
+    let mut integrality = vec![kHighsVarTypeContinuous; columns];
+    for &j in &model.integers {
+        integrality[j] = kHighsVarTypeInteger;
     }
-    let columns: Vec<highs::Col> = model
-        .vars()
-        .iter()
-        .zip(&costs)
-        .map(|(var, &cost)| {
-            problem.add_column_with_integrality(cost, var.lower..=var.upper, var.kind.is_integral())
-        })
-        .collect();
-    for row in model.rows() {
-        let terms = row.terms.iter().map(|&(j, c)| (columns[j], c));
-        match row.sense {
-            RowSense::Le => problem.add_row(..=row.rhs, terms),
-            RowSense::Ge => problem.add_row(row.rhs.., terms),
-            RowSense::Eq => problem.add_row(row.rhs..=row.rhs, terms),
-        }
-    }
-    let mut highs = problem
-        .try_optimise(highs::Sense::Minimise)
-        .map_err(|status| solver_error(format!("HiGHS rejected the model: {status:?}")))?;
     let ptr = highs.as_mut_ptr();
-    // SAFETY: `ptr` is the live instance owned by `highs`.
-    let status = unsafe { Highs_changeObjectiveOffset(ptr, model.objective_constant()) };
+    // SAFETY: `ptr` is live; every array has the length the call documents (one entry per
+    // column or row, `starts` one more than the columns, `indices` and `values` one per
+    // non-zero), all built by `ColumnModel::new`; HiGHS copies them.
+    let status = unsafe {
+        Highs_passMip(
+            ptr,
+            to_highs_int(columns)?,
+            to_highs_int(model.row_lower.len())?,
+            to_highs_int(model.values.len())?,
+            kHighsMatrixFormatColwise,
+            kHighsObjSenseMinimize,
+            model.objective_constant,
+            model.costs.as_ptr(),
+            model.column_lower.as_ptr(),
+            model.column_upper.as_ptr(),
+            model.row_lower.as_ptr(),
+            model.row_upper.as_ptr(),
+            starts.as_ptr(),
+            indices.as_ptr(),
+            model.values.as_ptr(),
+            integrality.as_ptr(),
+        )
+    };
     if status == STATUS_ERROR {
-        return Err(solver_error("cannot set the objective offset"));
+        return Err(solver_error("HiGHS rejected the model"));
     }
-    for j in 0..model.vars().len() {
-        let name = c_name(model.file_name(j))?;
+    for (j, name) in model.column_names.iter().enumerate() {
+        let name = c_name(name)?;
         // SAFETY: `j` is a column of the loaded model; `name` is NUL-terminated and copied.
         unsafe { Highs_passColName(ptr, to_highs_int(j)?, name.as_ptr()) };
     }
-    for i in 0..model.rows().len() {
-        let name = c_name(model.file_row_name(i))?;
+    for (i, name) in model.row_names.iter().enumerate() {
+        let name = c_name(name)?;
         // SAFETY: `i` is a row of the loaded model; `name` is NUL-terminated and copied.
         unsafe { Highs_passRowName(ptr, to_highs_int(i)?, name.as_ptr()) };
     }
-    Ok(highs)
+    Ok(())
 }
 
-/// Sets the options of a solve, `elapsed` seconds after it started.
-fn configure(highs: &mut highs::Model, options: &SolveOptions, elapsed: f64) -> Result<()> {
-    if let Some(remaining) = options.remaining(elapsed) {
+/// Sets the options of a solve in a worker that started at `started`.
+fn configure(highs: &mut highs::Model, options: &Settings, started: Instant) -> Result<()> {
+    if let Some(limit) = options.time_limit {
+        let remaining = (limit - started.elapsed().as_secs_f64()).max(0.0);
         set_option(highs, "time_limit", remaining)?;
     }
     set_option(highs, "mip_rel_gap", options.mip_rel_gap)?;
@@ -263,7 +223,7 @@ fn configure(highs: &mut highs::Model, options: &SolveOptions, elapsed: f64) -> 
     }
     set_option(highs, "output_flag", options.log)?;
     set_option(highs, "log_to_console", false)?;
-    for (name, value) in &options.solver_options {
+    for (name, value) in &options.parameters {
         set_named_option(highs, name, value)?;
     }
     Ok(())
@@ -301,14 +261,74 @@ fn set_named_option(highs: &mut highs::Model, name: &str, value: &str) -> Result
     }
 }
 
-/// What the callbacks need, behind the `user_data` pointer.
-struct CallbackContext<'a> {
-    monitor: &'a Monitor,
-    interrupt: Option<&'a AtomicBool>,
+/// What the callbacks need, behind the `user_data` pointer: the last bound event sent.
+#[derive(Default)]
+struct CallbackContext {
+    sent: Mutex<Sent>,
 }
 
-/// The HiGHS callback: improving solutions, periodic MIP checks (bound, interrupt) and log
-/// lines. It must not unwind into C++: any panic is caught and dropped.
+/// The last bound event: when (since the run started), and what it said.
+#[derive(Default)]
+struct Sent {
+    started: Option<Instant>,
+    at: f64,
+    incumbent: Option<f64>,
+    bound: Option<f64>,
+}
+
+impl CallbackContext {
+    /// Sends an improving solution, with its values when HiGHS gives them.
+    fn improving(&self, out: &HighsCallbackDataOut) {
+        let columns = usize::try_from(out.mip_solution_size).unwrap_or(0);
+        let values = (!out.mip_solution.is_null() && columns > 0).then(|| {
+            // SAFETY: HiGHS passes `mip_solution_size` values at `mip_solution`, valid for
+            // the duration of the call.
+            unsafe { std::slice::from_raw_parts(out.mip_solution, columns) }.to_vec()
+        });
+        let event = Event {
+            incumbent: finite(out.objective_function_value),
+            bound: finite(out.mip_dual_bound),
+            values,
+        };
+        emit_event(&event);
+        let mut sent = self.lock();
+        sent.incumbent = event.incumbent;
+        sent.bound = event.bound;
+    }
+
+    /// Sends the incumbent and bound if they moved and the last event is old enough.
+    fn progress(&self, out: &HighsCallbackDataOut) {
+        let incumbent = finite(out.mip_primal_bound);
+        let bound = finite(out.mip_dual_bound);
+        let mut sent = self.lock();
+        let started = *sent.started.get_or_insert_with(Instant::now);
+        let now = started.elapsed().as_secs_f64();
+        if (incumbent, bound) == (sent.incumbent, sent.bound) || now - sent.at < PROGRESS_INTERVAL {
+            return;
+        }
+        emit_event(&Event {
+            incumbent,
+            bound,
+            values: None,
+        });
+        *sent = Sent {
+            started: Some(started),
+            at: now,
+            incumbent,
+            bound,
+        };
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Sent> {
+        match self.sent.lock() {
+            Ok(sent) => sent,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+}
+
+/// The HiGHS callback: improving solutions, periodic MIP checks (bound, stop) and log lines.
+/// It must not unwind into C++: any panic is caught and dropped.
 unsafe extern "C" fn on_callback(
     kind: c_int,
     message: *const c_char,
@@ -319,7 +339,7 @@ unsafe extern "C" fn on_callback(
     let _ = catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: `user_data` is the `CallbackContext` that `run` registered; it outlives
         // `Highs_run`, during which alone HiGHS calls back.
-        let Some(context) = (unsafe { user_data.cast::<CallbackContext<'_>>().as_ref() }) else {
+        let Some(context) = (unsafe { user_data.cast::<CallbackContext>().as_ref() }) else {
             return;
         };
         // SAFETY: HiGHS passes a valid (or null) output record for the duration of the call.
@@ -328,24 +348,19 @@ unsafe extern "C" fn on_callback(
             if !message.is_null() {
                 // SAFETY: non-null log messages are NUL-terminated strings valid for the call.
                 let text = unsafe { CStr::from_ptr(message) }.to_string_lossy();
-                context.monitor.log(&text);
+                let mut stdout = std::io::stdout().lock();
+                let _ = std::io::Write::write_all(&mut stdout, text.as_bytes());
+                let _ = std::io::Write::flush(&mut stdout);
             }
         } else if kind == kHighsCallbackMipImprovingSolution {
             if let Some(out) = out {
-                context
-                    .monitor
-                    .incumbent(out.objective_function_value, Some(out.mip_dual_bound));
+                context.improving(out);
             }
         } else if kind == kHighsCallbackMipInterrupt {
             if let Some(out) = out {
-                context
-                    .monitor
-                    .progress(Some(out.mip_primal_bound), Some(out.mip_dual_bound));
+                context.progress(out);
             }
-            if context
-                .interrupt
-                .is_some_and(|flag| flag.load(Ordering::Relaxed))
-            {
+            if stop_asked() {
                 // SAFETY: for interrupt callbacks HiGHS passes a valid input record to fill.
                 if let Some(input) = unsafe { data_in.as_mut() } {
                     input.user_interrupt = 1;
@@ -357,12 +372,9 @@ unsafe extern "C" fn on_callback(
 
 /// Runs HiGHS with the callbacks and reads the results; `mip` says whether branch-and-bound
 /// figures (bound, nodes) are to be read.
-fn run(highs: &mut highs::Model, options: &SolveOptions, monitor: &Monitor, mip: bool) -> Outcome {
+fn run(highs: &mut highs::Model, options: &Settings, mip: bool) -> Outcome {
     let ptr = highs.as_mut_ptr();
-    let context = CallbackContext {
-        monitor,
-        interrupt: options.interrupt.as_deref(),
-    };
+    let context = CallbackContext::default();
     let context_ptr = std::ptr::addr_of!(context).cast_mut().cast::<c_void>();
     // SAFETY: `ptr` is live; the callback only reads `context`, which outlives `Highs_run`
     // below and is unregistered right after it.
@@ -523,12 +535,9 @@ fn c_name(name: &str) -> Result<CString> {
     CString::new(name).map_err(|_| Error::Internal(format!("name `{name}` holds a NUL byte")))
 }
 
-fn c_path(path: &Path) -> Result<CString> {
-    let text = path.to_str().ok_or_else(|| {
-        Error::parameter("model file", format!("{} is not UTF-8", path.display()))
-    })?;
-    CString::new(text)
-        .map_err(|_| Error::parameter("model file", format!("{} holds a NUL byte", path.display())))
+fn c_path(path: &str) -> Result<CString> {
+    CString::new(path)
+        .map_err(|_| Error::parameter("model file", format!("{path} holds a NUL byte")))
 }
 
 fn solver_error(message: impl Into<String>) -> Error {
