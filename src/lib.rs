@@ -16,6 +16,7 @@
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
 //! - [`learn`]: the method layer (a formulation on a solver, ...), its outcome and typed report;
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;
+//! - [`time_limit`]: time limits in seconds, checked in one place for every command;
 //! - [`console`]: the standard streams, written without panics, capturable in memory;
 //! - [`cli`]: the `milptree` command line.
 #![deny(unsafe_code)]
@@ -34,6 +35,7 @@ pub mod mip;
 pub mod pareto;
 pub mod solver;
 pub mod sparse;
+pub mod time_limit;
 pub mod tree;
 
 pub use error::{Error, Result};

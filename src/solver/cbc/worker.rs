@@ -28,7 +28,7 @@ pub fn worker_main() -> i32 {
     match run(started) {
         Ok(()) => 0,
         Err(message) => {
-            eprintln!("milptree cbc-worker: {message}");
+            crate::noteln!("milptree cbc-worker: {message}");
             1
         }
     }
