@@ -104,7 +104,7 @@ impl SolveOptions {
         crate::time_limit::check_limit("time limit", self.time_limit)?;
         if !self.mip_rel_gap.is_finite() || self.mip_rel_gap < 0.0 {
             return Err(Error::parameter(
-                "MIP gap",
+                "--mip-gap",
                 format!("{} is not a relative gap >= 0", self.mip_rel_gap),
             ));
         }

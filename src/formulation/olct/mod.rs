@@ -122,8 +122,8 @@ impl Olct {
             return Err(Error::parameter(
                 "--big-m",
                 format!(
-                    "{} is {size}: it must exceed 2 max(epsilon, ln 2) = {}, and be at most \
-                     epsilon / (100 * {MIN_INTEGRALITY_TOLERANCE:e}) = {} (the model needs an \
+                    "{} is {size}: it must exceed 2 max(--epsilon, ln 2) = {}, and be at most \
+                     --epsilon / (100 * {MIN_INTEGRALITY_TOLERANCE:e}) = {} (the model needs an \
                      integrality tolerance of epsilon / (100 M), and solvers hold none tighter \
                      than {MIN_INTEGRALITY_TOLERANCE:e})",
                     self.big_m,
