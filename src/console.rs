@@ -10,6 +10,9 @@
 //!   loses them but never stops the work, and never panics (`println!` and `eprintln!` panic
 //!   on a write error).
 //!
+//! A standard stream the process was started without (`>&-`) is an error at the first result
+//! written to it, not output silently lost ([`closed_at_start`]).
+//!
 //! Each write is flushed at once, so an error surfaces at the write that caused it. Output can
 //! be captured in memory for the current thread ([`capture`]), which runs the command line in
 //! process (tests, embedding); writes from other threads (the Ctrl-C handler, the progress
@@ -18,6 +21,7 @@
 use std::cell::RefCell;
 use std::fmt;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -47,6 +51,41 @@ pub struct Captured {
 
 thread_local! {
     static CAPTURE: RefCell<Option<Captured>> = const { RefCell::new(None) };
+}
+
+/// Whether the process was started without stdout, and without stderr: noted before `main`
+/// ([`note_closed_streams`]), because Rust's runtime then puts `/dev/null` on a closed
+/// standard stream, where results would be lost without an error.
+static CLOSED_AT_START: [AtomicBool; 2] = [AtomicBool::new(false), AtomicBool::new(false)];
+
+/// Runs [`note_closed_streams`] when the program is loaded, before Rust's runtime starts.
+#[cfg(target_os = "linux")]
+#[allow(unsafe_code)]
+#[used]
+#[link_section = ".init_array"]
+static NOTE_CLOSED_STREAMS: extern "C" fn() = note_closed_streams;
+
+/// Notes which of stdout and stderr are closed (see [`CLOSED_AT_START`]).
+#[allow(unsafe_code)]
+extern "C" fn note_closed_streams() {
+    for (fd, closed) in [libc::STDOUT_FILENO, libc::STDERR_FILENO]
+        .into_iter()
+        .zip(&CLOSED_AT_START)
+    {
+        // SAFETY: F_GETFD only reads the descriptor's flags; a closed descriptor gives -1.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            closed.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Whether the process was started without `stream` (on Linux; elsewhere `false`).
+pub fn closed_at_start(stream: Stream) -> bool {
+    let index = match stream {
+        Stream::Stdout => 0,
+        Stream::Stderr => 1,
+    };
+    CLOSED_AT_START[index].load(Ordering::Relaxed)
 }
 
 /// Runs `work` with this thread's output captured in memory, and returns its result with
@@ -83,6 +122,9 @@ fn write(stream: Stream, args: fmt::Arguments<'_>) -> io::Result<()> {
     });
     if let Some(result) = captured {
         return result;
+    }
+    if closed_at_start(stream) {
+        return Err(io::Error::from_raw_os_error(libc::EBADF));
     }
     match stream {
         Stream::Stdout => {

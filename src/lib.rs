@@ -20,6 +20,7 @@
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
 //! - [`learn`]: the method layer (a formulation on a solver, ...), its outcome and typed report;
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;
+//! - [`time_limit`]: time limits in seconds, checked in one place for every command;
 //! - [`console`]: the standard streams, written without panics, capturable in memory;
 //! - [`cli`]: the `milptree` command line.
 #![deny(unsafe_code)]
@@ -40,6 +41,7 @@ pub mod score;
 pub mod search_core;
 pub mod solver;
 pub mod sparse;
+pub mod time_limit;
 pub mod tree;
 
 pub use error::{Error, Result};

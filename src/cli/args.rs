@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cli::data_args::DataArgs;
 use crate::cli::model_args::{
-    parse_formulation, MipSolverArgs, ModelArgs, SolverChoice, ThresholdArg,
+    parse_formulation, CertifyArgs, MipSolverArgs, ModelArgs, SolverChoice, ThresholdArg,
 };
 use crate::formulation::FormulationName;
 use crate::solver::SolverKind;
@@ -102,7 +102,12 @@ pub struct ExperimentArgs {
     )]
     pub seeds: Vec<u64>,
     /// Wall-clock limit of each solve, in seconds.
-    #[arg(long, value_name = "SECONDS", conflicts_with = "grid")]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        value_parser = crate::time_limit::parse_seconds,
+        conflicts_with = "grid"
+    )]
     pub time_limit: Option<f64>,
     /// Solver thread counts, comma-separated (default: each solver's default). Formulation
     /// parameters other than the defaults, and solver options, are set in a grid file.
@@ -171,10 +176,12 @@ pub struct SolveArgs {
     #[arg(long, default_value = "highs", value_parser = parse_solver_choice)]
     pub solver: SolverChoice,
     /// Wall-clock time limit of the solve, in seconds (fractions allowed).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     #[command(flatten)]
     pub mip: MipSolverArgs,
+    #[command(flatten)]
+    pub certify: CertifyArgs,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -197,8 +204,10 @@ pub struct ExportLpArgs {
     #[arg(long, short)]
     pub output: PathBuf,
     /// [oct, binoct] Write one model of the epsilon-constraint front of false positives and
-    /// false negatives instead (two classes, the second positive): minimise (N + 1) FN + FP
-    /// subject to FP <= E, N the negative rows. No warm start is written.
+    /// false negatives instead: minimise (N + 1) FN + FP subject to FP <= E, N the negative
+    /// rows. The positive class is the second class, or --positive-class (needed with more
+    /// than two classes, the others counted together as `not LABEL`, as `pareto` does). Its
+    /// objective takes no --objective, --alpha or --leaf-penalty. No warm start is written.
     #[arg(long, value_name = "E")]
     pub max_fp: Option<u32>,
     /// Print one JSON document on stdout instead of text.
@@ -232,7 +241,7 @@ pub struct ParetoArgs {
     pub formulation: Option<FormulationName>,
     /// Wall-clock limit in seconds: the points found, each with its tree, and a lower-bound
     /// front are reported.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     /// [dp] Cap on the search's cache in MiB (default 2048).
     #[arg(long, value_name = "MB")]

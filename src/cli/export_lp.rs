@@ -10,15 +10,38 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use crate::cli::args::ExportLpArgs;
+use crate::cli::model_args::ModelArgs;
 use crate::cli::output::print_json;
 use crate::error::{Error, Result};
 use crate::formulation::AnyFormulation;
 use crate::learn::WarmStartMode;
 use crate::outln;
+use crate::pareto::binary_data;
 
 pub fn run(args: ExportLpArgs) -> Result<()> {
     let formulation = args.model.formulation()?;
+    if args.max_fp.is_some() {
+        refuse_objective_options(&args.model)?;
+    }
     export_with(&formulation, &args)
+}
+
+/// Fails when an option that sets the objective is given with `--max-fp`, whose objective is
+/// `(N + 1) FN + FP` whatever they say.
+fn refuse_objective_options(model: &ModelArgs) -> Result<()> {
+    let given = [
+        ("--objective", model.errors.objective.is_some()),
+        ("--alpha", model.oct.alpha.is_some()),
+        ("--leaf-penalty", model.leaf.leaf_penalty.is_some()),
+    ];
+    match given.iter().find(|(_, given)| *given) {
+        Some((option, _)) => Err(Error::parameter(
+            *option,
+            "does not apply with --max-fp, whose objective is (negatives + 1) * false negatives \
+             + false positives",
+        )),
+        None => Ok(()),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +87,15 @@ fn write_with(
 
 fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> {
     let format = format_of(&args.output)?;
-    let data = args.data.load()?.map(|set| formulation.prepare(set))?;
+    let loaded = args.data.load()?;
+    // A front model counts errors on one class against the rest, as `pareto` does.
+    let data = match args.max_fp {
+        Some(_) => {
+            let positive = args.model.positive.positive_class.as_deref();
+            loaded.map(|set| binary_data(&set, positive))?
+        }
+        None => loaded.map(|set| formulation.prepare(set))?,
+    };
     let built = match args.max_fp {
         Some(max_fp) => formulation.build_with_max_false_positives(&data.train, max_fp)?,
         None => formulation.build(
@@ -133,6 +164,7 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             "parameters": formulation.parameters(),
             "model_size": size,
             "max_fp": args.max_fp,
+            "positive_class": args.max_fp.map(|_| &data.train.classes()[1]),
             "integrality_tolerance": built.integrality_tolerance,
             "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "warm_start": start_report,

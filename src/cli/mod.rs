@@ -53,7 +53,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
-    let command = Cli::command();
+    let command = command_line();
     let parsed = command
         .clone()
         .try_get_matches_from(args)
@@ -62,8 +62,15 @@ where
         Ok(parsed) => parsed,
         Err(error) => {
             // clap prints help and version to stdout (exit 0) and usage errors to stderr (exit 2).
-            print_clap_error(&error);
-            return error.exit_code();
+            // Help or version that cannot be written is a failed write like any other; a usage
+            // error that cannot be written keeps its exit code.
+            return match print_clap_error(&error) {
+                Err(source) if !error.use_stderr() => report(crate::Error::Stream {
+                    stream: console::Stream::Stdout.name(),
+                    source,
+                }),
+                _ => error.exit_code(),
+            };
         }
     };
     match cli.command {
@@ -73,27 +80,55 @@ where
     }
     match check_options(&command, &matches).and_then(|()| run(cli)) {
         Ok(()) => 0,
-        Err(error) if error.is_closed_pipe() => error.exit_code(),
-        Err(error) => {
-            crate::noteln!("error: {error}");
-            let mut source = error.source();
-            while let Some(cause) = source {
-                crate::noteln!("  caused by: {cause}");
-                source = cause.source();
-            }
-            error.exit_code()
-        }
+        Err(error) => report(error),
     }
 }
 
-/// Prints clap's help, version or usage error (styled when not captured), best effort.
-fn print_clap_error(error: &clap::Error) {
-    if !console::is_captured() {
-        let _ = error.print();
-    } else if error.use_stderr() {
-        console::note(format_args!("{}", error.render()));
+/// Prints `error` with its whole chain (nothing for a closed pipe) and returns its exit code.
+fn report(error: crate::Error) -> i32 {
+    if !error.is_closed_pipe() {
+        crate::noteln!("error: {error}");
+        let mut source = error.source();
+        while let Some(cause) = source {
+            crate::noteln!("  caused by: {cause}");
+            source = cause.source();
+        }
+    }
+    error.exit_code()
+}
+
+/// The command line's definition. Every option that takes a value accepts a negative number as
+/// that value (`--seed -1`, `--time-limit -1`), so that the option's own check refuses it and
+/// names the option, rather than clap taking `-1` for an unknown flag.
+fn command_line() -> clap::Command {
+    Cli::command().mut_subcommands(|sub| {
+        sub.mut_args(|arg| {
+            if arg.get_action().takes_values() {
+                arg.allow_negative_numbers(true)
+            } else {
+                arg
+            }
+        })
+    })
+}
+
+/// Prints clap's help, version or usage error (styled when not captured); says whether it
+/// could be written.
+fn print_clap_error(error: &clap::Error) -> std::io::Result<()> {
+    let stream = if error.use_stderr() {
+        console::Stream::Stderr
     } else {
-        let _ = crate::out!("{}", error.render());
+        console::Stream::Stdout
+    };
+    if console::is_captured() {
+        console::print(stream, format_args!("{}", error.render())).map_err(|e| match e {
+            crate::Error::Stream { source, .. } => source,
+            other => std::io::Error::other(other.to_string()),
+        })
+    } else if console::closed_at_start(stream) {
+        Err(std::io::Error::from_raw_os_error(libc::EBADF))
+    } else {
+        error.print()
     }
 }
 

@@ -33,6 +33,9 @@ pub enum SolverChoice {
 const DP: &str = "dp";
 /// The name of the sparse search, as `--solver` and the option groups spell it.
 const SPARSE: &str = "sparse";
+/// The model of one point of the front of false positives and false negatives
+/// (`export-lp --max-fp`), as the option groups spell it.
+const MAX_FP: &str = "max-fp";
 
 /// `--depth`: a number of levels, or `none` (the sparse search only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -204,6 +207,21 @@ impl OptionGroup for SparseArgs {
     const APPLIES_TO: &'static [&'static str] = &[SPARSE];
 }
 
+impl SparseArgs {
+    /// The largest false positive rate of the partial AUC: `--pauc-theta`, which applies to
+    /// `--objective pauc` only, or the default.
+    pub(crate) fn pauc_theta(&self, objective: SparseObjective) -> Result<f64> {
+        match self.pauc_theta {
+            Some(_) if objective != SparseObjective::Pauc => Err(Error::parameter(
+                "--pauc-theta",
+                "applies to --objective pauc only",
+            )),
+            Some(theta) => Ok(theta),
+            None => Ok(SparseParams::default().pauc_theta),
+        }
+    }
+}
+
 fn parse_class_weight(text: &str) -> std::result::Result<ClassWeight, String> {
     text.parse().map_err(|e: Error| e.to_string())
 }
@@ -212,17 +230,18 @@ fn parse_class_weight(text: &str) -> std::result::Result<ClassWeight, String> {
 #[derive(Debug, Clone, Args)]
 #[group(id = "positive-class-options", multiple = true)]
 pub struct PositiveClassArgs {
-    /// [olct, dp, sparse] The positive class (default: the second class). OLCT: the +1 class,
-    /// required with more than two classes, the others being learned together as `not LABEL`.
-    /// dp: the class of f1, mcc and fowlkes-mallows (on more than two classes, the others are
-    /// learned together). Sparse f1, auc, pauc: the class F1 and the ROC count as positive.
+    /// [olct, dp, sparse, export-lp --max-fp] The positive class (default: the second class).
+    /// OLCT: the +1 class, required with more than two classes, the others being learned
+    /// together as `not LABEL`. dp: the class of f1, mcc and fowlkes-mallows (on more than two
+    /// classes, the others are learned together). Sparse f1, auc, pauc: the class F1 and the
+    /// ROC count as positive. --max-fp: the class whose errors are false negatives.
     #[arg(long, value_name = "LABEL")]
     pub positive_class: Option<String>,
 }
 
 impl OptionGroup for PositiveClassArgs {
     const ID: &'static str = "positive-class-options";
-    const APPLIES_TO: &'static [&'static str] = &["olct", DP, SPARSE];
+    const APPLIES_TO: &'static [&'static str] = &["olct", DP, SPARSE, MAX_FP];
 }
 
 /// The options of the methods with a cost per split and a leaf minimum.
@@ -332,10 +351,22 @@ pub struct MipSolverArgs {
     /// Stream the solver's own log to stderr.
     #[arg(long)]
     pub log: bool,
-    /// Certify the result against the exact search on the same problem within this many
-    /// seconds (`off`: no certificate). Not for OLCT, whose objective the search lacks.
+}
+
+/// The certificate of the MILPs the exact search has the objective of.
+#[derive(Debug, Clone, Args)]
+#[group(id = "certify-options", multiple = true)]
+pub struct CertifyArgs {
+    /// [oct, binoct, flowoct] Certify the result against the exact search on the same problem
+    /// within this many seconds (`off`: no certificate). Not for OLCT, whose objective the
+    /// search lacks.
     #[arg(long, default_value = "5", value_name = "SECONDS|off", value_parser = parse_certify)]
     pub certify: Certify,
+}
+
+impl OptionGroup for CertifyArgs {
+    const ID: &'static str = "certify-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct"];
 }
 
 /// One `--solver-option NAME=VALUE`.
@@ -356,12 +387,9 @@ pub fn parse_certify(text: &str) -> std::result::Result<Certify, String> {
     if text == "off" {
         return Ok(Certify(None));
     }
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Certify(Some(seconds))),
-        _ => Err(format!(
-            "`{text}` is neither a number of seconds >= 0 nor `off`"
-        )),
-    }
+    crate::time_limit::parse_seconds(text)
+        .map(|seconds| Certify(Some(seconds)))
+        .map_err(|reason| format!("{reason}, nor `off`"))
 }
 
 impl OptionGroup for MipSolverArgs {
@@ -386,7 +414,7 @@ impl OptionGroup for WarmStartArgs {
 }
 
 /// Every option group and the methods it applies to.
-const GROUPS: [(&str, &[&str]); 11] = [
+const GROUPS: [(&str, &[&str]); 12] = [
     (ErrorArgs::ID, ErrorArgs::APPLIES_TO),
     (LeafPenaltyArgs::ID, LeafPenaltyArgs::APPLIES_TO),
     (SparseArgs::ID, SparseArgs::APPLIES_TO),
@@ -397,6 +425,7 @@ const GROUPS: [(&str, &[&str]); 11] = [
     (OlctArgs::ID, OlctArgs::APPLIES_TO),
     (DpArgs::ID, DpArgs::APPLIES_TO),
     (MipSolverArgs::ID, MipSolverArgs::APPLIES_TO),
+    (CertifyArgs::ID, CertifyArgs::APPLIES_TO),
     (WarmStartArgs::ID, WarmStartArgs::APPLIES_TO),
 ];
 
@@ -519,16 +548,17 @@ impl ModelArgs {
             SolverChoice::Sparse => {
                 no_formulation(SPARSE, "the sparse search")?;
                 let defaults = SparseParams::default();
+                let objective = self
+                    .errors
+                    .objective
+                    .map(ObjectiveArg::sparse)
+                    .transpose()?
+                    .unwrap_or(defaults.objective);
                 let params = SparseParams {
-                    objective: self
-                        .errors
-                        .objective
-                        .map(ObjectiveArg::sparse)
-                        .transpose()?
-                        .unwrap_or(defaults.objective),
+                    objective,
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
                     class_weights: self.sparse.class_weight.clone(),
-                    pauc_theta: self.sparse.pauc_theta.unwrap_or(defaults.pauc_theta),
+                    pauc_theta: self.sparse.pauc_theta(objective)?,
                     positive_class: self.positive.positive_class.clone(),
                     thresholds: self
                         .binoct
@@ -606,8 +636,9 @@ impl ModelArgs {
 }
 
 /// Fails when an option given on the command line belongs to a group that does not apply to
-/// the chosen method (the formulation, or `dp` with `--solver dp`). `command` is the
-/// subcommand's definition, `matches` its matches.
+/// the chosen method (the formulation, or `dp` with `--solver dp`; with `export-lp --max-fp`,
+/// the groups of `max-fp` apply too). `command` is the subcommand's definition, `matches` its
+/// matches.
 pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches) -> Result<()> {
     let solver = matches.try_get_one::<SolverChoice>("solver").ok().flatten();
     let formulation = matches
@@ -623,11 +654,16 @@ pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches)
         ),
         _ => return Ok(()),
     };
+    let max_fp = matches
+        .try_get_one::<u32>("max_fp")
+        .ok()
+        .flatten()
+        .is_some();
     for group in command.get_groups() {
         let Some((_, applies_to)) = GROUPS.iter().find(|(id, _)| group.get_id() == *id) else {
             continue;
         };
-        if applies_to.contains(&method.as_str()) {
+        if applies_to.contains(&method.as_str()) || (max_fp && applies_to.contains(&MAX_FP)) {
             continue;
         }
         for id in group.get_args() {

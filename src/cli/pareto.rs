@@ -24,14 +24,6 @@ use crate::pareto::{binary_data, Metric, ParetoProblem};
 
 pub fn run(args: ParetoArgs) -> Result<()> {
     let (method, problem) = settings(&args)?;
-    if let Some(limit) = args.time_limit {
-        if !(limit.is_finite() && limit >= 0.0) {
-            return Err(Error::parameter(
-                "--time-limit",
-                format!("{limit} is not a finite non-negative number of seconds"),
-            ));
-        }
-    }
     let original = args.data.load()?;
     let sets = original
         .clone()

@@ -47,7 +47,7 @@ pub struct PathArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Wall-clock limit of each solve, in seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     /// Write the table as CSV to this file.
     #[arg(long, value_name = "FILE")]
@@ -159,16 +159,17 @@ pub fn run(args: PathArgs) -> Result<()> {
         Some(DepthArg::None) | None => None,
     };
     let defaults = SparseParams::default();
+    let objective = args
+        .errors
+        .objective
+        .map(ObjectiveArg::sparse)
+        .transpose()?
+        .unwrap_or(defaults.objective);
     let base = SparseParams {
-        objective: args
-            .errors
-            .objective
-            .map(ObjectiveArg::sparse)
-            .transpose()?
-            .unwrap_or(defaults.objective),
+        objective,
         leaf_penalty: lambdas[0],
         class_weights: args.sparse.class_weight.clone(),
-        pauc_theta: args.sparse.pauc_theta.unwrap_or(defaults.pauc_theta),
+        pauc_theta: args.sparse.pauc_theta(objective)?,
         positive_class: args.positive.positive_class.clone(),
         thresholds: args
             .thresholds

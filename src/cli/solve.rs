@@ -118,7 +118,7 @@ fn learn_options(args: &SolveArgs) -> LearnOptions {
         },
         interrupt: Some(interrupt_flag()),
         warm_start: args.model.warm_start(),
-        certify: args.mip.certify.0,
+        certify: args.certify.certify.0,
         break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),
     }
 }

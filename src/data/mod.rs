@@ -109,15 +109,35 @@ impl Schema {
     }
 
     /// Builds the feature names from the columns: numeric columns keep their name, categorical
-    /// columns give one `column=value` feature per category; the target gives none.
+    /// columns give one `column=value` feature per category; the target gives none. The names
+    /// are distinct by construction: a `column=value` name that is already taken (a column
+    /// named `c=x` beside the category `x` of a column `c`) becomes `column=value#2` (or `#3`,
+    /// ..., the first one free). Column names are distinct (the reader refuses duplicates), so
+    /// a numeric column always keeps its name.
     pub fn features_of(columns: &[Column]) -> Vec<String> {
+        let mut taken: std::collections::HashSet<String> = columns
+            .iter()
+            .filter(|c| c.kind == ColumnKind::Numeric)
+            .map(|c| c.name.clone())
+            .collect();
         let mut features = Vec::new();
         for column in columns {
             match &column.kind {
                 ColumnKind::Numeric => features.push(column.name.clone()),
                 ColumnKind::Categorical { categories } => {
                     for category in categories {
-                        features.push(format!("{}={}", column.name, category));
+                        let wanted = format!("{}={}", column.name, category);
+                        let name = if taken.contains(&wanted) {
+                            // Finitely many names are taken, so a free one comes.
+                            (2..)
+                                .map(|k| format!("{wanted}#{k}"))
+                                .find(|candidate| !taken.contains(candidate))
+                                .unwrap_or(wanted)
+                        } else {
+                            wanted
+                        };
+                        taken.insert(name.clone());
+                        features.push(name);
                     }
                 }
                 ColumnKind::Target => {}

@@ -62,8 +62,10 @@ fn best_split_uniform<'a>(
     if size < 2 * min_leaf {
         return None;
     }
-    // Improving: split_cost + weight * errors < target - tol.
-    let allowed = ((target - cost.tol - cost.split_cost) / weight).ceil() as i64 - 1;
+    // Improving: split_cost + weight * errors < target - tol. A split cost past any target
+    // (alpha 1e20) saturates the cast at i64::MIN: no split is allowed.
+    let allowed =
+        (((target - cost.tol - cost.split_cost) / weight).ceil() as i64).saturating_sub(1);
     let mut scan = UniformScan {
         labels,
         totals,

@@ -127,14 +127,7 @@ impl Default for DpOptions {
 impl DpOptions {
     /// Checks the options: a finite non-negative time limit and a finite upper bound.
     pub fn check(&self) -> Result<()> {
-        if let Some(limit) = self.time_limit {
-            if !(limit.is_finite() && limit >= 0.0) {
-                return Err(Error::parameter(
-                    "time limit",
-                    format!("{limit} is not a finite non-negative number of seconds"),
-                ));
-            }
-        }
+        crate::time_limit::check_limit("time limit", self.time_limit)?;
         if let Some(bound) = self.upper_bound {
             if !bound.is_finite() {
                 return Err(Error::parameter(

@@ -222,11 +222,8 @@ impl GridSpec {
             }
         }
         let threads = distinct_options("threads", &self.threads)?;
-        if let Some(zero) = threads.iter().flatten().find(|&&t| t == 0) {
-            return Err(Error::parameter(
-                "threads",
-                format!("{zero} is not a thread count"),
-            ));
+        for &count in threads.iter().flatten() {
+            crate::solver::check_threads(count)?;
         }
         let solver_names: Vec<&str> = SolverKind::ALL.iter().map(|s| s.name()).collect();
         let solvers = names("solvers", &self.solvers, &solver_names, |name| {
@@ -240,12 +237,15 @@ impl GridSpec {
                 .map_err(|_| unknown("warm-starts", name, &warm_names))
         })?;
         let time_limit = match self.time_limit {
-            Some(limit) if limit.is_finite() && limit > 0.0 => limit,
             Some(limit) => {
-                return Err(Error::parameter(
-                    "time-limit",
-                    format!("{limit} is not a positive number of seconds"),
-                ))
+                crate::time_limit::check_seconds("time-limit", limit)?;
+                if limit == 0.0 {
+                    return Err(Error::parameter(
+                        "time-limit",
+                        "0 seconds leaves no time to solve: give a positive number of seconds",
+                    ));
+                }
+                limit
             }
             None => {
                 return Err(Error::parameter(
@@ -261,15 +261,8 @@ impl GridSpec {
                 format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
             ));
         }
-        let certify = match self.certify {
-            Some(budget) if !(budget.is_finite() && budget >= 0.0) => {
-                return Err(Error::parameter(
-                    "certify",
-                    format!("{budget} is not a number of seconds >= 0"),
-                ))
-            }
-            other => other,
-        };
+        crate::time_limit::check_limit("certify", self.certify)?;
+        let certify = self.certify;
         if self.datasets.is_empty() {
             return Err(Error::parameter("datasets", "the list is empty"));
         }

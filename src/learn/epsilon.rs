@@ -54,6 +54,7 @@ pub fn epsilon_front<F: ClassErrors>(
     options: &EpsilonOptions,
 ) -> Result<EpsilonOutcome> {
     let started = Instant::now();
+    crate::time_limit::check_limit("time limit", options.time_limit)?;
     let counts = train.class_counts();
     if counts.len() != 2 {
         return Err(Error::input(

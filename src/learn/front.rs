@@ -75,6 +75,7 @@ pub fn learn_front(request: &FrontRequest, train: &Dataset) -> Result<FrontResul
     let started = Instant::now();
     let problem = &request.problem;
     problem.check(train)?;
+    crate::time_limit::check_limit("time limit", request.time_limit)?;
     let cart_tree = cart(
         train,
         &CartParams {

@@ -150,6 +150,16 @@ pub struct LearnOptions {
     pub break_model_for_tests: bool,
 }
 
+impl LearnOptions {
+    /// Checks the time limit and the certificate's budget (see [`crate::time_limit`]) before
+    /// anything derives shares or remainders from them.
+    pub fn check(&self) -> Result<()> {
+        crate::time_limit::check_limit("time limit", self.time_limit)?;
+        crate::time_limit::check_limit("certify", self.certify)?;
+        Ok(())
+    }
+}
+
 impl Default for LearnOptions {
     fn default() -> Self {
         LearnOptions {
@@ -170,6 +180,7 @@ impl Default for LearnOptions {
 /// Learns a tree with `method` on the training data `train` (prepared with
 /// [`Method::prepare`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
+    options.check()?;
     match method {
         Method::Milp {
             formulation,

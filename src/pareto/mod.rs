@@ -112,14 +112,7 @@ pub fn solve(
     options: &ParetoOptions,
 ) -> Result<ParetoOutcome> {
     problem.check(data)?;
-    if let Some(limit) = options.time_limit {
-        if !(limit.is_finite() && limit >= 0.0) {
-            return Err(Error::parameter(
-                "--time-limit",
-                format!("{limit} is not a finite non-negative number of seconds"),
-            ));
-        }
-    }
+    crate::time_limit::check_limit("time limit", options.time_limit)?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);
     let deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());

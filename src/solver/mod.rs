@@ -51,7 +51,7 @@ use std::time::Instant;
 
 pub use gap::gaps;
 pub use kind::SolverKind;
-pub use options::{machine_threads, Progress, SolveOptions};
+pub use options::{check_threads, machine_threads, Progress, SolveOptions};
 pub use report::{FileSolved, SolveReport, Solved, Termination, TrajectoryPoint, WarmStartReport};
 
 use crate::error::Result;

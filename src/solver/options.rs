@@ -63,6 +63,24 @@ pub fn machine_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
+/// Checks a solver thread count: from one to the machine's hardware threads.
+pub fn check_threads(threads: usize) -> Result<()> {
+    let machine = machine_threads();
+    if threads == 0 {
+        return Err(Error::parameter("threads", "at least 1 thread is needed"));
+    }
+    if threads > machine {
+        return Err(Error::parameter(
+            "threads",
+            format!(
+                "{threads} threads asked for, but this machine has {machine} hardware threads; \
+                 more would only make the solver's threads wait for each other"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
@@ -83,17 +101,10 @@ impl SolveOptions {
     /// Checks the numeric options: a finite, non-negative time limit and gap, from one thread
     /// to the machine's hardware threads. Every solve is checked here, and only here.
     pub fn validate(&self) -> Result<()> {
-        if let Some(limit) = self.time_limit {
-            if !limit.is_finite() || limit < 0.0 {
-                return Err(Error::parameter(
-                    "time limit",
-                    format!("{limit} is not a number of seconds >= 0"),
-                ));
-            }
-        }
+        crate::time_limit::check_limit("time limit", self.time_limit)?;
         if !self.mip_rel_gap.is_finite() || self.mip_rel_gap < 0.0 {
             return Err(Error::parameter(
-                "MIP gap",
+                "--mip-gap",
                 format!("{} is not a relative gap >= 0", self.mip_rel_gap),
             ));
         }
@@ -106,19 +117,7 @@ impl SolveOptions {
             }
         }
         if let Some(threads) = self.threads {
-            let machine = machine_threads();
-            if threads == 0 {
-                return Err(Error::parameter("threads", "at least 1 thread is needed"));
-            }
-            if threads > machine {
-                return Err(Error::parameter(
-                    "threads",
-                    format!(
-                        "{threads} threads asked for, but this machine has {machine} hardware \
-                         threads; more would only make the solver's threads wait for each other"
-                    ),
-                ));
-            }
+            check_threads(threads)?;
         }
         Ok(())
     }

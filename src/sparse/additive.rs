@@ -97,9 +97,10 @@ impl<'a> AdditiveSearch<'a> {
         self.dp.cost.tol
     }
 
-    /// The equivalent-points floor of `view` (0 with the bound off).
+    /// The equivalent-points floor of `view` (0 with the bound off, and for a view no feature
+    /// splits, which has no sorted list to read: there, 0 is still a valid floor).
     pub fn floor(&mut self, view: &View) -> f64 {
-        if self.switches.equivalence {
+        if self.switches.equivalence && view.n_features > 0 {
             self.equivalence.floor(self.dp.arena.list(view, 0))
         } else {
             0.0

@@ -149,14 +149,7 @@ impl Default for SparseOptions {
 
 impl SparseOptions {
     fn check(&self) -> Result<()> {
-        if let Some(limit) = self.time_limit {
-            if !(limit.is_finite() && limit >= 0.0) {
-                return Err(Error::parameter(
-                    "time limit",
-                    format!("{limit} is not a finite non-negative number of seconds"),
-                ));
-            }
-        }
+        crate::time_limit::check_limit("time limit", self.time_limit)?;
         Ok(())
     }
 }

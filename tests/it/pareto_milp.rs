@@ -150,3 +150,98 @@ fn an_exported_max_fp_model_solves_to_the_front_point_on_both_solvers() {
     assert_eq!(output.status.code(), Some(2));
     assert!(crate::common::stderr(&output).contains("--max-fp"));
 }
+
+#[test]
+fn an_exported_max_fp_model_of_one_class_against_the_rest_solves_to_that_front() {
+    // Three classes, the positive one named: the front is that of the class against the rest,
+    // as `pareto` computes it.
+    let data = random_dataset(5, 12, 2, 3, 3);
+    let binary = milptree::pareto::binary_data(&data, Some("c1")).expect("c1 is a class");
+    let front = dp_front(&binary, 1);
+    let negatives = binary.labels().iter().filter(|&&l| l == 0).count() as f64;
+    let (_dir, csv) = crate::common::temp_file("three.csv", &to_csv(&data));
+    let out = tempfile::tempdir().expect("temporary directory");
+    for point in &front {
+        let model = out.path().join(format!("oct-{}.lp", point.fp));
+        let max = point.fp.to_string();
+        let output = crate::common::milptree(&[
+            "export-lp",
+            crate::common::path_str(&csv),
+            "--formulation",
+            "oct",
+            "--depth",
+            "1",
+            "--max-fp",
+            &max,
+            "--positive-class",
+            "c1",
+            "-o",
+            crate::common::path_str(&model),
+        ]);
+        assert!(
+            output.status.success(),
+            "{}",
+            crate::common::stderr(&output)
+        );
+        let solved = milptree::solver::solve_file(
+            SolverKind::Highs,
+            &model,
+            None,
+            &milptree::solver::SolveOptions::default(),
+        )
+        .expect("the file solves");
+        let objective = solved.report.objective.expect("an optimum");
+        let want = (negatives + 1.0) * f64::from(point.fn_) + f64::from(point.fp);
+        assert!((objective - want).abs() < 1e-3, "{objective} for {point:?}");
+    }
+    // Without the positive class, three classes are refused, naming the option.
+    let output = crate::common::milptree(&[
+        "export-lp",
+        crate::common::path_str(&csv),
+        "--formulation",
+        "oct",
+        "--depth",
+        "1",
+        "--max-fp",
+        "1",
+        "-o",
+        crate::common::path_str(&out.path().join("none.lp")),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(crate::common::stderr(&output).contains("--positive-class"));
+}
+
+#[test]
+fn a_max_fp_model_refuses_the_options_of_another_objective() {
+    let data = random_dataset(2, 10, 2, 2, 3);
+    let (_dir, csv) = crate::common::temp_file("front.csv", &to_csv(&data));
+    let out = tempfile::tempdir().expect("temporary directory");
+    let model = out.path().join("m.lp");
+    for (formulation, option, value) in [
+        ("oct", "--alpha", "0.5"),
+        ("oct", "--objective", "balanced"),
+        ("oct", "--leaf-penalty", "0.1"),
+        ("binoct", "--objective", "balanced"),
+        ("binoct", "--leaf-penalty", "0.1"),
+    ] {
+        let output = crate::common::milptree(&[
+            "export-lp",
+            crate::common::path_str(&csv),
+            "--formulation",
+            formulation,
+            "--depth",
+            "1",
+            "--max-fp",
+            "3",
+            option,
+            value,
+            "-o",
+            crate::common::path_str(&model),
+        ]);
+        let message = crate::common::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{option}: {message}");
+        assert!(message.contains(option), "{message}");
+        assert!(message.contains("--max-fp"), "{message}");
+        assert!(!model.exists(), "{option}: no model is written");
+    }
+}

@@ -243,3 +243,82 @@ fn the_command_line_run_in_memory_leaves_cbc_its_worker() {
         "{report:?}"
     );
 }
+
+#[test]
+fn a_solver_log_to_a_full_or_closed_stderr_is_lost_without_a_panic() {
+    let iris = path_str(&dataset("iris")).to_string();
+    for solver in ["cbc", "highs"] {
+        let args: Vec<String> = [
+            "solve",
+            &iris,
+            "--formulation",
+            "oct",
+            "--depth",
+            "1",
+            "--solver",
+            solver,
+            "--time-limit",
+            "2",
+            "--certify",
+            "off",
+            "--log",
+            "--json",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for stderr in [dev_full(), closed_pipe()] {
+            let output = run_with(&args, Stdio::piped(), stderr);
+            assert_eq!(output.status.code(), Some(0), "{solver}");
+            let report: serde_json::Value =
+                serde_json::from_slice(&output.stdout).expect("the report is written");
+            // The log is lost; the result is not: the depth-1 optimum of iris misses 50 rows.
+            assert_eq!(report["train"]["misclassified"], 50, "{solver}");
+        }
+    }
+}
+
+/// Runs `milptree args` with its stdout closed (`>&-`), stderr captured.
+fn with_stdout_closed(args: &[&str]) -> Output {
+    let mut line = format!("'{}'", env!("CARGO_BIN_EXE_milptree"));
+    for arg in args {
+        line.push_str(&format!(" '{arg}'"));
+    }
+    Command::new("bash")
+        .args(["-c", &format!("{line} >&-")])
+        .output()
+        .expect("bash runs")
+}
+
+#[test]
+fn help_and_version_that_cannot_be_written_and_a_closed_stdout_exit_one() {
+    for args in [
+        &["--version"][..],
+        &["--help"][..],
+        &["solve", "--help"][..],
+    ] {
+        let strings: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let full = run_with(&strings, dev_full(), Stdio::piped());
+        assert_eq!(full.status.code(), Some(1), "{args:?}: {}", stderr(&full));
+        assert!(stderr(&full).contains("cannot write to stdout"), "{args:?}");
+        // A reader that has gone is not a failure, as for every command.
+        let gone = run_with(&strings, closed_pipe(), Stdio::piped());
+        assert_eq!(gone.status.code(), Some(0), "{args:?}: {}", stderr(&gone));
+        let closed = with_stdout_closed(args);
+        assert_eq!(
+            closed.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            stderr(&closed)
+        );
+    }
+    let (_dir, tree) = saved_tree();
+    for args in printing_commands(&tree) {
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = with_stdout_closed(&refs);
+        let text = stderr(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {text}");
+        assert!(text.contains("cannot write to stdout"), "{args:?}: {text}");
+        assert!(!text.contains("panicked"), "{args:?}: {text}");
+    }
+}

@@ -39,6 +39,12 @@ use training::{Settings, Training};
 /// The deepest OLCT milptree builds (2^10 - 1 branch nodes).
 pub const MAX_OLCT_DEPTH: usize = 10;
 
+/// The tightest integrality tolerance OLCT asks of a solver; its tolerance `epsilon / (100 M)`
+/// needs `M <= epsilon / (100 MIN_INTEGRALITY_TOLERANCE)`.
+const MIN_INTEGRALITY_TOLERANCE: f64 = 1e-10;
+/// The loosest integrality tolerance OLCT asks of a solver (the solvers' default).
+const MAX_INTEGRALITY_TOLERANCE: f64 = 1e-6;
+
 /// Parameters of the OLCT formulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Olct {
@@ -106,13 +112,24 @@ impl Olct {
         if !self.big_m.is_finite() {
             return Err(Error::parameter("--big-m", "must be a finite number"));
         }
-        if self.big_m <= 2.0 * margin {
+        let largest = self.epsilon / (100.0 * MIN_INTEGRALITY_TOLERANCE);
+        if self.big_m <= 2.0 * margin || self.big_m > largest {
+            let size = if self.big_m > largest {
+                "too large"
+            } else {
+                "too small"
+            };
             return Err(Error::parameter(
                 "--big-m",
                 format!(
-                    "{} is too small: it must exceed 2 max(epsilon, ln 2) = {}",
+                    "{} is {size}: it must exceed 2 max(--epsilon, ln 2) = {}, and be at most \
+                     --epsilon / (100 * {MIN_INTEGRALITY_TOLERANCE:e}) = {} (the model needs an \
+                     integrality tolerance of epsilon / (100 M), and solvers hold none tighter \
+                     than {MIN_INTEGRALITY_TOLERANCE:e})",
                     self.big_m,
-                    2.0 * margin
+                    2.0 * margin,
+                    // Shown without the last bit of rounding error (1000, not 1000.0000000000001).
+                    (largest * 1e6).round() / 1e6
                 ),
             ));
         }
@@ -175,7 +192,10 @@ impl BuiltModel for OlctModel {
     /// route rows scoring 0 either way.
     fn integrality_tolerance(&self) -> Option<f64> {
         let settings = &self.training.settings;
-        Some((settings.epsilon / (100.0 * settings.big_m)).clamp(1e-10, 1e-6))
+        Some(
+            (settings.epsilon / (100.0 * settings.big_m))
+                .clamp(MIN_INTEGRALITY_TOLERANCE, MAX_INTEGRALITY_TOLERANCE),
+        )
     }
 
     fn post_process(&self, tree: Tree) -> Result<(Tree, Value)> {

@@ -279,7 +279,8 @@ fn run_worker(
     let mut log = LogState::default();
     let mut on_line = |line: &str| {
         if options.log {
-            eprintln!("{line}");
+            // Best effort: a log whose stderr is closed or full is lost, the solve goes on.
+            crate::noteln!("{line}");
         }
         let Some(event) = parse_line(line) else {
             return LineAction::Continue;

@@ -79,7 +79,7 @@ where
     match run(started, solve) {
         Ok(()) => 0,
         Err(message) => {
-            eprintln!("milptree {name}: {message}");
+            crate::noteln!("milptree {name}: {message}");
             1
         }
     }
