@@ -101,7 +101,7 @@ pub struct ExperimentArgs {
         conflicts_with = "grid"
     )]
     pub seeds: Vec<u64>,
-    /// Wall-clock limit of each solve, in seconds.
+    /// Wall-clock limit of each solve, in seconds (more than 0, at most 1e9).
     #[arg(
         long,
         value_name = "SECONDS",
@@ -175,7 +175,7 @@ pub struct SolveArgs {
     /// depth); the searches take no formulation.
     #[arg(long, default_value = "highs", value_parser = parse_solver_choice)]
     pub solver: SolverChoice,
-    /// Wall-clock time limit of the solve, in seconds (fractions allowed).
+    /// Wall-clock time limit of the solve, in seconds (fractions allowed; 0 to 1e9).
     #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     #[command(flatten)]
@@ -239,8 +239,8 @@ pub struct ParetoArgs {
     /// With --solver highs|cbc: oct or binoct.
     #[arg(long, value_parser = parse_formulation)]
     pub formulation: Option<FormulationName>,
-    /// Wall-clock limit in seconds: the points found, each with its tree, and a lower-bound
-    /// front are reported.
+    /// Wall-clock limit in seconds (0 to 1e9): the points found, each with its tree, and a
+    /// lower-bound front are reported.
     #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     /// [dp] Cap on the search's cache in MiB (default 2048).

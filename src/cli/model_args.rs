@@ -358,8 +358,8 @@ pub struct MipSolverArgs {
 #[group(id = "certify-options", multiple = true)]
 pub struct CertifyArgs {
     /// [oct, binoct, flowoct] Certify the result against the exact search on the same problem
-    /// within this many seconds (`off`: no certificate). Not for OLCT, whose objective the
-    /// search lacks.
+    /// within this many seconds (0 to 1e9; `off`: no certificate). Not for OLCT, whose
+    /// objective the search lacks.
     #[arg(long, default_value = "5", value_name = "SECONDS|off", value_parser = parse_certify)]
     pub certify: Certify,
 }

@@ -46,7 +46,7 @@ pub struct PathArgs {
     pub thresholds: BinOctArgs,
     #[command(flatten)]
     pub search: SearchArgs,
-    /// Wall-clock limit of each solve, in seconds.
+    /// Wall-clock limit of each solve, in seconds (0 to 1e9).
     #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     /// Write the table as CSV to this file.

@@ -242,7 +242,7 @@ impl GridSpec {
                 if limit == 0.0 {
                     return Err(Error::parameter(
                         "time-limit",
-                        "0 seconds leaves no time to solve: give a positive number of seconds",
+                        "0 is not a positive number of seconds: it leaves no time to solve",
                     ));
                 }
                 limit
