@@ -67,9 +67,10 @@ pub(crate) use search::{FeatureRank, Outcome, Search};
 
 use std::time::Instant;
 
+pub use crate::search_core::DEFAULT_MEMORY_LIMIT_MB;
 pub use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
 pub use objective::objective_of;
-pub use options::{BoundSwitches, DpOptions, DEFAULT_MEMORY_LIMIT_MB};
+pub use options::{BoundSwitches, DpOptions};
 pub use outcome::{DpOutcome, DpStats};
 pub use problem::DpProblem;
 

@@ -7,9 +7,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-
-/// The cache's default memory cap, in MiB.
-pub const DEFAULT_MEMORY_LIMIT_MB: usize = 2048;
+use crate::search_core::DEFAULT_MEMORY_LIMIT_MB;
 
 /// The pruning techniques of the search, each of which can be turned off to measure what it
 /// brings. Turning any of them off never changes the optimum, only the time to prove it.

@@ -47,11 +47,10 @@ pub use problem::{binary_data, ParetoProblem};
 pub use rebuild::errors_of;
 
 use crate::data::Dataset;
-use crate::dp::DEFAULT_MEMORY_LIMIT_MB;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 use crate::search_core::deadline::Deadline;
-use crate::search_core::Termination as DpTermination;
+use crate::search_core::{Termination as DpTermination, DEFAULT_MEMORY_LIMIT_MB};
 use entry::points;
 use search::{NodeResult, Search};
 

@@ -22,3 +22,6 @@ mod termination;
 pub(crate) mod view;
 
 pub use termination::{Progress, Termination};
+
+/// The cache's default memory cap, in MiB.
+pub const DEFAULT_MEMORY_LIMIT_MB: usize = 2048;

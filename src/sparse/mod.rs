@@ -40,13 +40,15 @@ pub use objective::{objective_of, score_of, SparseScore};
 pub use problem::SparseProblem;
 
 use crate::data::Dataset;
-use crate::dp::{BoundSwitches, Search, DEFAULT_MEMORY_LIMIT_MB};
+use crate::dp::{BoundSwitches, Search};
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 use crate::search_core::cost::CostModel;
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::SubTree;
-use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
+use crate::search_core::{
+    Progress as DpProgress, Termination as DpTermination, DEFAULT_MEMORY_LIMIT_MB,
+};
 use crate::tree::Tree;
 use additive::AdditiveSearch;
 use equivalence::Equivalence;
