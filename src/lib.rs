@@ -35,5 +35,6 @@ pub mod pareto;
 pub mod solver;
 pub mod sparse;
 pub mod tree;
+pub mod tune;
 
 pub use error::{Error, Result};

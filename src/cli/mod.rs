@@ -16,6 +16,7 @@ mod path;
 mod predict;
 mod show;
 mod solve;
+mod tune;
 mod worker;
 
 use std::error::Error as _;
@@ -120,5 +121,6 @@ pub fn run(cli: Cli) -> crate::Result<()> {
             "`cbc-worker` runs only as the child process of a CBC solve",
         )),
         Command::Path(args) => path::run(args),
+        Command::Tune(args) => tune::run(args),
     }
 }

@@ -38,3 +38,4 @@ mod split;
 mod streams;
 mod totality;
 mod tree_files;
+mod tune;
