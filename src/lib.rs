@@ -43,5 +43,6 @@ pub mod solver;
 pub mod sparse;
 pub mod time_limit;
 pub mod tree;
+pub mod tune;
 
 pub use error::{Error, Result};

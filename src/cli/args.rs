@@ -35,6 +35,9 @@ pub enum Command {
     /// The regularisation path of the sparse search: the optimal tree for each of a range of
     /// leaf penalties, its leaves and train/test metric, as a table, tree files and a figure.
     Path(crate::cli::path::PathArgs),
+    /// Choose a method's parameters by stratified k-fold cross-validation over a grid, then
+    /// refit the chosen configuration on all training rows: a table, the tree and a figure.
+    Tune(crate::cli::tune::TuneArgs),
     /// The Pareto front of false positives and false negatives over the trees of a depth, with
     /// one tree per point, every metric of each (F1, MCC, ...) and a plot.
     Pareto(ParetoArgs),

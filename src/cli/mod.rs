@@ -16,6 +16,7 @@ mod path;
 mod predict;
 mod show;
 mod solve;
+mod tune;
 mod worker;
 
 use std::error::Error as _;
@@ -157,5 +158,6 @@ pub fn run(cli: Cli) -> crate::Result<()> {
             "solver workers run only as the child process of a solve",
         )),
         Command::Path(args) => path::run(args),
+        Command::Tune(args) => tune::run(args),
     }
 }

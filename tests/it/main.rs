@@ -40,3 +40,4 @@ mod split;
 mod streams;
 mod totality;
 mod tree_files;
+mod tune;

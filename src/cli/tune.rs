@@ -1,0 +1,588 @@
+//! `milptree tune`: choose a method's parameters by stratified k-fold cross-validation over a
+//! grid ([`crate::tune`]), then refit the chosen configuration on all the training rows and,
+//! with `--test-fraction`, score it once on the held-out rows. Each configuration becomes the
+//! very method `solve` would build from the same options, so the refitted tree is `solve`'s.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::cli::data_args::DataArgs;
+use crate::cli::interrupt::interrupt_flag;
+use crate::cli::model_args::{
+    BinOctArgs, DepthArg, DpArgs, ErrorArgs, LeafPenaltyArgs, ModelArgs, OctArgs, OlctArgs,
+    PositiveClassArgs, SearchArgs, SolverChoice, SparseArgs, WarmStartArgs,
+};
+use crate::cli::output::{print_json, write_file};
+use crate::cli::solve::relabel_rule;
+use crate::data::Sets;
+use crate::error::{Error, Result};
+use crate::formulation::FormulationName;
+use crate::learn::{self, DataBlock, LearnOptions, Method};
+use crate::solver::SolverKind;
+use crate::tune::{
+    self, configurations, parse_values, Config, ConfigRow, Param, Scores, Store, TuneMetric,
+    TuneOptions, TuneResult,
+};
+use crate::{noteln, outln};
+
+mod figure;
+
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// The method: dp, sparse, oct, binoct, flowoct or olct.
+    #[arg(long, value_name = "METHOD")]
+    pub method: String,
+    /// [oct, binoct, flowoct, olct] The MIP solver: highs or cbc.
+    #[arg(long, default_value = "highs", value_parser = parse_solver)]
+    pub solver: SolverKind,
+    /// Depths: `LOW..HIGH` or a list (`2,3,4`); the sparse search's cap.
+    #[arg(long, value_name = "D..D|D,D,...")]
+    pub depth: Option<String>,
+    /// [dp, oct] Costs per split, a list.
+    #[arg(long, value_name = "A,A,...")]
+    pub alpha: Option<String>,
+    /// [sparse, oct, binoct] Penalties per leaf, a list.
+    #[arg(long, value_name = "L,L,...")]
+    pub leaf_penalty: Option<String>,
+    /// [olct] Weights of the log-loss (each applied to every level), a list.
+    #[arg(long, value_name = "C,C,...")]
+    pub c: Option<String>,
+    /// [dp, oct] Leaf minima: `LOW..HIGH` or a list.
+    #[arg(long, value_name = "N..N|N,N,...")]
+    pub min_leaf: Option<String>,
+    /// [dp] Split limits: `LOW..HIGH` or a list.
+    #[arg(long, value_name = "N..N|N,N,...")]
+    pub max_splits: Option<String>,
+    #[command(flatten)]
+    pub errors: ErrorArgs,
+    #[command(flatten)]
+    pub thresholds: BinOctArgs,
+    #[command(flatten)]
+    pub positive: PositiveClassArgs,
+    #[command(flatten)]
+    pub warm: WarmStartArgs,
+    /// Number of folds (stratified by class).
+    #[arg(long, default_value_t = 5, value_name = "K")]
+    pub folds: usize,
+    /// Number of repeats, each with its own folds (seeds S, S+1, ...).
+    #[arg(long, default_value_t = 1, value_name = "R")]
+    pub repeats: usize,
+    /// The validation metric maximised: accuracy, balanced, f1, mcc or auc (the last three on
+    /// two classes).
+    #[arg(long, default_value = "accuracy", value_parser = parse_metric)]
+    pub metric: TuneMetric,
+    /// Choose the configuration with the fewest mean leaves whose mean is within one standard
+    /// error of the best.
+    #[arg(long)]
+    pub one_se: bool,
+    /// Wall-clock limit of each fit, in seconds: a fit stopped there counts with its tree.
+    #[arg(long, value_name = "SECONDS")]
+    pub time_limit: Option<f64>,
+    /// Fits run at once (folds and configurations in parallel), each with one solver thread.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub threads: usize,
+    /// [sparse] Fit every leaf penalty alone instead of one path per fold.
+    #[arg(long)]
+    pub no_share: bool,
+    /// Print one JSON document on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the table as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// The run directory: settings, every fit and its tree, the folds, the table, the refitted
+    /// tree and the figure. A run resumes from what the directory holds.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// No progress notes on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+fn parse_solver(text: &str) -> std::result::Result<SolverKind, String> {
+    text.parse::<SolverKind>()
+        .map_err(|_| format!("`{text}` is not one of: highs, cbc"))
+}
+
+fn parse_metric(text: &str) -> std::result::Result<TuneMetric, String> {
+    text.parse().map_err(|e: Error| e.to_string())
+}
+
+/// The methods `tune` knows, as `--method` spells them.
+const METHODS: [&str; 6] = ["dp", "sparse", "oct", "binoct", "flowoct", "olct"];
+
+/// Options given once that apply to some methods only: option, given, methods.
+fn refuse_options_that_do_not_apply(args: &TuneArgs) -> Result<()> {
+    let method = args.method.as_str();
+    let checks: [(&str, bool, &[&str]); 3] = [
+        (
+            "--objective",
+            args.errors.objective.is_some(),
+            &["oct", "binoct", "flowoct", "dp", "sparse"],
+        ),
+        (
+            "--thresholds",
+            args.thresholds.thresholds.is_some(),
+            &["binoct", "flowoct", "dp", "sparse"],
+        ),
+        (
+            "--positive-class",
+            args.positive.positive_class.is_some(),
+            &["olct", "dp", "sparse"],
+        ),
+    ];
+    for (option, given, applies_to) in checks {
+        if given && !applies_to.contains(&method) {
+            return Err(Error::parameter(
+                option,
+                format!("does not apply to --method {method}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl TuneArgs {
+    /// The solver choice `solve` would take for the method.
+    fn solver_choice(&self) -> SolverChoice {
+        match self.method.as_str() {
+            "dp" => SolverChoice::Dp,
+            "sparse" => SolverChoice::Sparse,
+            _ => SolverChoice::Mip(self.solver),
+        }
+    }
+
+    /// The model options `solve` would be given for `config`.
+    fn model_args(&self, config: &Config) -> Result<ModelArgs> {
+        let formulation = match self.method.as_str() {
+            "dp" | "sparse" => None,
+            name => Some(name.parse::<FormulationName>()?),
+        };
+        Ok(ModelArgs {
+            formulation,
+            depth: config.depth.map(DepthArg::Levels),
+            warm: self.warm.clone(),
+            dp: DpArgs {
+                max_splits: config.max_splits,
+            },
+            search: SearchArgs { memory_limit: None },
+            errors: self.errors.clone(),
+            leaf: LeafPenaltyArgs {
+                leaf_penalty: config.leaf_penalty,
+            },
+            sparse: SparseArgs {
+                class_weight: Vec::new(),
+                pauc_theta: None,
+            },
+            positive: self.positive.clone(),
+            oct: OctArgs {
+                alpha: config.alpha,
+                min_leaf: config.min_leaf,
+            },
+            binoct: self.thresholds.clone(),
+            olct: OlctArgs {
+                tangents: None,
+                c: config.c.map(|c| vec![c]),
+                big_m: None,
+                epsilon: None,
+                univariate: false,
+                no_refine: false,
+            },
+        })
+    }
+
+    /// The grid's configurations, each with its method.
+    fn candidates(&self) -> Result<Vec<(Config, Method)>> {
+        if !METHODS.contains(&self.method.as_str()) {
+            return Err(Error::parameter(
+                "--method",
+                format!("`{}` is not one of: {}", self.method, METHODS.join(", ")),
+            ));
+        }
+        refuse_options_that_do_not_apply(self)?;
+        let given = [
+            (Param::Depth, &self.depth),
+            (Param::Alpha, &self.alpha),
+            (Param::LeafPenalty, &self.leaf_penalty),
+            (Param::C, &self.c),
+            (Param::MinLeaf, &self.min_leaf),
+            (Param::MaxSplits, &self.max_splits),
+        ];
+        let mut values = Vec::new();
+        for (param, text) in given {
+            if let Some(text) = text {
+                values.push((param, parse_values(param, text)?));
+            }
+        }
+        configurations(&self.method, &values)?
+            .into_iter()
+            .map(|config| {
+                let method = self.model_args(&config)?.method(self.solver_choice())?;
+                Ok((config, method))
+            })
+            .collect()
+    }
+
+    /// What the fits depend on: a run directory holds the fits of these settings only.
+    fn settings(&self) -> serde_json::Value {
+        json!({
+            "data": self.data.data.display().to_string(),
+            "target": self.data.target,
+            "test_fraction": self.data.test_fraction,
+            "seed": self.data.seed,
+            "folds": self.folds,
+            "repeats": self.repeats,
+            "method": self.method,
+            "solver": matches!(self.solver_choice(), SolverChoice::Mip(_)).then(|| self.solver.name()),
+            "objective": self.errors.objective.map(|o| format!("{o:?}")),
+            "thresholds": self.thresholds.thresholds.map(|t| format!("{t:?}")),
+            "positive_class": self.positive.positive_class,
+            "warm_start": self.warm.warm_start.to_string(),
+            "time_limit": self.time_limit,
+            "share": !self.no_share,
+        })
+    }
+}
+
+/// The refitted tree's figures.
+#[derive(Debug, Clone, Serialize)]
+pub struct Refit {
+    pub config: String,
+    pub termination: String,
+    pub seconds: f64,
+    pub leaves: usize,
+    pub depth: usize,
+    pub train: Scores,
+    pub test: Option<Scores>,
+    pub tree_file: Option<String>,
+}
+
+/// The report of `milptree tune`.
+#[derive(Debug, Clone, Serialize)]
+pub struct TuneDocument {
+    pub command: String,
+    pub data: DataBlock,
+    pub method: String,
+    pub metric: TuneMetric,
+    pub folds: usize,
+    pub repeats: usize,
+    pub one_se: bool,
+    pub rows: Vec<ConfigRow>,
+    pub best: Option<String>,
+    pub chosen: Option<String>,
+    pub chosen_config: Option<Config>,
+    pub refit: Option<Refit>,
+    pub fits_run: usize,
+    pub fits_reused: usize,
+    pub interrupted: bool,
+    pub seconds: f64,
+    pub figures: Vec<String>,
+}
+
+pub fn run(args: TuneArgs) -> Result<()> {
+    let candidates = args.candidates()?;
+    let Some((_, first)) = candidates.first() else {
+        return Err(Error::Internal("a grid with no configuration".into()));
+    };
+    let original = args.data.load()?;
+    let data = original.clone().map(|set| first.prepare(set))?;
+    let relabel = relabel_rule(&original, &data);
+    if args.metric.needs_two_classes() && data.train.n_classes() != 2 {
+        return Err(Error::parameter(
+            "--metric",
+            format!(
+                "{} needs two classes; the training data has {}",
+                args.metric,
+                data.train.n_classes()
+            ),
+        ));
+    }
+    if let Some(limit) = args.time_limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(Error::parameter(
+            "--time-limit",
+            format!("{limit} is not a positive number of seconds"),
+        ));
+    }
+    if args.threads == 0 {
+        return Err(Error::parameter("--threads", "must be at least 1"));
+    }
+    let options = TuneOptions {
+        folds: args.folds,
+        repeats: args.repeats,
+        seed: args.data.seed,
+        metric: args.metric,
+        one_se: args.one_se,
+        time_limit: args.time_limit,
+        threads: args.threads,
+        share: !args.no_share,
+        warm_start: args.warm.warm_start,
+        interrupt: Some(interrupt_flag()),
+    };
+    let store = args
+        .out
+        .as_ref()
+        .map(|dir| Store::open(dir, &args.settings()))
+        .transpose()?;
+    if let Some(store) = &store {
+        store.write(
+            "folds.csv",
+            &folds_csv(&tune::assignments(&data.train, &options)?),
+        )?;
+    }
+    if !args.quiet {
+        noteln!(
+            "tune: {} configurations x {} folds x {} repeats on {} training rows",
+            candidates.len(),
+            args.folds,
+            args.repeats,
+            data.train.n_rows()
+        );
+    }
+    let result = tune::cross_validate(&data.train, &candidates, &options, store.as_ref())?;
+    let refit = match result.chosen.filter(|_| !result.interrupted) {
+        Some(index) => Some(refit(
+            &args,
+            &candidates[index],
+            &data,
+            relabel.as_ref(),
+            store.as_ref(),
+        )?),
+        None => None,
+    };
+    let mut figures = Vec::new();
+    if let Some(store) = &store {
+        let stem = store.dir().join("tune");
+        figures = figure::draw(&stem, &result, args.metric, &args.data.data)?
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+    }
+    let label = |index: Option<usize>| index.map(|i| result.rows[i].label.clone());
+    let document = TuneDocument {
+        command: "tune".into(),
+        data: DataBlock::new(
+            &args.data.data,
+            &data,
+            Some(args.data.seed),
+            args.data.test_fraction,
+        ),
+        method: args.method.clone(),
+        metric: args.metric,
+        folds: args.folds,
+        repeats: args.repeats,
+        one_se: args.one_se,
+        rows: result.rows.clone(),
+        best: label(result.best),
+        chosen: label(result.chosen),
+        chosen_config: result.chosen.map(|i| result.rows[i].config),
+        refit,
+        fits_run: result.fits_run,
+        fits_reused: result.fits_reused,
+        interrupted: result.interrupted,
+        seconds: result.seconds,
+        figures,
+    };
+    let csv = to_csv(&result, args.metric);
+    if let Some(path) = &args.csv {
+        write_file(path, &csv)?;
+    }
+    if let Some(store) = &store {
+        store.write("results.csv", &csv)?;
+        let text =
+            serde_json::to_string_pretty(&document).map_err(|e| Error::Internal(e.to_string()))?;
+        store.write("results.json", &text)?;
+    }
+    if args.json {
+        print_json(&document)?;
+    } else {
+        print_table(&document, &result)?;
+    }
+    if result.interrupted {
+        noteln!(
+            "interrupted: {} fits done{}",
+            result.fits.len(),
+            if args.out.is_some() {
+                "; run the same command again to resume"
+            } else {
+                ""
+            }
+        );
+    } else if result.chosen.is_none() {
+        return Err(Error::Solver {
+            solver: args.method.clone(),
+            message: "no configuration can be chosen: every one has a failed fit or a fold \
+                      without a score (see the table's status)"
+                .into(),
+        });
+    }
+    Ok(())
+}
+
+/// Learns the chosen configuration on all the training rows, as `solve` would, and scores it.
+fn refit(
+    args: &TuneArgs,
+    (config, method): &(Config, Method),
+    data: &Sets,
+    relabel: Option<&serde_json::Value>,
+    store: Option<&Store>,
+) -> Result<Refit> {
+    let options = LearnOptions {
+        time_limit: args.time_limit,
+        warm_start: args.warm.warm_start,
+        interrupt: Some(interrupt_flag()),
+        ..LearnOptions::default()
+    };
+    let outcome = learn::learn(method, &data.train, options)?;
+    let mut tree = outcome.tree.ok_or_else(|| Error::Solver {
+        solver: args.method.clone(),
+        message: format!(
+            "the refit of {} on all training rows ended with {} and no tree",
+            config.label(),
+            outcome.report.termination
+        ),
+    })?;
+    if let Some(rule) = relabel {
+        let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
+        learned_by["relabel"] = rule.clone();
+        tree.learned_by = Some(learned_by);
+    }
+    let tree_file = store
+        .map(|store| store.write("tree.json", &tree.to_json_string()))
+        .transpose()?
+        .map(|p| p.display().to_string());
+    Ok(Refit {
+        config: config.label(),
+        termination: outcome.report.termination.to_string(),
+        seconds: outcome.report.seconds,
+        leaves: tree.leaves().len(),
+        depth: tree.actual_depth(),
+        train: Scores::of(&tree, &data.train)?,
+        test: data
+            .test
+            .as_ref()
+            .map(|test| Scores::of(&tree, test))
+            .transpose()?,
+        tree_file,
+    })
+}
+
+/// `row,repeat,fold`: the fold of every training row in every repeat.
+fn folds_csv(assignments: &[Vec<usize>]) -> String {
+    let mut text = String::from("row,repeat,fold\n");
+    for (repeat, folds) in assignments.iter().enumerate() {
+        for (row, fold) in folds.iter().enumerate() {
+            text.push_str(&format!("{row},{repeat},{fold}\n"));
+        }
+    }
+    text
+}
+
+fn cell(value: Option<f64>) -> String {
+    value.map_or_else(String::new, |v| v.to_string())
+}
+
+/// The table as CSV, one row per configuration.
+fn to_csv(result: &TuneResult, metric: TuneMetric) -> String {
+    let mut text = format!(
+        "config,chosen,fits,failed,limited,mean_{metric},sd_{metric},se_{metric},\
+         train_{metric},leaves,seconds,optimal_share,status\n"
+    );
+    for (i, row) in result.rows.iter().enumerate() {
+        text.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"\n",
+            row.label,
+            result.chosen == Some(i),
+            row.fits,
+            row.failed,
+            row.limited,
+            cell(row.mean),
+            cell(row.sd),
+            cell(row.se),
+            cell(row.train_mean),
+            cell(row.leaves_mean),
+            row.seconds_mean,
+            row.optimal_share,
+            row.status.replace('"', "\"\"")
+        ));
+    }
+    text
+}
+
+fn print_table(document: &TuneDocument, result: &TuneResult) -> Result<()> {
+    let metric = document.metric;
+    outln!(
+        "{} on {} ({} training rows): {}-fold cross-validation x {} repeat(s), {metric}{}",
+        document.method,
+        document.data.path,
+        document.data.train_rows,
+        document.folds,
+        document.repeats,
+        if document.one_se {
+            ", one-standard-error rule"
+        } else {
+            ""
+        }
+    )?;
+    let width = result
+        .rows
+        .iter()
+        .map(|r| r.label.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    outln!(
+        "  {:<width$} {:>8} {:>7} {:>8} {:>7} {:>8} {:>8}  status",
+        "config",
+        "mean",
+        "sd",
+        "train",
+        "leaves",
+        "seconds",
+        "optimal"
+    )?;
+    let number = |v: Option<f64>, digits: usize| {
+        v.map_or_else(|| "-".to_string(), |v| format!("{v:.digits$}"))
+    };
+    for (i, row) in result.rows.iter().enumerate() {
+        let mark = if result.chosen == Some(i) { "*" } else { " " };
+        outln!(
+            "{mark} {:<width$} {:>8} {:>7} {:>8} {:>7} {:>8.3} {:>7.0}%  {}",
+            row.label,
+            number(row.mean, 4),
+            number(row.sd, 4),
+            number(row.train_mean, 4),
+            number(row.leaves_mean, 1),
+            row.seconds_mean,
+            row.optimal_share * 100.0,
+            row.status
+        )?;
+    }
+    if let Some(refit) = &document.refit {
+        outln!(
+            "chosen: {} (refitted on all training rows: {} leaves, train {metric} {}{}, {})",
+            refit.config,
+            refit.leaves,
+            number(metric.of(&refit.train), 4),
+            refit.test.as_ref().map_or_else(String::new, |test| format!(
+                ", test {metric} {}",
+                number(metric.of(test), 4)
+            )),
+            refit.termination
+        )?;
+    }
+    outln!(
+        "{} fits run, {} read back, {:.2} s",
+        document.fits_run,
+        document.fits_reused,
+        document.seconds
+    )?;
+    for file in &document.figures {
+        outln!("figure written to {file}")?;
+    }
+    Ok(())
+}
