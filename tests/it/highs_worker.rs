@@ -148,12 +148,13 @@ fn a_presolve_longer_than_the_limit_is_stopped_by_the_parent() {
     let seconds = number(&report, "seconds");
     assert!(seconds <= 1.0 + 2.0, "{seconds} s on a 1 s limit");
     // The build (over a second here) shares the limit: the solver had what it left, and the
-    // whole command ends soon after the build.
+    // whole command ends soon after the build (the margin allows for a busy machine, where
+    // reading the table and handing the model to the worker take seconds too).
     let build = number(&report, "build_seconds");
     let command = number(&report, "command_seconds");
     assert!(command >= build + seconds, "{report}");
     assert!(
-        command <= build.max(1.0) + 2.0,
+        command <= build.max(1.0) + 3.0,
         "{command} s, build {build} s"
     );
 }
