@@ -178,7 +178,9 @@ pub struct SolveArgs {
     /// depth); the searches take no formulation.
     #[arg(long, default_value = "highs", value_parser = parse_solver_choice)]
     pub solver: SolverChoice,
-    /// Wall-clock time limit of the solve, in seconds (fractions allowed; 0 to 1e9).
+    /// Wall-clock time limit of the whole command, in seconds (fractions allowed; 0 to 1e9):
+    /// reading the data, model build, warm start, solver and certificate share it, and the
+    /// command ends within about 1 s of it (a model build is not stopped).
     #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     #[command(flatten)]

@@ -1,6 +1,8 @@
 //! `milptree solve`: learn a tree with the chosen method on the training data, and report
 //! everything the solver proved and the plain evaluator measured ([`SolveDocument`]).
 
+use std::time::Instant;
+
 use serde_json::{json, Map, Value};
 
 use crate::cli::args::SolveArgs;
@@ -15,11 +17,18 @@ use crate::solver::Progress;
 use crate::{out, outln};
 
 pub fn run(args: SolveArgs) -> Result<()> {
+    let started = Instant::now();
     let method = args.model.method(args.solver)?;
     let original = args.data.load()?;
     let data = original.clone().map(|set| method.prepare(set))?;
     let rule = relabel_rule(&original, &data);
-    let mut outcome = learn::learn(&method, &data.train, learn_options(&args))?;
+    // The time limit bounds the whole command: what reading the data took is gone from it.
+    let mut options = learn_options(&args);
+    options.time_limit = args
+        .time_limit
+        .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+    let mut outcome = learn::learn(&method, &data.train, options)?;
+    outcome.report.time_limit = args.time_limit;
     if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {
         let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
         learned_by["relabel"] = rule.clone();
@@ -29,13 +38,14 @@ pub fn run(args: SolveArgs) -> Result<()> {
         write_file(path, &tree.to_json_string())?;
     }
     if args.json {
-        let document = SolveDocument::new(
+        let mut document = SolveDocument::new(
             &outcome,
             &data,
             &args.data.data,
             Some(args.data.seed),
             args.data.test_fraction,
         )?;
+        document.command_seconds = Some(started.elapsed().as_secs_f64());
         print_json(&document)?;
     } else {
         print_human(&args, &data, &outcome)?;

@@ -87,6 +87,10 @@ pub struct SolveDocument {
     pub report: SolveReport,
     pub model_size: Option<ModelSize>,
     pub build_seconds: Option<f64>,
+    /// Wall seconds of the whole command, from reading the data to the report (`seconds` is the
+    /// solve's alone); set by the command line.
+    #[serde(default)]
+    pub command_seconds: Option<f64>,
     pub warm_start_mode: WarmStartMode,
     /// The solver options given with `--solver-option NAME=VALUE`, as `[name, value]` pairs in
     /// the order given (the model's own defaults, set before them, are in the notes).
@@ -153,6 +157,7 @@ impl SolveDocument {
             report,
             model_size: outcome.model.map(|m| m.size),
             build_seconds: outcome.model.map(|m| m.build_seconds),
+            command_seconds: None,
             warm_start_mode: outcome.warm_start_mode,
             solver_options: outcome.solver_options.clone(),
             warm_start_source: outcome.warm_start_source.clone(),

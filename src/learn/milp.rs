@@ -107,7 +107,10 @@ pub fn run<F: Formulation>(
         ));
         solve.solver_options = defaults.into_iter().chain(solve.solver_options).collect();
     }
-    let solved = match (options.bound_below_for_tests, warm_start_objective) {
+    // The solver has what the build and the warm start's encoding left of the limit.
+    let time_limit = solve.time_limit;
+    solve.time_limit = solve.remaining(started.elapsed().as_secs_f64());
+    let mut solved = match (options.bound_below_for_tests, warm_start_objective) {
         (true, Some(start)) => {
             let mut broken = built.mip().clone();
             broken.add_row(
@@ -120,6 +123,7 @@ pub fn run<F: Formulation>(
         }
         _ => solver::solve(built.mip(), options.solver, &solve)?,
     };
+    solved.report.time_limit = time_limit;
     let mut outcome = Outcome {
         name: formulation.name(),
         parameters: formulation.parameters(),

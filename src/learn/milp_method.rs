@@ -12,7 +12,7 @@
 //! The certificate reuses the warm start's search when it proved optimality on the same
 //! problem; otherwise it runs the search within its own budget.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{self, DpOptions, DpOutcome, DpTermination};
@@ -71,13 +71,29 @@ pub fn run(
     outcome.notes.extend(chosen.notes);
     if let (Some(budget), Some(counterpart)) = (options.certify, &counterpart) {
         if outcome.report.termination != Termination::Interrupted {
+            // The certificate shares the time limit: it has its budget or what is left of the
+            // limit, whichever is less.
+            let deadline = options
+                .time_limit
+                .and_then(|limit| after(started, limit))
+                .into_iter()
+                .chain(after(Instant::now(), budget))
+                .min();
+            let left = seconds_until(deadline);
+            if left.is_some_and(|left| left < budget) {
+                outcome.notes.push(format!(
+                    "the certificate's search had {:.2} s, what was left of the time limit, \
+                     instead of its budget of {budget} s",
+                    left.unwrap_or(0.0)
+                ));
+            }
             outcome.certificate = Some(certify(
                 formulation,
                 counterpart,
                 train,
                 &outcome,
                 chosen.search.filter(DpOutcome::is_optimal),
-                budget,
+                deadline,
                 &options,
             )?);
         }
@@ -239,17 +255,17 @@ fn certify(
     train: &Dataset,
     outcome: &Outcome,
     reusable: Option<DpOutcome>,
-    budget: f64,
+    deadline: Option<Instant>,
     options: &LearnOptions,
 ) -> Result<Certificate> {
-    let search_options = DpOptions {
-        time_limit: Some(budget),
+    let search_options = || DpOptions {
+        time_limit: seconds_until(deadline),
         interrupt: options.interrupt.clone(),
         ..DpOptions::default()
     };
     let found = match reusable {
         Some(found) => found,
-        None => dp::solve(train, &counterpart.search.problem(train), &search_options)?,
+        None => dp::solve(train, &counterpart.search.problem(train), &search_options())?,
     };
     let figures = |found: &DpOutcome, counterpart: &Counterpart| SearchFigures {
         termination: found.termination,
@@ -279,7 +295,7 @@ fn certify(
     let all_thresholds = if reduced {
         match counterpart_over_all(formulation, train) {
             Some(all) => {
-                let found = dp::solve(train, &all.search.problem(train), &search_options)?;
+                let found = dp::solve(train, &all.search.problem(train), &search_options())?;
                 Some(figures(&found, &all))
             }
             None => None,
@@ -295,6 +311,18 @@ fn certify(
         all_thresholds,
         dp_tree: (verdict == Verdict::Contradiction).then_some(found.tree),
     })
+}
+
+/// `seconds` after `instant`; `None` when too far to tell (no deadline, in effect).
+fn after(instant: Instant, seconds: f64) -> Option<Instant> {
+    Duration::try_from_secs_f64(seconds.max(0.0))
+        .ok()
+        .and_then(|duration| instant.checked_add(duration))
+}
+
+/// Seconds from now until `deadline` (0 when past); `None` without a deadline.
+fn seconds_until(deadline: Option<Instant>) -> Option<f64> {
+    deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
 }
 
 fn counterpart_over_all(formulation: &AnyFormulation, train: &Dataset) -> Option<Counterpart> {

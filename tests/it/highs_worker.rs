@@ -147,6 +147,45 @@ fn a_presolve_longer_than_the_limit_is_stopped_by_the_parent() {
     assert_eq!(report["termination"], "time_limit", "{report}");
     let seconds = number(&report, "seconds");
     assert!(seconds <= 1.0 + 2.0, "{seconds} s on a 1 s limit");
+    // The build (over a second here) shares the limit: the solver had what it left, and the
+    // whole command ends soon after the build (the margin allows for a busy machine, where
+    // reading the table and handing the model to the worker take seconds too).
+    let build = number(&report, "build_seconds");
+    let command = number(&report, "command_seconds");
+    assert!(command >= build + seconds, "{report}");
+    assert!(
+        command <= build.max(1.0) + 3.0,
+        "{command} s, build {build} s"
+    );
+}
+
+#[test]
+fn a_certificate_gets_only_what_is_left_of_the_limit() {
+    // The solver uses the whole limit on this model; the certificate's exact search at depth 3
+    // would have its 30 s budget without the shared limit.
+    let child = start_solve(
+        &dataset("breast_cancer"),
+        "oct",
+        "3",
+        "2",
+        &["--warm-start", "greedy", "--certify", "30"],
+    );
+    let started = Instant::now();
+    let (code, report) = report_of(child);
+    let wall = started.elapsed().as_secs_f64();
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(report["termination"], "time_limit", "{report}");
+    let command = number(&report, "command_seconds");
+    assert!(command <= 2.0 + 1.0, "{command} s on a 2 s limit");
+    assert!(wall <= 2.0 + 1.5, "{wall} s on a 2 s limit");
+    assert_eq!(report["time_limit"], 2.0);
+    let notes = report["notes"].as_array().expect("notes");
+    assert!(
+        notes.iter().any(|n| n
+            .as_str()
+            .is_some_and(|n| n.contains("certificate's search had"))),
+        "{report}"
+    );
 }
 
 #[test]

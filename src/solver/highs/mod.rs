@@ -36,7 +36,7 @@ use super::progress::Monitor;
 use super::report::{FileSolved, SolveReport, Solved, Termination};
 use super::worker::parent::{deadline, file_solved, solved, KnownStart};
 use super::worker::protocol::{ColumnModel, Event, Settings, WireOutcome, EVENT_PREFIX};
-use super::worker::supervisor::{supervise, Finished, LineAction, Stop, WorkerSpec};
+use super::worker::supervisor::{json_job, supervise, Finished, LineAction, Stop, WorkerSpec};
 use super::worker::{abort_after_first_incumbent, worker_program};
 use super::{Backend, SolveOptions};
 use crate::error::{Error, Result};
@@ -142,8 +142,7 @@ fn run_worker(
 ) -> Result<WorkerRun> {
     let program = worker_program()?;
     let deadline = deadline(options, KILL_GRACE, monitor);
-    let job = serde_json::to_string(&Job::new(problem, settings))
-        .map_err(|e| Error::Internal(format!("a HiGHS job does not serialise: {e}")))?;
+    let job = json_job(Job::new(problem, settings));
     let abort_test = abort_after_first_incumbent();
     let mut seen = Seen::default();
     let mut on_line = |line: &str| {

@@ -104,11 +104,24 @@ enum Message {
     Result(String),
 }
 
-/// Runs the worker `spec` on `job` (its JSON text): see the module documentation. `on_line`
+/// Writes a job to the worker's stdin (on a thread of its own, while the parent watches the
+/// clock: a large model takes time to write).
+pub(crate) type JobWriter = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()> + Send>;
+
+/// The writer of the job `job`, as JSON.
+pub(crate) fn json_job<T: serde::Serialize + Send + 'static>(job: T) -> JobWriter {
+    Box::new(move |out: &mut dyn Write| {
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, out);
+        serde_json::to_writer(&mut buffered, &job)?;
+        buffered.flush()
+    })
+}
+
+/// Runs the worker `spec` on the job `job` writes: see the module documentation. `on_line`
 /// sees every line of the worker's output (log and events) as it arrives.
 pub(crate) fn supervise(
     spec: &WorkerSpec<'_>,
-    job: String,
+    job: JobWriter,
     deadline: Option<Instant>,
     interrupt: Option<&AtomicBool>,
     on_line: &mut dyn FnMut(&str) -> LineAction,
@@ -118,7 +131,7 @@ pub(crate) fn supervise(
     let feeder = child.stdin.take().map(|mut stdin| {
         thread::spawn(move || {
             // A worker that dies early closes its stdin: its exit status tells why.
-            let _ = stdin.write_all(job.as_bytes());
+            let _ = job(&mut stdin);
         })
     });
     let readers = [
@@ -368,7 +381,8 @@ mod tests {
             solver: "test",
             stop_grace,
         };
-        supervise(&spec, "{}".into(), deadline, interrupt, &mut on_line).expect("supervised")
+        let job = json_job(serde_json::json!({}));
+        supervise(&spec, job, deadline, interrupt, &mut on_line).expect("supervised")
     }
 
     #[test]
