@@ -284,3 +284,20 @@ fn a_worker_dies_with_its_parent() {
         }
     }
 }
+
+#[test]
+fn a_limit_too_far_for_the_clock_is_no_limit_to_the_workers() {
+    for solver in ["highs", "cbc"] {
+        let child = start_solve(
+            &dataset("iris"),
+            "oct",
+            "1",
+            "1e20",
+            &["--solver", solver, "--certify", "off"],
+        );
+        let (code, report) = report_of(child);
+        assert_eq!(code, Some(0), "{solver}: {report}");
+        assert_eq!(report["termination"], "optimal", "{solver}: {report}");
+        assert_eq!(report["time_limit"], 1e20);
+    }
+}

@@ -30,12 +30,14 @@ impl KnownStart {
 }
 
 /// When a worker still running is killed: `grace` seconds past the time limit of `options`,
-/// `monitor` telling how much of it is gone.
+/// `monitor` telling how much of it is gone; `None` without a limit or with one too far away to
+/// be a clock time.
 pub(crate) fn deadline(options: &SolveOptions, grace: f64, monitor: &Monitor) -> Option<Instant> {
-    options.time_limit.map(|limit| {
-        let left = (limit + grace - monitor.elapsed()).max(0.0);
-        Instant::now() + Duration::from_secs_f64(left)
-    })
+    let limit = options.time_limit?;
+    let left = (limit + grace - monitor.elapsed()).max(0.0);
+    Duration::try_from_secs_f64(left)
+        .ok()
+        .and_then(|left| Instant::now().checked_add(left))
 }
 
 /// The report of a solve of `model` that started at `started`, completed from `outcome`, and
