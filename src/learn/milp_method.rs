@@ -10,7 +10,8 @@
 //! keeps it when its exact objective beats the greedy logistic tree's.
 //!
 //! The certificate reuses the warm start's search when it proved optimality on the same
-//! problem; otherwise it runs the search within its own budget.
+//! problem; otherwise it runs the search within its own budget. Under a time limit the solver
+//! leaves [`CERTIFICATE_SHARE`] of the limit (at most the certificate's budget) for it.
 
 use std::time::{Duration, Instant};
 
@@ -30,6 +31,11 @@ use crate::tree::Tree;
 /// The share of the time limit the `dp` and `best` warm starts give the exact search.
 pub const WARM_START_SEARCH_SHARE: f64 = 0.1;
 
+/// The share of the time limit kept from the solver for the certificate's search (at most
+/// the certificate's own budget), so a solver that runs to the limit still leaves the
+/// certificate time to give a verdict.
+pub const CERTIFICATE_SHARE: f64 = 0.1;
+
 /// Runs `formulation` on `solver` as a method (see the module documentation).
 pub fn run(
     formulation: &AnyFormulation,
@@ -40,9 +46,13 @@ pub fn run(
     let started = Instant::now();
     let counterpart = counterpart(formulation, train, None);
     let chosen = choose_start(formulation, counterpart.as_ref(), train, &options)?;
+    let certificate_reserve = match (options.certify, &counterpart, options.time_limit) {
+        (Some(budget), Some(_), Some(limit)) => budget.min(CERTIFICATE_SHARE * limit),
+        _ => 0.0,
+    };
     let time_limit = options
         .time_limit
-        .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+        .map(|limit| (limit - started.elapsed().as_secs_f64() - certificate_reserve).max(0.0));
     let mut outcome = milp::run_any(
         formulation,
         train,
