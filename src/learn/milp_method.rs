@@ -83,14 +83,16 @@ pub fn run(
         if outcome.report.termination != Termination::Interrupted {
             // The certificate shares the time limit: it has its budget or what is left of the
             // limit, whichever is less.
-            let deadline = options
-                .time_limit
-                .and_then(|limit| after(started, limit))
-                .into_iter()
-                .chain(after(Instant::now(), budget))
-                .min();
+            let limit_deadline = options.time_limit.and_then(|limit| after(started, limit));
+            let budget_deadline = after(Instant::now(), budget);
+            let deadline = limit_deadline.into_iter().chain(budget_deadline).min();
+            let cut_by_limit = match (limit_deadline, budget_deadline) {
+                (Some(limit), Some(budget)) => limit < budget,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
             let left = seconds_until(deadline);
-            if left.is_some_and(|left| left < budget) {
+            if cut_by_limit {
                 outcome.notes.push(format!(
                     "the certificate's search had {:.2} s, what was left of the time limit, \
                      instead of its budget of {budget} s",

@@ -48,6 +48,14 @@ fn agrees_when_the_solver_proves_the_optimum() {
         report["certificate"]["dp"]["objective"],
         report["objective"]
     );
+    // Without a time limit nothing cuts the certificate's budget, and no note says so.
+    let notes = report["notes"].as_array().expect("notes");
+    assert!(
+        !notes.iter().any(|n| n
+            .as_str()
+            .is_some_and(|n| n.contains("certificate's search had"))),
+        "{report}"
+    );
 }
 
 #[test]
