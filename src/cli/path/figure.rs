@@ -11,8 +11,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::cli::path::PathRow;
 use crate::error::{Error, Result};
 use crate::experiment::plots::canvas::{
-    self, colour, text, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE,
-    TITLE_SIZE,
+    self, colour, text, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, TICK_SIZE,
 };
 use crate::experiment::plots::font::ensure_font;
 
@@ -38,10 +37,7 @@ pub fn draw(stem: &Path, rows: &[PathRow], objective: &str, data: &Path) -> Resu
             source,
         })?;
     }
-    let name = data.file_stem().map_or_else(
-        || data.display().to_string(),
-        |s| s.to_string_lossy().into_owned(),
-    );
+    let name = canvas::data_name(data);
     let figure = PathFigure {
         title: format!("Regularisation path on {name} ({objective})"),
         objective,
@@ -57,20 +53,11 @@ impl Figure for PathFigure<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let (header, body) = root.split_vertically(HEADER);
-        header.draw_text(&self.title, &text(TITLE_SIZE), (20, 10))?;
-        let mut x = 20;
         let mut legend = vec![("train loss", colour(0))];
         if self.rows.iter().any(|r| r.test.is_some()) {
             legend.push(("test loss", colour(1)));
         }
-        for (label, c) in legend {
-            header.draw(&PathElement::new(
-                [(x, 56), (x + 30, 56)],
-                c.stroke_width(4),
-            ))?;
-            header.draw_text(label, &text(LEGEND_SIZE + 2), (x + 40, 47))?;
-            x += 200;
-        }
+        let x = canvas::draw_title_and_legend(&header, &self.title, &legend, 200)?;
         header.draw_text(
             "points labelled with their leaf penalty",
             &text(LABEL_SIZE).color(&RGBColor(90, 90, 90)),

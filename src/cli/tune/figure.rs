@@ -9,8 +9,7 @@ use plotters::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::experiment::plots::canvas::{
-    self, colour, text, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE,
-    TITLE_SIZE,
+    self, colour, text, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, TICK_SIZE,
 };
 use crate::experiment::plots::font::ensure_font;
 use crate::tune::{Config, ConfigRow, TuneMetric, TuneResult};
@@ -66,10 +65,7 @@ pub fn draw(
             ))
         })
         .collect();
-    let name = data.file_stem().map_or_else(
-        || data.display().to_string(),
-        |s| s.to_string_lossy().into_owned(),
-    );
+    let name = canvas::data_name(data);
     let figure = TuneFigure {
         title: format!("Cross-validated {metric} on {name}"),
         metric,
@@ -87,19 +83,15 @@ impl Figure for TuneFigure<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let (header, body) = root.split_vertically(HEADER);
-        header.draw_text(&self.title, &text(TITLE_SIZE), (20, 10))?;
-        let mut x = 20;
-        for (label, c) in [
-            ("validation (mean, +/- 1 sd)", colour(0)),
-            ("train (mean)", colour(1)),
-        ] {
-            header.draw(&PathElement::new(
-                [(x, 56), (x + 30, 56)],
-                c.stroke_width(4),
-            ))?;
-            header.draw_text(label, &text(LEGEND_SIZE + 2), (x + 40, 47))?;
-            x += 300;
-        }
+        let x = canvas::draw_title_and_legend(
+            &header,
+            &self.title,
+            &[
+                ("validation (mean, +/- 1 sd)", colour(0)),
+                ("train (mean)", colour(1)),
+            ],
+            300,
+        )?;
         header.draw_text(
             &format!("circled: chosen; {} configurations", self.rows.len()),
             &text(LABEL_SIZE).color(&RGBColor(90, 90, 90)),

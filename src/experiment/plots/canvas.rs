@@ -97,3 +97,32 @@ pub fn draw_line_legend<DB: DrawingBackend>(
     }
     Ok(())
 }
+
+/// Draws a header: `title` at the top left, then the `legend`'s line swatches and labels in one
+/// row, each `spacing` pixels from the last; returns the x where the row ends, for a caption.
+pub fn draw_title_and_legend<DB: DrawingBackend>(
+    header: &DrawingArea<DB, Shift>,
+    title: &str,
+    legend: &[(&str, RGBColor)],
+    spacing: i32,
+) -> std::result::Result<i32, DrawingAreaErrorKind<DB::ErrorType>> {
+    header.draw_text(title, &text(TITLE_SIZE), (20, 10))?;
+    let mut x = 20;
+    for (label, colour) in legend {
+        header.draw(&PathElement::new(
+            [(x, 56), (x + 30, 56)],
+            colour.stroke_width(4),
+        ))?;
+        header.draw_text(label, &text(LEGEND_SIZE + 2), (x + 40, 47))?;
+        x += spacing;
+    }
+    Ok(x)
+}
+
+/// The name a figure's title gives the data file `data`: its stem, or the whole path.
+pub fn data_name(data: &Path) -> String {
+    data.file_stem().map_or_else(
+        || data.display().to_string(),
+        |stem| stem.to_string_lossy().into_owned(),
+    )
+}
