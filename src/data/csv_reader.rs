@@ -154,37 +154,40 @@ fn csv_error(path: &str, lines: &LineIndex<'_>, error: csv::Error) -> Error {
 fn resolve_target(table: &RawTable, target: &TargetColumn) -> Result<usize> {
     match target {
         TargetColumn::Last => Ok(table.header.len() - 1),
-        TargetColumn::Named(spec) => {
-            if let Some(i) = table.header.iter().position(|name| name == spec) {
-                return Ok(i);
-            }
-            if let Ok(index) = spec.parse::<usize>() {
-                if index < table.header.len() {
-                    return Ok(index);
-                }
-                return Err(Error::parameter(
-                    "--target",
-                    format!(
-                        "column index {index} is out of range: {} has {} columns (0 to {})",
-                        table.path,
-                        table.header.len(),
-                        table.header.len() - 1
-                    ),
-                ));
-            }
-            Err(Error::parameter(
-                "--target",
-                format!(
-                    "no column named `{spec}` in {}; its columns are: {}",
-                    table.path,
-                    table.header.join(", ")
-                ),
-            ))
-        }
+        TargetColumn::Named(spec) => resolve_column(table, spec, "--target"),
     }
 }
 
-/// Rejects missing and non-finite cells anywhere in the table, in file order.
+/// The column `spec` names (by name, or by 0-based position when no column has that name);
+/// errors name `option`.
+fn resolve_column(table: &RawTable, spec: &str, option: &str) -> Result<usize> {
+    if let Some(i) = table.header.iter().position(|name| name == spec) {
+        return Ok(i);
+    }
+    if let Ok(index) = spec.parse::<usize>() {
+        if index < table.header.len() {
+            return Ok(index);
+        }
+        return Err(Error::parameter(
+            option,
+            format!(
+                "column index {index} is out of range: {} has {} columns (0 to {})",
+                table.path,
+                table.header.len(),
+                table.header.len() - 1
+            ),
+        ));
+    }
+    Err(Error::parameter(
+        option,
+        format!(
+            "no column named `{spec}` in {}; its columns are: {}",
+            table.path,
+            table.header.join(", ")
+        ),
+    ))
+}
+
 fn check_cells(table: &RawTable) -> Result<()> {
     for (line, cells) in &table.records {
         for (column, cell) in cells.iter().enumerate() {
@@ -338,7 +341,7 @@ fn encode_row(
                 }
                 row.extend((0..categories.len()).map(|k| f64::from(u8::from(Some(k) == position))));
             }
-            ColumnKind::Target => {}
+            ColumnKind::Target | ColumnKind::Weight => {}
         }
     }
     Ok(row)
@@ -359,19 +362,50 @@ pub struct UnseenCategory {
 /// non-finite cells, a feature column mixing numbers and text, an unknown target column,
 /// no feature column, a single class.
 pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
+    read_weighted_dataset(path, target, None)
+}
+
+/// Reads a labelled dataset for training, with row weights from the column `weight_column`
+/// (by name, or 0-based position) when given: that column is not a feature, and each of its
+/// cells must be a finite non-negative number (an error naming the line otherwise); not every
+/// weight may be 0. Without it, as [`read_dataset`].
+pub fn read_weighted_dataset(
+    path: &Path,
+    target: &TargetColumn,
+    weight_column: Option<&str>,
+) -> Result<Dataset> {
     let table = read_raw(path)?;
     let target_index = resolve_target(&table, target)?;
+    let weight_index = weight_column
+        .map(|spec| resolve_column(&table, spec, "--weight-column"))
+        .transpose()?;
+    if weight_index == Some(target_index) {
+        return Err(Error::parameter(
+            "--weight-column",
+            format!(
+                "`{}` is the label column; the weights need a column of their own",
+                table.header[target_index]
+            ),
+        ));
+    }
     check_cells(&table)?;
-    if table.header.len() < 2 {
+    let n_special = 1 + usize::from(weight_index.is_some());
+    if table.header.len() <= n_special {
         return Err(Error::input(
             &table.path,
-            "the file has only one column: there is no feature column besides the label",
+            if weight_index.is_some() {
+                "the file has no feature column besides the label and the weights"
+            } else {
+                "the file has only one column: there is no feature column besides the label"
+            },
         ));
     }
     let mut columns = Vec::with_capacity(table.header.len());
     for (index, name) in table.header.iter().enumerate() {
         let kind = if index == target_index {
             ColumnKind::Target
+        } else if Some(index) == weight_index {
+            ColumnKind::Weight
         } else {
             column_kind(&table, index)?
         };
@@ -419,12 +453,48 @@ pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
         labels.push(class);
     }
     debug_assert!(unseen.is_empty());
+    let weights = weight_index
+        .map(|column| read_weights(&table, column))
+        .transpose()?;
     let schema = Schema {
         columns,
         target: target_name,
         features,
     };
-    Dataset::with_schema(table.path.clone(), schema, classes, rows, labels)
+    let data = Dataset::with_schema(table.path.clone(), schema, classes, rows, labels)?;
+    match weights {
+        Some(weights) => data.with_weights(weights),
+        None => Ok(data),
+    }
+}
+
+/// The row weights in column `column`: each cell a finite non-negative number (an error naming
+/// the line and column otherwise), not all 0.
+fn read_weights(table: &RawTable, column: usize) -> Result<Vec<f64>> {
+    let mut weights = Vec::with_capacity(table.records.len());
+    for (line, cells) in &table.records {
+        let cell = cells[column].as_str();
+        match parse_number(cell) {
+            Some(Ok(weight)) if weight >= 0.0 => weights.push(weight),
+            _ => {
+                return Err(table.cell_error(
+                    *line,
+                    column,
+                    format!("`{cell}` is not a row weight (a finite number, 0 or more)"),
+                ))
+            }
+        }
+    }
+    if weights.iter().all(|&w| w == 0.0) {
+        return Err(Error::input(
+            &table.path,
+            format!(
+                "every row has weight 0 in the weight column `{}`: there is nothing to learn from",
+                table.header[column]
+            ),
+        ));
+    }
+    Ok(weights)
 }
 
 /// Reads data for prediction against a tree's `schema` and `classes`.
@@ -439,18 +509,31 @@ pub fn read_for_schema(
 ) -> Result<(Observations, Vec<UnseenCategory>)> {
     let table = read_raw(path)?;
     let expected: Vec<&str> = schema.columns.iter().map(|c| c.name.as_str()).collect();
-    let without_target: Vec<&str> = schema
-        .columns
-        .iter()
-        .filter(|c| c.kind != ColumnKind::Target)
-        .map(|c| c.name.as_str())
-        .collect();
     let header: Vec<&str> = table.header.iter().map(String::as_str).collect();
-    let has_target = if header == expected {
-        true
-    } else if header == without_target {
-        false
-    } else {
+    // The label column and the weight column (when the tree has one) may each be left out.
+    let optional = |kind: &ColumnKind| matches!(kind, ColumnKind::Target | ColumnKind::Weight);
+    let mut columns: Option<Vec<Column>> = None;
+    for (keep_target, keep_weight) in [(true, true), (true, false), (false, true), (false, false)] {
+        let kept: Vec<Column> = schema
+            .columns
+            .iter()
+            .filter(|c| match c.kind {
+                ColumnKind::Target => keep_target,
+                ColumnKind::Weight => keep_weight,
+                _ => !optional(&c.kind),
+            })
+            .cloned()
+            .collect();
+        if kept
+            .iter()
+            .map(|c| c.name.as_str())
+            .eq(header.iter().copied())
+        {
+            columns = Some(kept);
+            break;
+        }
+    }
+    let Some(columns) = columns else {
         return Err(Error::TreeMismatch(describe_column_mismatch(
             &table.path,
             &expected,
@@ -458,14 +541,14 @@ pub fn read_for_schema(
             &header,
         )));
     };
+    let has_target = columns.iter().any(|c| c.kind == ColumnKind::Target);
     check_cells(&table)?;
-    let columns: Vec<Column> = schema
-        .columns
-        .iter()
-        .filter(|c| has_target || c.kind != ColumnKind::Target)
-        .cloned()
-        .collect();
     let target_index = columns.iter().position(|c| c.kind == ColumnKind::Target);
+    let weights = columns
+        .iter()
+        .position(|c| c.kind == ColumnKind::Weight)
+        .map(|column| read_weights(&table, column))
+        .transpose()?;
     let mut all_classes: Vec<String> = classes.to_vec();
     let mut rows = Vec::with_capacity(table.records.len());
     let mut labels = Vec::with_capacity(table.records.len());
@@ -489,6 +572,7 @@ pub fn read_for_schema(
             source: table.path.clone(),
             rows,
             labels: has_target.then_some(labels),
+            weights,
             classes: all_classes,
         },
         unseen,

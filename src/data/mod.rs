@@ -11,7 +11,9 @@ mod thresholds;
 
 use serde::{Deserialize, Serialize};
 
-pub use csv_reader::{read_dataset, read_for_schema, same_label, TargetColumn};
+pub use csv_reader::{
+    read_dataset, read_for_schema, read_weighted_dataset, same_label, TargetColumn,
+};
 pub use split::{stratified_split, Sets, TrainTest};
 pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
 
@@ -25,6 +27,9 @@ pub enum ColumnKind {
     Categorical { categories: Vec<String> },
     /// The label column.
     Target,
+    /// The row-weight column (`--weight-column`): not a feature; each cell is the weight of its
+    /// row, a finite non-negative number.
+    Weight,
 }
 
 /// One column of the input file, in file order.
@@ -140,7 +145,7 @@ impl Schema {
                         features.push(name);
                     }
                 }
-                ColumnKind::Target => {}
+                ColumnKind::Target | ColumnKind::Weight => {}
             }
         }
         features
@@ -163,6 +168,8 @@ pub struct Dataset {
     rows: Vec<Vec<f64>>,
     /// Class index of each row.
     labels: Vec<usize>,
+    /// The weight of each row (finite, non-negative, not all 0); `None`: every row weighs 1.
+    weights: Option<Vec<f64>>,
 }
 
 impl Dataset {
@@ -251,19 +258,39 @@ impl Dataset {
             classes,
             rows,
             labels,
+            weights: None,
         })
     }
 
+    /// The same rows with a weight each: `weights[i]` is the weight of row `i` (a row of weight
+    /// `w` counts as `w` rows would). Every weight must be finite and non-negative and not all
+    /// may be 0; the error names the first row (0-based, in this dataset's order) that is not.
+    pub fn with_weights(mut self, weights: Vec<f64>) -> crate::Result<Dataset> {
+        check_weights(&self.source, &weights, self.n_rows(), |i| {
+            format!("row {i}")
+        })?;
+        self.weights = Some(weights);
+        Ok(self)
+    }
+
+    /// The same rows with every weight 1.
+    pub fn without_weights(mut self) -> Dataset {
+        self.weights = None;
+        self
+    }
+
     /// The same rows with other labels: `classes` and one class index per row (e.g. a
-    /// multiclass dataset relabelled as one class against the rest).
+    /// multiclass dataset relabelled as one class against the rest). The weights are kept.
     pub fn relabelled(&self, classes: Vec<String>, labels: Vec<usize>) -> crate::Result<Dataset> {
-        Dataset::with_schema(
+        let mut relabelled = Dataset::with_schema(
             self.source.clone(),
             self.schema.clone(),
             classes,
             self.rows.clone(),
             labels,
-        )
+        )?;
+        relabelled.weights = self.weights.clone();
+        Ok(relabelled)
     }
 
     /// Where the data came from (a file path), used in messages.
@@ -293,6 +320,46 @@ impl Dataset {
 
     pub fn n_rows(&self) -> usize {
         self.rows.len()
+    }
+
+    /// The weight of each row, when the rows have weights; `None`: every row weighs 1.
+    pub fn weights(&self) -> Option<&[f64]> {
+        self.weights.as_deref()
+    }
+
+    /// Whether the rows have weights (even if every weight happens to be 1).
+    pub fn is_weighted(&self) -> bool {
+        self.weights.is_some()
+    }
+
+    /// The weight of row `i` (1 without weights).
+    pub fn weight(&self, i: usize) -> f64 {
+        self.weights.as_ref().map_or(1.0, |w| w[i])
+    }
+
+    /// The sum of the rows' weights (the number of rows without weights).
+    pub fn total_weight(&self) -> f64 {
+        match &self.weights {
+            Some(weights) => weights.iter().sum(),
+            None => self.n_rows() as f64,
+        }
+    }
+
+    /// The sum of the weights of the rows of each class (the counts without weights).
+    pub fn class_weight_totals(&self) -> Vec<f64> {
+        let mut totals = vec![0.0; self.n_classes()];
+        for (i, &label) in self.labels.iter().enumerate() {
+            totals[label] += self.weight(i);
+        }
+        totals
+    }
+
+    /// Whether every weight is a whole number (true without weights): then the weighted data
+    /// is the data with each row repeated its weight's number of times.
+    pub fn has_integer_weights(&self) -> bool {
+        self.weights
+            .as_ref()
+            .is_none_or(|w| w.iter().all(|&x| x.fract() == 0.0 && x <= u32::MAX as f64))
     }
 
     pub fn n_features(&self) -> usize {
@@ -330,6 +397,10 @@ impl Dataset {
             classes: self.classes.clone(),
             rows: indices.iter().map(|&i| self.rows[i].clone()).collect(),
             labels: indices.iter().map(|&i| self.labels[i]).collect(),
+            weights: self
+                .weights
+                .as_ref()
+                .map(|w| indices.iter().map(|&i| w[i]).collect()),
         }
     }
 
@@ -340,6 +411,36 @@ impl Dataset {
     }
 }
 
+/// Checks row weights for `n_rows` rows: one per row, each finite and non-negative, not all 0
+/// (a subset may be all 0 only when it has no rows). `row` names row `i` in messages.
+pub(crate) fn check_weights(
+    source: &str,
+    weights: &[f64],
+    n_rows: usize,
+    row: impl Fn(usize) -> String,
+) -> crate::Result<()> {
+    let bad = |message: String| crate::Error::input(source, message);
+    if weights.len() != n_rows {
+        return Err(bad(format!("{} weights for {n_rows} rows", weights.len())));
+    }
+    if let Some((i, w)) = weights
+        .iter()
+        .enumerate()
+        .find(|(_, w)| !(w.is_finite() && **w >= 0.0))
+    {
+        return Err(bad(format!(
+            "{}: the weight {w} is not a finite non-negative number",
+            row(i)
+        )));
+    }
+    if n_rows > 0 && weights.iter().all(|&w| w == 0.0) {
+        return Err(bad(
+            "every row has weight 0: there is nothing to learn from".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Data read against a tree's schema for prediction: the rows, and the labels when the file
 /// has the label column. `classes` starts with the tree's classes, in the tree's order; labels
 /// the tree has never seen are appended after them.
@@ -348,6 +449,8 @@ pub struct Observations {
     pub source: String,
     pub rows: Vec<Vec<f64>>,
     pub labels: Option<Vec<usize>>,
+    /// The rows' weights, when the tree was learned with a weight column and the file has it.
+    pub weights: Option<Vec<f64>>,
     pub classes: Vec<String>,
 }
 

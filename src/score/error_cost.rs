@@ -22,18 +22,37 @@ pub enum Objective {
 }
 
 impl Objective {
-    /// The cost of one error on each class of `data`.
+    /// The cost of one error on each class of `data`, per unit of row weight. Balanced: an
+    /// error on class `k` costs `W / (K * W_k)`, with `W` the total weight of the rows and `W_k`
+    /// that of class `k` (row counts when the rows have no weights); a class of weight 0 costs 0.
     pub fn class_weights(&self, data: &Dataset) -> Vec<f64> {
-        let counts = data.class_counts();
-        let n = data.n_rows() as f64;
+        let totals = data.class_weight_totals();
+        let n = data.total_weight();
         let k = data.n_classes() as f64;
-        counts
+        totals
             .iter()
             .map(|&n_k| match self {
                 Objective::Accuracy => 1.0,
-                Objective::Balanced if n_k > 0 => n / (k * n_k as f64),
+                Objective::Balanced if n_k > 0.0 => n / (k * n_k),
                 Objective::Balanced => 0.0,
             })
+            .collect()
+    }
+
+    /// The cost of an error on each row of `data`: its class's cost ([`Objective::class_weights`])
+    /// times `class_factors[class]` (the user's class weights, 1 for every class when empty)
+    /// times the row's weight.
+    pub fn row_costs(&self, data: &Dataset, class_factors: &[f64]) -> Vec<f64> {
+        let per_class: Vec<f64> = self
+            .class_weights(data)
+            .iter()
+            .enumerate()
+            .map(|(k, cost)| cost * class_factors.get(k).copied().unwrap_or(1.0))
+            .collect();
+        data.labels()
+            .iter()
+            .enumerate()
+            .map(|(i, &label)| per_class[label] * data.weight(i))
             .collect()
     }
 }

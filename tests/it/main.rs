@@ -32,6 +32,7 @@ mod pareto_milp;
 mod pareto_oracle;
 mod probability;
 mod round_trip;
+mod row_weights_data;
 mod solver;
 mod solver_oracle;
 mod sparse_methods;
