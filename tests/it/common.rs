@@ -164,3 +164,50 @@ pub fn to_csv(data: &Dataset) -> String {
     }
     text
 }
+
+/// `data` with random row weights drawn from a few values so that ties occur: whole numbers
+/// 0 to 3 when `integer`, else values among 0, 0.5, 1, 1.25 and 2.75.
+pub fn with_random_weights(data: Dataset, seed: u64, integer: bool) -> Dataset {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0f3e);
+    let choices: &[f64] = if integer {
+        &[0.0, 1.0, 1.0, 2.0, 3.0]
+    } else {
+        &[0.0, 0.5, 1.0, 1.25, 2.75]
+    };
+    let mut weights: Vec<f64> = (0..data.n_rows())
+        .map(|_| choices[rng.random_range(0..choices.len())])
+        .collect();
+    // Not every weight may be 0.
+    if weights.iter().all(|&w| w == 0.0) {
+        weights[0] = 1.0;
+    }
+    data.with_weights(weights).expect("valid random weights")
+}
+
+/// The unweighted data in which each row of `data` (whole-number weights) is repeated its
+/// weight's number of times: the data a weighted learner must treat `data` as.
+pub fn repeated_rows(data: &Dataset) -> Dataset {
+    let indices: Vec<usize> = (0..data.n_rows())
+        .flat_map(|i| {
+            let w = data.weight(i);
+            assert!(w.fract() == 0.0, "repeated_rows needs whole-number weights");
+            std::iter::repeat_n(i, w as usize)
+        })
+        .collect();
+    data.subset(&indices).without_weights()
+}
+
+/// `data` as a CSV file with a weight column `w` before the label (see [`to_csv`]).
+pub fn to_weighted_csv(data: &Dataset) -> String {
+    let header: Vec<String> = (0..data.n_features()).map(|j| format!("x{j}")).collect();
+    let mut text = format!("{},w,label\n", header.join(","));
+    for (i, (row, &label)) in data.rows().iter().zip(data.labels()).enumerate() {
+        let cells: Vec<String> = row.iter().map(|v| v.to_string()).collect();
+        text.push_str(&format!(
+            "{},{},c{label}\n",
+            cells.join(","),
+            data.weight(i)
+        ));
+    }
+    text
+}

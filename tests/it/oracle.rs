@@ -5,7 +5,8 @@
 //! minimum over all trees is taken node by node (the best tree below a node only depends on
 //! the rows that reach it), which is the definition of the optimum, not a search with bounds.
 //! Leaves predict the class with the largest total weight (which minimises a leaf's weighted
-//! errors). Restrictions mirror OCT's parameters: a split costs `alpha` (in units of the
+//! errors); a row's error costs its class's weight times the row's weight (1 for data without
+//! row weights). Restrictions mirror OCT's parameters: a split costs `alpha` (in units of the
 //! objective), a leaf that receives rows must receive at least `min_leaf` of them, and
 //! optionally at most `max_splits` split nodes.
 
@@ -83,7 +84,8 @@ impl Scorer<'_> {
         let mut weight = vec![0.0; k];
         let mut count = vec![0usize; k];
         for &i in rows {
-            weight[self.data.labels()[i]] += self.spec.class_weights[self.data.labels()[i]];
+            weight[self.data.labels()[i]] +=
+                self.spec.class_weights[self.data.labels()[i]] * self.data.weight(i);
             count[self.data.labels()[i]] += 1;
         }
         let total: f64 = weight.iter().sum();
@@ -194,6 +196,24 @@ mod tests {
             ..OracleSpec::errors(&data, 2)
         };
         assert!((optimum(&data, &spec).objective - 2.0).abs() < 1e-12);
+    }
+
+    /// Whole-number row weights are repeated rows, and a row of weight 0 is no row.
+    #[test]
+    fn row_weights_are_repeated_rows() {
+        use crate::common::{repeated_rows, with_random_weights};
+        for seed in 0..6 {
+            let data = with_random_weights(random_dataset(seed, 14, 2, 2, 4), seed, true);
+            let repeated = repeated_rows(&data);
+            for depth in 1..=2 {
+                let weighted = optimum(&data, &OracleSpec::errors(&data, depth));
+                let plain = optimum(&repeated, &OracleSpec::errors(&repeated, depth));
+                assert!(
+                    (weighted.objective - plain.objective).abs() < 1e-9,
+                    "seed {seed}"
+                );
+            }
+        }
     }
 
     /// Deeper never hurts, and a leaf minimum never helps.

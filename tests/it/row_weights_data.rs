@@ -128,3 +128,13 @@ fn row_costs_weigh_the_class_cost_by_the_row_weight() {
     let plain = data.without_weights();
     assert_eq!(Objective::Balanced.class_weights(&plain), vec![1.0, 1.0]);
 }
+
+#[test]
+fn a_weighted_csv_reads_back_with_its_weights() {
+    use crate::common::{random_dataset, to_weighted_csv, with_random_weights};
+    let data = with_random_weights(random_dataset(3, 12, 2, 2, 3), 3, false);
+    let (_dir, path) = temp_file("w.csv", &to_weighted_csv(&data));
+    let read = read_weighted_dataset(&path, &TargetColumn::Last, Some("w")).unwrap();
+    assert_eq!(read.weights(), data.weights());
+    assert_eq!(read.rows(), data.rows());
+}
