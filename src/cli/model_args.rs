@@ -587,6 +587,7 @@ impl ModelArgs {
                     min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
                     objective: objective.unwrap_or(defaults.objective),
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
+                    class_weights: defaults.class_weights,
                 })
             }
             FormulationName::BinOct => {
@@ -598,6 +599,7 @@ impl ModelArgs {
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     objective: objective.unwrap_or(defaults.objective),
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
+                    class_weights: defaults.class_weights,
                 })
             }
             FormulationName::FlowOct => {
@@ -608,6 +610,7 @@ impl ModelArgs {
                         .thresholds
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     objective: objective.unwrap_or(defaults.objective),
+                    class_weights: defaults.class_weights,
                 })
             }
             FormulationName::Olct => {
@@ -624,6 +627,7 @@ impl ModelArgs {
                     epsilon: olct.epsilon.unwrap_or(defaults.epsilon),
                     univariate: olct.univariate,
                     refine: !olct.no_refine,
+                    class_weights: defaults.class_weights,
                 })
             }
         })

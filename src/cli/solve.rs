@@ -225,18 +225,25 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) -> Result<()> {
         outln!("WARNING: {}", mismatch.message)?;
     }
     if let Some(certificate) = &outcome.certificate {
-        outln!(
-            "certificate: {} ({}); exact search {} in {:.2} s, objective {}, bound {}",
-            certificate.verdict,
-            certificate.message,
-            serde_json::to_value(certificate.dp.termination)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
-            certificate.dp.seconds,
-            figure(Some(certificate.dp.objective)),
-            figure(Some(certificate.dp.bound))
-        )?;
+        match &certificate.dp {
+            Some(dp) => outln!(
+                "certificate: {} ({}); exact search {} in {:.2} s, objective {}, bound {}",
+                certificate.verdict,
+                certificate.message,
+                serde_json::to_value(dp.termination)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                dp.seconds,
+                figure(Some(dp.objective)),
+                figure(Some(dp.bound))
+            )?,
+            None => outln!(
+                "certificate: {} ({})",
+                certificate.verdict,
+                certificate.message
+            )?,
+        }
         if let Some(all) = &certificate.all_thresholds {
             outln!(
                 "  over every midpoint threshold: objective {}, bound {}",

@@ -96,7 +96,7 @@ pub struct Row {
     /// Whether the solver's objective and `evaluated_objective` disagree.
     pub decode_mismatch: bool,
     /// The certificate's verdict (`agrees`, `incumbent_optimal`, `incumbent_suboptimal`,
-    /// `unknown`, `CONTRADICTION`); empty without a certificate.
+    /// `unknown`, `CONTRADICTION`, `not_applicable`); empty without a certificate.
     pub certificate: Option<Verdict>,
     /// The exact search's objective and bound of the same problem (the formulation's units),
     /// its seconds, and the MILP tree's objective above the optimum when suboptimal.
@@ -156,6 +156,7 @@ impl Row {
     /// computes it against the reference of all runs.
     pub fn from_solve(config: &RunConfig, document: &SolveDocument, greedy: &GreedyFigures) -> Row {
         let size = document.model_size;
+        let certificate_search = document.certificate.as_ref().and_then(|c| c.dp.as_ref());
         let report = &document.report;
         let trajectory_complete = !report.has_solution || report.time_to_first_incumbent.is_some();
         let data = &document.data;
@@ -208,9 +209,9 @@ impl Row {
             evaluated_objective: document.evaluated_objective,
             decode_mismatch: document.decode_mismatch.is_some(),
             certificate: document.certificate.as_ref().map(|c| c.verdict),
-            certificate_objective: document.certificate.as_ref().map(|c| c.dp.objective),
-            certificate_bound: document.certificate.as_ref().map(|c| c.dp.bound),
-            certificate_seconds: document.certificate.as_ref().map(|c| c.dp.seconds),
+            certificate_objective: certificate_search.map(|dp| dp.objective),
+            certificate_bound: certificate_search.map(|dp| dp.bound),
+            certificate_seconds: certificate_search.map(|dp| dp.seconds),
             certificate_difference: document.certificate.as_ref().and_then(|c| c.difference),
             train_accuracy: document.train.as_ref().map(|a| a.accuracy),
             train_balanced_accuracy: document.train.as_ref().map(|a| a.balanced_accuracy),

@@ -11,6 +11,7 @@
 
 mod any;
 pub mod binoct;
+pub mod costs;
 pub mod flowoct;
 pub mod oct;
 pub mod olct;

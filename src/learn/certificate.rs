@@ -12,7 +12,9 @@
 //! - `incumbent_optimal`: the solver stopped at a limit, but `m = l` (its tree is optimal; the
 //!   gap was only the bound's);
 //! - `incumbent_suboptimal`: the search's optimum is proven and `m > o`, by `difference`;
-//! - `unknown`: the search's budget was not enough to tell.
+//! - `unknown`: the search's budget was not enough to tell;
+//! - `not_applicable`: the search does not solve this problem (row or class weights, see
+//!   [`super::counterpart::search_lacks`]); no search is run and the message says why.
 
 use std::fmt;
 
@@ -38,6 +40,8 @@ pub enum Verdict {
     Unknown,
     #[serde(rename = "CONTRADICTION")]
     Contradiction,
+    #[serde(rename = "not_applicable")]
+    NotApplicable,
 }
 
 impl Verdict {
@@ -49,6 +53,7 @@ impl Verdict {
             Verdict::IncumbentSuboptimal => "incumbent_suboptimal",
             Verdict::Unknown => "unknown",
             Verdict::Contradiction => "CONTRADICTION",
+            Verdict::NotApplicable => "not_applicable",
         }
     }
 }
@@ -93,8 +98,8 @@ pub struct SearchFigures {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Certificate {
     pub verdict: Verdict,
-    /// The search on the same problem.
-    pub dp: SearchFigures,
+    /// The search on the same problem (none when not applicable).
+    pub dp: Option<SearchFigures>,
     /// The MILP tree's objective minus the search's optimum (`incumbent_suboptimal`).
     pub difference: Option<f64>,
     /// The verdict in words.
@@ -105,6 +110,20 @@ pub struct Certificate {
     /// The search's tree (written next to the MILP's on a contradiction).
     #[serde(skip)]
     pub dp_tree: Option<Tree>,
+}
+
+impl Certificate {
+    /// The certificate of a problem the search does not solve, saying `why`.
+    pub fn not_applicable(why: String) -> Certificate {
+        Certificate {
+            verdict: Verdict::NotApplicable,
+            dp: None,
+            difference: None,
+            message: why,
+            all_thresholds: None,
+            dp_tree: None,
+        }
+    }
 }
 
 /// The verdict on `milp` given `search`, the difference for a suboptimal incumbent, and the

@@ -13,10 +13,19 @@
 //! leaf more than splits, so it is `lambda * W` more per split (the search's `alpha` grows by
 //! `lambda * W / L^`) and `lambda * W` once (the `offset` added to the search's objective):
 //! with a depth cap, the sparse search's problem in the exact search's terms.
+//!
+//! Row weights and class weights: the factors above are computed from the formulation's error
+//! costs ([`ErrorCosts`]: class cost times class weight times row weight), and the search is
+//! handed the same training data (with its row weights). The search does not weigh rows or
+//! classes yet, so with either the counterpart says why it does not apply
+//! ([`Counterpart::not_applicable`], decided by [`search_lacks`] alone): its tree is then only a
+//! heuristic warm start, and the certificate's verdict is `not_applicable`.
 
 use crate::data::{Dataset, ThresholdMode};
+use crate::formulation::costs::ErrorCosts;
 use crate::formulation::AnyFormulation;
-use crate::learn::dp_search::{baseline_errors, DpParams, DpSearch};
+use crate::learn::dp_search::{DpParams, DpSearch};
+use crate::score::ClassWeight;
 
 /// The search that solves a formulation's problem, and the factor from the search's objective
 /// to the formulation's.
@@ -27,6 +36,8 @@ pub struct Counterpart {
     pub scale: f64,
     /// The cost of the root's leaf under a leaf penalty, in the search's units.
     pub offset: f64,
+    /// Why the search's optimum is not the formulation's (see [`search_lacks`]), if it is not.
+    pub not_applicable: Option<String>,
 }
 
 impl Counterpart {
@@ -36,9 +47,29 @@ impl Counterpart {
     }
 }
 
-/// The data's total weight under `weights` (one weight per class).
-fn total_weight(data: &Dataset, weights: &[f64]) -> f64 {
-    data.labels().iter().map(|&label| weights[label]).sum()
+/// What the formulation's problem has that the exact search does not solve yet: row weights
+/// or class weights, in words. The one check to lift when the search takes both (it then reads
+/// the data's row weights and the class weights handed to it in [`counterpart`]).
+pub fn search_lacks(train: &Dataset, class_weights: &[ClassWeight]) -> Option<String> {
+    let what = match (train.is_weighted(), !class_weights.is_empty()) {
+        (false, false) => return None,
+        (true, false) => "row weights",
+        (false, true) => "class weights",
+        (true, true) => "row weights and class weights",
+    };
+    Some(format!(
+        "the exact search does not take {what}, so its optimum is not this model's"
+    ))
+}
+
+/// The user's class weights of `formulation`.
+fn class_weights_of(formulation: &AnyFormulation) -> &[ClassWeight] {
+    match formulation {
+        AnyFormulation::Oct(f) => &f.class_weights,
+        AnyFormulation::BinOct(f) => &f.class_weights,
+        AnyFormulation::FlowOct(f) => &f.class_weights,
+        AnyFormulation::Olct(f) => &f.class_weights,
+    }
 }
 
 /// The counterpart of `formulation` on the training data `train`, if it has one. With
@@ -50,14 +81,15 @@ pub fn counterpart(
     thresholds: Option<ThresholdMode>,
 ) -> Option<Counterpart> {
     let depth = formulation.depth();
+    let class_weights = class_weights_of(formulation);
     let (params, scale, offset) = match formulation {
         AnyFormulation::Oct(oct) => {
-            let weights = oct.objective.class_weights(train);
-            let baseline = baseline_errors(train, &weights);
+            let costs = ErrorCosts::new(oct.objective, class_weights, train).ok()?;
+            let baseline = costs.baseline();
             if baseline <= 0.0 {
                 return None;
             }
-            let leaf = oct.leaf_penalty * total_weight(train, &weights);
+            let leaf = oct.leaf_penalty * costs.total();
             (
                 DpParams {
                     objective: oct.objective.into(),
@@ -71,10 +103,10 @@ pub fn counterpart(
             )
         }
         AnyFormulation::BinOct(binoct) => {
-            let weights = binoct.objective.class_weights(train);
-            let leaf = binoct.leaf_penalty * total_weight(train, &weights);
+            let costs = ErrorCosts::new(binoct.objective, class_weights, train).ok()?;
+            let leaf = binoct.leaf_penalty * costs.total();
             let alpha = if leaf > 0.0 {
-                let baseline = baseline_errors(train, &weights);
+                let baseline = costs.baseline();
                 if baseline <= 0.0 {
                     return None;
                 }
@@ -104,6 +136,7 @@ pub fn counterpart(
         ),
         AnyFormulation::Olct(_) => return None,
     };
+    // The class weights go to the search here once it takes them.
     let params = DpParams {
         thresholds: thresholds.unwrap_or(params.thresholds),
         ..params
@@ -113,5 +146,6 @@ pub fn counterpart(
         search,
         scale,
         offset,
+        not_applicable: search_lacks(train, class_weights),
     })
 }

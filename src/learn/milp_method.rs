@@ -46,8 +46,11 @@ pub fn run(
     let started = Instant::now();
     let counterpart = counterpart(formulation, train, None);
     let chosen = choose_start(formulation, counterpart.as_ref(), train, &options)?;
-    let certificate_reserve = match (options.certify, &counterpart, options.time_limit) {
-        (Some(budget), Some(_), Some(limit)) => budget.min(CERTIFICATE_SHARE * limit),
+    let certifiable = counterpart
+        .as_ref()
+        .is_some_and(|c| c.not_applicable.is_none());
+    let certificate_reserve = match (options.certify, certifiable, options.time_limit) {
+        (Some(budget), true, Some(limit)) => budget.min(CERTIFICATE_SHARE * limit),
         _ => 0.0,
     };
     let time_limit = options
@@ -80,7 +83,9 @@ pub fn run(
     outcome.warm_start_source = chosen.source;
     outcome.notes.extend(chosen.notes);
     if let (Some(budget), Some(counterpart)) = (options.certify, &counterpart) {
-        if outcome.report.termination != Termination::Interrupted {
+        if let Some(why) = &counterpart.not_applicable {
+            outcome.certificate = Some(Certificate::not_applicable(why.clone()));
+        } else if outcome.report.termination != Termination::Interrupted {
             // The certificate shares the time limit: it has its budget or what is left of the
             // limit, whichever is less.
             let limit_deadline = options.time_limit.and_then(|limit| after(started, limit));
@@ -190,7 +195,12 @@ fn choose_start(
     } else {
         (greedy, "greedy".to_string())
     };
-    let optimal = use_search && found.is_optimal();
+    if let Some(why) = &counterpart.not_applicable {
+        notes.push(format!(
+            "{why}: its tree is a heuristic start, chosen by the search's own objective"
+        ));
+    }
+    let optimal = use_search && found.is_optimal() && counterpart.not_applicable.is_none();
     Ok(ChosenStart {
         tree: Some(tree),
         source: Some(source),
@@ -286,6 +296,7 @@ fn certify(
         bound: counterpart.to_model(found.lower_bound),
     };
     let dp = figures(&found, counterpart);
+    let (objective, bound) = (dp.objective, dp.bound);
     let report = &outcome.report;
     let claim = MilpClaim {
         optimal: report.termination == Termination::Optimal,
@@ -295,8 +306,8 @@ fn certify(
     };
     let search = SearchResult {
         optimal: found.is_optimal(),
-        objective: dp.objective,
-        bound: dp.bound,
+        objective,
+        bound,
     };
     let (verdict, difference, message) = verdict(&claim, &search);
     let reduced = match formulation {
@@ -317,7 +328,7 @@ fn certify(
     };
     Ok(Certificate {
         verdict,
-        dp,
+        dp: Some(dp),
         difference,
         message,
         all_thresholds,

@@ -37,29 +37,29 @@ impl Standardisation {
     /// Zero mean, unit variance over `rows` (population standard deviation, as scikit-learn's
     /// `StandardScaler`); a constant feature gets scale 1, so it standardises to 0.
     pub fn fit(rows: &[Vec<f64>], n_features: usize) -> Standardisation {
-        let n = rows.len().max(1) as f64;
+        Standardisation::fit_weighted(rows, n_features, &vec![1.0; rows.len()])
+    }
+
+    /// [`Standardisation::fit`] with row `i` counted `weights[i]` times (weighted mean and
+    /// population variance): for whole weights, the fit over the rows repeated that often.
+    pub fn fit_weighted(rows: &[Vec<f64>], n_features: usize, weights: &[f64]) -> Standardisation {
+        let total: f64 = weights.iter().sum();
+        let total = if total > 0.0 { total } else { 1.0 };
         let mut mean = vec![0.0; n_features];
-        for row in rows {
+        for (row, w) in rows.iter().zip(weights) {
             for (m, x) in mean.iter_mut().zip(row) {
-                *m += x / n;
+                *m += w * x / total;
             }
         }
         let mut variance = vec![0.0; n_features];
-        for row in rows {
+        for (row, w) in rows.iter().zip(weights) {
             for j in 0..n_features {
-                variance[j] += (row[j] - mean[j]).powi(2) / n;
+                variance[j] += w * (row[j] - mean[j]).powi(2) / total;
             }
         }
         let scale = variance
             .iter()
-            .map(|v| {
-                let s = v.sqrt();
-                if s > 1e-12 {
-                    s
-                } else {
-                    1.0
-                }
-            })
+            .map(|v| if v.sqrt() > 1e-12 { v.sqrt() } else { 1.0 })
             .collect();
         Standardisation { mean, scale }
     }

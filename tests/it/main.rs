@@ -42,3 +42,4 @@ mod streams;
 mod totality;
 mod tree_files;
 mod tune;
+mod weighted_milp;

@@ -9,3 +9,4 @@ mod model;
 mod probability;
 mod solve;
 mod tangents;
+mod weights;

@@ -7,9 +7,13 @@ use crate::experiment::summary::groups::group_by;
 use crate::experiment::summary::table::Table;
 use crate::learn::certificate::Verdict;
 
-/// The Markdown section; empty when no run has a certificate.
+/// The Markdown section; empty when no run has a certificate (a `not_applicable` one, of a
+/// problem the search does not solve, does not count).
 pub fn certificates_section(rows: &[Row]) -> String {
-    let certified: Vec<&Row> = rows.iter().filter(|r| r.certificate.is_some()).collect();
+    let certified: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.certificate.is_some_and(|v| v != Verdict::NotApplicable))
+        .collect();
     if certified.is_empty() {
         return String::new();
     }

@@ -18,10 +18,11 @@ use serde_json::json;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
+use crate::formulation::costs::ErrorCosts;
 use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation};
 use crate::greedy::{cart, check_depth, CartParams};
 use crate::mip::{Assignment, Expression};
-use crate::score::Objective;
+use crate::score::{ClassWeight, Objective};
 use crate::tree::{NodeKind, Tree};
 
 use candidates::Candidates;
@@ -43,6 +44,9 @@ pub struct BinOct {
     pub objective: Objective,
     /// Penalty per leaf, in units of the weighted error rate (0: complete trees).
     pub leaf_penalty: f64,
+    /// The user's cost of an error on each listed class (`--class-weight`), times the
+    /// objective's.
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl BinOct {
@@ -53,6 +57,7 @@ impl BinOct {
             thresholds: ThresholdMode::ClassBoundary,
             objective: Objective::Accuracy,
             leaf_penalty: 0.0,
+            class_weights: Vec::new(),
         }
     }
 
@@ -124,7 +129,7 @@ impl Formulation for BinOct {
             data,
             self.depth,
             Candidates::new(data, self.thresholds),
-            self.objective.class_weights(data),
+            ErrorCosts::new(self.objective, &self.class_weights, data)?,
             self.leaf_penalty,
         ))
     }
@@ -173,18 +178,14 @@ impl Formulation for BinOct {
         Ok(Decoded { tree, notes })
     }
 
-    /// The weighted training errors of the tree as the model expresses it (after snapping),
-    /// plus the leaf penalty (`lambda * W` per leaf) of its leaves.
+    /// The summed error costs of the training rows the tree misclassifies as the model
+    /// expresses it (after snapping), plus the leaf penalty (`lambda * W` per leaf) of its
+    /// leaves.
     fn objective_of(&self, built: &BinOctModel, tree: &Tree) -> Result<f64> {
         let snapped = built.snapped(tree)?;
-        let errors: f64 = built
-            .data
-            .rows()
-            .iter()
-            .zip(built.data.labels())
-            .filter(|(row, &label)| snapped.predict_row(row) != label)
-            .map(|(_, &label)| built.class_weights[label])
-            .sum();
+        let errors = built
+            .costs
+            .errors_of(&built.data, snapped.predict(built.data.rows()));
         Ok(errors + built.leaf_cost() * snapped.leaves().len() as f64)
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::formulation::costs::ErrorCosts;
 use crate::formulation::twins::Twins;
 use crate::formulation::{cbc_without_cuts_and_heuristics, BuiltModel, StartKind, VariableRole};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
@@ -19,7 +20,8 @@ pub struct BinOctModel {
     pub(super) data: Dataset,
     pub(super) depth: usize,
     pub(super) candidates: Candidates,
-    pub(super) class_weights: Vec<f64>,
+    /// The cost of an error on each row, and per unit of row weight on each class.
+    pub(super) costs: ErrorCosts,
     /// The penalty per leaf, in weighted errors (`lambda * W`); 0 without split indicators.
     leaf_cost: f64,
     /// `d[n]` at `[n - 1]`, with a leaf penalty only: node `n` splits.
@@ -47,14 +49,14 @@ fn leaves_under(id: usize, depth: usize) -> std::ops::Range<usize> {
 }
 
 impl BinOctModel {
-    /// Builds the model of depth `depth` over `candidates` of `data`, with the cost `class_weights`
-    /// of an error on each class, and `leaf_penalty` per leaf (in units of the weighted error
-    /// rate; 0 builds the model without split indicators).
+    /// Builds the model of depth `depth` over `candidates` of `data`, with the cost `costs` of
+    /// an error on each row, and `leaf_penalty` per leaf (in units of the weighted error rate;
+    /// 0 builds the model without split indicators).
     pub(super) fn build(
         data: &Dataset,
         depth: usize,
         candidates: Candidates,
-        class_weights: Vec<f64>,
+        costs: ErrorCosts,
         leaf_penalty: f64,
     ) -> BinOctModel {
         let n_branch = (1usize << depth) - 1;
@@ -71,8 +73,7 @@ impl BinOctModel {
             });
         };
 
-        let total_weight: f64 = data.labels().iter().map(|&l| class_weights[l]).sum();
-        let leaf_cost = leaf_penalty * total_weight;
+        let leaf_cost = leaf_penalty * costs.total();
         let mut split_vars = Vec::new();
         let mut feature_vars = Vec::with_capacity(n_branch);
         let mut bit_vars = Vec::with_capacity(n_branch);
@@ -135,28 +136,30 @@ impl BinOctModel {
             }
             class_vars.push(p);
         }
-        // A leaf's errors of a class are a whole number in every tree. With whole class weights
-        // and leaf cost the objective is then whole, which the solvers see only when the error
-        // columns are integer: they then prune every node whose bound is above the incumbent
-        // minus one.
-        let class_counts = data.class_counts();
-        let whole_objective = class_weights
-            .iter()
-            .chain([&leaf_cost])
-            .all(|&w| w >= 0.0 && w.fract() == 0.0);
+        // A leaf's errors of a class (its rows' summed weights) are a whole number in every
+        // tree when the row weights are. With whole class costs and leaf cost the objective is
+        // then whole, which the solvers see only when the error columns are integer: they then
+        // prune every node whose bound is above the incumbent minus one.
+        let class_totals = data.class_weight_totals();
+        let whole_objective = data.has_integer_weights()
+            && costs
+                .class_factors
+                .iter()
+                .chain([&leaf_cost])
+                .all(|&w| w >= 0.0 && w.fract() == 0.0);
         for l in first_leaf..2 * first_leaf {
             let mut e = Vec::with_capacity(data.n_classes());
             for (c, class) in data.classes().iter().enumerate() {
                 let name = format!("e[l={l},c={c}]");
                 e.push(if whole_objective {
-                    mip.integer(&name, 0.0, class_counts[c] as f64)
+                    mip.integer(&name, 0.0, class_totals[c])
                 } else {
                     mip.continuous(&name, 0.0, f64::INFINITY)
                 });
                 role(
                     &name,
                     Some(l),
-                    format!("rows of class {class} in leaf {l} counted as errors"),
+                    format!("(weighted) rows of class {class} in leaf {l} counted as errors"),
                 );
             }
             error_vars.push(e);
@@ -167,7 +170,7 @@ impl BinOctModel {
             data: data.clone(),
             depth,
             candidates,
-            class_weights,
+            costs,
             leaf_cost,
             split_vars,
             feature_vars,
@@ -250,17 +253,21 @@ impl BinOctModel {
                 self.add_range_rules(n, f, &rows_by_bin);
             }
         }
-        let class_counts = self.data.class_counts();
+        // e[l,c] is in units of row weight (rows without weights): class c's rows in leaf l
+        // when it predicts another class; the objective prices it at the class's cost.
+        let class_totals = self.data.class_weight_totals();
         let mut objective = Expression::default();
         for i in 0..first_leaf {
-            for (c, &n_c) in class_counts.iter().enumerate() {
+            for (c, &n_c) in class_totals.iter().enumerate() {
                 let mut lhs = Expression::default();
-                for (row, &label) in self.leaf_vars.iter().zip(self.data.labels()) {
-                    if label == c {
-                        lhs += row[i];
+                for (r, (row, &label)) in self.leaf_vars.iter().zip(self.data.labels()).enumerate()
+                {
+                    let weight = self.data.weight(r);
+                    if label == c && weight != 0.0 {
+                        lhs += weight * row[i];
                     }
                 }
-                lhs -= n_c as f64 * self.class_vars[i][c];
+                lhs -= n_c * self.class_vars[i][c];
                 lhs -= self.error_vars[i][c];
                 self.mip.add_row(
                     format!("err[l={},c={c}]", first_leaf + i),
@@ -268,7 +275,7 @@ impl BinOctModel {
                     RowSense::Le,
                     0.0,
                 );
-                objective += self.class_weights[c] * self.error_vars[i][c];
+                objective += self.costs.class_factors[c] * self.error_vars[i][c];
             }
         }
         if self.leaf_cost > 0.0 {
@@ -351,9 +358,9 @@ impl BinOctModel {
         &self.candidates.thresholds
     }
 
-    /// The cost of an error on each class.
+    /// The cost of an error on each class, per unit of row weight.
     pub fn class_weights(&self) -> &[f64] {
-        &self.class_weights
+        &self.costs.class_factors
     }
 
     /// Whether the model has split indicators and prices leaves.
@@ -447,10 +454,10 @@ impl BinOctModel {
                 start.set(*var, f64::from(u8::from(bit)));
             }
         }
-        let mut in_leaf = vec![vec![0usize; self.data.n_classes()]; first_leaf];
+        let mut in_leaf = vec![vec![0.0; self.data.n_classes()]; first_leaf];
         for (r, row) in self.leaf_vars.iter().enumerate() {
             let reached = full.leaf_of(&self.candidates.bins[r]);
-            in_leaf[reached - first_leaf][self.data.labels()[r]] += 1;
+            in_leaf[reached - first_leaf][self.data.labels()[r]] += self.data.weight(r);
             for (i, var) in row.iter().enumerate() {
                 start.set(*var, f64::from(u8::from(first_leaf + i == reached)));
             }
@@ -459,8 +466,8 @@ impl BinOctModel {
             for (c, &count) in in_leaf[i].iter().enumerate() {
                 let is_predicted = c == predicted;
                 start.set(self.class_vars[i][c], f64::from(u8::from(is_predicted)));
-                let errors = if is_predicted { 0 } else { count };
-                start.set(self.error_vars[i][c], errors as f64);
+                let errors = if is_predicted { 0.0 } else { count };
+                start.set(self.error_vars[i][c], errors);
             }
         }
         start.finish()

@@ -7,7 +7,7 @@ use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::{BinOct, BINOCT_MAX_DEPTH};
 use crate::greedy::check_depth;
-use crate::score::Objective;
+use crate::score::{ClassWeight, Objective};
 
 /// BinOCT's parameters besides the depth; missing fields take their defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,6 +20,9 @@ pub struct BinOctParams {
     /// Penalty per leaf in units of the (weighted) error rate, as the sparse search's lambda
     /// (`lambda * W` weighted errors per leaf; 0: complete trees, no split indicators).
     pub leaf_penalty: f64,
+    /// The cost of an error on each listed class, times the objective's (others: 1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl Default for BinOctParams {
@@ -28,6 +31,7 @@ impl Default for BinOctParams {
             thresholds: ThresholdMode::ClassBoundary,
             objective: Objective::Accuracy,
             leaf_penalty: 0.0,
+            class_weights: Vec::new(),
         }
     }
 }
@@ -47,6 +51,7 @@ impl BinOctParams {
             thresholds: self.thresholds,
             objective: self.objective,
             leaf_penalty: self.leaf_penalty,
+            class_weights: self.class_weights.clone(),
         })
     }
 }
@@ -58,6 +63,7 @@ impl BinOct {
             thresholds: self.thresholds,
             objective: self.objective,
             leaf_penalty: self.leaf_penalty,
+            class_weights: self.class_weights.clone(),
         }
     }
 }

@@ -182,7 +182,7 @@ impl FlowOctModel {
                     let predicted = if goes_left(i) { left } else { right };
                     predicted != self.data.labels()[i]
                 })
-                .map(|&i| self.class_weights[self.data.labels()[i]])
+                .map(|&i| self.costs.rows[i])
                 .sum()
         };
         let boundaries = self.features.boundaries_of(own.feature);

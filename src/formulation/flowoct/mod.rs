@@ -26,10 +26,11 @@ use serde_json::json;
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
+use crate::formulation::costs::ErrorCosts;
 use crate::formulation::{Decoded, Encoded, Formulation};
 use crate::greedy::{cart, CartParams};
 use crate::mip::Assignment;
-use crate::score::Objective;
+use crate::score::{ClassWeight, Objective};
 use crate::tree::Tree;
 
 /// The deepest FlowOCT model milptree builds (`groups * 2^(D+1)` flow columns).
@@ -44,6 +45,9 @@ pub struct FlowOct {
     pub thresholds: ThresholdMode,
     /// What a misclassification costs.
     pub objective: Objective,
+    /// The user's cost of an error on each listed class (`--class-weight`), times the
+    /// objective's.
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl FlowOct {
@@ -53,6 +57,7 @@ impl FlowOct {
             depth,
             thresholds: ThresholdMode::All,
             objective: Objective::Accuracy,
+            class_weights: Vec::new(),
         })
     }
 
@@ -102,7 +107,7 @@ impl Formulation for FlowOct {
             data,
             self.depth,
             Candidates::new(data, self.thresholds),
-            self.objective.class_weights(data),
+            ErrorCosts::new(self.objective, &self.class_weights, data)?,
         ))
     }
 
@@ -130,17 +135,12 @@ impl Formulation for FlowOct {
         Ok(Decoded { tree, notes })
     }
 
-    /// The weighted training errors of the tree as the model expresses it (see
-    /// [`FlowOctModel::express`]).
+    /// The summed error costs of the training rows the tree misclassifies as the model
+    /// expresses it (see [`FlowOctModel::express`]).
     fn objective_of(&self, built: &FlowOctModel, tree: &Tree) -> Result<f64> {
         let (snapped, _) = built.express(tree)?;
         Ok(built
-            .data
-            .rows()
-            .iter()
-            .zip(built.data.labels())
-            .filter(|(row, &label)| snapped.predict_row(row) != label)
-            .map(|(_, &label)| built.class_weights[label])
-            .sum())
+            .costs
+            .errors_of(&built.data, snapped.predict(built.data.rows())))
     }
 }

@@ -4,6 +4,7 @@
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
+use crate::formulation::costs::ErrorCosts;
 use crate::formulation::{cbc_without_cuts_and_heuristics, BuiltModel, StartKind, VariableRole};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::solver::SolverKind;
@@ -19,7 +20,8 @@ pub struct FlowOctModel {
     pub(super) data: Dataset,
     pub(super) depth: usize,
     pub(super) candidates: Candidates,
-    pub(super) class_weights: Vec<f64>,
+    /// The cost of an error on each row.
+    pub(super) costs: ErrorCosts,
     pub(super) groups: Vec<Group>,
     /// The binary features and those each level may split on.
     pub(super) features: NodeFeatures,
@@ -85,19 +87,19 @@ impl FlowOctModel {
         (self.data.n_rows(), self.groups.len())
     }
 
-    /// Builds the model of depth `depth` over `candidates` of `data`, with the cost
-    /// `class_weights` of an error on each class.
+    /// Builds the model of depth `depth` over `candidates` of `data`, with the cost `costs` of
+    /// an error on each row.
     pub(super) fn build(
         data: &Dataset,
         depth: usize,
         candidates: Candidates,
-        class_weights: Vec<f64>,
+        costs: ErrorCosts,
     ) -> FlowOctModel {
         let n_nodes = (1usize << (depth + 1)) - 1;
         let n_branch = (1usize << depth) - 1;
         let k = data.n_classes();
         let features = &data.schema().features;
-        let groups = groups(data, &candidates);
+        let groups = groups(data, &candidates, &costs.rows);
         let node_features = NodeFeatures::new(data, &candidates, &groups, depth);
         let binary = &node_features.binary;
         let mut mip = MipModel::new(format!("flowoct_depth{depth}"));
@@ -321,18 +323,17 @@ impl FlowOctModel {
             }
         }
 
-        // Objective: the weighted rows minus the weighted rows classified correctly.
-        let total: f64 = groups
-            .iter()
-            .flat_map(|group| group.counts.iter().zip(&class_weights))
-            .map(|(&count, w)| count as f64 * w)
-            .sum();
+        // Objective: the summed error costs of the rows minus those of the rows classified
+        // correctly (a group's flow to a sink of class c is worth its class-c rows' costs).
+        let total: f64 = groups.iter().flat_map(|group| &group.costs).sum();
         let mut objective = Expression::from(total);
         for (g, group) in groups.iter().enumerate() {
             for sinks in &sink_vars[g] {
                 for (c, sink) in sinks.iter().enumerate() {
                     if let Some(sink) = sink {
-                        objective -= group.counts[c] as f64 * class_weights[c] * *sink;
+                        if group.costs[c] != 0.0 {
+                            objective -= group.costs[c] * *sink;
+                        }
                     }
                 }
             }
@@ -344,7 +345,7 @@ impl FlowOctModel {
             data: data.clone(),
             depth,
             candidates,
-            class_weights,
+            costs,
             groups,
             features: node_features,
             split_vars,

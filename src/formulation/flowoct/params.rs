@@ -7,7 +7,7 @@ use crate::data::ThresholdMode;
 use crate::error::Result;
 use crate::formulation::flowoct::{FlowOct, FLOWOCT_MAX_DEPTH};
 use crate::greedy::check_depth;
-use crate::score::Objective;
+use crate::score::{ClassWeight, Objective};
 
 /// FlowOCT's parameters besides the depth; missing fields take their defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,6 +17,9 @@ pub struct FlowOctParams {
     pub thresholds: ThresholdMode,
     /// What an error costs.
     pub objective: Objective,
+    /// The cost of an error on each listed class, times the objective's (others: 1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl Default for FlowOctParams {
@@ -24,6 +27,7 @@ impl Default for FlowOctParams {
         FlowOctParams {
             thresholds: ThresholdMode::All,
             objective: Objective::Accuracy,
+            class_weights: Vec::new(),
         }
     }
 }
@@ -36,6 +40,7 @@ impl FlowOctParams {
             depth,
             thresholds: self.thresholds,
             objective: self.objective,
+            class_weights: self.class_weights.clone(),
         })
     }
 }
@@ -46,6 +51,7 @@ impl FlowOct {
         FlowOctParams {
             thresholds: self.thresholds,
             objective: self.objective,
+            class_weights: self.class_weights.clone(),
         }
     }
 }

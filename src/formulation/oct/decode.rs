@@ -69,17 +69,12 @@ pub(super) fn decode(oct: &Oct, built: &OctModel, solution: &Assignment) -> Resu
     Ok(Decoded { tree, notes })
 }
 
-/// The model's objective of `tree`, by plain code: weighted errors over the baseline's, plus
+/// The model's objective of `tree`, by plain code: the summed error costs of its misclassified
+/// rows (class cost, class weight and row weight) over the baseline's, plus
 /// alpha per split and the leaf penalty per leaf.
 pub(super) fn objective_of(oct: &Oct, built: &OctModel, tree: &Tree) -> f64 {
     let data = &built.data;
-    let predicted = tree.predict(data.rows());
-    let errors: f64 = predicted
-        .iter()
-        .zip(data.labels())
-        .filter(|(p, a)| p != a)
-        .map(|(_, &a)| built.class_weights[a])
-        .sum();
+    let errors = built.costs.errors_of(data, tree.predict(data.rows()));
     errors / built.baseline
         + oct.alpha * tree.n_splits() as f64
         + built.leaf_cost(oct.leaf_penalty) * tree.leaves().len() as f64

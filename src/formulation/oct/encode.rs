@@ -75,7 +75,7 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
         let weights = leaf_weights
             .entry(tree.leaf_of(row))
             .or_insert_with(|| vec![0.0; data.n_classes()]);
-        weights[data.labels()[i]] += built.class_weights[data.labels()[i]];
+        weights[data.labels()[i]] += built.costs.rows[i];
     }
     let majority = built.leaves == LeafRule::Majority;
     for (&id, weights) in leaf_weights.iter().filter(|_| majority) {
@@ -93,8 +93,10 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
                 "leaf {id} predicted `{}`, but OCT's leaves predict a{} majority class of \
                  their rows: encoded as `{}`",
                 data.classes()[class],
-                if oct.objective == Objective::Balanced {
+                if oct.objective == Objective::Balanced || !oct.class_weights.is_empty() {
                     " (class-weighted)"
+                } else if data.is_weighted() {
+                    " (row-weighted)"
                 } else {
                     ""
                 },
@@ -140,7 +142,7 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
         start.set(built.l[t], f64::from(u8::from(used)));
         let mut weighted = vec![0.0; data.n_classes()];
         for &i in rows {
-            weighted[data.labels()[i]] += built.class_weights[data.labels()[i]];
+            weighted[data.labels()[i]] += built.costs.rows[i];
         }
         let total: f64 = weighted.iter().sum();
         let predicted = if used {

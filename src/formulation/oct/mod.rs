@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation};
 use crate::greedy::{cart, check_depth, CartParams};
 use crate::mip::{Assignment, Expression};
-use crate::score::Objective;
+use crate::score::{ClassWeight, Objective};
 use crate::tree::Tree;
 
 pub use model::{LeafRule, OctModel};
@@ -43,6 +43,9 @@ pub struct Oct {
     pub objective: Objective,
     /// Penalty per leaf (`--leaf-penalty`, default 0), in units of the weighted error rate.
     pub leaf_penalty: f64,
+    /// The user's cost of an error on each listed class (`--class-weight`), times the
+    /// objective's.
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl Oct {
@@ -53,6 +56,7 @@ impl Oct {
             min_leaf: 1,
             objective: Objective::Accuracy,
             leaf_penalty: 0.0,
+            class_weights: Vec::new(),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
 use crate::error::{Error, Result};
+use crate::formulation::costs::ErrorCosts;
 use crate::formulation::oct::Oct;
 use crate::formulation::{BuiltModel, VariableRole};
 use crate::mip::{Expression, MipModel, Variable};
@@ -48,7 +49,8 @@ pub struct OctModel {
     pub(super) data: Dataset,
     pub(super) depth: usize,
     pub(super) features: Vec<ScaledFeature>,
-    pub(super) class_weights: Vec<f64>,
+    /// The cost of an error on each row.
+    pub(super) costs: ErrorCosts,
     pub(super) baseline: f64,
     /// The data's total (weighted) rows `W`.
     pub(super) total_weight: f64,
@@ -210,15 +212,9 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
     let n = data.n_rows();
     let k = data.n_classes();
     let features = scaled_features(data);
-    let class_weights = params.objective.class_weights(data);
-    let weighted_counts: Vec<f64> = data
-        .class_counts()
-        .iter()
-        .zip(&class_weights)
-        .map(|(&count, w)| count as f64 * w)
-        .collect();
-    let total_weight: f64 = weighted_counts.iter().sum();
-    let baseline = total_weight - weighted_counts.iter().copied().fold(0.0, f64::max);
+    let costs = ErrorCosts::new(params.objective, &params.class_weights, data)?;
+    let total_weight = costs.total();
+    let baseline = costs.baseline();
     if baseline <= 0.0 {
         return Err(Error::input(
             data.source(),
@@ -286,14 +282,14 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
                 );
             }
             let mut members = Expression::from(n_kt[class][t]);
-            for i in (0..n).filter(|&i| data.labels()[i] == class) {
-                members -= class_weights[class] * z[i][t];
+            for i in (0..n).filter(|&i| data.labels()[i] == class && costs.rows[i] != 0.0) {
+                members -= costs.rows[i] * z[i][t];
             }
             mip.add_constraint(format!("count[k={class},l={id}]"), members.eq(0.0));
         }
         let mut all = Expression::from(n_t[t]);
-        for (i, row) in z.iter().enumerate() {
-            all -= class_weights[data.labels()[i]] * row[t];
+        for (row, &cost) in z.iter().zip(&costs.rows).filter(|(_, &cost)| cost != 0.0) {
+            all -= cost * row[t];
         }
         mip.add_constraint(format!("count[l={id}]"), all.eq(0.0));
         let chosen: Expression = (0..k).map(|class| Expression::from(c[class][t])).sum();
@@ -367,7 +363,7 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
     // With free leaves, each class's errors in each leaf: its rows there unless it is predicted.
     let mut class_errors = Vec::new();
     if leaves == LeafRule::Free {
-        for (class, &class_total) in weighted_counts.iter().enumerate() {
+        for (class, &class_total) in costs.class_totals.iter().enumerate() {
             let mut by_leaf = Vec::with_capacity(n_leaves);
             for t in 0..n_leaves {
                 let id = n_leaves + t;
@@ -404,7 +400,7 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
         data: data.clone(),
         depth,
         features,
-        class_weights,
+        costs,
         baseline,
         total_weight,
         a,

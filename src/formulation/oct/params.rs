@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::formulation::oct::{Oct, OCT_MAX_DEPTH};
 use crate::greedy::check_depth;
-use crate::score::Objective;
+use crate::score::{ClassWeight, Objective};
 
 /// OCT's parameters besides the depth; missing fields take their defaults.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -21,6 +21,9 @@ pub struct OctParams {
     /// Penalty per leaf in units of the (weighted) error rate, as the sparse search's lambda:
     /// `lambda * W / L^` per split and once for the root, in OCT's units.
     pub leaf_penalty: f64,
+    /// The cost of an error on each listed class, times the objective's (others: 1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl Default for OctParams {
@@ -30,6 +33,7 @@ impl Default for OctParams {
             min_leaf: 1,
             objective: Objective::Accuracy,
             leaf_penalty: 0.0,
+            class_weights: Vec::new(),
         }
     }
 }
@@ -63,6 +67,7 @@ impl OctParams {
             min_leaf: self.min_leaf,
             objective: self.objective,
             leaf_penalty: self.leaf_penalty,
+            class_weights: self.class_weights.clone(),
         })
     }
 }
@@ -75,6 +80,7 @@ impl Oct {
             min_leaf: self.min_leaf,
             objective: self.objective,
             leaf_penalty: self.leaf_penalty,
+            class_weights: self.class_weights.clone(),
         }
     }
 }

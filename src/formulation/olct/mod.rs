@@ -32,6 +32,7 @@ use crate::error::{Error, Result};
 use crate::formulation::{BuiltModel, Decoded, Encoded, Formulation, VariableRole};
 use crate::greedy::{check_depth, logistic_tree, LogisticTreeParams};
 use crate::mip::{Assignment, MipModel};
+use crate::score::ClassWeight;
 use crate::tree::Tree;
 
 use training::{Settings, Training};
@@ -61,6 +62,9 @@ pub struct Olct {
     pub univariate: bool,
     /// Refit the last level by exact L1-logistic regression after the solve (Remark 1).
     pub refine: bool,
+    /// The weight of each listed class's rows in the loss (`--class-weight`; others: 1),
+    /// times the rows' own weights.
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl Olct {
@@ -76,6 +80,7 @@ impl Olct {
             epsilon: 1e-5,
             univariate: false,
             refine: true,
+            class_weights: Vec::new(),
         }
     }
 
@@ -168,7 +173,12 @@ impl Olct {
 
     /// The training data as the model sees it (relabelled, standardised, with the bounds).
     fn training(&self, data: &Dataset) -> Result<Training> {
-        Training::new(data, self.positive_class.as_deref(), self.settings()?)
+        Training::new(
+            data,
+            self.positive_class.as_deref(),
+            &self.class_weights,
+            self.settings()?,
+        )
     }
 
     /// The exact objective of `tree` on the model's training data: the objective with the

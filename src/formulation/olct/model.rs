@@ -243,11 +243,15 @@ pub(crate) fn build_model(
             }
         }
     }
-    // Objective: sum_h (C_h sum_i xi[i,h] + sum_{t in T_h} ||w_t||_1).
+    // Objective: sum_h (C_h sum_i v_i xi[i,h] + sum_{t in T_h} ||w_t||_1), v_i the weight of
+    // row i's loss.
     let mut objective = Expression::with_capacity(n * settings.depth + 2 * p * layout.branches());
-    for xi in &vars.xi {
+    for (xi, &weight) in vars.xi.iter().zip(&training.loss_weights) {
+        if weight == 0.0 {
+            continue;
+        }
         for (h, &x) in xi.iter().enumerate() {
-            objective.add_mul(settings.c[h], x);
+            objective.add_mul(settings.c[h] * weight, x);
         }
     }
     for t in 0..layout.branches() {

@@ -2,10 +2,11 @@
 //! routing (never from a solver's values):
 //!
 //! ```text
-//! sum_h ( C_h sum_i loss(y_i (w_t(i,h) . z_i + b_t(i,h))) + sum_{t in T_h} ||w_t||_1 )
+//! sum_h ( C_h sum_i v_i loss(y_i (w_t(i,h) . z_i + b_t(i,h))) + sum_{t in T_h} ||w_t||_1 )
 //! ```
 //!
-//! where `t(i, h)` is the node of level `h` on row `i`'s path. With `loss` the tangent
+//! where `t(i, h)` is the node of level `h` on row `i`'s path and `v_i` the weight of row `i`'s
+//! loss (its row weight times its class's weight; 1 without weights). With `loss` the tangent
 //! underestimator this is the model's (surrogate) objective; with the logistic loss itself it
 //! is the exact objective.
 
@@ -85,7 +86,7 @@ pub(crate) fn tree_objective(
         for (h, &t) in path.iter().take(depth).enumerate() {
             let (weights, bias) = &splits[t];
             let margin = training.y(i) * tree.oblique_value(weights, *bias, row);
-            level_loss[h] += loss(margin);
+            level_loss[h] += training.loss_weights[i] * loss(margin);
         }
     }
     Ok(penalty

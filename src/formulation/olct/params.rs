@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
 use crate::formulation::olct::{Olct, TangentSet};
+use crate::score::ClassWeight;
 
 /// OLCT's parameters besides the depth; missing fields take their defaults (tangent set V0,
 /// C = 1 at every level, M = 100, epsilon = 1e-5, oblique splits, refinement on).
@@ -23,6 +24,9 @@ pub struct OlctParams {
     pub univariate: bool,
     /// Refit the last level by exact L1-logistic regression after the solve.
     pub refine: bool,
+    /// The weight of each listed class's rows in the loss (others: 1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl Default for OlctParams {
@@ -43,6 +47,7 @@ impl OlctParams {
             epsilon: self.epsilon,
             univariate: self.univariate,
             refine: self.refine,
+            class_weights: self.class_weights.clone(),
         };
         olct.settings()?;
         Ok(olct)
@@ -60,6 +65,7 @@ impl Olct {
             epsilon: self.epsilon,
             univariate: self.univariate,
             refine: self.refine,
+            class_weights: self.class_weights.clone(),
         }
     }
 }

@@ -5,6 +5,10 @@
 //! descends from the current weights and stays within the score bound; see
 //! [`crate::greedy::logistic_node::fit_node`]). The exact objective is checked before and
 //! after: an increase is reported as an internal error.
+//!
+//! The regression fits each node's rows unweighted. With row or class weights it may therefore
+//! raise the (weighted) exact objective: the refined tree is then kept only when it does not,
+//! and the tree as given is returned with a note otherwise.
 
 use std::collections::BTreeMap;
 
@@ -84,7 +88,18 @@ pub(crate) fn refine(training: &Training, tree: &Tree, univariate: bool) -> Resu
     }
     let refined = with_splits(tree, &replaced, training)?;
     let after = exact_objective(training, &refined)?;
-    if after > before + 1e-9 * before.abs().max(1.0) {
+    let increased = after > before + 1e-9 * before.abs().max(1.0);
+    if increased && training.is_weighted() {
+        notes.push(format!(
+            "the refinement fits unweighted regressions; on the weighted rows it would raise the              exact objective from {before} to {after}, so the tree was kept as it was"
+        ));
+        return Ok(Refinement {
+            tree: tree.clone(),
+            after: before,
+            notes,
+        });
+    }
+    if increased {
         return Err(Error::Internal(format!(
             "the refinement of the last level increased the exact objective from {before} to \
              {after}"

@@ -1,11 +1,13 @@
 //! The training data as OLCT sees it: two classes (a multiclass dataset relabelled as the
-//! positive class against the rest), labels y in {-1, +1}, the standardisation fitted on the
-//! training rows, the standardised rows, the weight `C_h` of each level, and the score bound
+//! positive class against the rest), labels y in {-1, +1}, the weight of each row's loss (its row
+//! weight times its class's weight), the standardisation fitted on the training rows, the
+//! standardised rows, the weight `C_h` of each level, and the score bound
 //! `sum_j Z_j |w_j| + |b| <= S` that keeps the big-M constraints valid.
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::greedy::logistic_node::{standardised_rows, ScoreBound};
+use crate::score::{class_weight_vector, ClassWeight};
 use crate::tree::Standardisation;
 
 /// Checked OLCT settings: the per-level weights and the bounds derived from `M` and epsilon.
@@ -29,6 +31,9 @@ pub(crate) struct Training {
     pub positive_class: usize,
     /// `y_i = +1` for each row.
     pub positive: Vec<bool>,
+    /// The weight of each row's loss: its row weight times its class's weight (the class of
+    /// the data as given, before any relabelling).
+    pub loss_weights: Vec<f64>,
     pub standardisation: Standardisation,
     /// `Z_j` and `S`.
     pub bound: ScoreBound,
@@ -50,6 +55,11 @@ impl Training {
     /// The class index of y = -1.
     pub fn negative_class(&self) -> usize {
         1 - self.positive_class
+    }
+
+    /// Whether some row's loss weighs other than 1.
+    pub fn is_weighted(&self) -> bool {
+        self.loss_weights.iter().any(|&w| w != 1.0)
     }
 }
 
@@ -117,8 +127,21 @@ pub(crate) fn relabel(data: &Dataset, positive: Option<&str>) -> Result<Option<D
 }
 
 impl Training {
-    /// Prepares `data` (relabelled first when it has more than two classes).
-    pub fn new(data: &Dataset, positive: Option<&str>, settings: Settings) -> Result<Training> {
+    /// Prepares `data` (relabelled first when it has more than two classes), each row's loss
+    /// weighted by its row weight and by `class_weights` of its class in `data`.
+    pub fn new(
+        data: &Dataset,
+        positive: Option<&str>,
+        class_weights: &[ClassWeight],
+        settings: Settings,
+    ) -> Result<Training> {
+        let factors = class_weight_vector(class_weights, data, "--class-weight")?;
+        let loss_weights = data
+            .labels()
+            .iter()
+            .enumerate()
+            .map(|(i, &label)| data.weight(i) * factors[label])
+            .collect();
         let data = match relabel(data, positive)? {
             Some(relabelled) => relabelled,
             None => data.clone(),
@@ -144,7 +167,11 @@ impl Training {
             None => 1,
         };
         let p = data.n_features();
-        let standardisation = Standardisation::fit(data.rows(), p);
+        // Weighted rows count as often as their weight, as if repeated.
+        let standardisation = match data.weights() {
+            Some(weights) => Standardisation::fit_weighted(data.rows(), p, weights),
+            None => Standardisation::fit(data.rows(), p),
+        };
         let plain = standardised_rows(data.rows(), &standardisation, None);
         let bound = ScoreBound::new(&plain, p, settings.score_limit);
         let z = standardised_rows(data.rows(), &standardisation, Some(&bound));
@@ -153,6 +180,7 @@ impl Training {
             data,
             positive_class,
             positive,
+            loss_weights,
             standardisation,
             bound,
             z,

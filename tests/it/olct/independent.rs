@@ -84,14 +84,35 @@ pub fn objective(
     c: &[f64],
     loss_of: &dyn Fn(f64) -> f64,
 ) -> f64 {
+    weighted_objective(
+        tree,
+        data,
+        positive,
+        depth,
+        c,
+        loss_of,
+        &vec![1.0; data.n_rows()],
+    )
+}
+
+/// [`objective`] with row `i`'s loss weighted by `weights[i]`.
+pub fn weighted_objective(
+    tree: &Tree,
+    data: &Dataset,
+    positive: usize,
+    depth: usize,
+    c: &[f64],
+    loss_of: &dyn Fn(f64) -> f64,
+    weights: &[f64],
+) -> f64 {
     let mut total = 0.0;
     for id in 1..(1usize << depth) {
         total += split_of(tree, id).0.iter().map(|w| w.abs()).sum::<f64>();
     }
-    for (row, &label) in data.rows().iter().zip(data.labels()) {
+    for ((row, &label), weight) in data.rows().iter().zip(data.labels()).zip(weights) {
         let y = if label == positive { 1.0 } else { -1.0 };
         for (h, id) in branch_path(tree, depth, row).into_iter().enumerate() {
-            total += c[h] * loss_of(y * score(tree, id, row));
+            total += c[h] * weight * loss_of(y * score(tree, id, row));
         }
     }
     total

@@ -16,7 +16,8 @@ use crate::olct::independent;
 
 const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
 
-fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) -> Outcome {
+/// Solves `model` from the greedy logistic tree (which must be feasible) within `limit` seconds.
+pub(super) fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) -> Outcome {
     let options = MilpOptions {
         solver,
         solve: SolveOptions {

@@ -1,0 +1,105 @@
+//! What an error on each training row costs in a formulation's objective ([`ErrorCosts`]): the
+//! class's cost (accuracy or balanced, [`Objective::class_weights`]) times the user's class
+//! weight (`--class-weight`) times the row's weight (1 for data without row weights). The
+//! models sum these costs over the rows they misclassify, and the plain evaluation of a tree
+//! ([`ErrorCosts::errors_of`]) sums the same costs, so the two agree.
+
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::score::{class_weight_vector, ClassWeight, Objective};
+
+/// The cost of an error on each row of the training data, and its parts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorCosts {
+    /// The cost of an error on each class per unit of row weight: the objective's class cost
+    /// times the user's class weight.
+    pub class_factors: Vec<f64>,
+    /// The cost of an error on each row: its class factor times its weight.
+    pub rows: Vec<f64>,
+    /// The sum of `rows` over the rows of each class.
+    pub class_totals: Vec<f64>,
+}
+
+impl ErrorCosts {
+    /// The costs on `data` under `objective` and the user's class weights `given` (an unknown
+    /// label is an error naming `--class-weight`).
+    pub fn new(objective: Objective, given: &[ClassWeight], data: &Dataset) -> Result<ErrorCosts> {
+        let factors = class_weight_vector(given, data, "--class-weight")?;
+        let class_factors: Vec<f64> = objective
+            .class_weights(data)
+            .iter()
+            .zip(&factors)
+            .map(|(cost, factor)| cost * factor)
+            .collect();
+        let rows = objective.row_costs(data, &factors);
+        let mut class_totals = vec![0.0; data.n_classes()];
+        for (&label, cost) in data.labels().iter().zip(&rows) {
+            class_totals[label] += cost;
+        }
+        Ok(ErrorCosts {
+            class_factors,
+            rows,
+            class_totals,
+        })
+    }
+
+    /// The cost of misclassifying every row, `W`.
+    pub fn total(&self) -> f64 {
+        self.class_totals.iter().sum()
+    }
+
+    /// The errors of the majority-class baseline: `W` minus the largest class total.
+    pub fn baseline(&self) -> f64 {
+        self.total() - self.class_totals.iter().copied().fold(0.0, f64::max)
+    }
+
+    /// The summed cost of the rows of `data` whose `predicted` class is not their label.
+    pub fn errors_of(&self, data: &Dataset, predicted: impl IntoIterator<Item = usize>) -> f64 {
+        predicted
+            .into_iter()
+            .zip(data.labels())
+            .zip(&self.rows)
+            .filter(|((p, label), _)| p != *label)
+            .map(|(_, cost)| cost)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data() -> Dataset {
+        Dataset::from_parts(
+            "costs".to_string(),
+            vec!["x".to_string()],
+            vec!["a".to_string(), "b".to_string()],
+            vec![vec![0.0], vec![1.0], vec![2.0]],
+            vec![0, 0, 1],
+        )
+        .expect("valid data")
+    }
+
+    #[test]
+    fn costs_multiply_class_cost_class_weight_and_row_weight() {
+        let weighted = data().with_weights(vec![2.0, 0.5, 3.0]).expect("weights");
+        let given = [ClassWeight {
+            label: "b".to_string(),
+            weight: 4.0,
+        }];
+        let costs = ErrorCosts::new(Objective::Accuracy, &given, &weighted).expect("costs");
+        assert_eq!(costs.rows, vec![2.0, 0.5, 12.0]);
+        assert_eq!(costs.class_totals, vec![2.5, 12.0]);
+        assert_eq!(costs.baseline(), 2.5);
+        assert_eq!(costs.errors_of(&weighted, [1, 0, 0]), 14.0);
+        // Balanced: W / (K W_k) per unit of weight, W = 5.5, W_a = 2.5, W_b = 3.
+        let balanced = ErrorCosts::new(Objective::Balanced, &[], &weighted).expect("costs");
+        assert!((balanced.class_totals[0] - 2.75).abs() < 1e-12);
+        assert!((balanced.class_totals[1] - 2.75).abs() < 1e-12);
+        let unknown = [ClassWeight {
+            label: "c".to_string(),
+            weight: 1.0,
+        }];
+        assert!(ErrorCosts::new(Objective::Accuracy, &unknown, &weighted).is_err());
+    }
+}

@@ -1,0 +1,272 @@
+//! Row weights and class weights in OCT, BinOCT and FlowOCT on both solvers, against the
+//! exhaustive oracle: whole row weights give the optimum of the data with each row repeated
+//! that many times; real row weights with class weights (accuracy and balanced) give the
+//! weighted oracle's optimum; a row of weight 0 changes nothing. The returned tree's weighted
+//! errors are counted here, by plain code. With weights the exact search's certificate does not
+//! apply, and says so.
+
+use milptree::data::{Dataset, ThresholdMode};
+use milptree::formulation::binoct::BinOct;
+use milptree::formulation::flowoct::FlowOct;
+use milptree::formulation::oct::Oct;
+use milptree::formulation::{AnyFormulation, Objective};
+use milptree::learn::certificate::Verdict;
+use milptree::learn::milp::{self, MilpOptions};
+use milptree::learn::{milp_method, LearnOptions, WarmStartMode};
+use milptree::score::ClassWeight;
+use milptree::solver::{SolveOptions, SolverKind, Termination};
+
+use crate::common::{random_dataset, repeated_rows, with_random_weights};
+use crate::oracle::{optimum, OracleSpec};
+
+const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
+
+/// Small random instances with ties: (seed, rows, features, classes, distinct values).
+const INSTANCES: [(u64, usize, usize, usize, u32); 3] =
+    [(31, 10, 2, 2, 4), (32, 11, 2, 3, 3), (33, 12, 2, 2, 5)];
+
+/// OCT, BinOCT and FlowOCT of `depth` over every midpoint, with `objective` and `class_weights`.
+fn formulations(
+    depth: usize,
+    objective: Objective,
+    class_weights: &[ClassWeight],
+) -> Vec<AnyFormulation> {
+    vec![
+        AnyFormulation::Oct(Oct {
+            objective,
+            class_weights: class_weights.to_vec(),
+            ..Oct::new(depth)
+        }),
+        AnyFormulation::BinOct(BinOct {
+            thresholds: ThresholdMode::All,
+            objective,
+            class_weights: class_weights.to_vec(),
+            ..BinOct::new(depth)
+        }),
+        AnyFormulation::FlowOct(FlowOct {
+            thresholds: ThresholdMode::All,
+            objective,
+            class_weights: class_weights.to_vec(),
+            ..FlowOct::new(depth)
+        }),
+    ]
+}
+
+/// The cost of an error on each class per unit of row weight, computed here: the objective's
+/// class cost (balanced: `W / (K W_k)` over the rows' weights) times the user's class weight.
+fn class_factors(data: &Dataset, objective: Objective, class_weights: &[ClassWeight]) -> Vec<f64> {
+    let k = data.n_classes();
+    let mut totals = vec![0.0; k];
+    for (i, &label) in data.labels().iter().enumerate() {
+        totals[label] += data.weight(i);
+    }
+    let total: f64 = totals.iter().sum();
+    (0..k)
+        .map(|class| {
+            let cost = match objective {
+                Objective::Accuracy => 1.0,
+                Objective::Balanced => total / (k as f64 * totals[class]),
+            };
+            let given = class_weights
+                .iter()
+                .find(|w| w.label == data.classes()[class])
+                .map_or(1.0, |w| w.weight);
+            cost * given
+        })
+        .collect()
+}
+
+/// The summed cost of the rows `predicted` gets wrong.
+fn weighted_errors(data: &Dataset, factors: &[f64], predicted: &[usize]) -> f64 {
+    (0..data.n_rows())
+        .filter(|&i| predicted[i] != data.labels()[i])
+        .map(|i| factors[data.labels()[i]] * data.weight(i))
+        .sum()
+}
+
+/// The majority-class baseline's errors under `factors` (OCT's normaliser).
+fn baseline(data: &Dataset, factors: &[f64]) -> f64 {
+    let mut totals = vec![0.0; data.n_classes()];
+    for (i, &label) in data.labels().iter().enumerate() {
+        totals[label] += factors[label] * data.weight(i);
+    }
+    totals.iter().sum::<f64>() - totals.iter().copied().fold(0.0, f64::max)
+}
+
+/// Solves `formulation` on `data` to proven optimality (the runner's check of the decoded tree
+/// against the solver must pass) and returns the solver's optimum and the returned tree's
+/// weighted errors counted here, both in weighted errors (OCT's objective times its baseline).
+fn solve(
+    formulation: &AnyFormulation,
+    data: &Dataset,
+    solver: SolverKind,
+    factors: &[f64],
+) -> (f64, f64) {
+    let outcome = milp::run_any(
+        formulation,
+        data,
+        MilpOptions {
+            solver,
+            solve: SolveOptions {
+                time_limit: Some(60.0),
+                ..SolveOptions::default()
+            },
+            start: Some(formulation.greedy_tree(data).expect("the greedy tree")),
+            warm_start_mode: WarmStartMode::Greedy,
+            start_is_optimal: false,
+            bound_below_for_tests: false,
+        },
+    )
+    .expect("the model solves");
+    let context = format!("{} {solver:?} {}", formulation.name(), data.source());
+    assert_eq!(
+        outcome.report.termination,
+        Termination::Optimal,
+        "{context}"
+    );
+    assert!(
+        outcome.decode_mismatch.is_none(),
+        "{context}: {:?}",
+        outcome.decode_mismatch
+    );
+    let warm = outcome.report.warm_start.as_ref().expect("a warm start");
+    assert!(warm.feasible, "{context}: the greedy start {warm:?}");
+    let scale = match formulation {
+        AnyFormulation::Oct(_) => baseline(data, factors),
+        _ => 1.0,
+    };
+    let objective = outcome.report.objective.expect("an objective") * scale;
+    let tree = outcome.tree.as_ref().expect("a tree");
+    let counted = weighted_errors(data, factors, &tree.predict(data.rows()));
+    (objective, counted)
+}
+
+/// Asserts that every formulation on both solvers reaches `expected` on `data`.
+fn assert_optimum(
+    data: &Dataset,
+    depth: usize,
+    objective: Objective,
+    class_weights: &[ClassWeight],
+    expected: f64,
+) {
+    let factors = class_factors(data, objective, class_weights);
+    for formulation in formulations(depth, objective, class_weights) {
+        for solver in SOLVERS {
+            let (optimum, counted) = solve(&formulation, data, solver, &factors);
+            let context = format!(
+                "{} {solver:?} {} depth {depth} {objective}",
+                formulation.name(),
+                data.source()
+            );
+            let tolerance = 1e-6 * expected.abs().max(1.0);
+            assert!(
+                (optimum - expected).abs() <= tolerance,
+                "{context}: solver {optimum}, oracle {expected}"
+            );
+            assert!(
+                (counted - expected).abs() <= tolerance,
+                "{context}: the tree's weighted errors {counted}, oracle {expected}"
+            );
+        }
+    }
+}
+
+#[test]
+fn integer_row_weights_give_the_optimum_of_the_repeated_rows() {
+    for (seed, n, p, k, levels) in INSTANCES.into_iter().take(2) {
+        let data = with_random_weights(random_dataset(seed, n, p, k, levels), seed, true);
+        let repeated = repeated_rows(&data);
+        for depth in [1, 2] {
+            let expected = optimum(&repeated, &OracleSpec::errors(&repeated, depth));
+            assert_optimum(&data, depth, Objective::Accuracy, &[], expected.objective);
+        }
+    }
+}
+
+#[test]
+fn real_row_weights_and_class_weights_match_the_weighted_oracle() {
+    let heavy = |label: &str, weight: f64| ClassWeight {
+        label: label.to_string(),
+        weight,
+    };
+    for (seed, n, p, k, levels) in INSTANCES {
+        let data = with_random_weights(random_dataset(seed, n, p, k, levels), seed + 100, false);
+        let class_weights = [heavy("c1", 2.5), heavy("c0", 0.75)];
+        for (depth, objective) in [(1, Objective::Balanced), (2, Objective::Accuracy)] {
+            let spec = OracleSpec {
+                class_weights: class_factors(&data, objective, &class_weights),
+                ..OracleSpec::errors(&data, depth)
+            };
+            let expected = optimum(&data, &spec);
+            assert_optimum(&data, depth, objective, &class_weights, expected.objective);
+        }
+    }
+}
+
+#[test]
+fn a_row_of_weight_zero_changes_nothing() {
+    for (seed, n, p, k, levels) in INSTANCES.into_iter().take(2) {
+        let data = random_dataset(seed, n, p, k, levels);
+        // Row 3 weighs nothing: the optimum is that of the data without it.
+        let mut weights = vec![1.0; n];
+        weights[3] = 0.0;
+        let weighted = data.clone().with_weights(weights).expect("valid weights");
+        let others: Vec<usize> = (0..n).filter(|&i| i != 3).collect();
+        let without = data.subset(&others);
+        let expected = optimum(&without, &OracleSpec::errors(&without, 2));
+        assert_optimum(&weighted, 2, Objective::Accuracy, &[], expected.objective);
+    }
+}
+
+#[test]
+fn with_weights_the_certificate_is_not_applicable_and_says_why() {
+    let data = random_dataset(34, 12, 2, 2, 4);
+    let options = || LearnOptions {
+        certify: Some(10.0),
+        warm_start: WarmStartMode::Dp,
+        ..LearnOptions::default()
+    };
+    let run = |formulation: &AnyFormulation, data: &Dataset| {
+        milp_method::run(formulation, SolverKind::Highs, data, options()).expect("runs")
+    };
+    // Without weights the search certifies the optimum.
+    let plain = run(&AnyFormulation::Oct(Oct::new(2)), &data);
+    let certificate = plain.certificate.expect("a certificate");
+    assert_eq!(certificate.verdict, Verdict::Agrees, "{certificate:?}");
+    assert!(certificate.dp.is_some());
+    let weighted = with_random_weights(data.clone(), 34, false);
+    let class_weighted = Oct {
+        class_weights: vec![ClassWeight {
+            label: "c1".to_string(),
+            weight: 3.0,
+        }],
+        ..Oct::new(2)
+    };
+    for (formulation, data, what) in [
+        (AnyFormulation::Oct(Oct::new(2)), &weighted, "row weights"),
+        (AnyFormulation::Oct(class_weighted), &data, "class weights"),
+        (
+            AnyFormulation::FlowOct(FlowOct::new(2)),
+            &weighted,
+            "row weights",
+        ),
+    ] {
+        let outcome = run(&formulation, data);
+        assert_eq!(outcome.report.termination, Termination::Optimal);
+        let certificate = outcome.certificate.expect("a certificate");
+        assert_eq!(certificate.verdict, Verdict::NotApplicable);
+        assert!(certificate.dp.is_none());
+        assert!(
+            certificate.message.contains(what),
+            "{}: {}",
+            formulation.name(),
+            certificate.message
+        );
+        // The search's tree was only a heuristic start.
+        assert!(
+            outcome.notes.iter().any(|n| n.contains("heuristic start")),
+            "{:?}",
+            outcome.notes
+        );
+    }
+}
