@@ -183,6 +183,7 @@ fn bounded_false_positives<F: ClassErrors>(
     train: &Dataset,
     max_fp: u32,
 ) -> Result<AnyBuilt> {
+    crate::formulation::costs::refuse_row_weights(train, "a model with at most E false positives")?;
     let counts = train.class_counts();
     if counts.len() != 2 {
         return Err(Error::input(

@@ -5,7 +5,7 @@
 //! ([`ErrorCosts::errors_of`]) sums the same costs, so the two agree.
 
 use crate::data::Dataset;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::score::{class_weight_vector, ClassWeight, Objective};
 
 /// The cost of an error on each row of the training data, and its parts.
@@ -63,6 +63,18 @@ impl ErrorCosts {
             .map(|(_, cost)| cost)
             .sum()
     }
+}
+
+/// An error when `data` has row weights: for `what`, a model that counts rows (its false
+/// positives and negatives are whole numbers of rows), which does not take them yet.
+pub fn refuse_row_weights(data: &Dataset, what: &str) -> Result<()> {
+    if data.is_weighted() {
+        return Err(Error::input(
+            data.source(),
+            format!("{what} counts rows and does not take row weights"),
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

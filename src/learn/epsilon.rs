@@ -23,6 +23,7 @@ use std::time::Instant;
 use crate::data::Dataset;
 use crate::dp::DpTermination;
 use crate::error::{Error, Result};
+use crate::formulation::costs::refuse_row_weights;
 use crate::formulation::{BuiltModel, ClassErrors};
 use crate::learn::front_document::EpsilonSolve;
 use crate::mip::RowSense;
@@ -55,6 +56,10 @@ pub fn epsilon_front<F: ClassErrors>(
 ) -> Result<EpsilonOutcome> {
     let started = Instant::now();
     crate::time_limit::check_limit("time limit", options.time_limit)?;
+    refuse_row_weights(
+        train,
+        "the front of false positives and false negatives of a MILP",
+    )?;
     let counts = train.class_counts();
     if counts.len() != 2 {
         return Err(Error::input(

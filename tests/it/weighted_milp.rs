@@ -3,7 +3,8 @@
 //! that many times; real row weights with class weights (accuracy and balanced) give the
 //! weighted oracle's optimum; a row of weight 0 changes nothing. The returned tree's weighted
 //! errors are counted here, by plain code. With weights the exact search's certificate does not
-//! apply, and says so.
+//! apply, and says so; the models that count rows (at most E false positives, the front) refuse
+//! row weights.
 
 use milptree::data::{Dataset, ThresholdMode};
 use milptree::formulation::binoct::BinOct;
@@ -11,6 +12,7 @@ use milptree::formulation::flowoct::FlowOct;
 use milptree::formulation::oct::Oct;
 use milptree::formulation::{AnyFormulation, Objective};
 use milptree::learn::certificate::Verdict;
+use milptree::learn::epsilon::{epsilon_front, EpsilonOptions};
 use milptree::learn::milp::{self, MilpOptions};
 use milptree::learn::{milp_method, LearnOptions, WarmStartMode};
 use milptree::score::ClassWeight;
@@ -269,4 +271,27 @@ fn with_weights_the_certificate_is_not_applicable_and_says_why() {
             outcome.notes
         );
     }
+}
+
+#[test]
+fn models_that_count_rows_refuse_row_weights() {
+    let weighted = with_random_weights(random_dataset(35, 10, 2, 2, 4), 35, false);
+    let message = |error: milptree::Error| error.to_string();
+    let bounded = AnyFormulation::Oct(Oct::new(1))
+        .build_with_max_false_positives(&weighted, 2)
+        .err()
+        .map(message)
+        .expect("refused");
+    assert!(bounded.contains("row weights"), "{bounded}");
+    let options = EpsilonOptions {
+        solver: SolverKind::Highs,
+        time_limit: None,
+        threads: None,
+        interrupt: None,
+    };
+    let front = epsilon_front(&Oct::new(1), &weighted, &options)
+        .err()
+        .map(message)
+        .expect("refused");
+    assert!(front.contains("row weights"), "{front}");
 }
