@@ -192,10 +192,6 @@ impl OptionGroup for LeafPenaltyArgs {
 #[derive(Debug, Clone, Args)]
 #[group(id = "sparse-options", multiple = true)]
 pub struct SparseArgs {
-    /// [sparse] With --objective weighted: the cost of an error on class LABEL (repeatable;
-    /// classes not listed cost 1).
-    #[arg(long, value_name = "LABEL=W", value_parser = parse_class_weight)]
-    pub class_weight: Vec<ClassWeight>,
     /// [sparse] With --objective pauc: the largest false positive rate of the partial AUC
     /// (default 0.1).
     #[arg(long, value_name = "T")]
@@ -224,6 +220,27 @@ impl SparseArgs {
 
 fn parse_class_weight(text: &str) -> std::result::Result<ClassWeight, String> {
     text.parse().map_err(|e: Error| e.to_string())
+}
+
+/// The user's cost of an error per class, taken by every method that counts errors.
+#[derive(Debug, Clone, Args)]
+#[group(id = "class-weight-options", multiple = true)]
+pub struct ClassWeightArgs {
+    /// The cost of an error on class LABEL, a factor on what --objective makes it cost
+    /// (repeatable, or a comma list `a=2,b=1`; classes not listed cost 1). dp: with accuracy
+    /// and balanced. sparse: with accuracy and weighted. The MILP formulations do not take it.
+    #[arg(
+        long,
+        value_name = "LABEL=W",
+        value_delimiter = ',',
+        value_parser = parse_class_weight
+    )]
+    pub class_weight: Vec<ClassWeight>,
+}
+
+impl OptionGroup for ClassWeightArgs {
+    const ID: &'static str = "class-weight-options";
+    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", "olct", DP, SPARSE];
 }
 
 /// The positive class of the two-class objectives.
@@ -414,8 +431,9 @@ impl OptionGroup for WarmStartArgs {
 }
 
 /// Every option group and the methods it applies to.
-const GROUPS: [(&str, &[&str]); 12] = [
+const GROUPS: [(&str, &[&str]); 13] = [
     (ErrorArgs::ID, ErrorArgs::APPLIES_TO),
+    (ClassWeightArgs::ID, ClassWeightArgs::APPLIES_TO),
     (LeafPenaltyArgs::ID, LeafPenaltyArgs::APPLIES_TO),
     (SparseArgs::ID, SparseArgs::APPLIES_TO),
     (PositiveClassArgs::ID, PositiveClassArgs::APPLIES_TO),
@@ -460,6 +478,8 @@ pub struct ModelArgs {
     pub leaf: LeafPenaltyArgs,
     #[command(flatten)]
     pub sparse: SparseArgs,
+    #[command(flatten)]
+    pub class_weights: ClassWeightArgs,
     #[command(flatten)]
     pub positive: PositiveClassArgs,
     #[command(flatten)]
@@ -542,6 +562,7 @@ impl ModelArgs {
                     max_splits: self.dp.max_splits,
                     memory_limit: self.search.memory_limit.unwrap_or(defaults.memory_limit),
                     positive_class: self.positive.positive_class.clone(),
+                    class_weights: self.class_weights.class_weight.clone(),
                 };
                 Ok(Method::Dp(params.check(self.levels()?)?))
             }
@@ -557,7 +578,7 @@ impl ModelArgs {
                 let params = SparseParams {
                     objective,
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
-                    class_weights: self.sparse.class_weight.clone(),
+                    class_weights: self.class_weights.class_weight.clone(),
                     pauc_theta: self.sparse.pauc_theta(objective)?,
                     positive_class: self.positive.positive_class.clone(),
                     thresholds: self
@@ -578,6 +599,15 @@ impl ModelArgs {
     /// The parameters these options give the chosen formulation (defaults for the others).
     pub fn params(&self) -> Result<FormulationParams> {
         let name = self.formulation_name()?;
+        if !self.class_weights.class_weight.is_empty() {
+            return Err(Error::parameter(
+                "--class-weight",
+                format!(
+                    "--formulation {name} does not take class weights yet: use --solver dp or \
+                     --solver sparse"
+                ),
+            ));
+        }
         let objective = self.error_objective(&format!("--formulation {name}"))?;
         Ok(match name {
             FormulationName::Oct => {
