@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::data::{read_dataset, Sets, TargetColumn};
+use crate::data::{read_weighted_dataset, Sets, TargetColumn};
 use crate::error::Result;
 
 #[derive(Debug, Clone, Args)]
@@ -17,6 +17,11 @@ pub struct DataArgs {
     /// The label column, by name or 0-based index (default: the last column).
     #[arg(long, value_name = "NAME|INDEX")]
     pub target: Option<String>,
+    /// The column of row weights, by name or 0-based index: not a feature; each cell a finite
+    /// non-negative number, not all 0. A row of weight w counts as w rows in the objective
+    /// (the searches and CART take whole-number weights only).
+    #[arg(long, value_name = "NAME|INDEX")]
+    pub weight_column: Option<String>,
     /// Hold out this fraction of the rows (stratified by class) as a test set.
     #[arg(long, value_name = "F")]
     pub test_fraction: Option<f64>,
@@ -32,7 +37,25 @@ impl DataArgs {
             Some(spec) => TargetColumn::Named(spec.clone()),
             None => TargetColumn::Last,
         };
-        let dataset = read_dataset(&self.data, &target)?;
+        let dataset = read_weighted_dataset(&self.data, &target, self.weight_column.as_deref())?;
         Sets::split(&dataset, self.test_fraction, self.seed)
+    }
+
+    /// [`DataArgs::load`], each set with its rows repeated by their whole-number weights (see
+    /// [`crate::data::Dataset::repeated_by_weight`]; `method` names the learner that needs it).
+    pub fn load_repeated(&self, method: &str) -> Result<Sets> {
+        self.load()?
+            .map(|set| Ok(set.repeated_by_weight(method)?.into_owned()))
+    }
+
+    /// Refuses row weights for a command that does not take them yet.
+    pub fn refuse_weights(&self, command: &str) -> Result<()> {
+        match self.weight_column {
+            Some(_) => Err(crate::error::Error::parameter(
+                "--weight-column",
+                format!("{command} does not take row weights yet"),
+            )),
+            None => Ok(()),
+        }
     }
 }

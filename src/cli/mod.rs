@@ -4,6 +4,7 @@
 //! `--json`, as one JSON document. Every write goes through [`crate::console`].
 
 mod args;
+mod capability;
 mod data_args;
 mod experiment;
 mod export_lp;

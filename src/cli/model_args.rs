@@ -1,14 +1,16 @@
 //! The model options shared by `solve` and `export-lp`: the method (a formulation, the exact
 //! search with `solve --solver dp`, or the sparse search with `solve --solver sparse`), its
 //! depth and warm start, and one clap `Args` struct per
-//! group of parameters, flattened into the command. Each group says which methods it applies
-//! to; an option of a group given on the command line for another method is refused
+//! group of parameters, flattened into the command. Each group names the capability it needs,
+//! and each method declares its capabilities ([`crate::cli::capability`]); an option of a group
+//! given on the command line for a method without that capability is refused
 //! ([`refuse_options_that_do_not_apply`]), whatever the option, so adding a method or an option
 //! needs no list of flags.
 
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, Command, ValueEnum};
 
+use crate::cli::capability::{self, Capability, CliMethod};
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::BinOctParams;
@@ -33,9 +35,6 @@ pub enum SolverChoice {
 const DP: &str = "dp";
 /// The name of the sparse search, as `--solver` and the option groups spell it.
 const SPARSE: &str = "sparse";
-/// The model of one point of the front of false positives and false negatives
-/// (`export-lp --max-fp`), as the option groups spell it.
-const MAX_FP: &str = "max-fp";
 
 /// `--depth`: a number of levels, or `none` (the sparse search only).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,12 +148,12 @@ impl ObjectiveArg {
     }
 }
 
-/// A group of options that applies to some methods only.
+/// A group of options that applies to the methods with one capability only.
 trait OptionGroup {
     /// The clap group id (the struct's `#[group(id)]`).
     const ID: &'static str;
-    /// The methods the options apply to: formulation names, and `dp` for the exact search.
-    const APPLIES_TO: &'static [&'static str];
+    /// What a method must take for the options to apply (see [`CliMethod::capabilities`]).
+    const NEEDS: Capability;
 }
 
 /// Options of the formulations whose objective counts errors.
@@ -170,7 +169,7 @@ pub struct ErrorArgs {
 
 impl OptionGroup for ErrorArgs {
     const ID: &'static str = "error-options";
-    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", DP, SPARSE];
+    const NEEDS: Capability = Capability::ErrorCost;
 }
 
 /// The penalty per leaf of the sparse search, and of the MILPs that price leaves the same way.
@@ -185,17 +184,13 @@ pub struct LeafPenaltyArgs {
 
 impl OptionGroup for LeafPenaltyArgs {
     const ID: &'static str = "leaf-penalty-options";
-    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", SPARSE];
+    const NEEDS: Capability = Capability::LeafPenalty;
 }
 
 /// The sparse search's own options.
 #[derive(Debug, Clone, Args)]
 #[group(id = "sparse-options", multiple = true)]
 pub struct SparseArgs {
-    /// [sparse] With --objective weighted: the cost of an error on class LABEL (repeatable;
-    /// classes not listed cost 1).
-    #[arg(long, value_name = "LABEL=W", value_parser = parse_class_weight)]
-    pub class_weight: Vec<ClassWeight>,
     /// [sparse] With --objective pauc: the largest false positive rate of the partial AUC
     /// (default 0.1).
     #[arg(long, value_name = "T")]
@@ -204,7 +199,7 @@ pub struct SparseArgs {
 
 impl OptionGroup for SparseArgs {
     const ID: &'static str = "sparse-options";
-    const APPLIES_TO: &'static [&'static str] = &[SPARSE];
+    const NEEDS: Capability = Capability::SparseLoss;
 }
 
 impl SparseArgs {
@@ -226,6 +221,27 @@ fn parse_class_weight(text: &str) -> std::result::Result<ClassWeight, String> {
     text.parse().map_err(|e: Error| e.to_string())
 }
 
+/// The user's cost of an error per class, taken by every method that counts errors.
+#[derive(Debug, Clone, Args)]
+#[group(id = "class-weight-options", multiple = true)]
+pub struct ClassWeightArgs {
+    /// The cost of an error on class LABEL, a factor on what --objective makes it cost
+    /// (repeatable, or a comma list `a=2,b=1`; classes not listed cost 1). dp: with accuracy
+    /// and balanced. sparse: with accuracy and weighted. The MILP formulations do not take it.
+    #[arg(
+        long,
+        value_name = "LABEL=W",
+        value_delimiter = ',',
+        value_parser = parse_class_weight
+    )]
+    pub class_weight: Vec<ClassWeight>,
+}
+
+impl OptionGroup for ClassWeightArgs {
+    const ID: &'static str = "class-weight-options";
+    const NEEDS: Capability = Capability::ClassWeights;
+}
+
 /// The positive class of the two-class objectives.
 #[derive(Debug, Clone, Args)]
 #[group(id = "positive-class-options", multiple = true)]
@@ -241,7 +257,7 @@ pub struct PositiveClassArgs {
 
 impl OptionGroup for PositiveClassArgs {
     const ID: &'static str = "positive-class-options";
-    const APPLIES_TO: &'static [&'static str] = &["olct", DP, SPARSE, MAX_FP];
+    const NEEDS: Capability = Capability::PositiveClass;
 }
 
 /// The options of the methods with a cost per split and a leaf minimum.
@@ -258,7 +274,7 @@ pub struct OctArgs {
 
 impl OptionGroup for OctArgs {
     const ID: &'static str = "oct-options";
-    const APPLIES_TO: &'static [&'static str] = &["oct", DP];
+    const NEEDS: Capability = Capability::SplitCostAndLeafMinimum;
 }
 
 /// The options of the formulations over binary features `x_j <= t`.
@@ -273,7 +289,7 @@ pub struct BinOctArgs {
 
 impl OptionGroup for BinOctArgs {
     const ID: &'static str = "binoct-options";
-    const APPLIES_TO: &'static [&'static str] = &["binoct", "flowoct", DP, SPARSE];
+    const NEEDS: Capability = Capability::Thresholds;
 }
 
 /// OLCT's options.
@@ -302,7 +318,7 @@ pub struct OlctArgs {
 
 impl OptionGroup for OlctArgs {
     const ID: &'static str = "olct-options";
-    const APPLIES_TO: &'static [&'static str] = &["olct"];
+    const NEEDS: Capability = Capability::LogisticSplits;
 }
 
 /// The exact search's own options.
@@ -316,7 +332,7 @@ pub struct DpArgs {
 
 impl OptionGroup for DpArgs {
     const ID: &'static str = "dp-options";
-    const APPLIES_TO: &'static [&'static str] = &[DP];
+    const NEEDS: Capability = Capability::SplitLimit;
 }
 
 /// The options of the searches (no MILP).
@@ -331,7 +347,7 @@ pub struct SearchArgs {
 
 impl OptionGroup for SearchArgs {
     const ID: &'static str = "search-options";
-    const APPLIES_TO: &'static [&'static str] = &[DP, SPARSE];
+    const NEEDS: Capability = Capability::SearchCache;
 }
 
 /// The options of the MIP solvers (`solve` only).
@@ -366,7 +382,7 @@ pub struct CertifyArgs {
 
 impl OptionGroup for CertifyArgs {
     const ID: &'static str = "certify-options";
-    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct"];
+    const NEEDS: Capability = Capability::Certificate;
 }
 
 /// One `--solver-option NAME=VALUE`.
@@ -394,7 +410,7 @@ pub fn parse_certify(text: &str) -> std::result::Result<Certify, String> {
 
 impl OptionGroup for MipSolverArgs {
     const ID: &'static str = "mip-solver-options";
-    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", "olct"];
+    const NEEDS: Capability = Capability::MipSolver;
 }
 
 /// The warm start of the MILP methods.
@@ -410,23 +426,24 @@ pub struct WarmStartArgs {
 
 impl OptionGroup for WarmStartArgs {
     const ID: &'static str = "warm-start-options";
-    const APPLIES_TO: &'static [&'static str] = &["oct", "binoct", "flowoct", "olct"];
+    const NEEDS: Capability = Capability::WarmStart;
 }
 
-/// Every option group and the methods it applies to.
-const GROUPS: [(&str, &[&str]); 12] = [
-    (ErrorArgs::ID, ErrorArgs::APPLIES_TO),
-    (LeafPenaltyArgs::ID, LeafPenaltyArgs::APPLIES_TO),
-    (SparseArgs::ID, SparseArgs::APPLIES_TO),
-    (PositiveClassArgs::ID, PositiveClassArgs::APPLIES_TO),
-    (SearchArgs::ID, SearchArgs::APPLIES_TO),
-    (OctArgs::ID, OctArgs::APPLIES_TO),
-    (BinOctArgs::ID, BinOctArgs::APPLIES_TO),
-    (OlctArgs::ID, OlctArgs::APPLIES_TO),
-    (DpArgs::ID, DpArgs::APPLIES_TO),
-    (MipSolverArgs::ID, MipSolverArgs::APPLIES_TO),
-    (CertifyArgs::ID, CertifyArgs::APPLIES_TO),
-    (WarmStartArgs::ID, WarmStartArgs::APPLIES_TO),
+/// Every option group and the capability it needs.
+const GROUPS: [(&str, Capability); 13] = [
+    (ErrorArgs::ID, ErrorArgs::NEEDS),
+    (ClassWeightArgs::ID, ClassWeightArgs::NEEDS),
+    (LeafPenaltyArgs::ID, LeafPenaltyArgs::NEEDS),
+    (SparseArgs::ID, SparseArgs::NEEDS),
+    (PositiveClassArgs::ID, PositiveClassArgs::NEEDS),
+    (SearchArgs::ID, SearchArgs::NEEDS),
+    (OctArgs::ID, OctArgs::NEEDS),
+    (BinOctArgs::ID, BinOctArgs::NEEDS),
+    (OlctArgs::ID, OlctArgs::NEEDS),
+    (DpArgs::ID, DpArgs::NEEDS),
+    (MipSolverArgs::ID, MipSolverArgs::NEEDS),
+    (CertifyArgs::ID, CertifyArgs::NEEDS),
+    (WarmStartArgs::ID, WarmStartArgs::NEEDS),
 ];
 
 pub(crate) fn parse_formulation(text: &str) -> std::result::Result<FormulationName, String> {
@@ -460,6 +477,8 @@ pub struct ModelArgs {
     pub leaf: LeafPenaltyArgs,
     #[command(flatten)]
     pub sparse: SparseArgs,
+    #[command(flatten)]
+    pub class_weights: ClassWeightArgs,
     #[command(flatten)]
     pub positive: PositiveClassArgs,
     #[command(flatten)]
@@ -542,6 +561,7 @@ impl ModelArgs {
                     max_splits: self.dp.max_splits,
                     memory_limit: self.search.memory_limit.unwrap_or(defaults.memory_limit),
                     positive_class: self.positive.positive_class.clone(),
+                    class_weights: self.class_weights.class_weight.clone(),
                 };
                 Ok(Method::Dp(params.check(self.levels()?)?))
             }
@@ -557,7 +577,7 @@ impl ModelArgs {
                 let params = SparseParams {
                     objective,
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
-                    class_weights: self.sparse.class_weight.clone(),
+                    class_weights: self.class_weights.class_weight.clone(),
                     pauc_theta: self.sparse.pauc_theta(objective)?,
                     positive_class: self.positive.positive_class.clone(),
                     thresholds: self
@@ -578,6 +598,15 @@ impl ModelArgs {
     /// The parameters these options give the chosen formulation (defaults for the others).
     pub fn params(&self) -> Result<FormulationParams> {
         let name = self.formulation_name()?;
+        if !self.class_weights.class_weight.is_empty() {
+            return Err(Error::parameter(
+                "--class-weight",
+                format!(
+                    "--formulation {name} does not take class weights yet: use --solver dp or \
+                     --solver sparse"
+                ),
+            ));
+        }
         let objective = self.error_objective(&format!("--formulation {name}"))?;
         Ok(match name {
             FormulationName::Oct => {
@@ -649,13 +678,10 @@ pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches)
         .try_get_one::<FormulationName>("formulation")
         .ok()
         .flatten();
-    let (method, chosen) = match (solver, formulation) {
-        (Some(SolverChoice::Dp), _) => (DP.to_string(), "--solver dp".to_string()),
-        (Some(SolverChoice::Sparse), _) => (SPARSE.to_string(), "--solver sparse".to_string()),
-        (_, Some(formulation)) => (
-            formulation.to_string(),
-            format!("--formulation {formulation}"),
-        ),
+    let method = match (solver, formulation) {
+        (Some(SolverChoice::Dp), _) => CliMethod::Dp,
+        (Some(SolverChoice::Sparse), _) => CliMethod::Sparse,
+        (_, Some(formulation)) => CliMethod::formulation(*formulation),
         _ => return Ok(()),
     };
     let max_fp = matches
@@ -664,12 +690,9 @@ pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches)
         .flatten()
         .is_some();
     for group in command.get_groups() {
-        let Some((_, applies_to)) = GROUPS.iter().find(|(id, _)| group.get_id() == *id) else {
+        let Some((_, needs)) = GROUPS.iter().find(|(id, _)| group.get_id() == *id) else {
             continue;
         };
-        if applies_to.contains(&method.as_str()) || (max_fp && applies_to.contains(&MAX_FP)) {
-            continue;
-        }
         for id in group.get_args() {
             if matches.value_source(id.as_str()) != Some(ValueSource::CommandLine) {
                 continue;
@@ -679,10 +702,7 @@ pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches)
                 .find(|arg| arg.get_id() == id)
                 .and_then(|arg| arg.get_long())
                 .map_or_else(|| id.to_string(), |long| format!("--{long}"));
-            return Err(Error::parameter(
-                name,
-                format!("does not apply to {chosen}"),
-            ));
+            capability::check(method, max_fp, *needs, &name)?;
         }
     }
     Ok(())

@@ -20,10 +20,7 @@ pub fn data_block(args: &DataArgs, data: &Sets) -> DataBlock {
 
 /// The evaluator's figures of `tree` on the training set and, if any, the test set.
 pub fn train_test(tree: &Tree, data: &Sets) -> Result<(Summary, Option<Summary>)> {
-    let summary = |set: &crate::data::Dataset| {
-        tree.evaluate(set.rows(), set.labels(), set.classes())
-            .map(|evaluation| evaluation.summary())
-    };
+    let summary = |set: &crate::data::Dataset| tree.summary_on(set);
     let train = summary(&data.train)?;
     let test = data.test.as_ref().map(summary).transpose()?;
     Ok((train, test))
@@ -37,8 +34,15 @@ pub fn summary_line(name: &str, summary: &Summary) -> String {
         }
         _ => String::new(),
     };
+    let weighted = match (summary.weighted_misclassified, summary.weighted_accuracy) {
+        (Some(wrong), Some(accuracy)) => {
+            format!("; weighted: {wrong} misclassified, accuracy {accuracy:.4}")
+        }
+        _ => String::new(),
+    };
     format!(
-        "{name}: {} of {} rows misclassified, accuracy {:.4}, balanced accuracy {:.4}{binary}",
+        "{name}: {} of {} rows misclassified, accuracy {:.4}, balanced accuracy \
+         {:.4}{binary}{weighted}",
         summary.misclassified, summary.rows, summary.accuracy, summary.balanced_accuracy
     )
 }

@@ -25,9 +25,12 @@ use crate::pareto::{binary_data, Metric, ParetoProblem};
 pub fn run(args: ParetoArgs) -> Result<()> {
     let (method, problem) = settings(&args)?;
     let original = args.data.load()?;
+    // The front counts false positives and false negatives in rows: a row of whole-number
+    // weight w counts as w rows.
     let sets = original
         .clone()
-        .map(|set| binary_data(&set, args.positive_class.as_deref()))?;
+        .map(|set| binary_data(&set, args.positive_class.as_deref()))?
+        .map(|set| Ok(set.repeated_by_weight("pareto")?.into_owned()))?;
     let rule = relabel_rule(&original, &sets);
     let request = FrontRequest {
         problem: problem.clone(),

@@ -12,7 +12,8 @@ use serde::Serialize;
 use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
-    BinOctArgs, DepthArg, ErrorArgs, ObjectiveArg, PositiveClassArgs, SearchArgs, SparseArgs,
+    BinOctArgs, ClassWeightArgs, DepthArg, ErrorArgs, ObjectiveArg, PositiveClassArgs, SearchArgs,
+    SparseArgs,
 };
 use crate::cli::output::{print_json, write_file};
 use crate::data::{Sets, ThresholdMode};
@@ -40,6 +41,8 @@ pub struct PathArgs {
     pub errors: ErrorArgs,
     #[command(flatten)]
     pub sparse: SparseArgs,
+    #[command(flatten)]
+    pub class_weights: ClassWeightArgs,
     #[command(flatten)]
     pub positive: PositiveClassArgs,
     #[command(flatten)]
@@ -168,7 +171,7 @@ pub fn run(args: PathArgs) -> Result<()> {
     let base = SparseParams {
         objective,
         leaf_penalty: lambdas[0],
-        class_weights: args.sparse.class_weight.clone(),
+        class_weights: args.class_weights.class_weight.clone(),
         pauc_theta: args.sparse.pauc_theta(objective)?,
         positive_class: args.positive.positive_class.clone(),
         thresholds: args
@@ -187,7 +190,7 @@ pub fn run(args: PathArgs) -> Result<()> {
             .check(depth)
         })
         .collect::<Result<Vec<_>>>()?;
-    let data = args.data.load()?;
+    let data = args.data.load_repeated("path (the sparse search)")?;
     let problems = searches
         .iter()
         .map(|search| search.problem(&data.train))

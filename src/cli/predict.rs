@@ -97,13 +97,20 @@ pub fn run(args: PredictArgs) -> Result<()> {
         write_file(path, &table)?;
     }
     let train = tree.training_evaluation().summary();
+    let summary = evaluation
+        .as_ref()
+        .zip(observations.labels.as_ref())
+        .map(|(e, labels)| {
+            e.summary()
+                .with_row_weights(&predicted, labels, observations.weights.as_deref())
+        });
     if args.json {
         let mut report = json!({
             "command": "predict",
             "tree": args.tree.display().to_string(),
             "data": { "path": args.data.display().to_string(), "rows": observations.rows.len() },
             "train": train,
-            "test": evaluation.as_ref().map(|e| e.summary()),
+            "test": summary,
             "evaluation": evaluation,
             "auc": area,
             "predictions": predicted.iter().map(|&c| tree.classes()[c].clone()).collect::<Vec<_>>(),
@@ -129,11 +136,8 @@ pub fn run(args: PredictArgs) -> Result<()> {
         return print_json(&report);
     }
     let mut report = Vec::new();
-    if let Some(evaluation) = &evaluation {
-        report.push(summary_line(
-            &args.data.display().to_string(),
-            &evaluation.summary(),
-        ));
+    if let (Some(evaluation), Some(summary)) = (&evaluation, &summary) {
+        report.push(summary_line(&args.data.display().to_string(), summary));
         if let Some(area) = area {
             report.push(format!("  AUC {area:.4}"));
         }

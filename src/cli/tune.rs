@@ -12,8 +12,8 @@ use serde_json::json;
 use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
-    BinOctArgs, DepthArg, DpArgs, ErrorArgs, LeafPenaltyArgs, ModelArgs, OctArgs, OlctArgs,
-    PositiveClassArgs, SearchArgs, SolverChoice, SparseArgs, WarmStartArgs,
+    BinOctArgs, ClassWeightArgs, DepthArg, DpArgs, ErrorArgs, LeafPenaltyArgs, ModelArgs, OctArgs,
+    OlctArgs, PositiveClassArgs, SearchArgs, SolverChoice, SparseArgs, WarmStartArgs,
 };
 use crate::cli::output::{print_json, write_file};
 use crate::cli::solve::relabel_rule;
@@ -175,9 +175,9 @@ impl TuneArgs {
             leaf: LeafPenaltyArgs {
                 leaf_penalty: config.leaf_penalty,
             },
-            sparse: SparseArgs {
+            sparse: SparseArgs { pauc_theta: None },
+            class_weights: ClassWeightArgs {
                 class_weight: Vec::new(),
-                pauc_theta: None,
             },
             positive: self.positive.clone(),
             oct: OctArgs {
@@ -289,6 +289,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let Some((_, first)) = candidates.first() else {
         return Err(Error::Internal("a grid with no configuration".into()));
     };
+    args.data.refuse_weights("tune")?;
     let original = args.data.load()?;
     let data = original.clone().map(|set| first.prepare(set))?;
     let relabel = relabel_rule(&original, &data);

@@ -6,6 +6,7 @@
 
 mod csv_reader;
 mod line_index;
+mod repeat;
 mod split;
 mod thresholds;
 
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub use csv_reader::{
     read_dataset, read_for_schema, read_weighted_dataset, same_label, TargetColumn,
 };
+pub use repeat::MAX_REPEATED_ROWS;
 pub use split::{stratified_split, Sets, TrainTest};
 pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
 

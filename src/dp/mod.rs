@@ -87,6 +87,7 @@ use subtree::{cost_of, rebuild_solution};
 /// `options`, with a proven lower bound.
 pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
     problem.check(data)?;
+    crate::search_core::refuse_row_weights(data, "the exact search")?;
     options.check()?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);

@@ -5,11 +5,12 @@ use crate::data::Dataset;
 use crate::dp::DpProblem;
 use crate::tree::{NodeKind, Tree};
 
-/// The objective of `tree` on `data` under `problem`: the class weight of every row its leaf
-/// misclassifies (rows are routed with [`Tree::leaf_of`], leaves predict their own class), plus
-/// `split_cost` per split node. `None` when the tree is not a solution of the problem: deeper
-/// than `problem.depth`, more split nodes than `max_splits`, a leaf that receives between 1 and
-/// `min_leaf - 1` rows, or a class without a weight.
+/// The objective of `tree` on `data` under `problem`: the class weight times the row weight of
+/// every row its leaf misclassifies (rows are routed with [`Tree::leaf_of`], leaves predict
+/// their own class), plus `split_cost` per split node. `None` when the tree is not a solution
+/// of the problem: deeper than `problem.depth`, more split nodes than `max_splits`, a leaf that
+/// receives a row weight between 0 and `min_leaf` (both excluded; the number of rows without
+/// weights), or a class without a weight.
 pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<f64> {
     let splits = tree.n_splits();
     if problem.max_splits.is_some_and(|limit| splits > limit) {
@@ -18,21 +19,21 @@ pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<
     if tree.actual_depth() > problem.depth {
         return None;
     }
-    let mut rows_in_leaf = vec![0usize; 1 << (tree.depth() + 1)];
+    let mut weight_in_leaf = vec![0.0; 1 << (tree.depth() + 1)];
     let mut errors = 0.0;
-    for (row, &label) in data.rows().iter().zip(data.labels()) {
+    for (i, (row, &label)) in data.rows().iter().zip(data.labels()).enumerate() {
         let leaf = tree.leaf_of(row);
-        *rows_in_leaf.get_mut(leaf)? += 1;
+        *weight_in_leaf.get_mut(leaf)? += data.weight(i);
         let NodeKind::Leaf { class } = tree.node(leaf)?.kind else {
             return None;
         };
         if class != label {
-            errors += problem.class_weights.get(label)?;
+            errors += problem.class_weights.get(label)? * data.weight(i);
         }
     }
-    if rows_in_leaf
+    if weight_in_leaf
         .iter()
-        .any(|&count| count > 0 && count < problem.min_leaf)
+        .any(|&weight| weight > 0.0 && weight < problem.min_leaf as f64)
     {
         return None;
     }

@@ -203,9 +203,13 @@ pub fn check_depth(depth: usize, max: usize) -> Result<()> {
     Ok(())
 }
 
-/// Grows a CART tree on `data`, with training counts in every node.
+/// Grows a CART tree on `data`, with training counts in every node. CART counts rows: a row of
+/// whole-number weight `w` counts as `w` rows (see [`Dataset::repeated_by_weight`]); other
+/// weights are refused.
 pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
     check_depth(params.depth, MAX_DEPTH)?;
+    // CART counts rows: a row of whole-number weight w is grown on as w rows.
+    let data = &*data.repeated_by_weight("CART")?;
     if params.min_leaf == 0 {
         return Err(Error::parameter("--min-leaf", "must be at least 1"));
     }

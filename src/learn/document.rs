@@ -33,6 +33,12 @@ pub struct DataBlock {
     /// The fraction held out as the test set (`null`: none).
     #[serde(default)]
     pub test_fraction: Option<f64>,
+    /// The column of row weights (absent without weights).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight_column: Option<String>,
+    /// The total weight of the training rows (absent without weights).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub train_weight: Option<f64>,
 }
 
 impl DataBlock {
@@ -46,6 +52,14 @@ impl DataBlock {
             test_rows: sets.test.as_ref().map(Dataset::n_rows),
             seed,
             test_fraction,
+            weight_column: sets
+                .train
+                .schema()
+                .columns
+                .iter()
+                .find(|column| column.kind == crate::data::ColumnKind::Weight)
+                .map(|column| column.name.clone()),
+            train_weight: sets.train.is_weighted().then(|| sets.train.total_weight()),
         }
     }
 }
@@ -139,10 +153,7 @@ impl SolveDocument {
     ) -> Result<SolveDocument> {
         let mut report = outcome.report.clone();
         report.notes.extend(outcome.notes.iter().cloned());
-        let summary = |tree: &Tree, set: &Dataset| {
-            tree.evaluate(set.rows(), set.labels(), set.classes())
-                .map(|evaluation| evaluation.summary())
-        };
+        let summary = |tree: &Tree, set: &Dataset| tree.summary_on(set);
         let tree = outcome.tree.as_ref();
         let train = tree.map(|t| summary(t, &sets.train)).transpose()?;
         let test = tree

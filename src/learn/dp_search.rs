@@ -20,7 +20,7 @@ use crate::greedy::{cart, CartParams};
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
-use crate::score::Objective;
+use crate::score::{class_weight_vector, ClassWeight, Objective};
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a
@@ -109,6 +109,9 @@ pub struct DpParams {
     /// The positive class of a metric objective (default: the second class); with more than
     /// two classes, the others are learned together as `not <class>`.
     pub positive_class: Option<String>,
+    /// The user's cost of an error per class, a factor on the objective's (classes not
+    /// listed: 1). Accuracy and balanced only.
+    pub class_weights: Vec<ClassWeight>,
 }
 
 impl Default for DpParams {
@@ -121,6 +124,7 @@ impl Default for DpParams {
             max_splits: None,
             memory_limit: DEFAULT_MEMORY_LIMIT_MB,
             positive_class: None,
+            class_weights: Vec::new(),
         }
     }
 }
@@ -151,13 +155,14 @@ impl DpParams {
             for (given, name) in [
                 (self.alpha != 0.0, "--alpha"),
                 (self.min_leaf != 1, "--min-leaf"),
+                (!self.class_weights.is_empty(), "--class-weight"),
             ] {
                 if given {
                     return Err(Error::parameter(
                         name,
                         format!(
                             "does not apply to --objective {metric}: its search weighs every \
-                             tree of the depth, with no split cost or leaf minimum"
+                             tree of the depth, with no split cost, leaf minimum or class weight"
                         ),
                     ));
                 }
@@ -177,13 +182,14 @@ pub struct DpSearch {
     pub params: DpParams,
 }
 
-/// The weighted errors of the majority-class baseline under `weights`.
+/// The weighted errors of the majority-class baseline under the class costs `weights` (and
+/// the row weights of `data`).
 pub fn baseline_errors(data: &Dataset, weights: &[f64]) -> f64 {
     let weighted: Vec<f64> = data
-        .class_counts()
+        .class_weight_totals()
         .iter()
         .zip(weights)
-        .map(|(&count, w)| count as f64 * w)
+        .map(|(&total, w)| total * w)
         .collect();
     weighted.iter().sum::<f64>() - weighted.iter().copied().fold(0.0, f64::max)
 }
@@ -207,12 +213,26 @@ impl DpSearch {
     /// The problem the search solves on the training data `train` (for a metric objective,
     /// the accuracy problem of the same depth and limits).
     pub fn problem(&self, train: &Dataset) -> DpProblem {
-        let class_weights = self
+        let factors: Vec<f64> = (0..train.n_classes())
+            .map(|k| {
+                self.params
+                    .class_weights
+                    .iter()
+                    .rev()
+                    .find(|given| given.label == train.classes()[k])
+                    .map_or(1.0, |given| given.weight)
+            })
+            .collect();
+        let class_weights: Vec<f64> = self
             .params
             .objective
             .weights()
             .unwrap_or(Objective::Accuracy)
-            .class_weights(train);
+            .class_weights(train)
+            .iter()
+            .zip(&factors)
+            .map(|(cost, factor)| cost * factor)
+            .collect();
         let split_cost = self.params.alpha * baseline_errors(train, &class_weights);
         DpProblem {
             depth: self.depth,
@@ -236,14 +256,18 @@ impl DpSearch {
         )
     }
 
-    /// Runs the search on `train` within the time limit and interrupt of `options`.
+    /// Runs the search on `train` within the time limit and interrupt of `options`. Row
+    /// weights must be whole numbers: the search runs on the rows repeated (see
+    /// [`Dataset::repeated_by_weight`]), and the tree is re-evaluated on the weighted rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
+        class_weight_vector(&self.params.class_weights, train, "--class-weight")?;
+        let copies = train.repeated_by_weight("--solver dp")?;
         if let Some(metric) = self.params.objective.metric() {
-            return self.run_front(metric, train, options);
+            return self.run_front(metric, &copies, options);
         }
-        let problem = self.problem(train);
+        let problem = self.problem(&copies);
         let found = dp::solve(
-            train,
+            &copies,
             &problem,
             &DpOptions {
                 time_limit: options.time_limit,

@@ -137,10 +137,15 @@ impl SparseParams {
                 "must be positive without a depth cap (give --depth D to allow 0)",
             ));
         }
-        if !self.class_weights.is_empty() && self.objective != SparseObjective::Weighted {
+        if !self.class_weights.is_empty()
+            && !matches!(
+                self.objective,
+                SparseObjective::Weighted | SparseObjective::Accuracy
+            )
+        {
             return Err(Error::parameter(
                 "--class-weight",
-                "applies to --objective weighted only",
+                "applies to --objective accuracy and weighted only (with --solver sparse)",
             ));
         }
         if self.objective == SparseObjective::Pauc
@@ -196,9 +201,9 @@ impl SparseSearch {
             }
         };
         Ok(match self.params.objective {
-            SparseObjective::Accuracy => Loss::Accuracy,
+            SparseObjective::Accuracy if self.params.class_weights.is_empty() => Loss::Accuracy,
             SparseObjective::Balanced => Loss::Balanced,
-            SparseObjective::Weighted => Loss::Weighted {
+            SparseObjective::Weighted | SparseObjective::Accuracy => Loss::Weighted {
                 weights: class_weight_vector(&self.params.class_weights, train, "--class-weight")?,
             },
             SparseObjective::F1 => Loss::F1 {
@@ -248,11 +253,14 @@ impl SparseSearch {
         }
     }
 
-    /// Runs the search on `train` within the time limit and interrupt of `options`.
+    /// Runs the search on `train` within the time limit and interrupt of `options`. Row
+    /// weights must be whole numbers: every loss is then computed on the rows repeated (see
+    /// [`Dataset::repeated_by_weight`]), the tree re-evaluated on those rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
-        let problem = self.problem(train)?;
-        let found = sparse::solve(train, &problem, &self.options(options))?;
-        Ok(self.outcome(found, train, &problem, options.time_limit))
+        let copies = train.repeated_by_weight("--solver sparse")?;
+        let problem = self.problem(&copies)?;
+        let found = sparse::solve(&copies, &problem, &self.options(options))?;
+        Ok(self.outcome(found, &copies, &problem, options.time_limit))
     }
 
     /// The outcome of a search that found `found` on `train`.

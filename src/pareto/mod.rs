@@ -111,6 +111,7 @@ pub fn solve(
     options: &ParetoOptions,
 ) -> Result<ParetoOutcome> {
     problem.check(data)?;
+    crate::search_core::refuse_row_weights(data, "the front's search")?;
     crate::time_limit::check_limit("time limit", options.time_limit)?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);

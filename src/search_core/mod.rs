@@ -23,5 +23,18 @@ pub(crate) mod view;
 
 pub use termination::{Progress, Termination};
 
+/// Fails when `data` has row weights: the searches count rows, so weighted data reaches them as
+/// its rows repeated by weight ([`crate::data::Dataset::repeated_by_weight`]); `search` names
+/// the search in the error.
+pub(crate) fn refuse_row_weights(data: &crate::data::Dataset, search: &str) -> crate::Result<()> {
+    if data.is_weighted() {
+        return Err(crate::Error::parameter(
+            "--weight-column",
+            format!("{search} counts rows: weighted rows reach it repeated by their weights"),
+        ));
+    }
+    Ok(())
+}
+
 /// The cache's default memory cap, in MiB.
 pub const DEFAULT_MEMORY_LIMIT_MB: usize = 2048;

@@ -253,6 +253,7 @@ pub fn solve_path(
     }
     for problem in problems {
         problem.check(data)?;
+        crate::search_core::refuse_row_weights(data, "the sparse search")?;
     }
     let binned = Binned::new(data, first.thresholds);
     match first.loss.class_weights(data) {

@@ -39,6 +39,40 @@ pub struct Summary {
     /// With two classes: Matthews correlation coefficient.
     #[serde(default)]
     pub mcc: Option<f64>,
+    /// With row weights: the weight of the misclassified rows (absent without weights).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weighted_misclassified: Option<f64>,
+    /// With row weights: the weight of the rows predicted right over the total weight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weighted_accuracy: Option<f64>,
+}
+
+impl Summary {
+    /// The same figures with the weighted ones of `predicted` against `actual` under row
+    /// `weights` (none without weights; an accuracy of 0 when every weight is 0).
+    pub fn with_row_weights(
+        mut self,
+        predicted: &[usize],
+        actual: &[usize],
+        weights: Option<&[f64]>,
+    ) -> Summary {
+        if let Some(weights) = weights {
+            let (mut wrong, mut total) = (0.0, 0.0);
+            for ((&p, &a), &w) in predicted.iter().zip(actual).zip(weights) {
+                total += w;
+                if p != a {
+                    wrong += w;
+                }
+            }
+            self.weighted_misclassified = Some(wrong);
+            self.weighted_accuracy = Some(if total > 0.0 {
+                (total - wrong) / total
+            } else {
+                0.0
+            });
+        }
+        self
+    }
 }
 
 /// Everything the evaluator computes for one set of predictions.
@@ -67,6 +101,8 @@ impl Evaluation {
             positive_class: binary.map(|_| self.classes[1].clone()),
             f1: binary.map(|c| Metric::F1.value(c)),
             mcc: binary.map(|c| Metric::Mcc.value(c)),
+            weighted_misclassified: None,
+            weighted_accuracy: None,
         }
     }
 

@@ -556,6 +556,20 @@ impl Tree {
         evaluate(&self.predict(rows), labels, classes)
     }
 
+    /// The headline figures of the tree on `data` ([`Tree::evaluate`]), with the weighted ones
+    /// when the rows have weights.
+    pub fn summary_on(&self, data: &crate::data::Dataset) -> Result<Summary> {
+        let summary = self
+            .evaluate(data.rows(), data.labels(), data.classes())?
+            .summary();
+        Ok(match data.weights() {
+            Some(weights) => {
+                summary.with_row_weights(&self.predict(data.rows()), data.labels(), Some(weights))
+            }
+            None => summary,
+        })
+    }
+
     /// The evaluator's figures on the rows the tree was counted on (its training rows), from
     /// the stored leaf counts.
     pub fn training_evaluation(&self) -> Evaluation {

@@ -26,6 +26,14 @@ pub fn milptree(args: &[&str]) -> Output {
         .expect("the milptree binary runs")
 }
 
+/// Runs milptree with `args` and asserts a usage error: exit code 2, `named` on stderr.
+pub fn assert_usage_error(args: &[&str], named: &str) {
+    let output = milptree(args);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {text}");
+    assert!(text.contains(named), "{args:?}: `{named}` not in {text}");
+}
+
 pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }

@@ -33,6 +33,7 @@ mod pareto_oracle;
 mod probability;
 mod round_trip;
 mod row_weights_data;
+mod row_weights_search;
 mod solver;
 mod solver_oracle;
 mod sparse_methods;

@@ -192,7 +192,15 @@ fn bad_sparse_options_exit_2() {
             "two classes",
         ),
         (
-            vec![small, "--solver", "sparse", "--class-weight", "p=2"],
+            vec![
+                small,
+                "--solver",
+                "sparse",
+                "--objective",
+                "balanced",
+                "--class-weight",
+                "p=2",
+            ],
             "--class-weight",
         ),
         (

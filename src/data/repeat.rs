@@ -1,0 +1,89 @@
+//! Whole-number row weights as repeated rows: a row of weight `w` counts as `w` copies of
+//! itself, so a learner that counts rows learns the weighted problem exactly on the copies.
+//! The searches over class counts (the exact search, the sparse search, the front of false
+//! positives and false negatives) and CART take row weights this way. Weights that are not whole
+//! numbers are refused, never rounded.
+
+use std::borrow::Cow;
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+
+/// The most rows the copies may hold (the searches index rows with 32 bits and hold every
+/// copy in memory).
+pub const MAX_REPEATED_ROWS: f64 = 50_000_000.0;
+
+impl Dataset {
+    /// The data with each row repeated its weight's number of times and no weights (rows of
+    /// weight 0 are left out); the data itself when it has no weights. `method` names the
+    /// learner in the error when a weight is not a whole number or the copies are too many
+    /// (both refused with an error naming `--weight-column`).
+    pub fn repeated_by_weight(&self, method: &str) -> Result<Cow<'_, Dataset>> {
+        let Some(weights) = self.weights() else {
+            return Ok(Cow::Borrowed(self));
+        };
+        if let Some((row, weight)) = weights.iter().enumerate().find(|(_, w)| w.fract() != 0.0) {
+            return Err(Error::parameter(
+                "--weight-column",
+                format!(
+                    "{method} takes whole-number row weights only (a row of weight w counts as \
+                     w rows), but training row {row} weighs {weight}"
+                ),
+            ));
+        }
+        let total: f64 = weights.iter().sum();
+        if total > MAX_REPEATED_ROWS {
+            return Err(Error::parameter(
+                "--weight-column",
+                format!(
+                    "{method} counts a row of weight w as w rows; the weights add up to {total}, \
+                     more than the {MAX_REPEATED_ROWS:e} rows it holds"
+                ),
+            ));
+        }
+        let indices: Vec<usize> = weights
+            .iter()
+            .enumerate()
+            .flat_map(|(row, &weight)| std::iter::repeat_n(row, weight as usize))
+            .collect();
+        Ok(Cow::Owned(self.subset(&indices).without_weights()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data() -> Dataset {
+        Dataset::from_parts(
+            "test",
+            vec!["x".into()],
+            vec!["a".into(), "b".into()],
+            vec![vec![1.0], vec![2.0], vec![3.0]],
+            vec![0, 1, 0],
+        )
+        .expect("valid")
+    }
+
+    #[test]
+    fn whole_weights_repeat_rows_and_others_are_refused() {
+        let plain = data();
+        assert!(matches!(
+            plain.repeated_by_weight("x").expect("no weights"),
+            Cow::Borrowed(_)
+        ));
+        let weighted = data().with_weights(vec![2.0, 0.0, 1.0]).expect("valid");
+        let copies = weighted.repeated_by_weight("x").expect("whole");
+        assert_eq!(copies.rows(), &[vec![1.0], vec![1.0], vec![3.0]]);
+        assert_eq!(copies.labels(), &[0, 0, 0]);
+        assert!(!copies.is_weighted());
+        let real = data().with_weights(vec![1.5, 1.0, 1.0]).expect("valid");
+        let error = real.repeated_by_weight("--solver dp").expect_err("refused");
+        assert_eq!(error.exit_code(), 2);
+        let text = error.to_string();
+        assert!(
+            text.contains("--weight-column") && text.contains("row 0"),
+            "{text}"
+        );
+    }
+}
