@@ -598,15 +598,6 @@ impl ModelArgs {
     /// The parameters these options give the chosen formulation (defaults for the others).
     pub fn params(&self) -> Result<FormulationParams> {
         let name = self.formulation_name()?;
-        if !self.class_weights.class_weight.is_empty() {
-            return Err(Error::parameter(
-                "--class-weight",
-                format!(
-                    "--formulation {name} does not take class weights yet: use --solver dp or \
-                     --solver sparse"
-                ),
-            ));
-        }
         let objective = self.error_objective(&format!("--formulation {name}"))?;
         Ok(match name {
             FormulationName::Oct => {
@@ -616,7 +607,7 @@ impl ModelArgs {
                     min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
                     objective: objective.unwrap_or(defaults.objective),
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
-                    class_weights: defaults.class_weights,
+                    class_weights: self.class_weights.class_weight.clone(),
                 })
             }
             FormulationName::BinOct => {
@@ -628,7 +619,7 @@ impl ModelArgs {
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     objective: objective.unwrap_or(defaults.objective),
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
-                    class_weights: defaults.class_weights,
+                    class_weights: self.class_weights.class_weight.clone(),
                 })
             }
             FormulationName::FlowOct => {
@@ -639,7 +630,7 @@ impl ModelArgs {
                         .thresholds
                         .map_or(defaults.thresholds, ThresholdMode::from),
                     objective: objective.unwrap_or(defaults.objective),
-                    class_weights: defaults.class_weights,
+                    class_weights: self.class_weights.class_weight.clone(),
                 })
             }
             FormulationName::Olct => {
@@ -656,7 +647,7 @@ impl ModelArgs {
                     epsilon: olct.epsilon.unwrap_or(defaults.epsilon),
                     univariate: olct.univariate,
                     refine: !olct.no_refine,
-                    class_weights: defaults.class_weights,
+                    class_weights: self.class_weights.class_weight.clone(),
                 })
             }
         })

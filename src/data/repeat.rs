@@ -11,9 +11,18 @@ use crate::error::{Error, Result};
 
 /// The most rows the copies may hold (the searches index rows with 32 bits and hold every
 /// copy in memory).
-pub const MAX_REPEATED_ROWS: f64 = 50_000_000.0;
+pub const MAX_REPEATED_ROWS: f64 = 10_000_000.0;
 
 impl Dataset {
+    /// Whether [`Dataset::repeated_by_weight`] takes these weights: no weights, or whole-number
+    /// weights adding up to at most [`MAX_REPEATED_ROWS`].
+    pub fn counts_as_rows(&self) -> bool {
+        self.weights().is_none_or(|weights| {
+            weights.iter().all(|w| w.fract() == 0.0)
+                && weights.iter().sum::<f64>() <= MAX_REPEATED_ROWS
+        })
+    }
+
     /// The data with each row repeated its weight's number of times and no weights (rows of
     /// weight 0 are left out); the data itself when it has no weights. `method` names the
     /// learner in the error when a weight is not a whole number or the copies are too many

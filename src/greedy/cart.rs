@@ -203,6 +203,17 @@ pub fn check_depth(depth: usize, max: usize) -> Result<()> {
     Ok(())
 }
 
+/// CART as a MILP's warm start: [`cart`] on the rows repeated by their weights when they are
+/// whole numbers, on the rows without their weights otherwise (a start need not be optimal; the
+/// model prices it with the weights).
+pub fn cart_start(data: &Dataset, params: &CartParams) -> Result<Tree> {
+    if data.counts_as_rows() {
+        cart(data, params)
+    } else {
+        cart(&data.clone().without_weights(), params)
+    }
+}
+
 /// Grows a CART tree on `data`, with training counts in every node. CART counts rows: a row of
 /// whole-number weight `w` counts as `w` rows (see [`Dataset::repeated_by_weight`]); other
 /// weights are refused.

@@ -15,11 +15,14 @@
 //! with a depth cap, the sparse search's problem in the exact search's terms.
 //!
 //! Row weights and class weights: the factors above are computed from the formulation's error
-//! costs ([`ErrorCosts`]: class cost times class weight times row weight), and the search is
-//! handed the same training data (with its row weights). The search does not weigh rows or
-//! classes yet, so with either the counterpart says why it does not apply
-//! ([`Counterpart::not_applicable`], decided by [`search_lacks`] alone): its tree is then only a
-//! heuristic warm start, and the certificate's verdict is `not_applicable`.
+//! costs ([`ErrorCosts`]: class cost times class weight times row weight); the search gets the
+//! class weights and runs on the rows repeated by their weights ([`Counterpart::search_data`]).
+//! It counts rows, so row weights that are not whole numbers are beyond it: the counterpart then
+//! says why it does not apply ([`Counterpart::not_applicable`], decided by [`search_lacks`]
+//! alone), its tree (searched on the rows without weights) is only a heuristic warm start, and
+//! the certificate's verdict is `not_applicable`.
+
+use std::borrow::Cow;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::formulation::costs::ErrorCosts;
@@ -47,19 +50,28 @@ impl Counterpart {
     }
 }
 
-/// What the formulation's problem has that the exact search does not solve yet: row weights
-/// or class weights, in words. The one check to lift when the search takes both (it then reads
-/// the data's row weights and the class weights handed to it in [`counterpart`]).
-pub fn search_lacks(train: &Dataset, class_weights: &[ClassWeight]) -> Option<String> {
-    let what = match (train.is_weighted(), !class_weights.is_empty()) {
-        (false, false) => return None,
-        (true, false) => "row weights",
-        (false, true) => "class weights",
-        (true, true) => "row weights and class weights",
-    };
-    Some(format!(
-        "the exact search does not take {what}, so its optimum is not this model's"
-    ))
+/// What the formulation's problem has that the exact search does not solve, in words: row
+/// weights that are not whole numbers (the search counts a row of weight `w` as `w` rows, see
+/// [`Dataset::repeated_by_weight`]), or more copies than it holds. Class weights and whole
+/// row weights it solves exactly.
+pub fn search_lacks(train: &Dataset) -> Option<String> {
+    train
+        .repeated_by_weight("the exact search")
+        .err()
+        .map(|e| format!("{e}, so its optimum is not this model's"))
+}
+
+impl Counterpart {
+    /// The data the search runs on for `train`: the rows repeated by their whole-number weights
+    /// when the search applies, the rows without weights (a heuristic) when it does not.
+    pub fn search_data<'a>(&self, train: &'a Dataset) -> Cow<'a, Dataset> {
+        if self.not_applicable.is_none() {
+            if let Ok(copies) = train.repeated_by_weight("the exact search") {
+                return copies;
+            }
+        }
+        Cow::Owned(train.clone().without_weights())
+    }
 }
 
 /// The user's class weights of `formulation`.
@@ -136,9 +148,9 @@ pub fn counterpart(
         ),
         AnyFormulation::Olct(_) => return None,
     };
-    // The class weights go to the search here once it takes them.
     let params = DpParams {
         thresholds: thresholds.unwrap_or(params.thresholds),
+        class_weights: class_weights.to_vec(),
         ..params
     };
     let search = params.check(depth).ok()?;
@@ -146,6 +158,6 @@ pub fn counterpart(
         search,
         scale,
         offset,
-        not_applicable: search_lacks(train, class_weights),
+        not_applicable: search_lacks(train),
     })
 }

@@ -167,10 +167,11 @@ fn choose_start(
     let Some(counterpart) = counterpart else {
         return olct_start(formulation, train, greedy, &search_options, mode);
     };
-    let problem = counterpart.search.problem(train);
-    let found = dp::solve(train, &problem, &search_options)?;
+    let searched = counterpart.search_data(train);
+    let problem = counterpart.search.problem(&searched);
+    let found = dp::solve(&searched, &problem, &search_options)?;
     let described = describe(&found);
-    let greedy_objective = dp::objective_of(&greedy, train, &problem);
+    let greedy_objective = dp::objective_of(&greedy, &searched, &problem);
     let use_search = match (mode, greedy_objective) {
         (WarmStartMode::Best, Some(greedy_objective)) => found.objective < greedy_objective,
         _ => true,
@@ -287,7 +288,14 @@ fn certify(
     };
     let found = match reusable {
         Some(found) => found,
-        None => dp::solve(train, &counterpart.search.problem(train), &search_options())?,
+        None => {
+            let searched = counterpart.search_data(train);
+            dp::solve(
+                &searched,
+                &counterpart.search.problem(&searched),
+                &search_options(),
+            )?
+        }
     };
     let figures = |found: &DpOutcome, counterpart: &Counterpart| SearchFigures {
         termination: found.termination,
@@ -318,7 +326,9 @@ fn certify(
     let all_thresholds = if reduced {
         match counterpart_over_all(formulation, train) {
             Some(all) => {
-                let found = dp::solve(train, &all.search.problem(train), &search_options())?;
+                let searched = all.search_data(train);
+                let found =
+                    dp::solve(&searched, &all.search.problem(&searched), &search_options())?;
                 Some(figures(&found, &all))
             }
             None => None,

@@ -181,16 +181,6 @@ impl Default for LearnOptions {
 /// [`Method::prepare`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
     options.check()?;
-    if let (Method::Milp { formulation, .. }, true) = (method, train.is_weighted()) {
-        return Err(crate::Error::parameter(
-            "--weight-column",
-            format!(
-                "--formulation {} does not take row weights yet: use --solver dp or --solver \
-                 sparse",
-                formulation.name()
-            ),
-        ));
-    }
     match method {
         Method::Milp {
             formulation,

@@ -223,7 +223,7 @@ fn rows_of_weight_zero_change_nothing() {
 }
 
 #[test]
-fn with_weights_the_certificate_is_not_applicable_and_says_why() {
+fn the_certificate_takes_whole_row_weights_and_class_weights_and_not_others() {
     let data = random_dataset(34, 12, 2, 2, 4);
     let options = || LearnOptions {
         certify: Some(10.0),
@@ -233,12 +233,6 @@ fn with_weights_the_certificate_is_not_applicable_and_says_why() {
     let run = |formulation: &AnyFormulation, data: &Dataset| {
         milp_method::run(formulation, SolverKind::Highs, data, options()).expect("runs")
     };
-    // Without weights the search certifies the optimum.
-    let plain = run(&AnyFormulation::Oct(Oct::new(2)), &data);
-    let certificate = plain.certificate.expect("a certificate");
-    assert_eq!(certificate.verdict, Verdict::Agrees, "{certificate:?}");
-    assert!(certificate.dp.is_some());
-    let weighted = with_random_weights(data.clone(), 34, false);
     let class_weighted = Oct {
         class_weights: vec![ClassWeight {
             label: "c1".to_string(),
@@ -246,22 +240,47 @@ fn with_weights_the_certificate_is_not_applicable_and_says_why() {
         }],
         ..Oct::new(2)
     };
-    for (formulation, data, what) in [
-        (AnyFormulation::Oct(Oct::new(2)), &weighted, "row weights"),
-        (AnyFormulation::Oct(class_weighted), &data, "class weights"),
-        (
-            AnyFormulation::FlowOct(FlowOct::new(2)),
-            &weighted,
-            "row weights",
-        ),
+    let whole = with_random_weights(data.clone(), 34, true);
+    // The search certifies the optimum without weights, with whole row weights (as repeated
+    // rows) and with class weights.
+    for (formulation, data) in [
+        (AnyFormulation::Oct(Oct::new(2)), &data),
+        (AnyFormulation::Oct(Oct::new(2)), &whole),
+        (AnyFormulation::Oct(class_weighted.clone()), &data),
+        (AnyFormulation::Oct(class_weighted), &whole),
+        (AnyFormulation::FlowOct(FlowOct::new(2)), &whole),
+        (AnyFormulation::BinOct(BinOct::new(2)), &whole),
     ] {
         let outcome = run(&formulation, data);
+        assert_eq!(outcome.report.termination, Termination::Optimal);
+        let certificate = outcome.certificate.expect("a certificate");
+        assert_eq!(
+            certificate.verdict,
+            Verdict::Agrees,
+            "{} {:?}: {certificate:?}",
+            formulation.name(),
+            data.weights()
+        );
+        let dp = certificate.dp.expect("the search's figures");
+        let objective = outcome.report.objective.expect("an objective");
+        assert!(
+            (dp.objective - objective).abs() < 1e-6,
+            "{dp:?} {objective}"
+        );
+    }
+    // Row weights that are not whole numbers: the search counts rows, so it does not apply.
+    let real = with_random_weights(data.clone(), 34, false);
+    for formulation in [
+        AnyFormulation::Oct(Oct::new(2)),
+        AnyFormulation::FlowOct(FlowOct::new(2)),
+    ] {
+        let outcome = run(&formulation, &real);
         assert_eq!(outcome.report.termination, Termination::Optimal);
         let certificate = outcome.certificate.expect("a certificate");
         assert_eq!(certificate.verdict, Verdict::NotApplicable);
         assert!(certificate.dp.is_none());
         assert!(
-            certificate.message.contains(what),
+            certificate.message.contains("whole-number"),
             "{}: {}",
             formulation.name(),
             certificate.message

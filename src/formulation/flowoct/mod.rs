@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::{Decoded, Encoded, Formulation};
-use crate::greedy::{cart, CartParams};
+use crate::greedy::{cart_start, CartParams};
 use crate::mip::Assignment;
 use crate::score::{ClassWeight, Objective};
 use crate::tree::Tree;
@@ -75,7 +75,7 @@ impl FlowOct {
     /// CART of the same depth over the same candidate thresholds: the default warm start.
     pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
         self.check(data)?;
-        cart(
+        cart_start(
             data,
             &CartParams {
                 depth: self.depth,
