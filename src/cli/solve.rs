@@ -12,7 +12,8 @@ use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::export::TextView;
 use crate::learn::certificate::Verdict;
-use crate::learn::{self, LearnOptions, Outcome, SolveDocument};
+use crate::learn::milp_method::adopt_certificate_tree;
+use crate::learn::{self, LearnOptions, Method, Outcome, SolveDocument, TreeSource};
 use crate::solver::Progress;
 use crate::{out, outln};
 
@@ -28,6 +29,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
         .time_limit
         .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
     let mut outcome = learn::learn(&method, &data.train, options)?;
+    if let Method::Milp { formulation, .. } = &method {
+        adopt_certificate_tree(formulation, &data.train, &mut outcome);
+    }
     outcome.report.time_limit = args.time_limit;
     if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {
         let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
@@ -37,6 +41,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
         write_file(path, &tree.to_json_string())?;
     }
+    let unwritten = args.output.as_ref().filter(|_| outcome.tree.is_none());
     if args.json {
         let mut document = SolveDocument::new(
             &outcome,
@@ -70,15 +75,21 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let termination = &outcome.report.termination;
     if termination.is_failure(outcome.report.has_solution) {
         // Infeasible, unbounded, failed or crashed: a failure of the run, tree or not.
-        let tree = if outcome.tree.is_some() {
-            "the tree reported is the solver's last incumbent"
-        } else {
-            "no tree"
+        let tree = match outcome.tree_source() {
+            Some(TreeSource::Certificate) => "the tree reported is the certificate's",
+            Some(_) => "the tree reported is the solver's last incumbent",
+            None => "no tree",
         };
         return Err(Error::Solver {
             solver: method.solver_name().to_string(),
             message: format!("{tree}: the solve ended with {termination}"),
         });
+    }
+    if let Some(path) = unwritten {
+        return Err(Error::NoTree(format!(
+            "{} was not written: the run ended with {termination} and no tree",
+            path.display()
+        )));
     }
     Ok(())
 }

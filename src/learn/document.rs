@@ -13,7 +13,7 @@ use crate::dp::DpStats;
 use crate::error::{Error, Result};
 use crate::learn::certificate::Certificate;
 use crate::learn::dp_search::FrontSummary;
-use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
+use crate::learn::{DecodeMismatch, Outcome, TreeSource, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
 use crate::sparse::SparseStats;
@@ -112,6 +112,17 @@ pub struct SolveDocument {
     pub one_sided_splits: Option<Vec<OneSidedSplit>>,
     /// The tree file's JSON.
     pub tree: Option<Value>,
+    /// Where `tree` came from: `solver` (a MILP's incumbent), `certificate` (the certificate's
+    /// exact search found a better one) or `search` (the exact and sparse searches); `null`
+    /// without a tree.
+    #[serde(default)]
+    pub tree_source: Option<TreeSource>,
+    /// With `tree_source` `certificate`: the solver's own tree (`null` if it found none) and its
+    /// objective by plain code.
+    #[serde(default)]
+    pub milp_tree: Option<Value>,
+    #[serde(default)]
+    pub milp_tree_objective: Option<f64>,
     /// The exact search's statistics (method `dp`).
     #[serde(default)]
     pub dp: Option<DpStats>,
@@ -169,6 +180,12 @@ impl SolveDocument {
             test,
             one_sided_splits: tree.map(OneSidedSplit::of),
             tree: tree.map(Tree::to_json_value),
+            tree_source: outcome.tree_source(),
+            milp_tree: outcome
+                .replaced
+                .as_ref()
+                .and_then(|r| r.tree.as_ref().map(Tree::to_json_value)),
+            milp_tree_objective: outcome.replaced.as_ref().and_then(|r| r.objective),
             dp: outcome.search.clone(),
             sparse: outcome.sparse.clone(),
             certificate: outcome.certificate.clone(),

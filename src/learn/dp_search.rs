@@ -287,6 +287,7 @@ impl DpSearch {
             post_process: serde_json::Value::Null,
             tree: Some(tree),
             front: None,
+            replaced: None,
         })
     }
 
@@ -382,6 +383,7 @@ impl DpSearch {
             tree: Some(tree),
             sparse: None,
             front: Some(front),
+            replaced: None,
         })
     }
 }

@@ -39,7 +39,9 @@ use std::sync::Arc;
 
 pub use document::{DataBlock, OneSidedSplit, SolveDocument};
 pub use dp_search::{DpObjective, DpParams, DpSearch, FrontSummary};
-pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+pub use outcome::{
+    objectives_agree, DecodeMismatch, ModelFacts, Outcome, ReplacedTree, TreeSource,
+};
 pub use sparse_search::{SparseParams, SparseSearch};
 pub use spec::MethodSpec;
 pub use warm_start::WarmStartMode;

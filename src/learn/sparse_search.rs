@@ -311,6 +311,7 @@ impl SparseSearch {
             post_process: serde_json::Value::Null,
             tree: Some(tree),
             front: None,
+            replaced: None,
         }
     }
 }
