@@ -17,7 +17,7 @@ use crate::cli::model_args::{
 use crate::cli::output::{print_json, write_file};
 use crate::data::{Sets, ThresholdMode};
 use crate::error::{Error, Result};
-use crate::learn::{DataBlock, LearnOptions, SparseParams};
+use crate::learn::{provenance, DataBlock, LearnOptions, SparseParams};
 use crate::sparse::{self, score_of, SparseOptions};
 
 mod figure;
@@ -212,7 +212,14 @@ pub fn run(args: PathArgs) -> Result<()> {
     }
     let mut rows = Vec::with_capacity(found.len());
     for ((search, problem), found) in searches.iter().zip(&problems).zip(found) {
-        let outcome = search.outcome(found, &data.train, problem, args.time_limit);
+        let mut outcome = search.outcome(found, &data.train, problem, args.time_limit);
+        let made = provenance::of_outcome(
+            &outcome,
+            crate::cli::output::training_rows(&args.data, &data.train),
+        );
+        if let Some(tree) = outcome.tree.as_mut() {
+            tree.provenance = Some(made);
+        }
         let Some(tree) = &outcome.tree else {
             return Err(Error::Internal("the sparse search returned no tree".into()));
         };

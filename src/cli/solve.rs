@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 use crate::export::TextView;
 use crate::learn::certificate::Verdict;
 use crate::learn::milp_method::adopt_certificate_tree;
-use crate::learn::{self, LearnOptions, Method, Outcome, SolveDocument, TreeSource};
+use crate::learn::{self, provenance, LearnOptions, Method, Outcome, SolveDocument, TreeSource};
 use crate::solver::Progress;
 use crate::{out, outln};
 
@@ -37,6 +37,11 @@ pub fn run(args: SolveArgs) -> Result<()> {
         let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
         learned_by["relabel"] = rule.clone();
         tree.learned_by = Some(learned_by);
+    }
+    let training = crate::cli::output::training_rows(&args.data, &original.train);
+    let made = provenance::of_outcome(&outcome, training);
+    if let Some(tree) = outcome.tree.as_mut() {
+        tree.provenance = Some(made);
     }
     if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
         write_file(path, &tree.to_json_string())?;
