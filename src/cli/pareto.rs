@@ -109,7 +109,15 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         crate::out!("{}", document.to_csv())?;
     }
     if !args.quiet {
-        print_summary(&document, &written);
+        // The summary is the result when stdout carries nothing else (`--out`); beside a CSV
+        // or JSON document on stdout it is a diagnostic, on stderr.
+        for line in summary_lines(&document, &written) {
+            if args.out.is_some() {
+                crate::outln!("{line}")?;
+            } else {
+                crate::noteln!("{line}");
+            }
+        }
     }
     Ok(())
 }
@@ -209,9 +217,10 @@ fn create_dir(dir: &Path) -> Result<()> {
     })
 }
 
-/// A few lines on stderr: the front's size and status, the best point of F1 and MCC, the
-/// reference trees, and the files written.
-fn print_summary(document: &FrontDocument, written: &[String]) {
+/// The summary: the front's size and status, the best point of F1 and MCC, the reference
+/// trees, and the files written.
+fn summary_lines(document: &FrontDocument, written: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
     let status = if document.complete {
         "complete".to_string()
     } else {
@@ -224,13 +233,13 @@ fn print_summary(document: &FrontDocument, written: &[String]) {
             }
         )
     };
-    crate::noteln!(
+    lines.push(format!(
         "front of `{}` (positive) against `{}`: {} points, {status}, {:.2} s",
         document.positive_class,
         document.negative_class,
         document.points.len(),
         document.seconds
-    );
+    ));
     for metric in [Metric::F1, Metric::Mcc] {
         if let Some(best) = document.best.get(metric.key()) {
             let bound = if document.complete {
@@ -238,17 +247,17 @@ fn print_summary(document: &FrontDocument, written: &[String]) {
             } else {
                 format!(" (at most {:.4} for any tree)", best.bound)
             };
-            crate::noteln!(
+            lines.push(format!(
                 "best {}: {:.4} at FP {}, FN {}{bound}",
                 metric.name(),
                 best.value,
                 best.fp,
                 best.fn_
-            );
+            ));
         }
     }
     for reference in &document.references {
-        crate::noteln!(
+        lines.push(format!(
             "{} ({}): F1 {:.4}, MCC {:.4} at FP {}, FN {}",
             reference.name.replace('_', "-"),
             reference.status,
@@ -256,9 +265,10 @@ fn print_summary(document: &FrontDocument, written: &[String]) {
             reference.train.metrics[Metric::Mcc.key()],
             reference.train.fp,
             reference.train.fn_
-        );
+        ));
     }
     for path in written {
-        crate::noteln!("written: {path}");
+        lines.push(format!("written: {path}"));
     }
+    lines
 }

@@ -322,3 +322,35 @@ fn help_and_version_that_cannot_be_written_and_a_closed_stdout_exit_one() {
         assert!(!text.contains("panicked"), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn pareto_prints_its_summary_as_the_result_when_the_files_go_to_a_directory() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("front");
+    let data = dataset("breast_cancer");
+    let output = milptree(&[
+        "pareto",
+        path_str(&data),
+        "--depth",
+        "1",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = crate::common::stdout(&output);
+    assert!(printed.starts_with("front of `"), "{printed}");
+    assert!(
+        printed.contains("best F1:") || printed.contains("best f1"),
+        "{printed}"
+    );
+    assert!(printed.contains("front.json"), "{printed}");
+    assert!(!stderr(&output).contains("front of `"));
+    // Beside a CSV on stdout, the summary is a diagnostic on stderr.
+    let output = milptree(&["pareto", path_str(&data), "--depth", "1"]);
+    assert!(
+        crate::common::stdout(&output).starts_with("fp,"),
+        "{}",
+        crate::common::stdout(&output)
+    );
+    assert!(stderr(&output).contains("front of `"));
+}
