@@ -20,7 +20,9 @@ use crate::formulation::oct::Oct;
 use crate::formulation::{AnyFormulation, FormulationName, Objective};
 use crate::learn::front::{learn_front, FrontMethod, FrontRequest};
 use crate::learn::front_document::{FrontDocument, FrontRunInfo};
+use crate::learn::search_line::SearchLine;
 use crate::pareto::{binary_data, Metric, ParetoProblem};
+use crate::solver::Progress;
 
 pub fn run(args: ParetoArgs) -> Result<()> {
     let (method, problem) = settings(&args)?;
@@ -36,7 +38,18 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
         interrupt: Some(interrupt_flag()),
     };
+    let line = SearchLine::start(
+        "front",
+        args.time_limit,
+        &if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
+    );
+    line.say("searching the front");
     let result = learn_front(&request, &sets.train)?;
+    drop(line);
     let (method_name, solver_name) = match &method {
         FrontMethod::Search => ("dp".to_string(), "dp".to_string()),
         FrontMethod::Epsilon {

@@ -17,7 +17,9 @@ use crate::cli::model_args::{
 use crate::cli::output::{print_json, write_file};
 use crate::data::{Sets, ThresholdMode};
 use crate::error::{Error, Result};
+use crate::learn::search_line::SearchLine;
 use crate::learn::{provenance, DataBlock, LearnOptions, SparseParams};
+use crate::solver::Progress;
 use crate::sparse::{self, score_of, SparseOptions};
 
 mod figure;
@@ -61,6 +63,9 @@ pub struct PathArgs {
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 fn parse_depth_arg(text: &str) -> std::result::Result<DepthArg, String> {
@@ -203,7 +208,18 @@ pub fn run(args: PathArgs) -> Result<()> {
         interrupt: options.interrupt.clone(),
         ..SparseOptions::default()
     };
+    let line = SearchLine::start(
+        &format!("sparse path of {} penalties", problems.len()),
+        args.time_limit,
+        &if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
+    );
+    line.say("searching");
     let found = sparse::solve_path(&data.train, &problems, &sparse_options)?;
+    drop(line);
     if let Some(dir) = &args.trees {
         std::fs::create_dir_all(dir).map_err(|source| Error::Output {
             path: dir.display().to_string(),

@@ -21,6 +21,7 @@ use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::formulation::FormulationName;
 use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
+use crate::solver::Progress;
 use crate::solver::SolverKind;
 use crate::tune::{
     self, configurations, parse_values, Config, ConfigRow, Param, Scores, Store, TuneMetric,
@@ -322,6 +323,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
         share: !args.no_share,
         warm_start: args.warm.warm_start,
         interrupt: Some(interrupt_flag()),
+        progress: if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
     };
     let store = args
         .out

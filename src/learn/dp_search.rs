@@ -17,6 +17,7 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
+use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
@@ -242,6 +243,7 @@ impl DpSearch {
             return self.run_front(metric, train, options);
         }
         let problem = self.problem(train);
+        let line = SearchLine::start("dp", options.time_limit, &options.progress);
         let found = dp::solve(
             train,
             &problem,
@@ -249,9 +251,11 @@ impl DpSearch {
                 time_limit: options.time_limit,
                 memory_limit_mb: self.params.memory_limit,
                 interrupt: options.interrupt.clone(),
+                progress: line.sink(),
                 ..DpOptions::default()
             },
         )?;
+        drop(line);
         let mut tree = found.tree;
         tree.learned_by = Some(serde_json::json!({
             "method": "dp",
@@ -304,6 +308,8 @@ impl DpSearch {
             max_splits: self.params.max_splits,
             thresholds: self.params.thresholds,
         };
+        let line = SearchLine::start("dp (front)", options.time_limit, &options.progress);
+        line.say("searching the front");
         let found = pareto::solve(
             train,
             &problem,
@@ -314,6 +320,7 @@ impl DpSearch {
                 ..ParetoOptions::default()
             },
         )?;
+        drop(line);
         let best = found
             .best(metric)
             .ok_or_else(|| Error::Internal("the front has no point".into()))?;

@@ -31,6 +31,7 @@ pub mod milp;
 pub mod milp_method;
 pub mod outcome;
 pub mod provenance;
+pub mod search_line;
 mod search_report;
 pub mod sparse_search;
 pub mod spec;

@@ -15,6 +15,7 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{DpTermination, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
+use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{LearnOptions, Outcome, WarmStartMode};
 pub use crate::score::ClassWeight;
@@ -251,7 +252,10 @@ impl SparseSearch {
     /// Runs the search on `train` within the time limit and interrupt of `options`.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
         let problem = self.problem(train)?;
+        let line = SearchLine::start("sparse", options.time_limit, &options.progress);
+        line.say("searching");
         let found = sparse::solve(train, &problem, &self.options(options))?;
+        drop(line);
         Ok(self.outcome(found, train, &problem, options.time_limit))
     }
 
