@@ -77,6 +77,19 @@ fn parse_depth_arg(text: &str) -> std::result::Result<DepthArg, String> {
         .map_err(|_| format!("`{text}` is neither a number of levels nor `none`"))
 }
 
+/// `lambda-<L>.json`, with `L` rounded to 12 significant digits so that a penalty computed on
+/// a log scale (`0.0010000000000000002`) is named as written (`0.001`).
+fn tree_file_name(penalty: f64) -> String {
+    let rounded = if penalty > 0.0 && penalty.is_finite() {
+        let digits = 12 - penalty.log10().ceil() as i32;
+        let scale = 10f64.powi(digits);
+        (penalty * scale).round() / scale
+    } else {
+        penalty
+    };
+    format!("lambda-{rounded}.json")
+}
+
 /// The penalties of `spec` (`LOW..HIGH` with `steps` log-spaced values, or a list), increasing.
 pub fn penalties(spec: &str, steps: usize) -> Result<Vec<f64>> {
     let number = |text: &str| -> Result<f64> {
@@ -256,7 +269,7 @@ pub fn run(args: PathArgs) -> Result<()> {
         let test = data.test.as_ref().and_then(figures);
         let tree_file = match &args.trees {
             Some(dir) => {
-                let path = dir.join(format!("lambda-{}.json", problem.leaf_penalty));
+                let path = dir.join(tree_file_name(problem.leaf_penalty));
                 write_file(&path, &tree.to_json_string())?;
                 Some(path.display().to_string())
             }
@@ -377,4 +390,25 @@ fn print_table(path: &Path, data: &Sets, objective: &str, rows: &[PathRow]) -> R
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_files_are_named_by_the_penalty_as_written() {
+        assert_eq!(tree_file_name(0.0010000000000000002), "lambda-0.001.json");
+        assert_eq!(tree_file_name(0.1), "lambda-0.1.json");
+        assert_eq!(tree_file_name(0.0), "lambda-0.json");
+        assert_eq!(
+            tree_file_name(0.021544346900318846),
+            "lambda-0.0215443469003.json"
+        );
+        // The default range's ten penalties keep ten names.
+        let names: std::collections::HashSet<String> = (0..10)
+            .map(|i| tree_file_name(0.001 * 100f64.powf(f64::from(i) / 9.0)))
+            .collect();
+        assert_eq!(names.len(), 10);
+    }
 }
