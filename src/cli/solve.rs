@@ -12,6 +12,7 @@ use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::export::TextView;
 use crate::learn::certificate::Verdict;
+use crate::learn::counterpart;
 use crate::learn::milp_method::adopt_certificate_tree;
 use crate::learn::{self, provenance, LearnOptions, Method, Outcome, SolveDocument, TreeSource};
 use crate::solver::Progress;
@@ -56,6 +57,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
             args.data.test_fraction,
         )?;
         document.command_seconds = Some(started.elapsed().as_secs_f64());
+        document.dp_objective = outcome
+            .tree
+            .as_ref()
+            .and_then(|tree| counterpart::dp_objective(&method, &data.train, tree));
         print_json(&document)?;
     } else {
         print_human(&args, &data, &outcome)?;

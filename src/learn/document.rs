@@ -103,6 +103,16 @@ pub struct SolveDocument {
     pub warm_start_tree_objective: Option<f64>,
     /// The model's objective of the returned tree, by plain code.
     pub evaluated_objective: Option<f64>,
+    /// One scale for every method: the returned tree's training errors (each costing its row's
+    /// weight where rows are weighted), by plain code.
+    #[serde(default)]
+    pub errors: Option<f64>,
+    /// The returned tree's objective in the exact search's units (weighted errors plus
+    /// `alpha * L^` per split, see [`crate::learn::counterpart`]), by plain code: for the
+    /// exact search its own objective, for OCT, BinOCT and FlowOCT that of their counterpart
+    /// problem; `null` for the sparse search, a metric objective and OLCT.
+    #[serde(default)]
+    pub dp_objective: Option<f64>,
     pub decode_mismatch: Option<DecodeMismatch>,
     /// Formulation-specific post-processing (OLCT's refinement), or null.
     pub post_process: Value,
@@ -136,6 +146,17 @@ pub struct SolveDocument {
     /// value, the front's size and the returned tree's point.
     #[serde(default)]
     pub front: Option<FrontSummary>,
+}
+
+/// The training errors of `tree` on `train`, each costing its row's weight (1 without weights).
+pub fn weighted_errors(tree: &Tree, train: &Dataset) -> f64 {
+    tree.predict(train.rows())
+        .iter()
+        .zip(train.labels())
+        .enumerate()
+        .filter(|(_, (predicted, label))| predicted != label)
+        .map(|(i, _)| train.weight(i))
+        .sum()
 }
 
 impl SolveDocument {
@@ -174,6 +195,8 @@ impl SolveDocument {
             warm_start_source: outcome.warm_start_source.clone(),
             warm_start_tree_objective: outcome.warm_start_objective,
             evaluated_objective: outcome.evaluated_objective,
+            errors: tree.map(|t| weighted_errors(t, &sets.train)),
+            dp_objective: None,
             decode_mismatch: outcome.decode_mismatch.clone(),
             post_process: outcome.post_process.clone(),
             train,

@@ -24,6 +24,7 @@ mod fuzz;
 mod highs_worker;
 mod mip;
 mod models;
+mod objective_scale;
 mod oct;
 mod olct;
 mod oracle;
