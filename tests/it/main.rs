@@ -19,6 +19,7 @@ mod dp_peers;
 mod evaluator_props;
 mod experiment;
 mod experiment_sharing;
+mod figures;
 mod flowoct;
 mod fuzz;
 mod highs_worker;
