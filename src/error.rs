@@ -64,6 +64,10 @@ pub enum Error {
     #[error("invalid tree: {0}")]
     InvalidTree(String),
 
+    /// An output that needs a tree the run did not produce (`solve -o` after no solution).
+    #[error("no tree to write: {0}")]
+    NoTree(String),
+
     /// A broken internal invariant: a bug in milptree, reported rather than hidden.
     #[error("internal error: {0}")]
     Internal(String),
@@ -112,6 +116,7 @@ impl Error {
             | Error::Model(_)
             | Error::InvalidTree(_)
             | Error::Solver { .. }
+            | Error::NoTree(_)
             | Error::Internal(_) => 1,
         }
     }

@@ -9,6 +9,7 @@ use crate::cli::output::{
 use crate::error::Result;
 use crate::export::TextView;
 use crate::greedy::{cart, CartParams};
+use crate::tree::Provenance;
 use crate::{out, outln};
 
 pub fn run(args: GreedyArgs) -> Result<()> {
@@ -18,7 +19,25 @@ pub fn run(args: GreedyArgs) -> Result<()> {
         min_leaf: args.min_leaf,
         ..CartParams::new(args.depth)
     };
-    let tree = cart(&data.train, &params)?;
+    let mut tree = cart(&data.train, &params)?;
+    let errors = tree
+        .evaluate(data.train.rows(), data.train.labels(), data.train.classes())?
+        .misclassified;
+    tree.provenance = Some(Provenance {
+        method: "cart".to_string(),
+        parameters: json!({ "depth": args.depth, "min_leaf": args.min_leaf }),
+        solver: "cart".to_string(),
+        termination: "completed".to_string(),
+        tree_source: None,
+        objective: Some(errors as f64),
+        bound: None,
+        gap: None,
+        // The same command writes the same file: no clock.
+        seconds: None,
+        time_limit: None,
+        milptree_version: Provenance::this_version(),
+        training: crate::cli::output::training_rows(&args.data, &data.train),
+    });
     if let Some(path) = &args.output {
         write_file(path, &tree.to_json_string())?;
     }

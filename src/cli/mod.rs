@@ -81,6 +81,7 @@ where
         _ => {}
     }
     match check_options(&command, &matches).and_then(|()| run(cli)) {
+        Ok(()) if interrupt::was_interrupted() => interrupt::INTERRUPTED_EXIT_CODE,
         Ok(()) => 0,
         Err(error) => report(error),
     }

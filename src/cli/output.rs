@@ -8,10 +8,21 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::cli::data_args::DataArgs;
-use crate::data::Sets;
+use crate::data::{Dataset, Sets};
 use crate::error::{Error, Result};
 use crate::learn::DataBlock;
-use crate::tree::{Summary, Tree};
+use crate::tree::{Summary, TrainingRows, Tree};
+
+/// The training rows a tree file's provenance names: `train` as read with `args` (the split's
+/// seed only when there is a split).
+pub fn training_rows(args: &DataArgs, train: &Dataset) -> TrainingRows {
+    crate::learn::provenance::training_rows(
+        train,
+        &args.data,
+        args.test_fraction.map(|_| args.seed),
+        args.test_fraction,
+    )
+}
 
 /// The `data` block of a report.
 pub fn data_block(args: &DataArgs, data: &Sets) -> DataBlock {

@@ -20,7 +20,9 @@ use crate::formulation::oct::Oct;
 use crate::formulation::{AnyFormulation, FormulationName, Objective};
 use crate::learn::front::{learn_front, FrontMethod, FrontRequest};
 use crate::learn::front_document::{FrontDocument, FrontRunInfo};
+use crate::learn::search_line::SearchLine;
 use crate::pareto::{binary_data, Metric, ParetoProblem};
+use crate::solver::Progress;
 
 pub fn run(args: ParetoArgs) -> Result<()> {
     let (method, problem) = settings(&args)?;
@@ -39,7 +41,18 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
         interrupt: Some(interrupt_flag()),
     };
+    let line = SearchLine::start(
+        "front",
+        args.time_limit,
+        &if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
+    );
+    line.say("searching the front");
     let result = learn_front(&request, &sets.train)?;
+    drop(line);
     let (method_name, solver_name) = match &method {
         FrontMethod::Search => ("dp".to_string(), "dp".to_string()),
         FrontMethod::Epsilon {
@@ -112,7 +125,15 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         crate::out!("{}", document.to_csv())?;
     }
     if !args.quiet {
-        print_summary(&document, &written);
+        // The summary is the result when stdout carries nothing else (`--out`); beside a CSV
+        // or JSON document on stdout it is a diagnostic, on stderr.
+        for line in summary_lines(&document, &written) {
+            if args.out.is_some() {
+                crate::outln!("{line}")?;
+            } else {
+                crate::noteln!("{line}");
+            }
+        }
     }
     Ok(())
 }
@@ -212,9 +233,10 @@ fn create_dir(dir: &Path) -> Result<()> {
     })
 }
 
-/// A few lines on stderr: the front's size and status, the best point of F1 and MCC, the
-/// reference trees, and the files written.
-fn print_summary(document: &FrontDocument, written: &[String]) {
+/// The summary: the front's size and status, the best point of F1 and MCC, the reference
+/// trees, and the files written.
+fn summary_lines(document: &FrontDocument, written: &[String]) -> Vec<String> {
+    let mut lines = Vec::new();
     let status = if document.complete {
         "complete".to_string()
     } else {
@@ -227,13 +249,13 @@ fn print_summary(document: &FrontDocument, written: &[String]) {
             }
         )
     };
-    crate::noteln!(
+    lines.push(format!(
         "front of `{}` (positive) against `{}`: {} points, {status}, {:.2} s",
         document.positive_class,
         document.negative_class,
         document.points.len(),
         document.seconds
-    );
+    ));
     for metric in [Metric::F1, Metric::Mcc] {
         if let Some(best) = document.best.get(metric.key()) {
             let bound = if document.complete {
@@ -241,17 +263,17 @@ fn print_summary(document: &FrontDocument, written: &[String]) {
             } else {
                 format!(" (at most {:.4} for any tree)", best.bound)
             };
-            crate::noteln!(
+            lines.push(format!(
                 "best {}: {:.4} at FP {}, FN {}{bound}",
                 metric.name(),
                 best.value,
                 best.fp,
                 best.fn_
-            );
+            ));
         }
     }
     for reference in &document.references {
-        crate::noteln!(
+        lines.push(format!(
             "{} ({}): F1 {:.4}, MCC {:.4} at FP {}, FN {}",
             reference.name.replace('_', "-"),
             reference.status,
@@ -259,9 +281,10 @@ fn print_summary(document: &FrontDocument, written: &[String]) {
             reference.train.metrics[Metric::Mcc.key()],
             reference.train.fp,
             reference.train.fn_
-        );
+        ));
     }
     for path in written {
-        crate::noteln!("written: {path}");
+        lines.push(format!("written: {path}"));
     }
+    lines
 }

@@ -18,7 +18,9 @@ use crate::cli::model_args::{
 use crate::cli::output::{print_json, write_file};
 use crate::data::{Sets, ThresholdMode};
 use crate::error::{Error, Result};
-use crate::learn::{DataBlock, LearnOptions, SparseParams};
+use crate::learn::search_line::SearchLine;
+use crate::learn::{provenance, DataBlock, LearnOptions, SparseParams};
+use crate::solver::Progress;
 use crate::sparse::{self, score_of, SparseOptions};
 
 mod figure;
@@ -64,6 +66,9 @@ pub struct PathArgs {
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// No progress line on stderr.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 fn parse_depth_arg(text: &str) -> std::result::Result<DepthArg, String> {
@@ -73,6 +78,19 @@ fn parse_depth_arg(text: &str) -> std::result::Result<DepthArg, String> {
     text.parse()
         .map(DepthArg::Levels)
         .map_err(|_| format!("`{text}` is neither a number of levels nor `none`"))
+}
+
+/// `lambda-<L>.json`, with `L` rounded to 12 significant digits so that a penalty computed on
+/// a log scale (`0.0010000000000000002`) is named as written (`0.001`).
+fn tree_file_name(penalty: f64) -> String {
+    let rounded = if penalty > 0.0 && penalty.is_finite() {
+        let digits = 12 - penalty.log10().ceil() as i32;
+        let scale = 10f64.powi(digits);
+        (penalty * scale).round() / scale
+    } else {
+        penalty
+    };
+    format!("lambda-{rounded}.json")
 }
 
 /// The penalties of `spec` (`LOW..HIGH` with `steps` log-spaced values, or a list), increasing.
@@ -206,7 +224,18 @@ pub fn run(args: PathArgs) -> Result<()> {
         interrupt: options.interrupt.clone(),
         ..SparseOptions::default()
     };
+    let line = SearchLine::start(
+        &format!("sparse path of {} penalties", problems.len()),
+        args.time_limit,
+        &if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
+    );
+    line.say("searching");
     let found = sparse::solve_path(&data.train, &problems, &sparse_options)?;
+    drop(line);
     if let Some(dir) = &args.trees {
         std::fs::create_dir_all(dir).map_err(|source| Error::Output {
             path: dir.display().to_string(),
@@ -215,7 +244,14 @@ pub fn run(args: PathArgs) -> Result<()> {
     }
     let mut rows = Vec::with_capacity(found.len());
     for ((search, problem), found) in searches.iter().zip(&problems).zip(found) {
-        let outcome = search.outcome(found, &data.train, problem, args.time_limit);
+        let mut outcome = search.outcome(found, &data.train, problem, args.time_limit);
+        let made = provenance::of_outcome(
+            &outcome,
+            crate::cli::output::training_rows(&args.data, &data.train),
+        );
+        if let Some(tree) = outcome.tree.as_mut() {
+            tree.provenance = Some(made);
+        }
         let Some(tree) = &outcome.tree else {
             return Err(Error::Internal("the sparse search returned no tree".into()));
         };
@@ -236,7 +272,7 @@ pub fn run(args: PathArgs) -> Result<()> {
         let test = data.test.as_ref().and_then(figures);
         let tree_file = match &args.trees {
             Some(dir) => {
-                let path = dir.join(format!("lambda-{}.json", problem.leaf_penalty));
+                let path = dir.join(tree_file_name(problem.leaf_penalty));
                 write_file(&path, &tree.to_json_string())?;
                 Some(path.display().to_string())
             }
@@ -357,4 +393,25 @@ fn print_table(path: &Path, data: &Sets, objective: &str, rows: &[PathRow]) -> R
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_files_are_named_by_the_penalty_as_written() {
+        assert_eq!(tree_file_name(0.0010000000000000002), "lambda-0.001.json");
+        assert_eq!(tree_file_name(0.1), "lambda-0.1.json");
+        assert_eq!(tree_file_name(0.0), "lambda-0.json");
+        assert_eq!(
+            tree_file_name(0.021544346900318846),
+            "lambda-0.0215443469003.json"
+        );
+        // The default range's ten penalties keep ten names.
+        let names: std::collections::HashSet<String> = (0..10)
+            .map(|i| tree_file_name(0.001 * 100f64.powf(f64::from(i) / 9.0)))
+            .collect();
+        assert_eq!(names.len(), 10);
+    }
 }

@@ -12,7 +12,9 @@ use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::export::TextView;
 use crate::learn::certificate::Verdict;
-use crate::learn::{self, LearnOptions, Outcome, SolveDocument};
+use crate::learn::counterpart;
+use crate::learn::milp_method::adopt_certificate_tree;
+use crate::learn::{self, provenance, LearnOptions, Method, Outcome, SolveDocument, TreeSource};
 use crate::solver::Progress;
 use crate::{out, outln};
 
@@ -28,15 +30,24 @@ pub fn run(args: SolveArgs) -> Result<()> {
         .time_limit
         .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
     let mut outcome = learn::learn(&method, &data.train, options)?;
+    if let Method::Milp { formulation, .. } = &method {
+        adopt_certificate_tree(formulation, &data.train, &mut outcome);
+    }
     outcome.report.time_limit = args.time_limit;
     if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {
         let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
         learned_by["relabel"] = rule.clone();
         tree.learned_by = Some(learned_by);
     }
+    let training = crate::cli::output::training_rows(&args.data, &original.train);
+    let made = provenance::of_outcome(&outcome, training);
+    if let Some(tree) = outcome.tree.as_mut() {
+        tree.provenance = Some(made);
+    }
     if let (Some(path), Some(tree)) = (&args.output, &outcome.tree) {
         write_file(path, &tree.to_json_string())?;
     }
+    let unwritten = args.output.as_ref().filter(|_| outcome.tree.is_none());
     if args.json {
         let mut document = SolveDocument::new(
             &outcome,
@@ -46,6 +57,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
             args.data.test_fraction,
         )?;
         document.command_seconds = Some(started.elapsed().as_secs_f64());
+        document.dp_objective = outcome
+            .tree
+            .as_ref()
+            .and_then(|tree| counterpart::dp_objective(&method, &data.train, tree));
         print_json(&document)?;
     } else {
         print_human(&args, &data, &outcome)?;
@@ -70,15 +85,21 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let termination = &outcome.report.termination;
     if termination.is_failure(outcome.report.has_solution) {
         // Infeasible, unbounded, failed or crashed: a failure of the run, tree or not.
-        let tree = if outcome.tree.is_some() {
-            "the tree reported is the solver's last incumbent"
-        } else {
-            "no tree"
+        let tree = match outcome.tree_source() {
+            Some(TreeSource::Certificate) => "the tree reported is the certificate's",
+            Some(_) => "the tree reported is the solver's last incumbent",
+            None => "no tree",
         };
         return Err(Error::Solver {
             solver: method.solver_name().to_string(),
             message: format!("{tree}: the solve ended with {termination}"),
         });
+    }
+    if let Some(path) = unwritten {
+        return Err(Error::NoTree(format!(
+            "{} was not written: the run ended with {termination} and no tree",
+            path.display()
+        )));
     }
     Ok(())
 }

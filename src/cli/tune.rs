@@ -20,7 +20,8 @@ use crate::cli::solve::relabel_rule;
 use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::formulation::FormulationName;
-use crate::learn::{self, DataBlock, LearnOptions, Method};
+use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
+use crate::solver::Progress;
 use crate::solver::SolverKind;
 use crate::tune::{
     self, configurations, parse_values, Config, ConfigRow, Param, Scores, Store, TuneMetric,
@@ -323,6 +324,11 @@ pub fn run(args: TuneArgs) -> Result<()> {
         share: !args.no_share,
         warm_start: args.warm.warm_start,
         interrupt: Some(interrupt_flag()),
+        progress: if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
     };
     let store = args
         .out
@@ -438,8 +444,12 @@ fn refit(
         interrupt: Some(interrupt_flag()),
         ..LearnOptions::default()
     };
-    let outcome = learn::learn(method, &data.train, options)?;
-    let mut tree = outcome.tree.ok_or_else(|| Error::Solver {
+    let mut outcome = learn::learn(method, &data.train, options)?;
+    let made = provenance::of_outcome(
+        &outcome,
+        crate::cli::output::training_rows(&args.data, &data.train),
+    );
+    let mut tree = outcome.tree.take().ok_or_else(|| Error::Solver {
         solver: args.method.clone(),
         message: format!(
             "the refit of {} on all training rows ended with {} and no tree",
@@ -447,6 +457,7 @@ fn refit(
             outcome.report.termination
         ),
     })?;
+    tree.provenance = Some(made);
     if let Some(rule) = relabel {
         let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
         learned_by["relabel"] = rule.clone();

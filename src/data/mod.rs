@@ -5,6 +5,7 @@
 //! `column=value` features (0 or 1). The label column holds any text; labels are kept as written.
 
 mod csv_reader;
+mod fingerprint;
 mod line_index;
 mod repeat;
 mod split;

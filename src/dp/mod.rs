@@ -103,7 +103,8 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         total_weight,
     );
     let tol = cost.tol;
-    let deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    deadline.progress = options.progress.clone();
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
     let mut search = Search::new(&binned, cost.clone(), options.bounds, cache_bytes, deadline);
     let root = search.arena.root(&binned);
@@ -138,6 +139,7 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
                     incumbent: tree_cost,
                     bound: 0.0,
                 });
+                search.deadline.progress.publish(tree_cost, 0.0);
             }
         }
         search.stats.greedy_seconds = search.deadline.seconds() - started;

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::search_core::DEFAULT_MEMORY_LIMIT_MB;
+use crate::search_core::{ProgressSink, DEFAULT_MEMORY_LIMIT_MB};
 
 /// The pruning techniques of the search, each of which can be turned off to measure what it
 /// brings. Turning any of them off never changes the optimum, only the time to prove it.
@@ -108,6 +108,8 @@ pub struct DpOptions {
     /// search then only looks for trees at most this costly; if there is none (the bound was
     /// wrong), it searches again without it.
     pub upper_bound: Option<f64>,
+    /// Where the search publishes its incumbent and bound as they improve.
+    pub progress: ProgressSink,
 }
 
 impl Default for DpOptions {
@@ -118,6 +120,7 @@ impl Default for DpOptions {
             interrupt: None,
             bounds: BoundSwitches::default(),
             upper_bound: None,
+            progress: ProgressSink::default(),
         }
     }
 }

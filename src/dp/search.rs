@@ -412,6 +412,7 @@ impl<'a> Search<'a> {
                                 incumbent: total,
                                 bound: self.global_lb,
                             });
+                            self.deadline.progress.publish(total, self.global_lb);
                         }
                     }
                 }

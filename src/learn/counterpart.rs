@@ -161,3 +161,24 @@ pub fn counterpart(
         not_applicable: search_lacks(train),
     })
 }
+
+/// The objective of `tree` in the exact search's units for `method`'s problem, by plain code
+/// ([`crate::dp::objective_of`]): the search's own problem for `dp` with an error objective,
+/// the counterpart's for OCT, BinOCT and FlowOCT; `None` for the others, or when the tree is
+/// outside the problem.
+pub fn dp_objective(
+    method: &crate::learn::Method,
+    train: &Dataset,
+    tree: &crate::tree::Tree,
+) -> Option<f64> {
+    let search = match method {
+        crate::learn::Method::Dp(search) if search.params.objective.metric().is_none() => {
+            search.clone()
+        }
+        crate::learn::Method::Milp { formulation, .. } => {
+            counterpart(formulation, train, None)?.search
+        }
+        _ => return None,
+    };
+    crate::dp::objective_of(tree, train, &search.problem(train))
+}

@@ -13,7 +13,7 @@ use crate::dp::DpStats;
 use crate::error::{Error, Result};
 use crate::learn::certificate::Certificate;
 use crate::learn::dp_search::FrontSummary;
-use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
+use crate::learn::{DecodeMismatch, Outcome, TreeSource, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
 use crate::sparse::SparseStats;
@@ -117,6 +117,16 @@ pub struct SolveDocument {
     pub warm_start_tree_objective: Option<f64>,
     /// The model's objective of the returned tree, by plain code.
     pub evaluated_objective: Option<f64>,
+    /// One scale for every method: the returned tree's training errors (each costing its row's
+    /// weight where rows are weighted), by plain code.
+    #[serde(default)]
+    pub errors: Option<f64>,
+    /// The returned tree's objective in the exact search's units (weighted errors plus
+    /// `alpha * L^` per split, see [`crate::learn::counterpart`]), by plain code: for the
+    /// exact search its own objective, for OCT, BinOCT and FlowOCT that of their counterpart
+    /// problem; `null` for the sparse search, a metric objective and OLCT.
+    #[serde(default)]
+    pub dp_objective: Option<f64>,
     pub decode_mismatch: Option<DecodeMismatch>,
     /// Formulation-specific post-processing (OLCT's refinement), or null.
     pub post_process: Value,
@@ -126,6 +136,17 @@ pub struct SolveDocument {
     pub one_sided_splits: Option<Vec<OneSidedSplit>>,
     /// The tree file's JSON.
     pub tree: Option<Value>,
+    /// Where `tree` came from: `solver` (a MILP's incumbent), `certificate` (the certificate's
+    /// exact search found a better one) or `search` (the exact and sparse searches); `null`
+    /// without a tree.
+    #[serde(default)]
+    pub tree_source: Option<TreeSource>,
+    /// With `tree_source` `certificate`: the solver's own tree (`null` if it found none) and its
+    /// objective by plain code.
+    #[serde(default)]
+    pub milp_tree: Option<Value>,
+    #[serde(default)]
+    pub milp_tree_objective: Option<f64>,
     /// The exact search's statistics (method `dp`).
     #[serde(default)]
     pub dp: Option<DpStats>,
@@ -139,6 +160,17 @@ pub struct SolveDocument {
     /// value, the front's size and the returned tree's point.
     #[serde(default)]
     pub front: Option<FrontSummary>,
+}
+
+/// The training errors of `tree` on `train`, each costing its row's weight (1 without weights).
+pub fn weighted_errors(tree: &Tree, train: &Dataset) -> f64 {
+    tree.predict(train.rows())
+        .iter()
+        .zip(train.labels())
+        .enumerate()
+        .filter(|(_, (predicted, label))| predicted != label)
+        .map(|(i, _)| train.weight(i))
+        .sum()
 }
 
 impl SolveDocument {
@@ -174,12 +206,20 @@ impl SolveDocument {
             warm_start_source: outcome.warm_start_source.clone(),
             warm_start_tree_objective: outcome.warm_start_objective,
             evaluated_objective: outcome.evaluated_objective,
+            errors: tree.map(|t| weighted_errors(t, &sets.train)),
+            dp_objective: None,
             decode_mismatch: outcome.decode_mismatch.clone(),
             post_process: outcome.post_process.clone(),
             train,
             test,
             one_sided_splits: tree.map(OneSidedSplit::of),
             tree: tree.map(Tree::to_json_value),
+            tree_source: outcome.tree_source(),
+            milp_tree: outcome
+                .replaced
+                .as_ref()
+                .and_then(|r| r.tree.as_ref().map(Tree::to_json_value)),
+            milp_tree_objective: outcome.replaced.as_ref().and_then(|r| r.objective),
             dp: outcome.search.clone(),
             sparse: outcome.sparse.clone(),
             certificate: outcome.certificate.clone(),

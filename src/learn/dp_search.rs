@@ -17,6 +17,7 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
+use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
@@ -266,6 +267,7 @@ impl DpSearch {
             return self.run_front(metric, &copies, options);
         }
         let problem = self.problem(&copies);
+        let line = SearchLine::start("dp", options.time_limit, &options.progress);
         let found = dp::solve(
             &copies,
             &problem,
@@ -273,9 +275,11 @@ impl DpSearch {
                 time_limit: options.time_limit,
                 memory_limit_mb: self.params.memory_limit,
                 interrupt: options.interrupt.clone(),
+                progress: line.sink(),
                 ..DpOptions::default()
             },
         )?;
+        drop(line);
         let mut tree = found.tree;
         tree.learned_by = Some(serde_json::json!({
             "method": "dp",
@@ -311,6 +315,7 @@ impl DpSearch {
             post_process: serde_json::Value::Null,
             tree: Some(tree),
             front: None,
+            replaced: None,
         })
     }
 
@@ -327,6 +332,8 @@ impl DpSearch {
             max_splits: self.params.max_splits,
             thresholds: self.params.thresholds,
         };
+        let line = SearchLine::start("dp (front)", options.time_limit, &options.progress);
+        line.say("searching the front");
         let found = pareto::solve(
             train,
             &problem,
@@ -337,6 +344,7 @@ impl DpSearch {
                 ..ParetoOptions::default()
             },
         )?;
+        drop(line);
         let best = found
             .best(metric)
             .ok_or_else(|| Error::Internal("the front has no point".into()))?;
@@ -406,6 +414,7 @@ impl DpSearch {
             tree: Some(tree),
             sparse: None,
             front: Some(front),
+            replaced: None,
         })
     }
 }

@@ -147,6 +147,7 @@ pub fn run<F: Formulation>(
         post_process: Value::Null,
         tree: None,
         front: None,
+        replaced: None,
     };
     let Some(solution) = solved.solution else {
         return Ok(outcome);

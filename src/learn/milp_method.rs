@@ -24,7 +24,7 @@ use crate::learn::certificate::{
 };
 use crate::learn::counterpart::{counterpart, Counterpart};
 use crate::learn::milp::{self, MilpOptions};
-use crate::learn::{LearnOptions, Outcome, WarmStartMode};
+use crate::learn::{LearnOptions, Outcome, ReplacedTree, WarmStartMode};
 use crate::solver::{SolveOptions, SolverKind, Termination};
 use crate::tree::Tree;
 
@@ -116,6 +116,69 @@ pub fn run(
         }
     }
     Ok(outcome)
+}
+
+/// When the certificate's search found a tree strictly better than the solver's (or the solver
+/// found none), makes that tree the one `outcome` returns: the best tree the run knows (what
+/// `milptree solve` saves and prints; experiments keep the solver's tree, whose figures they
+/// compare). Its objective is recomputed by plain code; the solver's tree is kept in
+/// [`Outcome::replaced`]. A contradiction keeps the solver's tree, which the command reports
+/// as a fault. `train` is the data `outcome` was learned on.
+pub fn adopt_certificate_tree(
+    formulation: &AnyFormulation,
+    train: &Dataset,
+    outcome: &mut Outcome,
+) {
+    let Some(certificate) = outcome.certificate.as_ref() else {
+        return;
+    };
+    let Some(counterpart) = counterpart(formulation, train, None) else {
+        return;
+    };
+    if certificate.verdict == Verdict::Contradiction {
+        return;
+    }
+    let Some(mut candidate) = certificate.dp_tree.clone() else {
+        return;
+    };
+    let problem = counterpart.search.problem(train);
+    let Some(objective) =
+        dp::objective_of(&candidate, train, &problem).map(|o| counterpart.to_model(o))
+    else {
+        return;
+    };
+    let better = match (&outcome.tree, outcome.evaluated_objective) {
+        (None, _) => true,
+        (Some(_), Some(current)) => {
+            objective < current && !crate::learn::objectives_agree(objective, current, 1e-9)
+        }
+        (Some(_), None) => false,
+    };
+    if !better {
+        return;
+    }
+    candidate.learned_by = Some(serde_json::json!({
+        "method": formulation.name(),
+        "parameters": formulation.parameters(),
+        "tree_source": "certificate",
+    }));
+    let previous = outcome.evaluated_objective;
+    outcome.notes.push(match previous {
+        Some(previous) => format!(
+            "the certificate's exact search found a better tree (objective {objective}) than the \
+             solver's ({previous}): it is the tree returned; the solver's own tree is in \
+             `milp_tree`"
+        ),
+        None => format!(
+            "the solver found no tree; the certificate's exact search found one (objective \
+             {objective}): it is the tree returned"
+        ),
+    });
+    outcome.replaced = Some(ReplacedTree {
+        tree: outcome.tree.replace(candidate),
+        objective: previous,
+    });
+    outcome.evaluated_objective = Some(objective);
 }
 
 /// The warm start a run starts from.
@@ -342,7 +405,7 @@ fn certify(
         difference,
         message,
         all_thresholds,
-        dp_tree: (verdict == Verdict::Contradiction).then_some(found.tree),
+        dp_tree: Some(found.tree),
     })
 }
 

@@ -15,7 +15,8 @@
 //!   and the certificate of a MILP result against it;
 //! - [`dp_search`]: running the exact search;
 //! - [`sparse_search`]: running the sparse search (a penalty per leaf, GOSDT's losses);
-//! - [`outcome`]: what a run produced; [`document`]: the report;
+//! - [`outcome`]: what a run produced; [`document`]: the report; [`provenance`]: what a tree
+//!   file records of the run;
 //! - [`front`]: the front of false positives and false negatives, by the bi-objective search
 //!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
 
@@ -29,6 +30,8 @@ pub mod front_document;
 pub mod milp;
 pub mod milp_method;
 pub mod outcome;
+pub mod provenance;
+pub mod search_line;
 mod search_report;
 pub mod sparse_search;
 pub mod spec;
@@ -39,7 +42,9 @@ use std::sync::Arc;
 
 pub use document::{DataBlock, OneSidedSplit, SolveDocument};
 pub use dp_search::{DpObjective, DpParams, DpSearch, FrontSummary};
-pub use outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+pub use outcome::{
+    objectives_agree, DecodeMismatch, ModelFacts, Outcome, ReplacedTree, TreeSource,
+};
 pub use sparse_search::{SparseParams, SparseSearch};
 pub use spec::MethodSpec;
 pub use warm_start::WarmStartMode;

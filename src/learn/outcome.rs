@@ -67,6 +67,40 @@ pub struct Outcome {
     pub tree: Option<Tree>,
     /// The exact search with a metric objective: the front and its best point.
     pub front: Option<FrontSummary>,
+    /// A MILP's own tree when the certificate's tree beat it and took its place in `tree`.
+    pub replaced: Option<ReplacedTree>,
+}
+
+/// The tree a run set aside for a better one (none when the solver found none), and its
+/// objective by plain code.
+#[derive(Debug, Clone)]
+pub struct ReplacedTree {
+    pub tree: Option<Tree>,
+    pub objective: Option<f64>,
+}
+
+/// Which run's tree an outcome returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TreeSource {
+    /// The MILP solver's incumbent, decoded.
+    Solver,
+    /// The exact search run as the MILP result's certificate, whose tree was better.
+    Certificate,
+    /// The method's own search (dp, sparse).
+    Search,
+}
+
+impl Outcome {
+    /// Where the returned tree came from; `None` without a tree.
+    pub fn tree_source(&self) -> Option<TreeSource> {
+        self.tree.as_ref()?;
+        Some(match (&self.model, &self.replaced) {
+            (_, Some(_)) => TreeSource::Certificate,
+            (Some(_), None) => TreeSource::Solver,
+            (None, None) => TreeSource::Search,
+        })
+    }
 }
 
 /// Whether two objective values agree to `tolerance`, relative to their size (at least 1).

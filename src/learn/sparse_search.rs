@@ -15,6 +15,7 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{DpTermination, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
+use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{LearnOptions, Outcome, WarmStartMode};
 pub use crate::score::ClassWeight;
@@ -259,7 +260,10 @@ impl SparseSearch {
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
         let copies = train.repeated_by_weight("--solver sparse")?;
         let problem = self.problem(&copies)?;
+        let line = SearchLine::start("sparse", options.time_limit, &options.progress);
+        line.say("searching");
         let found = sparse::solve(&copies, &problem, &self.options(options))?;
+        drop(line);
         Ok(self.outcome(found, &copies, &problem, options.time_limit))
     }
 
@@ -319,6 +323,7 @@ impl SparseSearch {
             post_process: serde_json::Value::Null,
             tree: Some(tree),
             front: None,
+            replaced: None,
         }
     }
 }

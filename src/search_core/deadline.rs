@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::search_core::Termination;
+use crate::search_core::{ProgressSink, Termination};
 
 #[derive(Debug)]
 pub(crate) struct Deadline {
@@ -15,6 +15,8 @@ pub(crate) struct Deadline {
     stopped: Option<Termination>,
     /// While set, [`Deadline::reached`] answers `false` (the reason stays recorded).
     pub suspended: bool,
+    /// Where the search's points of progress are published.
+    pub progress: ProgressSink,
 }
 
 impl Deadline {
@@ -29,6 +31,7 @@ impl Deadline {
             interrupt,
             stopped: None,
             suspended: false,
+            progress: ProgressSink::default(),
         }
     }
 

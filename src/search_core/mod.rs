@@ -10,17 +10,20 @@
 //! - [`deadline`]: the time limit and interrupt, checked between units of work;
 //! - [`budget`]: split budgets and their sharing between children;
 //! - [`subtree`]: trees over bins and their rebuilding into the project's tree;
-//! - [`termination`]: why a search stopped and the points of its progress.
+//! - [`termination`]: why a search stopped and the points of its progress;
+//! - [`ProgressSink`]: where a search publishes its incumbent and bound for a display.
 
 pub(crate) mod binned;
 pub(crate) mod budget;
 pub(crate) mod cache;
 pub(crate) mod cost;
 pub(crate) mod deadline;
+mod progress_sink;
 pub(crate) mod subtree;
 mod termination;
 pub(crate) mod view;
 
+pub use progress_sink::ProgressSink;
 pub use termination::{Progress, Termination};
 
 /// Fails when `data` has row weights: the searches count rows, so weighted data reaches them as

@@ -41,7 +41,7 @@ pub mod highs;
 mod kind;
 mod options;
 mod outcome;
-mod progress;
+pub(crate) mod progress;
 mod report;
 mod warm_start;
 pub mod worker;

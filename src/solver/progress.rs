@@ -51,27 +51,8 @@ impl Monitor {
         let bar = if options.log {
             None
         } else {
-            match &options.progress {
-                Progress::Hidden => None,
-                Progress::Stderr => Some(ProgressBar::with_draw_target(
-                    None,
-                    ProgressDrawTarget::stderr(),
-                )),
-                Progress::Attached(multi) => Some(multi.add(ProgressBar::new_spinner())),
-            }
+            spinner_line(solver, options.time_limit, &options.progress)
         };
-        if let Some(bar) = &bar {
-            let limit = options
-                .time_limit
-                .map(|limit| format!(" / {limit} s"))
-                .unwrap_or_default();
-            let template = format!("{{spinner}} {solver} {{elapsed_precise}}{limit} {{wide_msg}}");
-            if let Ok(style) = ProgressStyle::with_template(&template) {
-                bar.set_style(style);
-            }
-            bar.set_message("no incumbent yet");
-            bar.enable_steady_tick(Duration::from_millis(200));
-        }
         Monitor {
             started,
             bar,
@@ -182,6 +163,31 @@ impl Monitor {
             show(state.bound)
         ));
     }
+}
+
+/// The spinner line of a running search by `program` under `time_limit`, where `progress`
+/// says (`None` for [`Progress::Hidden`]): `program elapsed / limit` and a message, which
+/// starts as `no incumbent yet`. indicatif draws it only on a terminal.
+pub(crate) fn spinner_line(
+    program: &str,
+    time_limit: Option<f64>,
+    progress: &Progress,
+) -> Option<ProgressBar> {
+    let bar = match progress {
+        Progress::Hidden => return None,
+        Progress::Stderr => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
+        Progress::Attached(multi) => multi.add(ProgressBar::new_spinner()),
+    };
+    let limit = time_limit
+        .map(|limit| format!(" / {limit:.1} s"))
+        .unwrap_or_default();
+    let template = format!("{{spinner}} {program} {{elapsed_precise}}{limit} {{wide_msg}}");
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar.set_message("no incumbent yet");
+    bar.enable_steady_tick(Duration::from_millis(200));
+    Some(bar)
 }
 
 /// `Some(value)` when finite (solvers use infinities and huge numbers for "none").

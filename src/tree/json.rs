@@ -1,7 +1,9 @@
-//! The versioned JSON file format of a tree (`milptree-tree`, version 1).
+//! The versioned JSON file format of a tree (`milptree-tree`, version 2; version 1 still reads).
 //!
 //! The file carries the data's column order and encoding ([`Schema`]), the feature names, the
 //! class labels, the scaling of oblique splits, and every node with its training counts.
+//! Version 2 adds `provenance` ([`Provenance`]): how the tree was made, when the run recorded
+//! it; a version-1 file is the same without it.
 //! Thresholds are in the data's original units; oblique weights apply to standardised features.
 //! Reading checks the format, the version and the tree's structure, and reports problems as
 //! [`Error::Format`] naming the file.
@@ -12,12 +14,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Column, Schema};
 use crate::error::{Error, Result};
-use crate::tree::{Node, NodeKind, Split, Standardisation, Tree, TreeBuilder};
+use crate::tree::{Node, NodeKind, Provenance, Split, Standardisation, Tree, TreeBuilder};
 
 /// The `format` field of every tree file.
 pub const TREE_FORMAT: &str = "milptree-tree";
-/// The version this build writes and reads.
-pub const TREE_FORMAT_VERSION: u32 = 1;
+/// The version this build writes.
+pub const TREE_FORMAT_VERSION: u32 = 2;
+/// The versions this build reads.
+const READ_VERSIONS: [u32; 2] = [1, 2];
 
 #[derive(Debug, Serialize, Deserialize)]
 struct TreeFile {
@@ -33,6 +37,8 @@ struct TreeFile {
     nodes: Vec<NodeFile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     learned_by: Option<serde_json::Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    provenance: Option<Provenance>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -106,6 +112,7 @@ impl Tree {
             standardisation: self.standardisation().cloned(),
             nodes,
             learned_by: self.learned_by.clone(),
+            provenance: self.provenance.clone(),
         }
     }
 
@@ -154,13 +161,19 @@ fn check_header(value: &serde_json::Value) -> Result<(), String> {
     }
     match value.get("version") {
         None => Err("the tree file has no version".into()),
-        Some(version) if version.as_u64() == Some(u64::from(TREE_FORMAT_VERSION)) => Ok(()),
+        Some(version)
+            if version
+                .as_u64()
+                .is_some_and(|v| READ_VERSIONS.iter().any(|&r| u64::from(r) == v)) =>
+        {
+            Ok(())
+        }
         Some(serde_json::Value::Number(other)) => Err(format!(
-            "tree file version {other} is not supported (this milptree reads version \
+            "tree file version {other} is not supported (this milptree reads versions 1 to \
              {TREE_FORMAT_VERSION})"
         )),
         Some(other) => Err(format!(
-            "the version is {other}, {}: it must be the number {TREE_FORMAT_VERSION}",
+            "the version is {other}, {}: it must be a number, 1 to {TREE_FORMAT_VERSION}",
             json_kind(other)
         )),
     }
@@ -287,6 +300,7 @@ impl TreeFile {
             );
         }
         tree.learned_by = self.learned_by;
+        tree.provenance = self.provenance;
         Ok(tree)
     }
 }

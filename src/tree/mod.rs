@@ -12,6 +12,7 @@ mod auc;
 mod eval;
 mod json;
 mod probability;
+mod provenance;
 
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,7 @@ pub use auc::auc;
 pub use eval::{evaluate, from_confusion, ClassMetrics, Evaluation, Summary};
 pub use json::{TREE_FORMAT, TREE_FORMAT_VERSION};
 pub use probability::{sigmoid, ProbabilityModel};
+pub use provenance::{Provenance, TrainingRows};
 
 /// The deepest tree milptree represents (2^(depth+1) node positions).
 pub const MAX_DEPTH: usize = 20;
@@ -137,6 +139,8 @@ pub struct Tree {
     nodes: Vec<Option<Node>>,
     /// Free-form description of how the tree was learned (method, parameters).
     pub learned_by: Option<serde_json::Value>,
+    /// How the tree was made, when the run that made it recorded it (tree files version 2).
+    pub provenance: Option<Provenance>,
 }
 
 /// Collects nodes, then validates them into a [`Tree`].
@@ -296,6 +300,7 @@ impl TreeBuilder {
             standardisation: self.standardisation,
             nodes,
             learned_by: None,
+            provenance: None,
         })
     }
 }

@@ -12,7 +12,9 @@ use rayon::prelude::*;
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::learn::search_line::RunsLine;
 use crate::learn::{LearnOptions, Method, WarmStartMode};
+use crate::solver::Progress;
 use crate::tune::fit::{fit_one, fit_path, Fit, FoldData};
 use crate::tune::folds::{fold_rows, stratified_folds};
 use crate::tune::grid::Config;
@@ -38,6 +40,8 @@ pub struct TuneOptions {
     pub warm_start: WarmStartMode,
     /// Set by Ctrl-C: the fits running stop, are not recorded, and no other starts.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Where the line of fits done of the total is drawn.
+    pub progress: Progress,
 }
 
 impl Default for TuneOptions {
@@ -53,6 +57,7 @@ impl Default for TuneOptions {
             share: true,
             warm_start: WarmStartMode::Greedy,
             interrupt: None,
+            progress: Progress::Hidden,
         }
     }
 }
@@ -178,6 +183,8 @@ pub fn cross_validate(
         .num_threads(options.threads.max(1))
         .build()
         .map_err(|e| Error::Internal(format!("no thread pool: {e}")))?;
+    let total: usize = tasks.iter().map(|(_, _, members)| members.len()).sum();
+    let line = RunsLine::start("tune", total, options.time_limit, &options.progress);
     let run = |(repeat, fold, members): &(usize, usize, Vec<usize>)| -> Result<Vec<Fit>> {
         if options.interrupted() {
             return Ok(Vec::new());
@@ -213,10 +220,12 @@ pub fn cross_validate(
             }
             fits.push(fit);
         }
+        line.done(fits.len());
         Ok(fits)
     };
     let new: Vec<Vec<Fit>> =
         pool.install(|| tasks.par_iter().map(run).collect::<Result<Vec<Vec<Fit>>>>())?;
+    drop(line);
     let fits_run: usize = new.iter().map(Vec::len).sum();
     let fits_reused = existing.len();
     let mut fits: Vec<Fit> = existing

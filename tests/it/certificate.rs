@@ -5,7 +5,12 @@
 
 use std::process::Command;
 
-use crate::common::{dataset, mixed_dataset, path_str, stderr, stdout, temp_file};
+use milptree::tree::Tree;
+
+use crate::common::{
+    dataset, mixed_dataset, path_str, random_dataset, stderr, stdout, temp_file, to_csv,
+};
+use crate::oracle::{self, OracleSpec};
 
 /// `milptree solve ARGS --json --quiet`, with `env` set; the exit code and the report.
 fn solve_with_env(args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, serde_json::Value) {
@@ -114,12 +119,124 @@ fn incumbent_suboptimal_when_the_solver_keeps_a_worse_start() {
     let difference = report["certificate"]["difference"]
         .as_f64()
         .expect("a difference");
-    let objective = report["evaluated_objective"].as_f64().expect("objective");
+    let objective = report["milp_tree_objective"].as_f64().expect("objective");
     let optimum = report["certificate"]["dp"]["objective"]
         .as_f64()
         .expect("optimum");
     assert!((objective - optimum - difference).abs() < 1e-9);
     assert!(difference > 0.0);
+    // The better tree is the one returned; the solver's stays in the report.
+    assert_eq!(report["tree_source"], "certificate");
+    assert_eq!(report["evaluated_objective"].as_f64(), Some(optimum));
+    assert!(report["milp_tree"]["nodes"].is_array(), "{report:#}");
+}
+
+/// Solves a random dataset's depth-2 problem with BinOCT over every midpoint, HiGHS stopped at
+/// once (it keeps its warm start, or has no tree); the report and the tree file written.
+fn stopped_solve(seed: u64, warm_start: &str) -> (serde_json::Value, Tree, usize) {
+    let data = random_dataset(seed, 40, 3, 2, 5);
+    let optimum = oracle::optimum(&data, &OracleSpec::errors(&data, 2));
+    let (dir, csv) = temp_file("data.csv", &to_csv(&data));
+    let written = dir.path().join("tree.json");
+    let report = solve(&[
+        path_str(&csv),
+        "--formulation",
+        "binoct",
+        "--thresholds",
+        "all",
+        "--depth",
+        "2",
+        "--solver",
+        "highs",
+        "--solver-option",
+        "time_limit=0",
+        "--time-limit",
+        "30",
+        "--warm-start",
+        warm_start,
+        "--output",
+        path_str(&written),
+    ]);
+    let tree = Tree::read(&written).expect("the tree is written");
+    (report, tree, optimum.errors)
+}
+
+#[test]
+fn the_certificates_tree_is_returned_when_it_beats_the_solvers() {
+    let mut replaced = 0;
+    for seed in 0..6 {
+        let (report, tree, optimum) = stopped_solve(seed, "greedy");
+        let data = random_dataset(seed, 40, 3, 2, 5);
+        let errors = tree
+            .evaluate(data.rows(), data.labels(), data.classes())
+            .expect("the tree fits the data")
+            .misclassified;
+        // The search's budget is ample: the tree returned is always optimal.
+        assert_eq!(errors, optimum, "seed {seed}: {report:#}");
+        assert_eq!(report["train"]["misclassified"], optimum, "seed {seed}");
+        let solver_tree = report["milp_tree_objective"].as_f64();
+        match report["tree_source"].as_str() {
+            Some("certificate") => {
+                replaced += 1;
+                assert!(solver_tree.expect("the solver's objective") > optimum as f64);
+                assert!(report["milp_tree"]["nodes"].is_array());
+                assert!(report["notes"].to_string().contains("better tree"));
+                assert_eq!(
+                    tree.learned_by.as_ref().expect("provenance")["tree_source"],
+                    "certificate"
+                );
+            }
+            Some("solver") => assert!(solver_tree.is_none() && report["milp_tree"].is_null()),
+            other => panic!("seed {seed}: tree source {other:?}"),
+        }
+    }
+    // CART misses the depth-2 optimum on some of these seeds.
+    assert!(replaced > 0, "no seed had a suboptimal greedy tree");
+}
+
+#[test]
+fn the_certificates_tree_is_returned_when_the_solver_has_none() {
+    let (report, tree, optimum) = stopped_solve(1, "none");
+    assert!(report["evaluated_objective"].is_number());
+    assert_eq!(report["tree_source"], "certificate", "{report:#}");
+    assert!(report["milp_tree"].is_null());
+    assert!(report["milp_tree_objective"].is_null());
+    let data = random_dataset(1, 40, 3, 2, 5);
+    let errors = tree
+        .evaluate(data.rows(), data.labels(), data.classes())
+        .expect("the tree fits the data")
+        .misclassified;
+    assert_eq!(errors, optimum);
+    assert_eq!(report["train"]["misclassified"], optimum);
+}
+
+#[test]
+fn output_without_a_tree_fails_and_says_why() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let written = dir.path().join("tree.json");
+    let output = crate::common::milptree(&[
+        "solve",
+        path_str(&dataset("iris")),
+        "--formulation",
+        "binoct",
+        "--depth",
+        "2",
+        "--time-limit",
+        "0",
+        "--warm-start",
+        "none",
+        "--certify",
+        "off",
+        "--output",
+        path_str(&written),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(!written.exists());
+    let message = stderr(&output);
+    assert!(
+        message.contains("no tree to write") && message.contains("tree.json"),
+        "{message}"
+    );
 }
 
 #[test]

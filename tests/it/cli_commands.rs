@@ -15,7 +15,7 @@ fn greedy_json_carries_the_evaluator_figures() {
     assert!(train["balanced_accuracy"].is_number());
     assert!(report["test"].is_null());
     assert_eq!(report["tree"]["format"], "milptree-tree");
-    assert_eq!(report["tree"]["version"], 1);
+    assert_eq!(report["tree"]["version"], 2);
 }
 
 #[test]
@@ -164,6 +164,13 @@ fn show_renders_the_saved_tree_in_every_format() {
     ]);
     assert!(greedy.status.success());
     let text = stdout(&milptree(&["show", path_str(&tree_path)]));
+    // The provenance header, then the tree.
+    let (header, text) = text.split_once("\n\n").expect("a header");
+    assert!(header.starts_with("learned by: cart (cart)\n"), "{header}");
+    assert!(
+        header.contains("objective: 50, bound: -, gap: -"),
+        "{header}"
+    );
     assert_eq!(
         text,
         "|--- petal_length_cm <= 2.45\n|   |--- class: setosa  [50, 0, 0]\n|--- petal_length_cm >  2.45\n|   |--- class: versicolor  [0, 50, 50]\n"
@@ -174,7 +181,8 @@ fn show_renders_the_saved_tree_in_every_format() {
         "--format",
         "dot",
     ]));
-    assert!(dot.starts_with("digraph Tree {"));
+    assert!(dot.starts_with("// learned by: cart (cart)\n"));
+    assert!(dot.contains("\ndigraph Tree {"));
     assert!(dot.contains("1 -> 3 [labeldistance=2.5, labelangle=-45, headlabel=\"False\"] ;"));
     let json = stdout(&milptree(&[
         "show",

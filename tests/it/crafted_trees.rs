@@ -279,7 +279,7 @@ fn columns_and_classes_that_do_not_fit_are_refused() {
 fn a_version_of_the_wrong_type_says_so() {
     refused(
         &with(good(), |t| t["version"] = json!("1")),
-        "the version is \"1\", a string: it must be the number 1",
+        "the version is \"1\", a string: it must be a number, 1 to 2",
     );
     refused(
         &with(good(), |t| t["version"] = json!(1.5)),

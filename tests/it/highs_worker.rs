@@ -232,8 +232,10 @@ fn ctrl_c_ends_a_highs_solve_within_a_second() {
         std::thread::sleep(Duration::from_millis(10));
     }
     let seconds = sent.elapsed().as_secs_f64();
-    let (_, report) = report_of(child);
+    let (code, report) = report_of(child);
     assert_eq!(report["termination"], "interrupted", "{report}");
+    // The report is written, then the exit code says the run was interrupted.
+    assert_eq!(code, Some(130), "{report}");
     assert!(seconds <= 1.0, "ended {seconds} s after Ctrl-C");
 }
 

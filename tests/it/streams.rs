@@ -322,3 +322,84 @@ fn help_and_version_that_cannot_be_written_and_a_closed_stdout_exit_one() {
         assert!(!text.contains("panicked"), "{args:?}: {text}");
     }
 }
+
+#[test]
+fn pareto_prints_its_summary_as_the_result_when_the_files_go_to_a_directory() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("front");
+    let data = dataset("breast_cancer");
+    let output = milptree(&[
+        "pareto",
+        path_str(&data),
+        "--depth",
+        "1",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = crate::common::stdout(&output);
+    assert!(printed.starts_with("front of `"), "{printed}");
+    assert!(
+        printed.contains("best F1:") || printed.contains("best f1"),
+        "{printed}"
+    );
+    assert!(printed.contains("front.json"), "{printed}");
+    assert!(!stderr(&output).contains("front of `"));
+    // Beside a CSV on stdout, the summary is a diagnostic on stderr.
+    let output = milptree(&["pareto", path_str(&data), "--depth", "1"]);
+    assert!(
+        crate::common::stdout(&output).starts_with("fp,"),
+        "{}",
+        crate::common::stdout(&output)
+    );
+    assert!(stderr(&output).contains("front of `"));
+}
+
+/// `milptree ARGS` under a pseudo terminal (`script`), stderr and stdout together; `None`
+/// when `script` is not installed.
+fn under_terminal(args: &str) -> Option<String> {
+    let command = format!("{} {args}", env!("CARGO_BIN_EXE_milptree"));
+    let output = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    assert!(output.status.success(), "{}", stderr(&output));
+    Some(String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn searches_draw_a_progress_line_on_a_terminal_only() {
+    let data = dataset("breast_cancer");
+    let args = format!(
+        "solve {} --solver dp --depth 4 --time-limit 1",
+        path_str(&data)
+    );
+    // On a terminal: the line with the program, the limit and the incumbent.
+    let Some(shown) = under_terminal(&args) else {
+        eprintln!("skipped: `script` is not installed");
+        return;
+    };
+    assert!(shown.contains("dp 00:00:0"), "{shown}");
+    assert!(shown.contains(" / 1.0 s"), "{shown}");
+    assert!(shown.contains("incumbent "), "{shown}");
+    // `--quiet` silences it.
+    let quiet = under_terminal(&format!("{args} --quiet")).expect("script ran before");
+    assert!(!quiet.contains(" / 1.0 s"), "{quiet}");
+    // Never on a pipe.
+    let piped = milptree(&[
+        "solve",
+        path_str(&data),
+        "--solver",
+        "dp",
+        "--depth",
+        "4",
+        "--time-limit",
+        "1",
+    ]);
+    let text = stderr(&piped);
+    assert!(
+        !text.contains(" / 1.0 s") && !text.contains('\u{1b}'),
+        "{text}"
+    );
+}

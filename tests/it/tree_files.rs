@@ -267,3 +267,92 @@ fn predict_errors_name_the_file_column() {
     let message = stderr(&output);
     assert!(message.contains("line 3, column 2 (`b`)"), "{message}");
 }
+
+/// A tree file written by a build that wrote version 1 (CART at depth 2 on iris).
+fn version_one_fixture() -> std::path::PathBuf {
+    crate::common::root().join("tests/fixtures/tree_version_1.json")
+}
+
+#[test]
+fn a_version_one_file_still_reads_and_predicts() {
+    let path = version_one_fixture();
+    let text = std::fs::read_to_string(&path).expect("the fixture");
+    assert!(text.contains("\"version\": 1"));
+    let tree = Tree::read(&path).expect("a version-1 file reads");
+    assert!(tree.provenance.is_none());
+    // It classifies iris as CART does at depth 2, by the plain evaluator.
+    let data = milptree::data::read_dataset(&dataset("iris"), &Default::default()).expect("iris");
+    let expected = cart(&data, &CartParams::new(2)).expect("cart");
+    assert_eq!(tree.predict(data.rows()), expected.predict(data.rows()));
+    let output = milptree(&["show", path_str(&path)]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!crate::common::stdout(&output).contains("learned by:"));
+}
+
+#[test]
+fn a_time_limited_tree_file_says_so_with_its_bound_and_gap_and_show_prints_it() {
+    // The exact search stopped at once at depth 3 on breast_cancer: its greedy incumbents and
+    // a bound.
+    let dir = tempfile::tempdir().expect("a directory");
+    let written = dir.path().join("tree.json");
+    let wine = dataset("breast_cancer");
+    let output = milptree(&[
+        "solve",
+        path_str(&wine),
+        "--solver",
+        "dp",
+        "--depth",
+        "3",
+        "--time-limit",
+        "0",
+        "--test-fraction",
+        "0.25",
+        "--seed",
+        "7",
+        "--quiet",
+        "--output",
+        path_str(&written),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&written).expect("written")).expect("json");
+    assert_eq!(file["version"], 2);
+    let made = &file["provenance"];
+    assert_eq!(made["termination"], "time_limit", "{made:#}");
+    assert_eq!(made["method"], "dp");
+    assert_eq!(made["parameters"]["depth"], 3);
+    assert_eq!(made["training"]["split_seed"], 7);
+    assert_eq!(made["training"]["test_fraction"], 0.25);
+    assert_eq!(made["milptree_version"], env!("CARGO_PKG_VERSION"));
+    // The objective is the tree's training errors, recounted here; the bound is below it and
+    // the gap is the reports' formula of the two.
+    let tree = Tree::read(&written).expect("the file reads");
+    let all = milptree::data::read_dataset(&wine, &Default::default()).expect("breast_cancer");
+    let sets = milptree::data::Sets::split(&all, Some(0.25), 7).expect("split");
+    assert_eq!(made["training"]["rows"], sets.train.n_rows());
+    assert_eq!(made["training"]["fingerprint"], sets.train.fingerprint());
+    let errors = tree
+        .evaluate(sets.train.rows(), sets.train.labels(), sets.train.classes())
+        .expect("fits")
+        .misclassified as f64;
+    let objective = made["objective"].as_f64().expect("objective");
+    let bound = made["bound"].as_f64().expect("bound");
+    let gap = made["gap"].as_f64().expect("gap");
+    assert_eq!(objective, errors);
+    assert!(bound < objective, "{made:#}");
+    assert!((gap - (objective - bound) / objective).abs() < 1e-12);
+    // `show` prints it as a header, and as comments before the DOT graph.
+    let text = crate::common::stdout(&milptree(&["show", path_str(&written)]));
+    assert!(text.starts_with("learned by: dp (dp)\n"), "{text}");
+    assert!(text.contains("termination: time_limit"), "{text}");
+    assert!(
+        text.contains(&format!("bound: {bound}, gap: {:.4}%", 100.0 * gap)),
+        "{text}"
+    );
+    assert!(text.contains("split: seed 7, test fraction 0.25"), "{text}");
+    let dot = crate::common::stdout(&milptree(&["show", path_str(&written), "--format", "dot"]));
+    let (comments, graph) = dot.split_once("digraph").expect("a graph");
+    assert!(comments.lines().all(|l| l.starts_with("// ")), "{dot}");
+    assert!(comments.contains("// termination: time_limit"), "{dot}");
+    assert!(graph.contains("->"));
+}

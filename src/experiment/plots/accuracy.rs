@@ -9,7 +9,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::experiment::plots::canvas::{
-    text, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE, TITLE_SIZE,
+    text, text_width, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE,
+    TITLE_SIZE,
 };
 use crate::experiment::row::Row;
 use crate::experiment::summary::stats::median;
@@ -44,6 +45,7 @@ const SERIES: [(&str, RGBColor); 4] = [
     ("optimal tree, test", RGBColor(31, 90, 170)),
 ];
 
+const SUBTITLE: &str = "medians over seeds, solvers and warm starts; bar labels in %";
 const PANEL_WIDTH: u32 = 520;
 const PANEL_HEIGHT: u32 = 380;
 const HEADER_HEIGHT: u32 = 90;
@@ -108,8 +110,22 @@ pub fn accuracy_figures(rows: &[Row]) -> Vec<(String, AccuracyFigure)> {
 impl Figure for AccuracyFigure {
     fn size(&self) -> (u32, u32) {
         let rows = self.panels.len().div_ceil(self.columns).max(1) as u32;
+        // At least as wide as the header's longest line, so one panel does not cut it.
+        let legend: u32 = SERIES
+            .iter()
+            .map(|(name, _)| 24 + text_width(name, LEGEND_SIZE) + 30)
+            .sum();
+        let header = [
+            text_width(&self.title, TITLE_SIZE),
+            text_width(SUBTITLE, LABEL_SIZE),
+            legend,
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+            + 40;
         (
-            PANEL_WIDTH * self.columns as u32,
+            (PANEL_WIDTH * self.columns as u32).max(header),
             HEADER_HEIGHT + PANEL_HEIGHT * rows,
         )
     }
@@ -117,9 +133,8 @@ impl Figure for AccuracyFigure {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let (header, body) = root.split_vertically(HEADER_HEIGHT);
         header.draw_text(&self.title, &text(TITLE_SIZE), (20, 10))?;
-        let subtitle = "medians over seeds, solvers and warm starts; bar labels in %";
         header.draw_text(
-            subtitle,
+            SUBTITLE,
             &text(LABEL_SIZE).color(&RGBColor(90, 90, 90)),
             (20, 42),
         )?;

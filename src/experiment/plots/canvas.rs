@@ -119,6 +119,19 @@ pub fn draw_title_and_legend<DB: DrawingBackend>(
     Ok(x)
 }
 
+/// The width in pixels of `label` drawn at `size` by the figures' font (the embedded DejaVu
+/// Sans); a generous guess, a full em per character, when the font cannot be used.
+pub fn text_width(label: &str, size: u32) -> u32 {
+    let guess = label.chars().count() as u32 * size;
+    if super::font::ensure_font().is_err() {
+        return guess;
+    }
+    text(size)
+        .font
+        .box_size(label)
+        .map_or(guess, |(width, _)| width)
+}
+
 /// The name a figure's title gives the data file `data`: its stem, or the whole path.
 pub fn data_name(data: &Path) -> String {
     data.file_stem().map_or_else(

@@ -25,6 +25,18 @@ enum Marker {
     Cross,
 }
 
+impl Marker {
+    /// The drawing order: the filled square, the filled triangle, the ring, the cross.
+    fn layer(self) -> u8 {
+        match self {
+            Marker::Square => 0,
+            Marker::Triangle => 1,
+            Marker::Ring => 2,
+            Marker::Cross => 3,
+        }
+    }
+}
+
 /// A marked point with its legend entry.
 #[derive(Debug, Clone, PartialEq)]
 struct Mark {
@@ -219,7 +231,11 @@ impl Figure for FrontFigure {
                 .iter()
                 .map(|&p| Circle::new(p, 4, FRONT_COLOUR.filled())),
         )?;
-        for mark in &self.marks {
+        // Filled markers first, the largest first, then outlines: marks at one point (the F1-
+        // and the accuracy-optimal tree are often one tree) all stay visible.
+        let mut order: Vec<&Mark> = self.marks.iter().collect();
+        order.sort_by_key(|mark| mark.marker.layer());
+        for mark in order {
             let colour = mark.colour;
             let style = colour.stroke_width(3);
             let series = match mark.marker {

@@ -11,7 +11,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::experiment::plots::canvas::{
-    colour, text, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE, TITLE_SIZE,
+    colour, text, text_width, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE,
+    TITLE_SIZE,
 };
 use crate::experiment::row::Row;
 use crate::solver::TrajectoryPoint;
@@ -227,8 +228,10 @@ fn steps(
 
 impl Figure for TrajectoryFigure {
     fn size(&self) -> (u32, u32) {
+        // At least as wide as the title, so one column of panels does not clip it.
+        let title = text_width(&self.title, TITLE_SIZE) + 40;
         (
-            PANEL_WIDTH * self.columns.max(1) as u32,
+            (PANEL_WIDTH * self.columns.max(1) as u32).max(title),
             TITLE_HEIGHT + PANEL_HEIGHT * self.rows.len().max(1) as u32,
         )
     }
