@@ -5,6 +5,7 @@
 
 mod args;
 mod data_args;
+pub mod embed;
 mod experiment;
 mod export_lp;
 mod greedy;
