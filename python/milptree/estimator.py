@@ -100,8 +100,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Candidate thresholds (binoct, flowoct, dp, sparse).
     solver : {"highs", "cbc"}, optional
         The MIP solver of a MILP method (default highs).
-    warm_start : {"greedy", "dp", "best", "none"}, optional
-        Warm start of a MILP method.
+    warm_start : {"greedy", "dp", "best", "none"} or bool, optional
+        Warm start of a MILP method (``True``: greedy, ``False``: none).
     time_limit : float, optional
         Seconds; past it the best tree found is kept (``optimal_`` False).
     threads : int, optional
@@ -218,6 +218,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"class_weight must be 'balanced', a dict or None, not {self.class_weight!r}")
         for name, option, kind in _OPTIONS:
             value = objective if name == "objective" else getattr(self, name)
+            if name == "warm_start" and isinstance(value, bool):
+                if not value and self.method not in MILP_METHODS:
+                    continue  # the searches start from nothing anyway
+                value = "greedy" if value else "none"
             if value is not None:
                 _check_kind(name, value, kind)
                 words += [option, _word(value)]
