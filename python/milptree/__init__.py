@@ -16,7 +16,7 @@ import sysconfig
 
 from milptree._core import __version__
 
-__all__ = ["OptimalTreeClassifier", "load_tree", "plot_tree", "__version__"]
+__all__ = ["OptimalTreeClassifier", "load_tree", "pareto_front", "plot_tree", "__version__"]
 
 _WORKER_ENV = "MILPTREE_WORKER"
 
@@ -46,6 +46,10 @@ def __getattr__(name):
         from milptree import estimator
 
         return getattr(estimator, name)
+    if name == "pareto_front":
+        from milptree.pareto import pareto_front
+
+        return pareto_front
     if name == "plot_tree":
         from milptree.plot import plot_tree
 

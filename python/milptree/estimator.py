@@ -377,7 +377,9 @@ def load_tree(path):
     model = OptimalTreeClassifier(max_depth=tree.max_depth)
     model.classes_ = np.array(tree.classes, dtype=object)
     model.n_features_in_ = len(tree.features)
-    model.feature_names_in_ = np.array(tree.features, dtype=object)
+    if tree.features != [f"x{j}" for j in range(len(tree.features))]:
+        # Named features (not those of a tree learned from an array).
+        model.feature_names_in_ = np.array(tree.features, dtype=object)
     model._set_tree(tree)
     model.report_ = None
     model.optimal_ = None
