@@ -108,3 +108,37 @@ fn usage_error(error: clap::Error) -> Error {
             .to_string(),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn solve_options_give_the_method_and_run_options() {
+        let (method, options) =
+            solve_settings(&words("--solver dp --depth 3 --time-limit 2.5")).unwrap();
+        assert_eq!((method.name(), method.depth()), ("dp", 3));
+        assert_eq!(options.time_limit, Some(2.5));
+        assert!(options.interrupt.is_none());
+        let (method, _) = solve_settings(&words("--formulation oct --depth 1")).unwrap();
+        assert_eq!((method.name(), method.solver_name()), ("oct", "highs"));
+    }
+
+    #[test]
+    fn options_are_checked_as_solve_checks_them() {
+        let message = |text: &str| solve_settings(&words(text)).unwrap_err().to_string();
+        assert_eq!(
+            message("--solver sparse --alpha 0.1"),
+            "invalid --alpha: does not apply to --solver sparse"
+        );
+        assert!(message("--solver dp --depth -1").contains("-1"));
+        let unknown = message("--solver dp --depth 2 --objective nope");
+        assert!(unknown.contains("--objective") && unknown.contains("possible values"));
+        assert!(!unknown.contains('\n'));
+        assert!(message("--solver dp --depth 2 --time-limit nan").contains("time"));
+    }
+}
