@@ -22,7 +22,8 @@
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;
 //! - [`time_limit`]: time limits in seconds, checked in one place for every command;
 //! - [`console`]: the standard streams, written without panics, capturable in memory;
-//! - [`cli`]: the `milptree` command line.
+//! - [`cli`]: the `milptree` command line;
+//! - `python` (cargo feature `python`): the Python extension module `milptree._core`.
 #![deny(unsafe_code)]
 
 pub mod cli;
@@ -44,5 +45,11 @@ pub mod sparse;
 pub mod time_limit;
 pub mod tree;
 pub mod tune;
+
+// PyO3's macros expand to unsafe calls into the Python C API; this crate's own code in the
+// module has none.
+#[cfg(feature = "python")]
+#[allow(unsafe_code)]
+mod python;
 
 pub use error::{Error, Result};

@@ -6,6 +6,7 @@
 mod args;
 mod capability;
 mod data_args;
+pub mod embed;
 mod experiment;
 mod export_lp;
 mod greedy;

@@ -1,0 +1,207 @@
+//! The Python extension module `milptree._core` (cargo feature `python`): a thin layer over
+//! [`crate::learn::learn`] that converts arrays, options and errors at the edge. The
+//! scikit-learn estimators are written in Python on top of it (`python/milptree/`).
+//!
+//! - [`fit`]: learns a tree from a matrix of features (the bytes of a C-ordered `float64`
+//!   array), class indices and optional row weights, with `solve`'s options, and returns the
+//!   tree and the report `milptree solve --json` prints. The search runs on its own thread with
+//!   the GIL released; every tenth of a second the caller's thread checks for signals, and on
+//!   Ctrl-C it asks the search to stop, waits for it, and raises `KeyboardInterrupt`.
+//! - [`tree`]: the learned tree as a Python object: prediction, probabilities, leaves, paths,
+//!   text, DOT and JSON renderings, tree files, pickling.
+//! - [`run_command_line`]: the `milptree` command line, for the package's console script (which
+//!   also runs the HiGHS and CBC workers).
+//!
+//! Every library error becomes a `ValueError` carrying the library's message.
+
+mod tree;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::cli::embed::{refuse_failed_run, solve_settings};
+use crate::data::{Dataset, Sets};
+use crate::error::Error;
+use crate::learn::{self, Method, Outcome, SolveDocument};
+
+pub use tree::PyTree;
+
+/// A library error as a Python `ValueError` with the library's message.
+pub(crate) fn value_error(error: Error) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// The rows of a C-ordered `n_rows` x `n_features` matrix of `f64` given as its bytes.
+pub(crate) fn rows_of(bytes: &[u8], n_rows: usize, n_features: usize) -> PyResult<Vec<Vec<f64>>> {
+    let expected = n_rows
+        .checked_mul(n_features)
+        .and_then(|cells| cells.checked_mul(8));
+    if expected != Some(bytes.len()) {
+        return Err(PyValueError::new_err(format!(
+            "X has {} bytes, not the {n_rows} x {n_features} float64 values it should hold",
+            bytes.len()
+        )));
+    }
+    let values: Vec<f64> = bytes
+        .chunks_exact(8)
+        .map(|cell| f64::from_ne_bytes(cell.try_into().unwrap_or([0; 8])))
+        .collect();
+    Ok(if n_features == 0 {
+        vec![Vec::new(); n_rows]
+    } else {
+        values.chunks(n_features).map(<[f64]>::to_vec).collect()
+    })
+}
+
+/// Learns a tree. `x`: the bytes of a C-ordered `n_rows` x `len(features)` float64 matrix;
+/// `labels`: each row's index into `classes`; `weights`: each row's weight, or `None`;
+/// `options`: `solve`'s model and solver options as words. Returns the tree and the solve
+/// report as JSON text.
+#[pyfunction]
+#[pyo3(signature = (x, n_rows, features, classes, labels, weights, options))]
+#[allow(clippy::too_many_arguments)]
+fn fit(
+    py: Python<'_>,
+    x: &[u8],
+    n_rows: usize,
+    features: Vec<String>,
+    classes: Vec<String>,
+    labels: Vec<usize>,
+    weights: Option<Vec<f64>>,
+    options: Vec<String>,
+) -> PyResult<(PyTree, String)> {
+    let rows = rows_of(x, n_rows, features.len())?;
+    let (method, mut learn_options) = solve_settings(&options).map_err(value_error)?;
+    let mut data =
+        Dataset::from_parts("X", features, classes, rows, labels).map_err(value_error)?;
+    if let Some(weights) = weights {
+        data = data.with_weights(weights).map_err(value_error)?;
+    }
+    let mut classes = data.classes().to_vec();
+    let prepared = method.prepare(data).map_err(value_error)?;
+    // A method may order the classes its own way (the positive class second), but not
+    // learn other ones.
+    let mut learned = prepared.classes().to_vec();
+    classes.sort();
+    learned.sort();
+    if learned != classes {
+        return Err(value_error(Error::parameter(
+            "positive_class",
+            format!(
+                "{} learns one class against the others on data with more than two classes; \
+                 give y two classes (e.g. y == label)",
+                method.name()
+            ),
+        )));
+    }
+    let interrupt = Arc::new(AtomicBool::new(false));
+    learn_options.interrupt = Some(Arc::clone(&interrupt));
+    let time_limit = learn_options.time_limit;
+    let outcome = run_interruptibly(
+        py,
+        &interrupt,
+        method.clone(),
+        prepared.clone(),
+        learn_options,
+    )?;
+    let mut outcome = outcome.map_err(value_error)?;
+    outcome.report.time_limit = time_limit;
+    refuse_failed_run(&method, &outcome).map_err(value_error)?;
+    let sets = Sets {
+        train: prepared,
+        test: None,
+    };
+    let document =
+        SolveDocument::new(&outcome, &sets, Path::new("X"), None, None).map_err(value_error)?;
+    let tree = outcome
+        .tree
+        .ok_or_else(|| value_error(Error::Internal("a run without a tree passed".into())))?;
+    Ok((PyTree::new(tree), document.to_json()))
+}
+
+/// Runs the method on its own thread with the GIL released, checking for signals every tenth
+/// of a second; on a Python exception (Ctrl-C), asks the run to stop, waits for it and returns
+/// the exception. A panic of the run is an error, not a crash.
+fn run_interruptibly(
+    py: Python<'_>,
+    interrupt: &AtomicBool,
+    method: Method,
+    train: Dataset,
+    options: learn::LearnOptions,
+) -> PyResult<crate::Result<Outcome>> {
+    let (sender, receiver) = mpsc::channel();
+    let worker = std::thread::spawn(move || {
+        let outcome = learn::learn(&method, &train, options);
+        // The receiver is gone only when the caller gave up waiting, so nothing is lost.
+        let _ = sender.send(outcome);
+    });
+    let mut pending: Option<PyErr> = None;
+    let mut receiver = receiver;
+    let outcome = loop {
+        // The receiver goes to the thread that waits without the GIL, and comes back.
+        let (received, back) = py.detach(move || {
+            let received = receiver.recv_timeout(Duration::from_millis(100));
+            (received, receiver)
+        });
+        receiver = back;
+        match received {
+            Ok(outcome) => break Some(outcome),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if pending.is_none() {
+                    if let Err(error) = py.check_signals() {
+                        interrupt.store(true, Ordering::SeqCst);
+                        pending = Some(error);
+                    }
+                }
+            }
+        }
+    };
+    let joined = py.detach(|| worker.join());
+    if let Some(error) = pending {
+        return Err(error);
+    }
+    match (outcome, joined) {
+        (Some(outcome), _) => Ok(outcome),
+        (None, Err(panic)) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(value_error(Error::Internal(format!(
+                "the run stopped on a bug: {message}"
+            ))))
+        }
+        (None, Ok(())) => Err(value_error(Error::Internal(
+            "the run ended without an outcome".into(),
+        ))),
+    }
+}
+
+/// Runs the `milptree` command line `args` (the program name first) with the GIL released;
+/// returns its exit code.
+#[pyfunction]
+fn run_command_line(py: Python<'_>, args: Vec<String>) -> i32 {
+    let args = args.into_iter().map(Into::into).collect();
+    py.detach(|| crate::cli::embed::run_command_line(args))
+}
+
+/// The extension module `milptree._core`.
+#[pymodule]
+#[pyo3(name = "_core")]
+fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(fit, module)?)?;
+    module.add_function(wrap_pyfunction!(run_command_line, module)?)?;
+    module.add_function(wrap_pyfunction!(tree::tree_from_json, module)?)?;
+    module.add_function(wrap_pyfunction!(tree::read_tree, module)?)?;
+    module.add_class::<PyTree>()?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
