@@ -11,7 +11,6 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
@@ -107,8 +106,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     threads : int, optional
         Solver threads (MILP methods).
     class_weight : dict, "balanced" or None
-        ``"balanced"`` is the balanced objective; a dict ``{label: weight}`` multiplies each
-        row's weight by its class's weight.
+        ``"balanced"`` is the balanced objective; a dict ``{label: weight}`` multiplies the
+        cost of an error on a row of that class (the engine's ``--class-weight``).
     positive_class : label, optional
         The positive class of two-class objectives and of OLCT.
     memory_limit : int, optional
@@ -214,7 +213,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                         "cannot be balanced too"
                     )
                 objective = "balanced"
-            elif not isinstance(self.class_weight, dict):
+            elif isinstance(self.class_weight, dict):
+                for label, weight in self.class_weight.items():
+                    words += ["--class-weight", f"{label}={_word(weight)}"]
+            else:
                 raise ValueError(f"class_weight must be 'balanced', a dict or None, not {self.class_weight!r}")
         for name, option, kind in _OPTIONS:
             value = objective if name == "objective" else getattr(self, name)
@@ -235,15 +237,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return words
 
     def _row_weights(self, y, sample_weight, X):
-        """Each row's weight (sample_weight times the class weight of a dict class_weight), or
-        None when every row weighs 1."""
-        weights = None
-        if sample_weight is not None:
-            weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if isinstance(self.class_weight, dict):
-            by_class = compute_sample_weight(self.class_weight, y)
-            weights = by_class if weights is None else weights * by_class
-        return weights
+        """Each row's weight (a dict class_weight goes to the engine as class weights), or None
+        when every row weighs 1."""
+        if sample_weight is None:
+            return None
+        return _check_sample_weight(sample_weight, X, dtype=np.float64)
 
     # -- learning ---------------------------------------------------------------------------
 

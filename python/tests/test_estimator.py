@@ -161,12 +161,6 @@ def test_ctrl_c_stops_a_long_fit_within_two_seconds():
     assert not hasattr(model, "tree_")
 
 
-# Row weights: the methods read them once the weighted learning problem reaches them.
-WEIGHTS_PENDING = pytest.mark.xfail(reason="row weights not yet read by the methods",
-                                    strict=False)
-
-
-@WEIGHTS_PENDING
 @pytest.mark.parametrize("method", ["dp", "oct"])
 @pytest.mark.parametrize("seed", range(3))
 def test_integer_weights_equal_repeated_rows(method, seed):
@@ -183,7 +177,6 @@ def test_integer_weights_equal_repeated_rows(method, seed):
     assert weighted.objective_ == pytest.approx(repeated.objective_)
 
 
-@WEIGHTS_PENDING
 @pytest.mark.parametrize("seed", range(3))
 def test_weight_zero_equals_dropping_the_row(seed):
     X, y = random_data(400 + seed, n_rows=20)

@@ -15,15 +15,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from milptree import OptimalTreeClassifier
 
 # Checks that cannot pass yet, with why.
-EXPECTED_FAILED_CHECKS = {
-    "check_sample_weight_equivalence_on_dense_data": (
-        "row weights are not yet read by the methods"
-    ),
-    "check_sample_weights_invariance": "row weights are not yet read by the methods",
-    "check_class_weight_classifiers": (
-        "a dict class_weight goes through the row weights, not yet read by the methods"
-    ),
-}
+EXPECTED_FAILED_CHECKS: dict = {}
 
 
 @parametrize_with_checks(

@@ -133,7 +133,7 @@ mod tests {
         let message = |text: &str| solve_settings(&words(text)).unwrap_err().to_string();
         assert_eq!(
             message("--solver sparse --alpha 0.1"),
-            "invalid --alpha: does not apply to --solver sparse"
+            "invalid --alpha: does not apply to --solver sparse (it applies to oct, dp)"
         );
         assert!(message("--solver dp --depth -1").contains("-1"));
         let unknown = message("--solver dp --depth 2 --objective nope");

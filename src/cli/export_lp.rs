@@ -87,7 +87,6 @@ fn write_with(
 
 fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> {
     let format = format_of(&args.output)?;
-    args.data.refuse_weights("export-lp")?;
     let loaded = args.data.load()?;
     // A front model counts errors on one class against the rest, as `pareto` does.
     let data = match args.max_fp {

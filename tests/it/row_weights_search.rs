@@ -413,7 +413,7 @@ fn the_command_line_refuses_weights_a_method_cannot_take() {
     let real = with_random_weights(random_dataset(5, 12, 2, 2, 3), 5, false);
     let (_dir, real) = temp_file("real.csv", &to_weighted_csv(&real));
     let real = path_str(&real);
-    let refusals: [(&[&str], &str); 5] = [
+    let refusals: [(&[&str], &str); 3] = [
         (
             &["pareto", real, "--weight-column", "w", "--depth", "2"],
             "--weight-column",
@@ -430,32 +430,6 @@ fn the_command_line_refuses_weights_a_method_cannot_take() {
                 "2",
             ],
             "--weight-column",
-        ),
-        (
-            &[
-                "solve",
-                real,
-                "--weight-column",
-                "w",
-                "--formulation",
-                "oct",
-                "--depth",
-                "1",
-            ],
-            "--weight-column",
-        ),
-        (
-            &[
-                "solve",
-                real,
-                "--formulation",
-                "oct",
-                "--depth",
-                "1",
-                "--class-weight",
-                "c1=2",
-            ],
-            "--class-weight",
         ),
         (
             &[

@@ -316,3 +316,57 @@ fn models_that_count_rows_refuse_row_weights() {
         .expect("refused");
     assert!(front.contains("row weights"), "{front}");
 }
+
+/// Through the command line: `solve` with a weight column and class weights reaches the
+/// weighted oracle's optimum with real-valued weights, and the model `export-lp` writes for the
+/// same options solves, in a file, to the same optimum.
+#[test]
+fn the_command_line_takes_real_row_weights_and_class_weights_for_the_milps() {
+    use crate::common::{milptree_json, path_str, temp_file, to_weighted_csv};
+    use milptree::solver::{solve_file, SolveOptions};
+    let data = with_random_weights(random_dataset(36, 12, 2, 2, 4), 36, false);
+    assert!(!data.has_integer_weights());
+    let (dir, file) = temp_file("weighted.csv", &to_weighted_csv(&data));
+    let factors = [1.0, 2.5];
+    let spec = OracleSpec {
+        class_weights: factors.to_vec(),
+        ..OracleSpec::errors(&data, 1)
+    };
+    let expected = optimum(&data, &spec).objective;
+    for formulation in ["binoct", "flowoct"] {
+        let args = [
+            path_str(&file),
+            "--weight-column",
+            "w",
+            "--class-weight",
+            "c1=2.5",
+            "--formulation",
+            formulation,
+            "--depth",
+            "1",
+        ];
+        let solved = milptree_json(&[&["solve"][..], &args, &["--json", "--quiet"]].concat());
+        let objective = solved["objective"].as_f64().expect("objective");
+        assert!(
+            (objective - expected).abs() < 1e-6,
+            "{formulation}: {objective} vs the oracle's {expected}"
+        );
+        assert_eq!(solved["termination"], "optimal");
+        let model = dir.path().join(format!("{formulation}.lp"));
+        milptree_json(
+            &[
+                &["export-lp"][..],
+                &args,
+                &["-o", path_str(&model), "--json"],
+            ]
+            .concat(),
+        );
+        let result = solve_file(SolverKind::Highs, &model, None, &SolveOptions::default())
+            .expect("HiGHS reads the file");
+        let from_file = result.report.objective.expect("objective");
+        assert!(
+            (from_file - expected).abs() < 1e-6,
+            "{formulation} exported: {from_file} vs {expected}"
+        );
+    }
+}
