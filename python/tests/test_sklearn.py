@@ -14,8 +14,16 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from milptree import OptimalTreeClassifier
 
-# Checks that cannot pass yet, with why.
-EXPECTED_FAILED_CHECKS: dict = {}
+# Checks whose assumption an optimal tree does not meet, with why.
+EXPECTED_FAILED_CHECKS = {
+    "check_class_weight_classifiers": (
+        "with class 0 weighing 1000 and the others 0.0001 on noisy blobs, the check wants more "
+        "than 87% of test predictions to be class 0; the optimal depth-2 tree makes no error on "
+        "class 0 and still separates leaves with no class-0 row (each error there costs 0.0001), "
+        "so 76% are (scikit-learn's own tree passes with min_weight_fraction_leaf=0.01, a "
+        "parameter this estimator does not have)"
+    ),
+}
 
 
 @parametrize_with_checks(
