@@ -17,22 +17,16 @@ impl Dataset {
     /// Whether [`Dataset::repeated_by_weight`] takes these weights: no weights, or whole-number
     /// weights adding up to at most [`MAX_REPEATED_ROWS`].
     pub fn counts_as_rows(&self) -> bool {
-        self.weights().is_none_or(|weights| {
-            weights.iter().all(|w| w.fract() == 0.0)
-                && weights.iter().sum::<f64>() <= MAX_REPEATED_ROWS
-        })
+        self.refuses_repeating("").is_none()
     }
 
-    /// The data with each row repeated its weight's number of times and no weights (rows of
-    /// weight 0 are left out); the data itself when it has no weights. `method` names the
-    /// learner in the error when a weight is not a whole number or the copies are too many
-    /// (both refused with an error naming `--weight-column`).
-    pub fn repeated_by_weight(&self, method: &str) -> Result<Cow<'_, Dataset>> {
-        let Some(weights) = self.weights() else {
-            return Ok(Cow::Borrowed(self));
-        };
+    /// Why the rows cannot be repeated by their weights (a weight that is not a whole number,
+    /// or too many copies), as an error naming `--weight-column` and `method`; `None` when they
+    /// can. Builds nothing.
+    pub fn refuses_repeating(&self, method: &str) -> Option<Error> {
+        let weights = self.weights()?;
         if let Some((row, weight)) = weights.iter().enumerate().find(|(_, w)| w.fract() != 0.0) {
-            return Err(Error::parameter(
+            return Some(Error::parameter(
                 "--weight-column",
                 format!(
                     "{method} takes whole-number row weights only (a row of weight w counts as \
@@ -41,14 +35,28 @@ impl Dataset {
             ));
         }
         let total: f64 = weights.iter().sum();
-        if total > MAX_REPEATED_ROWS {
-            return Err(Error::parameter(
+        (total > MAX_REPEATED_ROWS).then(|| {
+            Error::parameter(
                 "--weight-column",
                 format!(
                     "{method} counts a row of weight w as w rows; the weights add up to {total}, \
                      more than the {MAX_REPEATED_ROWS:e} rows it holds"
                 ),
-            ));
+            )
+        })
+    }
+
+    /// The data with each row repeated its weight's number of times and no weights (rows of
+    /// weight 0 are left out); the data itself when it has no weights. `method` names the
+    /// learner in the error when a weight is not a whole number or the copies are too many
+    /// (both refused with an error naming `--weight-column`, see
+    /// [`Dataset::refuses_repeating`]).
+    pub fn repeated_by_weight(&self, method: &str) -> Result<Cow<'_, Dataset>> {
+        let Some(weights) = self.weights() else {
+            return Ok(Cow::Borrowed(self));
+        };
+        if let Some(refusal) = self.refuses_repeating(method) {
+            return Err(refusal);
         }
         let indices: Vec<usize> = weights
             .iter()

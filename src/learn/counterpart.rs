@@ -56,8 +56,7 @@ impl Counterpart {
 /// row weights it solves exactly.
 pub fn search_lacks(train: &Dataset) -> Option<String> {
     train
-        .repeated_by_weight("the exact search")
-        .err()
+        .refuses_repeating("the exact search")
         .map(|e| format!("{e}, so its optimum is not this model's"))
 }
 
