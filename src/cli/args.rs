@@ -302,8 +302,11 @@ pub struct PredictArgs {
     /// The tree file (JSON, as written by `--output`).
     #[arg(long)]
     pub tree: PathBuf,
-    /// CSV file with the tree's columns in the tree's order; the label column may be left out.
+    /// CSV file (`-`: standard input) with the tree's columns, matched by name: in any order,
+    /// other columns passed over; the label column may be left out.
     pub data: PathBuf,
+    #[command(flatten)]
+    pub delimiter: crate::cli::column_args::DelimiterArgs,
     /// Write the predictions (CSV: row, leaf, predicted[, probabilities][, actual]) to this
     /// file. Without it they go to stdout and the metrics to stderr.
     #[arg(long, short)]

@@ -5,14 +5,16 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::data::{read_weighted_dataset, Sets, TargetColumn};
+use crate::cli::column_args::ColumnArgs;
+use crate::data::{read_table, Sets, TargetColumn};
 use crate::error::Result;
+use crate::noteln;
 
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
-    /// CSV file with a header row. Numeric columns are used as they are; a column whose cells
-    /// are all text is one-hot encoded into `column=value` features. Missing, empty, NaN or
-    /// infinite cells are errors.
+    /// CSV file with a header row (`-`: standard input). Numeric columns are used as they
+    /// are; a column whose cells are all text is categorical (one `column=value` feature per
+    /// category). Missing, empty, NaN or infinite cells are errors.
     pub data: PathBuf,
     /// The label column, by name or 0-based index (default: the last column).
     #[arg(long, value_name = "NAME|INDEX")]
@@ -28,6 +30,8 @@ pub struct DataArgs {
     /// Seed of the train/test split.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
+    #[command(flatten)]
+    pub columns: ColumnArgs,
 }
 
 impl DataArgs {
@@ -37,7 +41,15 @@ impl DataArgs {
             Some(spec) => TargetColumn::Named(spec.clone()),
             None => TargetColumn::Last,
         };
-        let dataset = read_weighted_dataset(&self.data, &target, self.weight_column.as_deref())?;
+        let (dataset, warnings) = read_table(
+            &self.data,
+            &target,
+            self.weight_column.as_deref(),
+            &self.columns.options(),
+        )?;
+        for warning in warnings {
+            noteln!("warning: {warning}");
+        }
         Sets::split(&dataset, self.test_fraction, self.seed)
     }
 

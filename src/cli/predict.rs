@@ -21,12 +21,17 @@ pub fn run(args: PredictArgs) -> Result<()> {
         None
     };
     let two_classes = tree.classes().len() == 2;
-    let (mut observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
+    let (mut observations, unseen) = read_for_schema(
+        &args.data,
+        tree.schema(),
+        tree.classes(),
+        &args.delimiter.options(),
+    )?;
     apply_relabel_rule(&tree, &mut observations);
     for category in &unseen {
         noteln!(
             "warning: column `{}`: value `{}` ({} rows) does not occur in the tree's training \
-             data; those rows take no category of that column",
+             data; those rows go the `!=` way at every split on that column",
             category.column,
             category.value,
             category.rows

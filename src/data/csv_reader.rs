@@ -1,12 +1,14 @@
 //! Reading CSV files into a [`Dataset`] (training) or into [`Observations`] against a tree's
 //! schema (prediction), with every validation the data needs and errors that name the file,
-//! line and column.
+//! line and column. The path `-` reads standard input; [`ColumnOptions`] says which columns are
+//! categorical or left out and which character separates the fields.
 
 use std::collections::{BTreeSet, HashMap};
+use std::io::Read as _;
 use std::path::Path;
 
 use crate::data::line_index::LineIndex;
-use crate::data::{Column, ColumnKind, Dataset, Observations, Schema};
+use crate::data::{Column, ColumnKind, ColumnOptions, Dataset, Observations, Schema};
 use crate::error::{Error, Result};
 
 /// Which column holds the labels.
@@ -58,12 +60,28 @@ impl RawTable {
     }
 }
 
-fn read_raw(path: &Path) -> Result<RawTable> {
+/// The bytes of the file at `path`, or of standard input when `path` is `-`; with the name
+/// messages give the source.
+fn read_bytes(path: &Path) -> Result<(String, Vec<u8>)> {
+    if path.as_os_str() == "-" {
+        let display = "standard input".to_string();
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::input(&display, format!("cannot read: {e}")))?;
+        return Ok((display, bytes));
+    }
     let display = path.display().to_string();
     let bytes =
         std::fs::read(path).map_err(|e| Error::input(&display, format!("cannot open: {e}")))?;
+    Ok((display, bytes))
+}
+
+fn read_raw(path: &Path, delimiter: u8) -> Result<RawTable> {
+    let (display, bytes) = read_bytes(path)?;
     let lines = LineIndex::new(&bytes);
     let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
         .has_headers(true)
         .flexible(true)
         .trim(csv::Trim::All)
@@ -188,9 +206,12 @@ fn resolve_column(table: &RawTable, spec: &str, option: &str) -> Result<usize> {
     ))
 }
 
-fn check_cells(table: &RawTable) -> Result<()> {
+/// Checks the cells of the columns `used` (file positions): none missing, none a number that
+/// is not finite.
+fn check_cells(table: &RawTable, used: &[usize]) -> Result<()> {
     for (line, cells) in &table.records {
-        for (column, cell) in cells.iter().enumerate() {
+        for &column in used {
+            let cell = &cells[column];
             if is_missing(cell) {
                 let what = if cell.is_empty() {
                     "empty cell: missing values are not supported".to_string()
@@ -211,8 +232,23 @@ fn check_cells(table: &RawTable) -> Result<()> {
     Ok(())
 }
 
-/// Decides whether a feature column is numeric or categorical.
-fn column_kind(table: &RawTable, column: usize) -> Result<ColumnKind> {
+/// Decides whether a feature column is numeric or categorical: categorical when `declared`
+/// (its categories spelled as [`class_spellings`] spells labels: `1` and `1.0` are one
+/// category), else numeric when every cell is a number, else categorical when no cell is a
+/// number and it has at most `max_categories` categories.
+fn column_kind(
+    table: &RawTable,
+    column: usize,
+    declared: bool,
+    max_categories: usize,
+) -> Result<ColumnKind> {
+    if declared {
+        let spellings = class_spellings(table.records.iter().map(|(_, c)| c[column].as_str()));
+        let categories: BTreeSet<&str> = spellings.values().copied().collect();
+        return Ok(ColumnKind::Categorical {
+            categories: sorted_classes(&categories),
+        });
+    }
     let mut first_number: Option<(u64, &str)> = None;
     let mut first_text: Option<(u64, &str)> = None;
     for (line, cells) in &table.records {
@@ -231,16 +267,32 @@ fn column_kind(table: &RawTable, column: usize) -> Result<ColumnKind> {
                 .iter()
                 .map(|(_, cells)| cells[column].as_str())
                 .collect();
-            Ok(ColumnKind::Categorical {
-                categories: categories.into_iter().map(str::to_string).collect(),
-            })
+            let categories: Vec<String> = categories.into_iter().map(str::to_string).collect();
+            if categories.len() > max_categories {
+                let name = &table.header[column];
+                let looks = text_resemblance(table.records.len(), &categories)
+                    .map(|what| format!(" (it looks like {what})"))
+                    .unwrap_or_default();
+                return Err(Error::input(
+                    &table.path,
+                    format!(
+                        "column `{name}` has {} categories, more than --max-categories \
+                         {max_categories}{looks}; leave it out with --ignore {name}, keep it \
+                         with --categorical {name}, or raise --max-categories",
+                        categories.len()
+                    ),
+                ));
+            }
+            Ok(ColumnKind::Categorical { categories })
         }
         (Some((number_line, number)), Some((text_line, text))) => Err(table.cell_error(
             text_line,
             column,
             format!(
                 "`{text}` is not a number, but line {number_line} of this column has the number \
-                 `{number}`; a feature column must be all numbers, or all text to be one-hot encoded"
+                 `{number}`; a feature column must be all numbers, or all text to be categorical \
+                 (declare it categorical with --categorical {})",
+                table.header[column]
             ),
         )),
     }
@@ -301,18 +353,88 @@ fn sorted_classes(labels: &BTreeSet<&str>) -> Vec<String> {
     }
 }
 
-/// Encodes one record's cells into feature values; `columns` is aligned with `cells` (one entry
-/// per file column) and the label column is skipped. Unknown categories encode as all zeros and
-/// are counted in `unseen`.
+/// The rows fewer than which no column is said to look like an identifier or free text.
+pub const RESEMBLANCE_MIN_ROWS: usize = 20;
+
+/// What a text column with these `categories` over `n_rows` rows looks like, when it looks like
+/// something other than a category: `free text` (at least half its cells distinct, and at
+/// least half its categories 20 characters or more, or 4 words or more) or `an identifier`
+/// (every cell distinct). `None` below [`RESEMBLANCE_MIN_ROWS`] rows.
+fn text_resemblance(n_rows: usize, categories: &[String]) -> Option<&'static str> {
+    if n_rows < RESEMBLANCE_MIN_ROWS {
+        return None;
+    }
+    let long = categories
+        .iter()
+        .filter(|c| c.chars().count() >= 20 || c.split_whitespace().count() >= 4)
+        .count();
+    if 2 * categories.len() >= n_rows && 2 * long >= categories.len() {
+        Some("free text")
+    } else if categories.len() == n_rows {
+        Some("an identifier")
+    } else {
+        None
+    }
+}
+
+/// The warning for a feature column that looks like an identifier (a text column with every
+/// cell distinct, or a whole-number column holding each number of a range once) or like free
+/// text, with at least [`RESEMBLANCE_MIN_ROWS`] rows.
+fn column_warning(table: &RawTable, column: &Column, index: usize) -> Option<String> {
+    let n_rows = table.records.len();
+    let name = &column.name;
+    let what = match &column.kind {
+        ColumnKind::Categorical { categories } => text_resemblance(n_rows, categories)?,
+        ColumnKind::Numeric if n_rows >= RESEMBLANCE_MIN_ROWS => {
+            let mut values: Vec<f64> = table
+                .records
+                .iter()
+                .filter_map(|(_, cells)| parse_number(&cells[index])?.ok())
+                .collect();
+            values.sort_by(f64::total_cmp);
+            let consecutive = values.windows(2).all(|w| w[1] - w[0] == 1.0);
+            if !(consecutive && values.iter().all(|v| v.fract() == 0.0)) {
+                return None;
+            }
+            "an identifier"
+        }
+        _ => return None,
+    };
+    let why = if what == "free text" {
+        "many distinct long texts".to_string()
+    } else {
+        format!("its {n_rows} values are all different")
+    };
+    Some(format!(
+        "column `{name}` looks like {what} ({why}) and is used as a feature; leave it out with \
+         --ignore {name}"
+    ))
+}
+
+/// The index of `cell` among `categories`: the same text, or the same number (`1` is `1.0`).
+fn category_position(categories: &[String], cell: &str) -> Option<usize> {
+    categories
+        .iter()
+        .position(|c| c == cell)
+        .or_else(|| match parse_number(cell) {
+            Some(Ok(_)) => categories.iter().position(|c| same_label(c, cell)),
+            _ => None,
+        })
+}
+
+/// Encodes one record's cells into feature values; `columns` pairs each column the features
+/// come from (in feature order) with its position in `cells`, and the label and weight columns
+/// are skipped. Unknown categories encode as all zeros and are counted in `unseen`.
 fn encode_row(
     table: &RawTable,
-    columns: &[Column],
+    columns: &[(usize, &Column)],
     line: u64,
     cells: &[String],
     unseen: &mut Vec<UnseenCategory>,
 ) -> Result<Vec<f64>> {
     let mut row = Vec::new();
-    for (index, (column, cell)) in columns.iter().zip(cells).enumerate() {
+    for &(index, column) in columns {
+        let cell = &cells[index];
         match &column.kind {
             ColumnKind::Numeric => match parse_number(cell) {
                 Some(Ok(value)) => row.push(value),
@@ -325,7 +447,7 @@ fn encode_row(
                 }
             },
             ColumnKind::Categorical { categories } => {
-                let position = categories.iter().position(|c| c == cell);
+                let position = category_position(categories, cell);
                 if position.is_none() {
                     match unseen
                         .iter_mut()
@@ -365,6 +487,14 @@ pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
     read_weighted_dataset(path, target, None)
 }
 
+/// The file positions named by `specs` (names, or 0-based positions); errors name `option`.
+fn resolve_columns(table: &RawTable, specs: &[String], option: &str) -> Result<Vec<usize>> {
+    specs
+        .iter()
+        .map(|spec| resolve_column(table, spec, option))
+        .collect()
+}
+
 /// Reads a labelled dataset for training, with row weights from the column `weight_column`
 /// (by name, or 0-based position) when given: that column is not a feature, and each of its
 /// cells must be a finite non-negative number (an error naming the line otherwise); not every
@@ -374,7 +504,21 @@ pub fn read_weighted_dataset(
     target: &TargetColumn,
     weight_column: Option<&str>,
 ) -> Result<Dataset> {
-    let table = read_raw(path)?;
+    read_table(path, target, weight_column, &ColumnOptions::default()).map(|(data, _)| data)
+}
+
+/// [`read_weighted_dataset`] with the column `options`: the columns `options.ignore` names are
+/// left out, those `options.categorical` names are categorical, a text column with more than
+/// `options.max_categories` categories is refused (naming it) unless declared categorical.
+/// Returns the dataset and one warning per feature column that looks like an identifier or
+/// like free text.
+pub fn read_table(
+    path: &Path,
+    target: &TargetColumn,
+    weight_column: Option<&str>,
+    options: &ColumnOptions,
+) -> Result<(Dataset, Vec<String>)> {
+    let table = read_raw(path, options.delimiter_for(path))?;
     let target_index = resolve_target(&table, target)?;
     let weight_index = weight_column
         .map(|spec| resolve_column(&table, spec, "--weight-column"))
@@ -388,9 +532,43 @@ pub fn read_weighted_dataset(
             ),
         ));
     }
-    check_cells(&table)?;
+    let ignored = resolve_columns(&table, &options.ignore, "--ignore")?;
+    let declared = resolve_columns(&table, &options.categorical, "--categorical")?;
+    for (option, indices) in [("--ignore", &ignored), ("--categorical", &declared)] {
+        for &index in indices.iter() {
+            let name = &table.header[index];
+            if index == target_index {
+                return Err(Error::parameter(
+                    option,
+                    format!("`{name}` is the label column"),
+                ));
+            }
+            if Some(index) == weight_index {
+                return Err(Error::parameter(
+                    option,
+                    format!("`{name}` is the weight column"),
+                ));
+            }
+        }
+    }
+    if let Some(&both) = declared.iter().find(|i| ignored.contains(i)) {
+        return Err(Error::parameter(
+            "--categorical",
+            format!("`{}` is also left out with --ignore", table.header[both]),
+        ));
+    }
+    let used: Vec<usize> = (0..table.header.len())
+        .filter(|i| !ignored.contains(i))
+        .collect();
+    check_cells(&table, &used)?;
     let n_special = 1 + usize::from(weight_index.is_some());
-    if table.header.len() <= n_special {
+    if used.len() <= n_special {
+        if !ignored.is_empty() {
+            return Err(Error::input(
+                &table.path,
+                "every feature column is left out with --ignore",
+            ));
+        }
         return Err(Error::input(
             &table.path,
             if weight_index.is_some() {
@@ -400,20 +578,29 @@ pub fn read_weighted_dataset(
             },
         ));
     }
-    let mut columns = Vec::with_capacity(table.header.len());
-    for (index, name) in table.header.iter().enumerate() {
+    let mut columns = Vec::with_capacity(used.len());
+    let mut warnings = Vec::new();
+    for &index in &used {
         let kind = if index == target_index {
             ColumnKind::Target
         } else if Some(index) == weight_index {
             ColumnKind::Weight
         } else {
-            column_kind(&table, index)?
+            column_kind(
+                &table,
+                index,
+                declared.contains(&index),
+                options.max_categories,
+            )?
         };
-        columns.push(Column {
-            name: name.clone(),
+        let column = Column {
+            name: table.header[index].clone(),
             kind,
-        });
+        };
+        warnings.extend(column_warning(&table, &column, index));
+        columns.push(column);
     }
+    let encoding: Vec<(usize, &Column)> = used.iter().copied().zip(&columns).collect();
     let spellings = class_spellings(
         table
             .records
@@ -443,7 +630,7 @@ pub fn read_weighted_dataset(
     let mut labels = Vec::with_capacity(table.records.len());
     let mut unseen = Vec::new();
     for (line, cells) in &table.records {
-        rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
+        rows.push(encode_row(&table, &encoding, *line, cells, &mut unseen)?);
         let label = cells[target_index].as_str();
         let class = spellings
             .get(label)
@@ -462,10 +649,11 @@ pub fn read_weighted_dataset(
         features,
     };
     let data = Dataset::with_schema(table.path.clone(), schema, classes, rows, labels)?;
-    match weights {
-        Some(weights) => data.with_weights(weights),
-        None => Ok(data),
-    }
+    let data = match weights {
+        Some(weights) => data.with_weights(weights)?,
+        None => data,
+    };
+    Ok((data, warnings))
 }
 
 /// The row weights in column `column`: each cell a finite non-negative number (an error naming
@@ -497,57 +685,61 @@ fn read_weights(table: &RawTable, column: usize) -> Result<Vec<f64>> {
     Ok(weights)
 }
 
-/// Reads data for prediction against a tree's `schema` and `classes`.
+/// Reads data for prediction against a tree's `schema` and `classes`, with the field
+/// delimiter of `options` (the other column options do not apply: the schema says how each
+/// column is read).
 ///
-/// The file must have the tree's columns in the tree's order; the label column may be left
-/// out (then no labels are returned). Category values the training data did not have are
-/// encoded as all zeros and listed in the second return value.
+/// Columns are matched by name: they may come in any order and columns the tree does not read
+/// are passed over; the label column and the weight column may be left out (then no labels, or
+/// no weights, are returned), and any other column of the tree missing is an error naming it.
+/// Category values the training data did not have are encoded as all zeros (every split on
+/// their column sends them the `!=` way) and listed in the second return value.
 pub fn read_for_schema(
     path: &Path,
     schema: &Schema,
     classes: &[String],
+    options: &ColumnOptions,
 ) -> Result<(Observations, Vec<UnseenCategory>)> {
-    let table = read_raw(path)?;
-    let expected: Vec<&str> = schema.columns.iter().map(|c| c.name.as_str()).collect();
-    let header: Vec<&str> = table.header.iter().map(String::as_str).collect();
-    // The label column and the weight column (when the tree has one) may each be left out.
+    let table = read_raw(path, options.delimiter_for(path))?;
+    let position: HashMap<&str, usize> = table
+        .header
+        .iter()
+        .enumerate()
+        .map(|(i, name)| (name.as_str(), i))
+        .collect();
     let optional = |kind: &ColumnKind| matches!(kind, ColumnKind::Target | ColumnKind::Weight);
-    let mut columns: Option<Vec<Column>> = None;
-    for (keep_target, keep_weight) in [(true, true), (true, false), (false, true), (false, false)] {
-        let kept: Vec<Column> = schema
-            .columns
-            .iter()
-            .filter(|c| match c.kind {
-                ColumnKind::Target => keep_target,
-                ColumnKind::Weight => keep_weight,
-                _ => !optional(&c.kind),
-            })
-            .cloned()
-            .collect();
-        if kept
-            .iter()
-            .map(|c| c.name.as_str())
-            .eq(header.iter().copied())
-        {
-            columns = Some(kept);
-            break;
+    let mut columns: Vec<(usize, &Column)> = Vec::new();
+    let mut missing: Vec<&str> = Vec::new();
+    for column in &schema.columns {
+        match position.get(column.name.as_str()) {
+            Some(&index) => columns.push((index, column)),
+            None if optional(&column.kind) => {}
+            None => missing.push(&column.name),
         }
     }
-    let Some(columns) = columns else {
-        return Err(Error::TreeMismatch(describe_column_mismatch(
-            &table.path,
-            &expected,
-            &schema.target,
-            &header,
+    if !missing.is_empty() {
+        let plural = if missing.len() == 1 { "" } else { "s" };
+        return Err(Error::TreeMismatch(format!(
+            "{} has no column{plural} named {}, which the tree reads; its columns are: {}",
+            table.path,
+            missing
+                .iter()
+                .map(|name| format!("`{name}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            table.header.join(", ")
         )));
-    };
-    let has_target = columns.iter().any(|c| c.kind == ColumnKind::Target);
-    check_cells(&table)?;
-    let target_index = columns.iter().position(|c| c.kind == ColumnKind::Target);
+    }
+    let used: Vec<usize> = columns.iter().map(|&(index, _)| index).collect();
+    check_cells(&table, &used)?;
+    let target_index = columns
+        .iter()
+        .find(|(_, c)| c.kind == ColumnKind::Target)
+        .map(|&(index, _)| index);
     let weights = columns
         .iter()
-        .position(|c| c.kind == ColumnKind::Weight)
-        .map(|column| read_weights(&table, column))
+        .find(|(_, c)| c.kind == ColumnKind::Weight)
+        .map(|&(index, _)| read_weights(&table, index))
         .transpose()?;
     let mut all_classes: Vec<String> = classes.to_vec();
     let mut rows = Vec::with_capacity(table.records.len());
@@ -571,39 +763,10 @@ pub fn read_for_schema(
         Observations {
             source: table.path.clone(),
             rows,
-            labels: has_target.then_some(labels),
+            labels: target_index.is_some().then_some(labels),
             weights,
             classes: all_classes,
         },
         unseen,
     ))
-}
-
-fn describe_column_mismatch(path: &str, expected: &[&str], target: &str, found: &[&str]) -> String {
-    let missing: Vec<&str> = expected
-        .iter()
-        .filter(|name| **name != target && !found.contains(name))
-        .copied()
-        .collect();
-    let extra: Vec<&str> = found
-        .iter()
-        .filter(|name| !expected.contains(name))
-        .copied()
-        .collect();
-    let mut detail = format!(
-        "{path} has columns [{}], but the tree was learned on [{}] (the label column `{target}` \
-         may be left out)",
-        found.join(", "),
-        expected.join(", ")
-    );
-    if !missing.is_empty() {
-        detail.push_str(&format!("; missing: {}", missing.join(", ")));
-    }
-    if !extra.is_empty() {
-        detail.push_str(&format!("; not in the tree: {}", extra.join(", ")));
-    }
-    if missing.is_empty() && extra.is_empty() {
-        detail.push_str("; the same columns in another order");
-    }
-    detail
 }

@@ -1,10 +1,14 @@
 //! Labelled tabular data: the [`Dataset`] type, its [`Schema`] (how the file's columns map to
 //! model features), and the modules that read, split and summarise it.
 //!
-//! Features are `f64`. A column whose cells are all non-numeric text is one-hot encoded into
-//! `column=value` features (0 or 1). The label column holds any text; labels are kept as written.
+//! Features are `f64`. A categorical column (a column whose cells are all non-numeric text, or
+//! one declared categorical) gives one `column=value` feature (0 or 1) per category, so that a
+//! split on such a feature reads `column = value`. The label column holds any text; labels are
+//! kept as written.
 
+mod column_options;
 mod csv_reader;
+mod feature_source;
 mod fingerprint;
 mod line_index;
 mod repeat;
@@ -13,9 +17,11 @@ mod thresholds;
 
 use serde::{Deserialize, Serialize};
 
+pub use column_options::{parse_delimiter, ColumnOptions, DEFAULT_MAX_CATEGORIES};
 pub use csv_reader::{
-    read_dataset, read_for_schema, read_weighted_dataset, same_label, TargetColumn,
+    read_dataset, read_for_schema, read_table, read_weighted_dataset, same_label, TargetColumn,
 };
+pub use feature_source::FeatureSource;
 pub use repeat::MAX_REPEATED_ROWS;
 pub use split::{stratified_split, Sets, TrainTest};
 pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
@@ -26,7 +32,8 @@ pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, Thresho
 pub enum ColumnKind {
     /// A numeric feature column, used as it is.
     Numeric,
-    /// A text column, one-hot encoded into one `column=value` feature per category.
+    /// A categorical column (text, or numeric codes declared categorical), one-hot encoded
+    /// into one `column=value` feature per category.
     Categorical { categories: Vec<String> },
     /// The label column.
     Target,
@@ -52,7 +59,8 @@ pub const MAX_FEATURE_RANGE: f64 = 1e150;
 /// later data can be checked and encoded the same way.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Schema {
-    /// Every column of the file, in the file's order, the label column included.
+    /// Every column of the file that the tree reads, in the file's order, the label column
+    /// included (columns left out with `--ignore` are not listed).
     pub columns: Vec<Column>,
     /// The name of the label column.
     pub target: String,
@@ -129,26 +137,23 @@ impl Schema {
             .map(|c| c.name.clone())
             .collect();
         let mut features = Vec::new();
-        for column in columns {
-            match &column.kind {
-                ColumnKind::Numeric => features.push(column.name.clone()),
-                ColumnKind::Categorical { categories } => {
-                    for category in categories {
-                        let wanted = format!("{}={}", column.name, category);
-                        let name = if taken.contains(&wanted) {
-                            // Finitely many names are taken, so a free one comes.
-                            (2..)
-                                .map(|k| format!("{wanted}#{k}"))
-                                .find(|candidate| !taken.contains(candidate))
-                                .unwrap_or(wanted)
-                        } else {
-                            wanted
-                        };
-                        taken.insert(name.clone());
-                        features.push(name);
-                    }
+        for source in feature_source::sources_of(columns) {
+            match source {
+                FeatureSource::Numeric { column } => features.push(column.to_string()),
+                FeatureSource::Category { column, category } => {
+                    let wanted = format!("{column}={category}");
+                    let name = if taken.contains(&wanted) {
+                        // Finitely many names are taken, so a free one comes.
+                        (2..)
+                            .map(|k| format!("{wanted}#{k}"))
+                            .find(|candidate| !taken.contains(candidate))
+                            .unwrap_or(wanted)
+                    } else {
+                        wanted
+                    };
+                    taken.insert(name.clone());
+                    features.push(name);
                 }
-                ColumnKind::Target | ColumnKind::Weight => {}
             }
         }
         features

@@ -1,7 +1,8 @@
 //! Graphviz DOT rendering of a tree, in the style of scikit-learn's `export_graphviz`:
 //! split nodes are boxes with their condition, leaves are rounded boxes with their class; every
 //! node shows the number of training rows and the per-class counts; the left edge of a split
-//! is labelled `True` (the condition holds), the right edge `False`.
+//! is labelled `True` (the condition holds), the right edge `False`. A split on one category
+//! of a categorical column shows `column != category`.
 
 use std::fmt;
 
@@ -30,14 +31,17 @@ impl fmt::Display for DotView<'_> {
             match &node.kind {
                 NodeKind::Split(split) => {
                     let (lhs, rhs) = split_condition(tree, split);
+                    let condition = match tree.category_split(split) {
+                        Some((column, value)) => format!("{column} != {value}"),
+                        None => format!("{lhs} <= {rhs}"),
+                    };
                     let note = constant_side(split)
                         .map(|side| format!("\\n({})", constant_note(side)))
                         .unwrap_or_default();
                     writeln!(
                         f,
-                        "{id} [label=\"{} <= {}{note}\\n{counts}\"] ;",
-                        escape(&lhs),
-                        escape(&rhs)
+                        "{id} [label=\"{}{note}\\n{counts}\"] ;",
+                        escape(&condition)
                     )?;
                 }
                 NodeKind::Leaf { class } => {

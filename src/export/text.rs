@@ -7,8 +7,9 @@
 //! |   |--- class: versicolor  [0, 50, 50]
 //! ```
 //!
-//! Leaves show their class and the per-class training counts; a branch that no training row
-//! takes is marked `(no training rows)`.
+//! A split on one category of a categorical column reads `colour != blue` (left) and
+//! `colour = blue` (right). Leaves show their class and the per-class training counts; a
+//! branch that no training row takes is marked `(no training rows)`.
 
 use std::fmt;
 
@@ -34,15 +35,21 @@ impl TextView<'_> {
             ),
             NodeKind::Split(split) => {
                 let (lhs, rhs) = split_condition(tree, split);
+                let category = tree.category_split(split);
                 let constant = constant_side(split);
                 for (child, op, side) in [(2 * id, "<=", "left"), (2 * id + 1, "> ", "right")] {
+                    let condition = match category {
+                        Some((column, value)) if side == "left" => format!("{column} != {value}"),
+                        Some((column, value)) => format!("{column} = {value}"),
+                        None => format!("{lhs} {op} {rhs}"),
+                    };
                     let empty = tree.node(child).is_some_and(|c| c.rows() == 0) && node.rows() > 0;
                     let mark = match constant {
                         Some(to) if to == side => format!("  ({})", constant_note(to)),
                         _ if empty => "  (no training rows)".to_string(),
                         _ => String::new(),
                     };
-                    writeln!(f, "{indent}|--- {lhs} {op} {rhs}{mark}")?;
+                    writeln!(f, "{indent}|--- {condition}{mark}")?;
                     self.write_node(f, child, level + 1)?;
                 }
                 Ok(())

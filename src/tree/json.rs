@@ -5,6 +5,8 @@
 //! Version 2 adds `provenance` ([`Provenance`]): how the tree was made, when the run recorded
 //! it; a version-1 file is the same without it.
 //! Thresholds are in the data's original units; oblique weights apply to standardised features.
+//! A split on one category of a categorical column also names the `column` and the `category`
+//! (rows with it go right); files without these fields read the same.
 //! Reading checks the format, the version and the tree's structure, and reports problems as
 //! [`Error::Format`] naming the file.
 
@@ -56,6 +58,12 @@ enum NodeFileKind {
         feature: usize,
         feature_name: String,
         threshold: f64,
+        /// The categorical column, for a split on one of its categories.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        column: Option<String>,
+        /// The category whose rows go right, for a split on a categorical column.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        category: Option<String>,
     },
     Oblique {
         weights: Vec<f64>,
@@ -84,11 +92,16 @@ impl Tree {
             .map(|(id, node)| NodeFile {
                 id,
                 kind: match &node.kind {
-                    NodeKind::Split(Split::Axis { feature, threshold }) => NodeFileKind::Split {
-                        feature: *feature,
-                        feature_name: self.features()[*feature].clone(),
-                        threshold: *threshold,
-                    },
+                    NodeKind::Split(split @ Split::Axis { feature, threshold }) => {
+                        let category = self.category_split(split);
+                        NodeFileKind::Split {
+                            feature: *feature,
+                            feature_name: self.features()[*feature].clone(),
+                            threshold: *threshold,
+                            column: category.map(|(column, _)| column.to_string()),
+                            category: category.map(|(_, value)| value.to_string()),
+                        }
+                    }
                     NodeKind::Split(Split::Oblique { weights, bias }) => NodeFileKind::Oblique {
                         weights: weights.clone(),
                         bias: *bias,
@@ -179,6 +192,40 @@ fn check_header(value: &serde_json::Value) -> Result<(), String> {
     }
 }
 
+/// Checks the `column` and `category` a split node names, when it names them: both given, the
+/// split's feature that category of that column, and a threshold between 0 and 1 (so that the
+/// rows with the category go right).
+fn check_category(
+    schema: &Schema,
+    id: usize,
+    feature: usize,
+    threshold: f64,
+    column: &Option<String>,
+    category: &Option<String>,
+) -> Result<(), String> {
+    match (column, category) {
+        (None, None) => Ok(()),
+        (Some(column), Some(category)) => {
+            if schema.category_of(feature) != Some((column.as_str(), category.as_str())) {
+                return Err(format!(
+                    "node {id}: feature {feature} is not the category `{category}` of the \
+                     column `{column}`"
+                ));
+            }
+            if !(0.0..1.0).contains(&threshold) {
+                return Err(format!(
+                    "node {id}: a split on the category `{category}` needs a threshold from 0 \
+                     (included) to 1 (excluded), not {threshold}"
+                ));
+            }
+            Ok(())
+        }
+        _ => Err(format!(
+            "node {id}: a categorical split names both its `column` and its `category`"
+        )),
+    }
+}
+
 /// `a string`, `an object`, ...: what kind of JSON value `value` is.
 fn json_kind(value: &serde_json::Value) -> &'static str {
     match value {
@@ -216,7 +263,7 @@ impl TreeFile {
             return Err(format!("class `{twice}` is given twice"));
         }
         let n_classes = self.classes.len();
-        let mut builder = TreeBuilder::new(schema, self.classes.clone(), self.depth)
+        let mut builder = TreeBuilder::new(schema.clone(), self.classes.clone(), self.depth)
             .map_err(|e| e.to_string())?;
         if let Some(s) = self.standardisation {
             builder = builder.standardisation(s);
@@ -239,6 +286,8 @@ impl TreeFile {
                     feature,
                     feature_name,
                     threshold,
+                    column,
+                    category,
                 } => {
                     if self.features.get(*feature) != Some(feature_name) {
                         return Err(format!(
@@ -246,6 +295,7 @@ impl TreeFile {
                             node.id
                         ));
                     }
+                    check_category(&schema, node.id, *feature, *threshold, column, category)?;
                     builder.split(
                         node.id,
                         Split::Axis {

@@ -376,6 +376,19 @@ impl Tree {
         }
     }
 
+    /// For an axis split on one category of a categorical column whose threshold separates 0
+    /// from 1 (`0 <= threshold < 1`), the column and the category: rows with that category go
+    /// right (`column = category`), the others left (`column != category`), a category unseen
+    /// in training included (it encodes as 0).
+    pub fn category_split(&self, split: &Split) -> Option<(&str, &str)> {
+        match split {
+            Split::Axis { feature, threshold } if (0.0..1.0).contains(threshold) => {
+                self.schema.category_of(*feature)
+            }
+            _ => None,
+        }
+    }
+
     /// `weights . z + bias` for `row`, with `z` the standardised row; NaN when the tree has no
     /// standardisation (then it has no oblique split) or the lengths do not fit.
     pub fn oblique_value(&self, weights: &[f64], bias: f64, row: &[f64]) -> f64 {

@@ -2,11 +2,13 @@
 
 mod binoct;
 mod cart_sklearn;
+mod category_oracle;
 mod cbc_worker;
 mod certificate;
 mod cli_commands;
 mod cli_edges;
 mod cli_solve;
+mod columns;
 mod common;
 mod crafted_trees;
 mod data_edges;

@@ -1,7 +1,9 @@
 //! Row weights as data: the weight column is read, checked and kept apart from the features;
 //! weights follow rows through subsets, splits and relabelling.
 
-use milptree::data::{read_for_schema, read_weighted_dataset, ColumnKind, Sets, TargetColumn};
+use milptree::data::{
+    read_for_schema, read_weighted_dataset, ColumnKind, ColumnOptions, Sets, TargetColumn,
+};
 
 use crate::common::temp_file;
 
@@ -97,16 +99,27 @@ fn with_weights_checks_every_weight() {
 fn prediction_files_may_have_or_leave_out_the_weight_column() {
     let (_dir, path) = temp_file("w.csv", TABLE);
     let data = read_weighted_dataset(&path, &TargetColumn::Last, Some("w")).unwrap();
-    let (observations, _) = read_for_schema(&path, data.schema(), data.classes()).unwrap();
+    let read = |path: &std::path::Path| {
+        read_for_schema(
+            path,
+            data.schema(),
+            data.classes(),
+            &ColumnOptions::default(),
+        )
+    };
+    let (observations, _) = read(&path).unwrap();
     assert_eq!(observations.weights, Some(vec![2.0, 0.5, 0.0, 1.0]));
     assert_eq!(observations.rows, data.rows());
     for table in ["a,b,class\n1,5,x\n", "a,b\n1,5\n", "a,w,b\n1,3,5\n"] {
         let (_dir, path) = temp_file("p.csv", table);
-        let (observations, _) = read_for_schema(&path, data.schema(), data.classes()).unwrap();
+        let (observations, _) = read(&path).unwrap();
         assert_eq!(observations.rows, vec![vec![1.0, 5.0]], "{table}");
     }
-    let (_dir, path) = temp_file("p.csv", "b,a,class\n1,5,x\n");
-    assert!(read_for_schema(&path, data.schema(), data.classes()).is_err());
+    let (_dir, path) = temp_file("p.csv", "b,class,a\n1,x,5\n");
+    let (observations, _) = read(&path).unwrap();
+    assert_eq!(observations.rows, vec![vec![5.0, 1.0]]);
+    let (_dir, path) = temp_file("p.csv", "b,class\n1,x\n");
+    assert!(read(&path).is_err());
 }
 
 #[test]

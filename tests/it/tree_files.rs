@@ -229,12 +229,11 @@ fn broken_tree_files_are_clear_errors() {
 }
 
 #[test]
-fn predict_refuses_data_whose_columns_do_not_match() {
+fn predict_refuses_data_without_a_column_the_tree_reads() {
     let (_tree_dir, tree_path) = temp_file("tree.json", &small_tree().to_json_string());
     for (contents, expected) in [
-        ("b,a,class\n1,2,no\n", "the same columns in another order"),
-        ("a,class\n1,no\n", "missing: b"),
-        ("a,b,c,class\n1,2,3,no\n", "not in the tree: c"),
+        ("a,class\n1,no\n", "no column named `b`"),
+        ("c,class\n1,no\n", "no columns named `a`, `b`"),
     ] {
         let (_dir, data_path) = temp_file("data.csv", contents);
         let output = milptree(&[
