@@ -118,6 +118,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Relative MIP gap at which the solver may stop.
     solver_options : dict, optional
         The MIP solver's own parameters, ``{name: value}``.
+    categorical_features : list, optional
+        Columns of ``X`` read as categorical (indexes, or a DataFrame's column names): each
+        value seen in ``fit`` is a category, and splits on the column are equality tests
+        (``colour = 2`` in ``tree_.to_text()``). A value ``fit`` did not see goes the ``!=``
+        way at every split on its column.
 
     Attributes
     ----------
@@ -125,6 +130,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         The tree: ``to_text()``, ``to_dot()``, ``to_json()``, ``save(path)``.
     classes_, n_features_in_, feature_names_in_
         As scikit-learn's estimators have them.
+    categories_ : dict
+        The categories of each categorical column, ``{column index: sorted values}``.
     optimal_ : bool
         Whether the tree is proven optimal.
     objective_, bound_, gap_ : float or None
@@ -157,8 +164,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         certify=None,
         mip_gap=None,
         solver_options=None,
+        categorical_features=None,
     ):
         self.method = method
+        self.categorical_features = categorical_features
         self.max_depth = max_depth
         self.objective = objective
         self.alpha = alpha
@@ -243,6 +252,48 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             return None
         return _check_sample_weight(sample_weight, X, dtype=np.float64)
 
+    def _categorical_columns(self, n_columns):
+        """The positions of the columns ``categorical_features`` names."""
+        if self.categorical_features is None:
+            return []
+        if isinstance(self.categorical_features, (str, bytes)) or not hasattr(
+            self.categorical_features, "__iter__"
+        ):
+            raise ValueError(
+                f"categorical_features must be a list of columns, not {self.categorical_features!r}"
+            )
+        names = [str(f) for f in getattr(self, "feature_names_in_", [])]
+        positions = set()
+        for item in self.categorical_features:
+            if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
+                if not 0 <= item < n_columns:
+                    raise ValueError(
+                        f"categorical_features: column {item} is out of range (X has {n_columns} columns)"
+                    )
+                positions.add(int(item))
+            elif isinstance(item, str) and item in names:
+                positions.add(names.index(item))
+            else:
+                raise ValueError(
+                    f"categorical_features: {item!r} is not a column of X (give column indexes, "
+                    "or names of a DataFrame's columns)"
+                )
+        return sorted(positions)
+
+    def _encode(self, X):
+        """``X`` with each categorical column replaced by one 0/1 column per category of
+        ``categories_`` (a value not among them: all zeros)."""
+        if not self.categories_:
+            return X
+        parts = []
+        for j in range(X.shape[1]):
+            categories = self.categories_.get(j)
+            if categories is None:
+                parts.append(X[:, j : j + 1])
+            else:
+                parts.append((X[:, j : j + 1] == categories[None, :]).astype(np.float64))
+        return np.hstack(parts)
+
     # -- learning ---------------------------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None):
@@ -265,15 +316,23 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             if hasattr(self, "feature_names_in_")
             else [f"x{j}" for j in range(X.shape[1])]
         )
+        self.categories_ = {j: np.unique(X[:, j]) for j in self._categorical_columns(X.shape[1])}
+        categories = None
+        if self.categories_:
+            categories = [
+                [_category_text(v) for v in self.categories_[j]] if j in self.categories_ else None
+                for j in range(X.shape[1])
+            ]
         try:
             tree, report = _core.fit(
-                np.ascontiguousarray(X, dtype=np.float64).tobytes(),
+                np.ascontiguousarray(self._encode(X), dtype=np.float64).tobytes(),
                 X.shape[0],
                 features,
                 names,
                 labels.astype(np.int64).tolist(),
                 None if weights is None else np.asarray(weights, dtype=np.float64).tolist(),
                 words,
+                categories,
             )
         except ValueError as error:
             raise ValueError(_translate(str(error), self.method)) from None
@@ -297,6 +356,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def _rows(self, X):
         check_is_fitted(self)
         X = _validate_data(self, X, reset=False, dtype=np.float64)
+        X = self._encode(X) if getattr(self, "categories_", None) else X
         return np.ascontiguousarray(X, dtype=np.float64).tobytes(), X.shape[0]
 
     def predict(self, X):
@@ -383,3 +443,10 @@ def load_tree(path):
     model.optimal_ = None
     model.objective_ = model.bound_ = model.gap_ = None
     return model
+
+
+def _category_text(value):
+    """A category's text: a whole number without its ``.0``, any other number as Python
+    writes it."""
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)

@@ -26,7 +26,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::cli::embed::{refuse_failed_run, solve_settings};
-use crate::data::{Dataset, Sets};
+use crate::data::{Column, ColumnKind, Dataset, Schema, Sets};
 use crate::error::Error;
 use crate::learn::{self, Method, Outcome, SolveDocument};
 
@@ -61,10 +61,12 @@ pub(crate) fn rows_of(bytes: &[u8], n_rows: usize, n_features: usize) -> PyResul
 
 /// Learns a tree. `x`: the bytes of a C-ordered `n_rows` x `len(features)` float64 matrix;
 /// `labels`: each row's index into `classes`; `weights`: each row's weight, or `None`;
-/// `options`: `solve`'s model and solver options as words. Returns the tree and the solve
-/// report as JSON text.
+/// `options`: `solve`'s model and solver options as words; `categories`: when given, one entry
+/// per name of `features`, `None` for a numeric column and its categories for a categorical
+/// one, whose features (one 0/1 column per category, in that order) `x` then holds in its
+/// place. Returns the tree and the solve report as JSON text.
 #[pyfunction]
-#[pyo3(signature = (x, n_rows, features, classes, labels, weights, options))]
+#[pyo3(signature = (x, n_rows, features, classes, labels, weights, options, categories=None))]
 #[allow(clippy::too_many_arguments)]
 fn fit(
     py: Python<'_>,
@@ -75,11 +77,21 @@ fn fit(
     labels: Vec<usize>,
     weights: Option<Vec<f64>>,
     options: Vec<String>,
+    categories: Option<Vec<Option<Vec<String>>>>,
 ) -> PyResult<(PyTree, String)> {
-    let rows = rows_of(x, n_rows, features.len())?;
     let (method, mut learn_options) = solve_settings(&options).map_err(value_error)?;
-    let mut data =
-        Dataset::from_parts("X", features, classes, rows, labels).map_err(value_error)?;
+    let mut data = match categories {
+        None => {
+            let rows = rows_of(x, n_rows, features.len())?;
+            Dataset::from_parts("X", features, classes, rows, labels)
+        }
+        Some(categories) => {
+            let schema = categorical_schema(features, categories).map_err(value_error)?;
+            let rows = rows_of(x, n_rows, schema.n_features())?;
+            Dataset::with_schema("X", schema, classes, rows, labels)
+        }
+    }
+    .map_err(value_error)?;
     if let Some(weights) = weights {
         data = data.with_weights(weights).map_err(value_error)?;
     }
@@ -123,6 +135,48 @@ fn fit(
         .tree
         .ok_or_else(|| value_error(Error::Internal("a run without a tree passed".into())))?;
     Ok((PyTree::new(tree), document.to_json()))
+}
+
+/// The schema of columns `names`, each numeric (`None`) or categorical with the categories
+/// given, and a label column `class`.
+fn categorical_schema(
+    names: Vec<String>,
+    categories: Vec<Option<Vec<String>>>,
+) -> crate::Result<Schema> {
+    if names.len() != categories.len() {
+        return Err(Error::parameter(
+            "categorical_features",
+            format!(
+                "{} categories for {} columns",
+                categories.len(),
+                names.len()
+            ),
+        ));
+    }
+    let mut columns: Vec<Column> = names
+        .into_iter()
+        .zip(categories)
+        .map(|(name, categories)| Column {
+            name,
+            kind: match categories {
+                None => ColumnKind::Numeric,
+                Some(categories) => ColumnKind::Categorical { categories },
+            },
+        })
+        .collect();
+    columns.push(Column {
+        name: "class".into(),
+        kind: ColumnKind::Target,
+    });
+    let schema = Schema {
+        features: Schema::features_of(&columns),
+        columns,
+        target: "class".into(),
+    };
+    schema
+        .check()
+        .map_err(|message| Error::parameter("categorical_features", message))?;
+    Ok(schema)
 }
 
 /// Runs the method on its own thread with the GIL released, checking for signals every tenth

@@ -1,0 +1,65 @@
+"""Categorical columns (``categorical_features``): the optimum over trees whose splits on those
+columns are equality tests ``x_j = v`` (and thresholds on the others) equals an exhaustive
+search written here; the tree reads ``colour = 2``; an unseen value goes the ``!=`` way."""
+
+import numpy as np
+import pytest
+
+from conftest import random_data
+from milptree import OptimalTreeClassifier
+
+
+def fewest_errors(X, y, depth, categorical):
+    """The fewest training errors of any tree of at most `depth` levels whose splits are
+    `x_j = v` for a column j in `categorical` and `x_j <= t` (midpoints) for the others."""
+    errors_as_leaf = len(y) - np.bincount(y).max() if len(y) else 0
+    if depth == 0 or errors_as_leaf == 0:
+        return errors_as_leaf
+    best = errors_as_leaf
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        if j in categorical:
+            sides = [X[:, j] != v for v in values]
+        else:
+            sides = [X[:, j] <= (low + high) / 2 for low, high in zip(values[:-1], values[1:])]
+        for left in sides:
+            best = min(best, fewest_errors(X[left], y[left], depth - 1, categorical)
+                       + fewest_errors(X[~left], y[~left], depth - 1, categorical))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("depth", [1, 2])
+def test_dp_optimum_over_equality_splits_equals_exhaustive_search(seed, depth):
+    X, y = random_data(seed, n_values=5)
+    model = OptimalTreeClassifier(method="dp", max_depth=depth, categorical_features=[0, 2])
+    model.fit(X, y)
+    expected = fewest_errors(X, y, depth, {0, 2})
+    assert int((model.predict(X) != y).sum()) == expected
+    assert model.objective_ == pytest.approx(expected)
+
+
+def test_equality_splits_read_as_such_and_unseen_values_go_the_unequal_way():
+    X = np.array([[0, 1], [1, 2], [2, 3], [3, 1], [2, 2], [1, 3], [0, 2], [3, 3]], dtype=float)
+    y = np.array(["no", "no", "yes", "no", "yes", "no", "no", "no"])
+    numeric = OptimalTreeClassifier(method="dp", max_depth=1).fit(X, y)
+    assert (numeric.predict(X) != y).sum() > 0  # no threshold isolates colour 2
+    import pandas as pd
+
+    frame = pd.DataFrame(X, columns=["colour", "size"])
+    model = OptimalTreeClassifier(method="dp", max_depth=1, categorical_features=["colour"])
+    model.fit(frame, y)
+    assert (model.predict(frame) != y).sum() == 0
+    assert list(model.categories_) == [0]
+    text = model.tree_.to_text()
+    assert "colour != 2" in text and "colour = 2" in text
+    unseen = pd.DataFrame([[7.0, 1.0], [2.0, 1.0]], columns=["colour", "size"])
+    assert list(model.predict(unseen)) == ["no", "yes"]
+    assert model.predict_proba(unseen).shape == (2, 2)
+
+
+def test_categorical_features_must_name_columns():
+    X, y = random_data(0)
+    for bad in [[5], ["nope"], "colour", 3]:
+        with pytest.raises(ValueError, match="categorical_features"):
+            OptimalTreeClassifier(method="dp", max_depth=1, categorical_features=bad).fit(X, y)
