@@ -103,11 +103,41 @@ fn read_raw(path: &Path, delimiter: u8) -> Result<RawTable> {
         return Err(Error::input(&display, "the file is empty (no header row)"));
     }
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    for (i, name) in header.iter().enumerate() {
-        if name.is_empty() {
+    if let [only] = header.as_slice() {
+        if let Some(other) = [b',', b';', b'\t', b'|']
+            .into_iter()
+            .find(|&d| d != delimiter && only.as_bytes().contains(&d))
+        {
+            let shown = if other == b'\t' {
+                "tab".to_string()
+            } else {
+                char::from(other).to_string()
+            };
             return Err(Error::input(
                 &display,
-                format!("line 1: column {} has an empty name in the header", i + 1),
+                format!(
+                    "line 1: the header is one column, `{only}`, whose name holds `{shown}`: \
+                     give --delimiter '{shown}' if that separates the fields"
+                ),
+            ));
+        }
+    }
+    for (i, name) in header.iter().enumerate() {
+        if name.is_empty() {
+            let hint = if i == 0 {
+                " (a row index written without a name, as pandas' to_csv does? write the file \
+                 without it, with index=False)"
+            } else if i + 1 == header.len() {
+                " (a delimiter at the end of the header line?)"
+            } else {
+                ""
+            };
+            return Err(Error::input(
+                &display,
+                format!(
+                    "line 1: column {} has an empty name in the header{hint}",
+                    i + 1
+                ),
             ));
         }
         if let Some(first) = seen.insert(name.as_str(), i) {

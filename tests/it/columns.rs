@@ -475,3 +475,29 @@ fn the_schema_marks_declared_columns_categorical() {
         [vec![1.0, 0.0], vec![0.0, 1.0], vec![0.0, 1.0]]
     );
 }
+
+#[test]
+fn files_from_other_tools_read_or_get_a_hint() {
+    // A byte order mark, quoted names, CRLF line ends and blank lines at the end read fine.
+    let exported = "\u{feff}\"colour\",\"size\",\"y\"\r\nblue,1,a\r\nred,2,b\r\n\r\n\r\n";
+    let (features, _) = read(exported, "e.csv", &ColumnOptions::default()).unwrap();
+    assert_eq!(features, ["colour=blue", "colour=red", "size"]);
+    for (csv, hint) in [
+        (",a,y\n0,1,x\n1,2,z\n", "index=False"),
+        (
+            "a,b,y,\n0,1,x,\n1,2,z,\n",
+            "a delimiter at the end of the header line",
+        ),
+        ("a;b;y\n0;1;x\n1;2;z\n", "give --delimiter ';'"),
+        ("a\tb\ty\n0\t1\tx\n", "give --delimiter 'tab'"),
+        (
+            "a,a,y\n0,1,x\n1,2,z\n",
+            "duplicate column name `a` (columns 1 and 2)",
+        ),
+    ] {
+        let message = read(csv, "f.csv", &ColumnOptions::default())
+            .unwrap_err()
+            .to_string();
+        assert!(message.contains(hint), "{csv:?}: {message}");
+    }
+}
