@@ -18,10 +18,15 @@ from milptree import _core
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
+
+    # NaN in X is a missing value; infinities are still refused.
+    _ALLOW_NAN = {"ensure_all_finite": "allow-nan"}
 except ImportError:  # pragma: no cover - older scikit-learn
 
     def _validate_data(estimator, *args, **kwargs):
         return estimator._validate_data(*args, **kwargs)
+
+    _ALLOW_NAN = {"force_all_finite": "allow-nan"}
 
 
 METHODS = ("dp", "sparse", "oct", "binoct", "flowoct", "olct")
@@ -132,9 +137,21 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     report_ : dict
         The report ``milptree solve --json`` prints for the same run.
 
+    NaN in ``X`` is a missing value: every split learns, optimally, where the rows missing its
+    feature go (``olct`` refuses them). At prediction time, a value missing in a feature that
+    had none in training goes to the child more training rows reached.
+
     Ctrl-C during ``fit`` stops the run within a second and raises ``KeyboardInterrupt``; the
     estimator is then left as it was before ``fit``.
     """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    def _more_tags(self):  # pragma: no cover - scikit-learn < 1.6
+        return {"allow_nan": True}
 
     def __init__(
         self,
@@ -249,7 +266,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """Learns the tree on ``X`` (array or DataFrame; column names become feature names)
         and ``y`` (any labels), each row weighing its ``sample_weight``."""
         words = self._solve_options()
-        X, y = _validate_data(self, X, y, dtype=np.float64)
+        X, y = _validate_data(self, X, y, dtype=np.float64, **_ALLOW_NAN)
         check_classification_targets(y)
         classes, labels = np.unique(y, return_inverse=True)
         if len(classes) < 2:
@@ -296,7 +313,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _rows(self, X):
         check_is_fitted(self)
-        X = _validate_data(self, X, reset=False, dtype=np.float64)
+        X = _validate_data(self, X, reset=False, dtype=np.float64, **_ALLOW_NAN)
         return np.ascontiguousarray(X, dtype=np.float64).tobytes(), X.shape[0]
 
     def predict(self, X):

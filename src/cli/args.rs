@@ -303,7 +303,11 @@ pub struct PredictArgs {
     #[arg(long)]
     pub tree: PathBuf,
     /// CSV file with the tree's columns in the tree's order; the label column may be left out.
+    /// Missing cells (see `--na-values`) go each split's learned missing side, or, at a split
+    /// that learned none, to the child more training rows reached.
     pub data: PathBuf,
+    #[command(flatten)]
+    pub missing: crate::cli::missing_args::MissingArgs,
     /// Write the predictions (CSV: row, leaf, predicted[, probabilities][, actual]) to this
     /// file. Without it they go to stdout and the metrics to stderr.
     #[arg(long, short)]

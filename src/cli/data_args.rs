@@ -5,14 +5,15 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::data::{read_weighted_dataset, Sets, TargetColumn};
+use crate::cli::missing_args::MissingArgs;
+use crate::data::{read_training_data, Sets, TargetColumn};
 use crate::error::Result;
 
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
     /// CSV file with a header row. Numeric columns are used as they are; a column whose cells
-    /// are all text is one-hot encoded into `column=value` features. Missing, empty, NaN or
-    /// infinite cells are errors.
+    /// are all text is one-hot encoded into `column=value` features. Empty, `NA`, `NaN` and `?`
+    /// cells are missing values (see `--na-values`); infinite cells are errors.
     pub data: PathBuf,
     /// The label column, by name or 0-based index (default: the last column).
     #[arg(long, value_name = "NAME|INDEX")]
@@ -28,6 +29,8 @@ pub struct DataArgs {
     /// Seed of the train/test split.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
+    #[command(flatten)]
+    pub missing: MissingArgs,
 }
 
 impl DataArgs {
@@ -37,7 +40,12 @@ impl DataArgs {
             Some(spec) => TargetColumn::Named(spec.clone()),
             None => TargetColumn::Last,
         };
-        let dataset = read_weighted_dataset(&self.data, &target, self.weight_column.as_deref())?;
+        let dataset = read_training_data(
+            &self.data,
+            &target,
+            self.weight_column.as_deref(),
+            &self.missing.options(),
+        )?;
         Sets::split(&dataset, self.test_fraction, self.seed)
     }
 

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::cli::args::PredictArgs;
 use crate::cli::output::{print_json, summary_line, write_file};
-use crate::data::{read_for_schema, same_label, Observations};
+use crate::data::{read_for_schema_with, same_label, Observations};
 use crate::error::Result;
 use crate::tree::{evaluate, ProbabilityModel, Tree};
 use crate::{errln, noteln, out, outln};
@@ -21,7 +21,12 @@ pub fn run(args: PredictArgs) -> Result<()> {
         None
     };
     let two_classes = tree.classes().len() == 2;
-    let (mut observations, unseen) = read_for_schema(&args.data, tree.schema(), tree.classes())?;
+    let (mut observations, unseen) = read_for_schema_with(
+        &args.data,
+        tree.schema(),
+        tree.classes(),
+        &args.missing.options(),
+    )?;
     apply_relabel_rule(&tree, &mut observations);
     for category in &unseen {
         noteln!(

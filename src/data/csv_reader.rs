@@ -6,6 +6,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::data::line_index::LineIndex;
+use crate::data::missing::MissingValues;
 use crate::data::{Column, ColumnKind, Dataset, Observations, Schema};
 use crate::error::{Error, Result};
 
@@ -18,15 +19,6 @@ pub enum TargetColumn {
     /// A column given by name, or, when no column has that name and it is a whole number,
     /// by its 0-based position.
     Named(String),
-}
-
-/// Cell texts read as a missing value (compared case-insensitively, after trimming).
-const MISSING_MARKERS: [&str; 7] = ["", "na", "n/a", "nan", "?", "null", "none"];
-
-fn is_missing(cell: &str) -> bool {
-    MISSING_MARKERS
-        .iter()
-        .any(|marker| cell.eq_ignore_ascii_case(marker))
 }
 
 /// A cell parsed as a number: `Some(Ok(v))` finite, `Some(Err(()))` a number that is not
@@ -188,16 +180,12 @@ fn resolve_column(table: &RawTable, spec: &str, option: &str) -> Result<usize> {
     ))
 }
 
-fn check_cells(table: &RawTable) -> Result<()> {
+/// Refuses a cell that is a number but not a finite one (`inf`, `1e999`); missing cells pass.
+fn check_cells(table: &RawTable, missing: &MissingValues) -> Result<()> {
     for (line, cells) in &table.records {
         for (column, cell) in cells.iter().enumerate() {
-            if is_missing(cell) {
-                let what = if cell.is_empty() {
-                    "empty cell: missing values are not supported".to_string()
-                } else {
-                    format!("missing value `{cell}`: missing values are not supported")
-                };
-                return Err(table.cell_error(*line, column, what));
+            if missing.is_missing(cell) {
+                continue;
             }
             if let Some(Err(())) = parse_number(cell) {
                 return Err(table.cell_error(
@@ -211,12 +199,16 @@ fn check_cells(table: &RawTable) -> Result<()> {
     Ok(())
 }
 
-/// Decides whether a feature column is numeric or categorical.
-fn column_kind(table: &RawTable, column: usize) -> Result<ColumnKind> {
+/// Decides whether a feature column is numeric or categorical, from its cells that are not
+/// missing (a column with no other cell is numeric).
+fn column_kind(table: &RawTable, column: usize, missing: &MissingValues) -> Result<ColumnKind> {
     let mut first_number: Option<(u64, &str)> = None;
     let mut first_text: Option<(u64, &str)> = None;
     for (line, cells) in &table.records {
         let cell = cells[column].as_str();
+        if missing.is_missing(cell) {
+            continue;
+        }
         if parse_number(cell).is_some() {
             first_number.get_or_insert((*line, cell));
         } else {
@@ -230,6 +222,7 @@ fn column_kind(table: &RawTable, column: usize) -> Result<ColumnKind> {
                 .records
                 .iter()
                 .map(|(_, cells)| cells[column].as_str())
+                .filter(|cell| !missing.is_missing(cell))
                 .collect();
             Ok(ColumnKind::Categorical {
                 categories: categories.into_iter().map(str::to_string).collect(),
@@ -303,17 +296,22 @@ fn sorted_classes(labels: &BTreeSet<&str>) -> Vec<String> {
 
 /// Encodes one record's cells into feature values; `columns` is aligned with `cells` (one entry
 /// per file column) and the label column is skipped. Unknown categories encode as all zeros and
-/// are counted in `unseen`.
+/// are counted in `unseen`. A missing cell encodes as `NaN` (in each feature of a text column).
 fn encode_row(
     table: &RawTable,
     columns: &[Column],
     line: u64,
     cells: &[String],
     unseen: &mut Vec<UnseenCategory>,
+    missing: &MissingValues,
 ) -> Result<Vec<f64>> {
     let mut row = Vec::new();
     for (index, (column, cell)) in columns.iter().zip(cells).enumerate() {
         match &column.kind {
+            ColumnKind::Numeric if missing.is_missing(cell) => row.push(f64::NAN),
+            ColumnKind::Categorical { categories } if missing.is_missing(cell) => {
+                row.extend(std::iter::repeat_n(f64::NAN, categories.len()))
+            }
             ColumnKind::Numeric => match parse_number(cell) {
                 Some(Ok(value)) => row.push(value),
                 _ => {
@@ -358,8 +356,8 @@ pub struct UnseenCategory {
 /// Reads a labelled dataset for training.
 ///
 /// Errors (all with file, and line and column where they apply): missing or unreadable file,
-/// empty file, header only, duplicate or empty column names, ragged rows, empty / missing /
-/// non-finite cells, a feature column mixing numbers and text, an unknown target column,
+/// empty file, header only, duplicate or empty column names, ragged rows, infinite cells, a
+/// feature column mixing numbers and text, an unknown target column,
 /// no feature column, a single class.
 pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
     read_weighted_dataset(path, target, None)
@@ -374,8 +372,21 @@ pub fn read_weighted_dataset(
     target: &TargetColumn,
     weight_column: Option<&str>,
 ) -> Result<Dataset> {
-    let table = read_raw(path)?;
+    read_training_data(path, target, weight_column, &MissingValues::default())
+}
+
+/// [`read_weighted_dataset`] with the options about missing cells: a missing feature cell is
+/// `NaN` in the dataset; a row whose label is missing is dropped with one warning line giving
+/// the count, or refused (an error naming its line) when `missing.strict` is set.
+pub fn read_training_data(
+    path: &Path,
+    target: &TargetColumn,
+    weight_column: Option<&str>,
+    missing: &MissingValues,
+) -> Result<Dataset> {
+    let mut table = read_raw(path)?;
     let target_index = resolve_target(&table, target)?;
+    drop_unlabelled_rows(&mut table, target_index, missing)?;
     let weight_index = weight_column
         .map(|spec| resolve_column(&table, spec, "--weight-column"))
         .transpose()?;
@@ -388,7 +399,7 @@ pub fn read_weighted_dataset(
             ),
         ));
     }
-    check_cells(&table)?;
+    check_cells(&table, missing)?;
     let n_special = 1 + usize::from(weight_index.is_some());
     if table.header.len() <= n_special {
         return Err(Error::input(
@@ -407,7 +418,7 @@ pub fn read_weighted_dataset(
         } else if Some(index) == weight_index {
             ColumnKind::Weight
         } else {
-            column_kind(&table, index)?
+            column_kind(&table, index, missing)?
         };
         columns.push(Column {
             name: name.clone(),
@@ -443,7 +454,14 @@ pub fn read_weighted_dataset(
     let mut labels = Vec::with_capacity(table.records.len());
     let mut unseen = Vec::new();
     for (line, cells) in &table.records {
-        rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
+        rows.push(encode_row(
+            &table,
+            &columns,
+            *line,
+            cells,
+            &mut unseen,
+            missing,
+        )?);
         let label = cells[target_index].as_str();
         let class = spellings
             .get(label)
@@ -466,6 +484,45 @@ pub fn read_weighted_dataset(
         Some(weights) => data.with_weights(weights),
         None => Ok(data),
     }
+}
+
+/// Drops the records whose label cell is missing, with one warning line giving the count; with
+/// `missing.strict`, refuses the first one instead. Fails when no labelled row is left.
+fn drop_unlabelled_rows(
+    table: &mut RawTable,
+    target: usize,
+    missing: &MissingValues,
+) -> Result<()> {
+    let unlabelled = |cells: &Vec<String>| missing.is_missing(&cells[target]);
+    let Some((line, _)) = table.records.iter().find(|(_, cells)| unlabelled(cells)) else {
+        return Ok(());
+    };
+    if missing.strict {
+        return Err(table.cell_error(
+            *line,
+            target,
+            "the label is missing (--strict refuses rows without a label)",
+        ));
+    }
+    let before = table.records.len();
+    table.records.retain(|(_, cells)| !unlabelled(cells));
+    let dropped = before - table.records.len();
+    if table.records.is_empty() {
+        return Err(Error::input(
+            &table.path,
+            format!(
+                "every row has a missing label in the label column `{}`",
+                table.header[target]
+            ),
+        ));
+    }
+    crate::noteln!(
+        "warning: {}: {dropped} row{} with a missing label (column `{}`) dropped",
+        table.path,
+        if dropped == 1 { "" } else { "s" },
+        table.header[target]
+    );
+    Ok(())
 }
 
 /// The row weights in column `column`: each cell a finite non-negative number (an error naming
@@ -507,6 +564,18 @@ pub fn read_for_schema(
     schema: &Schema,
     classes: &[String],
 ) -> Result<(Observations, Vec<UnseenCategory>)> {
+    read_for_schema_with(path, schema, classes, &MissingValues::default())
+}
+
+/// [`read_for_schema`] with the options about missing cells: a missing feature cell is `NaN`;
+/// a missing label cell is refused (an error naming its line), since its row would have no
+/// label to be scored against.
+pub fn read_for_schema_with(
+    path: &Path,
+    schema: &Schema,
+    classes: &[String],
+    missing: &MissingValues,
+) -> Result<(Observations, Vec<UnseenCategory>)> {
     let table = read_raw(path)?;
     let expected: Vec<&str> = schema.columns.iter().map(|c| c.name.as_str()).collect();
     let header: Vec<&str> = table.header.iter().map(String::as_str).collect();
@@ -542,8 +611,21 @@ pub fn read_for_schema(
         )));
     };
     let has_target = columns.iter().any(|c| c.kind == ColumnKind::Target);
-    check_cells(&table)?;
+    check_cells(&table, missing)?;
     let target_index = columns.iter().position(|c| c.kind == ColumnKind::Target);
+    if let Some(target) = target_index {
+        if let Some((line, _)) = table
+            .records
+            .iter()
+            .find(|(_, cells)| missing.is_missing(&cells[target]))
+        {
+            return Err(table.cell_error(
+                *line,
+                target,
+                "the label is missing; leave the label column out to predict without scoring",
+            ));
+        }
+    }
     let weights = columns
         .iter()
         .position(|c| c.kind == ColumnKind::Weight)
@@ -554,7 +636,14 @@ pub fn read_for_schema(
     let mut labels = Vec::with_capacity(table.records.len());
     let mut unseen = Vec::new();
     for (line, cells) in &table.records {
-        rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
+        rows.push(encode_row(
+            &table,
+            &columns,
+            *line,
+            cells,
+            &mut unseen,
+            missing,
+        )?);
         if let Some(target) = target_index {
             let label = &cells[target];
             let index = match all_classes.iter().position(|c| same_label(c, label)) {

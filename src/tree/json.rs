@@ -4,6 +4,8 @@
 //! class labels, the scaling of oblique splits, and every node with its training counts.
 //! Version 2 adds `provenance` ([`Provenance`]): how the tree was made, when the run recorded
 //! it; a version-1 file is the same without it.
+//! An axis split may carry `missing` (`left` or `right`): where the rows missing its feature
+//! go; a file without it still reads (the side is then the majority rule of [`Tree`]).
 //! Thresholds are in the data's original units; oblique weights apply to standardised features.
 //! Reading checks the format, the version and the tree's structure, and reports problems as
 //! [`Error::Format`] naming the file.
@@ -14,7 +16,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Column, Schema};
 use crate::error::{Error, Result};
-use crate::tree::{Node, NodeKind, Provenance, Split, Standardisation, Tree, TreeBuilder};
+use crate::tree::{
+    MissingSide, Node, NodeKind, Provenance, Split, Standardisation, Tree, TreeBuilder,
+};
 
 /// The `format` field of every tree file.
 pub const TREE_FORMAT: &str = "milptree-tree";
@@ -56,6 +60,9 @@ enum NodeFileKind {
         feature: usize,
         feature_name: String,
         threshold: f64,
+        /// Where the rows missing the feature go, when learned (absent: not learned).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        missing: Option<MissingSide>,
     },
     Oblique {
         weights: Vec<f64>,
@@ -88,6 +95,7 @@ impl Tree {
                         feature: *feature,
                         feature_name: self.features()[*feature].clone(),
                         threshold: *threshold,
+                        missing: self.missing_side(id),
                     },
                     NodeKind::Split(Split::Oblique { weights, bias }) => NodeFileKind::Oblique {
                         weights: weights.clone(),
@@ -239,12 +247,18 @@ impl TreeFile {
                     feature,
                     feature_name,
                     threshold,
+                    missing,
                 } => {
                     if self.features.get(*feature) != Some(feature_name) {
                         return Err(format!(
                             "node {}: feature {feature} is not named `{feature_name}`",
                             node.id
                         ));
+                    }
+                    if let Some(side) = missing {
+                        builder
+                            .missing_side(node.id, *side)
+                            .map_err(|e| e.to_string())?;
                     }
                     builder.split(
                         node.id,
