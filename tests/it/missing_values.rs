@@ -588,3 +588,21 @@ fn the_command_line_reads_missing_cells_and_drops_unlabelled_rows() {
         stderr(&strict)
     );
 }
+
+#[test]
+fn the_penguins_are_learned_with_their_missing_cells() {
+    let path = crate::common::root().join("datasets/penguins.csv");
+    let data = milptree::data::read_dataset(&path, &milptree::data::TargetColumn::Last)
+        .expect("the bundled penguins");
+    assert_eq!((data.n_rows(), data.n_classes()), (344, 3));
+    assert!(data.has_missing());
+    for depth in 1..=2 {
+        let tree = learn(&dp(depth, DpParams::default()), &data, options())
+            .expect("dp")
+            .tree
+            .expect("a tree");
+        let oracle = optimum(&data, &OracleSpec::errors(&data, depth));
+        assert_eq!(errors(&tree, &data), oracle.errors, "depth {depth}");
+        assert_sides(&tree, &data);
+    }
+}
