@@ -606,3 +606,49 @@ fn the_penguins_are_learned_with_their_missing_cells() {
         assert_sides(&tree, &data);
     }
 }
+
+#[test]
+fn a_logistic_tree_routes_and_scores_a_missing_value_by_the_majority() {
+    use milptree::tree::{ProbabilityModel, Standardisation};
+    // One oblique split `x0 - x1 <= 0`; three training rows go left (class a), one right (b).
+    let rows = vec![
+        vec![0.0, 1.0],
+        vec![1.0, 2.0],
+        vec![2.0, 3.0],
+        vec![3.0, 0.0],
+    ];
+    let labels = vec![0, 0, 0, 1];
+    let data = Dataset::from_parts(
+        "oblique",
+        vec!["x0".into(), "x1".into()],
+        vec!["a".into(), "b".into()],
+        rows.clone(),
+        labels.clone(),
+    )
+    .expect("valid");
+    let mut builder = TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), 1)
+        .expect("depth 1")
+        .standardisation(Standardisation {
+            mean: vec![0.0, 0.0],
+            scale: vec![1.0, 1.0],
+        });
+    builder
+        .split(
+            1,
+            Split::Oblique {
+                weights: vec![1.0, -1.0],
+                bias: 0.0,
+            },
+        )
+        .expect("root");
+    builder.leaf(2, 0).expect("left").leaf(3, 1).expect("right");
+    let mut tree = builder.build().expect("valid");
+    tree.recount(&rows, &labels).expect("counts");
+    let missing = vec![f64::NAN, 1.0];
+    assert_eq!(tree.predict(std::slice::from_ref(&missing)), vec![0]);
+    let model = ProbabilityModel::for_tree(&tree, None).expect("a logistic tree");
+    // The left leaf holds no row of the positive class `b`.
+    assert_eq!(model.class_probabilities(&missing), vec![1.0, 0.0]);
+    let known = model.class_probabilities(&[3.0, 0.0]);
+    assert!(known.iter().all(|p| p.is_finite()) && known[1] > 0.5);
+}
