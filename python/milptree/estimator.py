@@ -18,10 +18,15 @@ from milptree import _core
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
+
+    # NaN in X is a missing value; infinities are still refused.
+    _ALLOW_NAN = {"ensure_all_finite": "allow-nan"}
 except ImportError:  # pragma: no cover - older scikit-learn
 
     def _validate_data(estimator, *args, **kwargs):
         return estimator._validate_data(*args, **kwargs)
+
+    _ALLOW_NAN = {"force_all_finite": "allow-nan"}
 
 
 METHODS = ("dp", "sparse", "oct", "binoct", "flowoct", "olct")
@@ -139,9 +144,21 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     report_ : dict
         The report ``milptree solve --json`` prints for the same run.
 
+    NaN in ``X`` is a missing value: every split learns, optimally, where the rows missing its
+    feature go (``olct`` refuses them). At prediction time, a value missing in a feature that
+    had none in training goes to the child more training rows reached.
+
     Ctrl-C during ``fit`` stops the run within a second and raises ``KeyboardInterrupt``; the
     estimator is then left as it was before ``fit``.
     """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        return tags
+
+    def _more_tags(self):  # pragma: no cover - scikit-learn < 1.6
+        return {"allow_nan": True}
 
     def __init__(
         self,
@@ -282,7 +299,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _encode(self, X):
         """``X`` with each categorical column replaced by one 0/1 column per category of
-        ``categories_`` (a value not among them: all zeros)."""
+        ``categories_`` (a value not among them: all zeros; a missing value, NaN: NaN in each
+        of its column's categories)."""
         if not self.categories_:
             return X
         parts = []
@@ -291,7 +309,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             if categories is None:
                 parts.append(X[:, j : j + 1])
             else:
-                parts.append((X[:, j : j + 1] == categories[None, :]).astype(np.float64))
+                column = X[:, j : j + 1]
+                encoded = (column == categories[None, :]).astype(np.float64)
+                encoded[np.isnan(column[:, 0]), :] = np.nan
+                parts.append(encoded)
         return np.hstack(parts)
 
     # -- learning ---------------------------------------------------------------------------
@@ -300,7 +321,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """Learns the tree on ``X`` (array or DataFrame; column names become feature names)
         and ``y`` (any labels), each row weighing its ``sample_weight``."""
         words = self._solve_options()
-        X, y = _validate_data(self, X, y, dtype=np.float64)
+        X, y = _validate_data(self, X, y, dtype=np.float64, **_ALLOW_NAN)
         check_classification_targets(y)
         classes, labels = np.unique(y, return_inverse=True)
         if len(classes) < 2:
@@ -316,7 +337,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             if hasattr(self, "feature_names_in_")
             else [f"x{j}" for j in range(X.shape[1])]
         )
-        self.categories_ = {j: np.unique(X[:, j]) for j in self._categorical_columns(X.shape[1])}
+        self.categories_ = {
+            j: np.unique(X[~np.isnan(X[:, j]), j]) for j in self._categorical_columns(X.shape[1])
+        }
         categories = None
         if self.categories_:
             categories = [
@@ -355,7 +378,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _rows(self, X):
         check_is_fitted(self)
-        X = _validate_data(self, X, reset=False, dtype=np.float64)
+        X = _validate_data(self, X, reset=False, dtype=np.float64, **_ALLOW_NAN)
         X = self._encode(X) if getattr(self, "categories_", None) else X
         return np.ascontiguousarray(X, dtype=np.float64).tobytes(), X.shape[0]
 

@@ -67,7 +67,6 @@ def test_the_positive_class_may_reorder_the_classes():
 
 
 @pytest.mark.parametrize("X, y, message", [
-    ([[0.0, np.nan], [1.0, 2.0]], [0, 1], "NaN"),
     ([[0.0, np.inf], [1.0, 2.0]], [0, 1], "infinity"),
     ([[0.0], [1.0], [2.0]], [0, 1], "inconsistent numbers of samples"),
     ([[0.0], [1.0], [2.0]], [1, 1, 1], "one class"),
@@ -193,3 +192,18 @@ def test_negative_weights_name_the_row():
     weights[3] = -1
     with pytest.raises(ValueError, match="row 3"):
         OptimalTreeClassifier(max_depth=1).fit(X, y, sample_weight=weights)
+
+
+def test_nan_is_a_missing_value_with_a_learned_side():
+    # x0 decides the class; a missing x0 marks class 1, which only a learned side can use.
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [np.nan], [np.nan], [4.0], [5.0]])
+    y = np.array([0, 0, 0, 1, 1, 1, 1, 1])
+    model = OptimalTreeClassifier(max_depth=1).fit(X, y)
+    assert (model.predict(X) == y).all()
+    assert "(missing: right)" in model.export_text()
+    assert model.predict(np.array([[np.nan], [0.5]])).tolist() == [1, 0]
+    for method in ("sparse", "oct"):
+        other = OptimalTreeClassifier(method, max_depth=1).fit(X, y)
+        assert (other.predict(X) == y).all()
+    with pytest.raises(ValueError, match="olct"):
+        OptimalTreeClassifier("olct", max_depth=1).fit(X, y)

@@ -303,10 +303,14 @@ pub struct PredictArgs {
     #[arg(long)]
     pub tree: PathBuf,
     /// CSV file (`-`: standard input) with the tree's columns, matched by name: in any order,
-    /// other columns passed over; the label column may be left out.
+    /// other columns passed over; the label column may be left out. Missing cells (see
+    /// `--na-values`) go each split's learned missing side, or, at a split that learned none,
+    /// to the child more training rows reached.
     pub data: PathBuf,
     #[command(flatten)]
     pub delimiter: crate::cli::column_args::DelimiterArgs,
+    #[command(flatten)]
+    pub missing: crate::cli::missing_args::MissingArgs,
     /// Write the predictions (CSV: row, leaf, predicted[, probabilities][, actual]) to this
     /// file. Without it they go to stdout and the metrics to stderr.
     #[arg(long, short)]

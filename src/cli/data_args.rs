@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::cli::column_args::ColumnArgs;
+use crate::cli::missing_args::MissingArgs;
 use crate::data::{read_table, Sets, TargetColumn};
 use crate::error::Result;
 use crate::noteln;
@@ -14,7 +15,8 @@ use crate::noteln;
 pub struct DataArgs {
     /// CSV file with a header row (`-`: standard input). Numeric columns are used as they
     /// are; a column whose cells are all text is categorical (one `column=value` feature per
-    /// category). Missing, empty, NaN or infinite cells are errors.
+    /// category). Empty, `NA`, `NaN` and `?` cells are missing values (see `--na-values`);
+    /// infinite cells are errors.
     pub data: PathBuf,
     /// The label column, by name or 0-based index (default: the last column).
     #[arg(long, value_name = "NAME|INDEX")]
@@ -32,6 +34,8 @@ pub struct DataArgs {
     pub seed: u64,
     #[command(flatten)]
     pub columns: ColumnArgs,
+    #[command(flatten)]
+    pub missing: MissingArgs,
 }
 
 impl DataArgs {
@@ -46,6 +50,7 @@ impl DataArgs {
             &target,
             self.weight_column.as_deref(),
             &self.columns.options(),
+            &self.missing.options(),
         )?;
         for warning in warnings {
             noteln!("warning: {warning}");

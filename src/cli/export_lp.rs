@@ -88,6 +88,7 @@ fn write_with(
 fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> {
     let format = format_of(&args.output)?;
     let loaded = args.data.load()?;
+    loaded.train.refuse_missing("export-lp")?;
     // A front model counts errors on one class against the rest, as `pareto` does.
     let data = match args.max_fp {
         Some(_) => {

@@ -19,7 +19,11 @@ pub fn run(args: GreedyArgs) -> Result<()> {
         min_leaf: args.min_leaf,
         ..CartParams::new(args.depth)
     };
-    let mut tree = cart(&data.train, &params)?;
+    let mut tree = crate::learn::missing::with_copies(
+        &data.train,
+        |train| cart(train, &params),
+        |tree, map| map(&tree),
+    )?;
     let errors = tree
         .evaluate(data.train.rows(), data.train.labels(), data.train.classes())?
         .misclassified;

@@ -12,6 +12,7 @@ mod experiment;
 mod export_lp;
 mod greedy;
 mod interrupt;
+mod missing_args;
 mod model_args;
 mod output;
 mod pareto;

@@ -209,6 +209,7 @@ pub fn run(args: PathArgs) -> Result<()> {
         })
         .collect::<Result<Vec<_>>>()?;
     let data = args.data.load_repeated("path (the sparse search)")?;
+    data.train.refuse_missing("path")?;
     let problems = searches
         .iter()
         .map(|search| search.problem(&data.train))

@@ -26,6 +26,7 @@ pub fn run(args: PredictArgs) -> Result<()> {
         tree.schema(),
         tree.classes(),
         &args.delimiter.options(),
+        &args.missing.options(),
     )?;
     apply_relabel_rule(&tree, &mut observations);
     for category in &unseen {

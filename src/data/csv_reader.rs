@@ -8,6 +8,7 @@ use std::io::Read as _;
 use std::path::Path;
 
 use crate::data::line_index::LineIndex;
+use crate::data::missing::MissingValues;
 use crate::data::{Column, ColumnKind, ColumnOptions, Dataset, Observations, Schema};
 use crate::error::{Error, Result};
 
@@ -20,15 +21,6 @@ pub enum TargetColumn {
     /// A column given by name, or, when no column has that name and it is a whole number,
     /// by its 0-based position.
     Named(String),
-}
-
-/// Cell texts read as a missing value (compared case-insensitively, after trimming).
-const MISSING_MARKERS: [&str; 7] = ["", "na", "n/a", "nan", "?", "null", "none"];
-
-fn is_missing(cell: &str) -> bool {
-    MISSING_MARKERS
-        .iter()
-        .any(|marker| cell.eq_ignore_ascii_case(marker))
 }
 
 /// A cell parsed as a number: `Some(Ok(v))` finite, `Some(Err(()))` a number that is not
@@ -236,19 +228,14 @@ fn resolve_column(table: &RawTable, spec: &str, option: &str) -> Result<usize> {
     ))
 }
 
-/// Checks the cells of the columns `used` (file positions): none missing, none a number that
-/// is not finite.
-fn check_cells(table: &RawTable, used: &[usize]) -> Result<()> {
+/// Checks the cells of the columns `used` (file positions): none a number that is not finite
+/// (`inf`, `1e999`); missing cells pass.
+fn check_cells(table: &RawTable, used: &[usize], missing: &MissingValues) -> Result<()> {
     for (line, cells) in &table.records {
         for &column in used {
             let cell = &cells[column];
-            if is_missing(cell) {
-                let what = if cell.is_empty() {
-                    "empty cell: missing values are not supported".to_string()
-                } else {
-                    format!("missing value `{cell}`: missing values are not supported")
-                };
-                return Err(table.cell_error(*line, column, what));
+            if missing.is_missing(cell) {
+                continue;
             }
             if let Some(Err(())) = parse_number(cell) {
                 return Err(table.cell_error(
@@ -265,15 +252,24 @@ fn check_cells(table: &RawTable, used: &[usize]) -> Result<()> {
 /// Decides whether a feature column is numeric or categorical: categorical when `declared`
 /// (its categories spelled as [`class_spellings`] spells labels: `1` and `1.0` are one
 /// category), else numeric when every cell is a number, else categorical when no cell is a
-/// number and it has at most `max_categories` categories.
+/// number and it has at most `max_categories` categories. Missing cells are passed over (a
+/// column with no other cell is numeric).
 fn column_kind(
     table: &RawTable,
     column: usize,
     declared: bool,
     max_categories: usize,
+    missing: &MissingValues,
 ) -> Result<ColumnKind> {
+    let present = || {
+        table
+            .records
+            .iter()
+            .map(move |(_, cells)| cells[column].as_str())
+            .filter(|cell| !missing.is_missing(cell))
+    };
     if declared {
-        let spellings = class_spellings(table.records.iter().map(|(_, c)| c[column].as_str()));
+        let spellings = class_spellings(present());
         let categories: BTreeSet<&str> = spellings.values().copied().collect();
         return Ok(ColumnKind::Categorical {
             categories: sorted_classes(&categories),
@@ -283,6 +279,9 @@ fn column_kind(
     let mut first_text: Option<(u64, &str)> = None;
     for (line, cells) in &table.records {
         let cell = cells[column].as_str();
+        if missing.is_missing(cell) {
+            continue;
+        }
         if parse_number(cell).is_some() {
             first_number.get_or_insert((*line, cell));
         } else {
@@ -292,11 +291,7 @@ fn column_kind(
     match (first_number, first_text) {
         (_, None) => Ok(ColumnKind::Numeric),
         (None, Some(_)) => {
-            let categories: BTreeSet<&str> = table
-                .records
-                .iter()
-                .map(|(_, cells)| cells[column].as_str())
-                .collect();
+            let categories: BTreeSet<&str> = present().collect();
             let categories: Vec<String> = categories.into_iter().map(str::to_string).collect();
             if categories.len() > max_categories {
                 let name = &table.header[column];
@@ -454,18 +449,24 @@ fn category_position(categories: &[String], cell: &str) -> Option<usize> {
 
 /// Encodes one record's cells into feature values; `columns` pairs each column the features
 /// come from (in feature order) with its position in `cells`, and the label and weight columns
-/// are skipped. Unknown categories encode as all zeros and are counted in `unseen`.
+/// are skipped. Unknown categories encode as all zeros and are counted in `unseen`. A missing
+/// cell encodes as `NaN` (in each feature of a categorical column).
 fn encode_row(
     table: &RawTable,
     columns: &[(usize, &Column)],
     line: u64,
     cells: &[String],
     unseen: &mut Vec<UnseenCategory>,
+    missing: &MissingValues,
 ) -> Result<Vec<f64>> {
     let mut row = Vec::new();
     for &(index, column) in columns {
         let cell = &cells[index];
         match &column.kind {
+            ColumnKind::Numeric if missing.is_missing(cell) => row.push(f64::NAN),
+            ColumnKind::Categorical { categories } if missing.is_missing(cell) => {
+                row.extend(std::iter::repeat_n(f64::NAN, categories.len()))
+            }
             ColumnKind::Numeric => match parse_number(cell) {
                 Some(Ok(value)) => row.push(value),
                 _ => {
@@ -510,8 +511,8 @@ pub struct UnseenCategory {
 /// Reads a labelled dataset for training.
 ///
 /// Errors (all with file, and line and column where they apply): missing or unreadable file,
-/// empty file, header only, duplicate or empty column names, ragged rows, empty / missing /
-/// non-finite cells, a feature column mixing numbers and text, an unknown target column,
+/// empty file, header only, duplicate or empty column names, ragged rows, infinite cells, a
+/// feature column mixing numbers and text, an unknown target column,
 /// no feature column, a single class.
 pub fn read_dataset(path: &Path, target: &TargetColumn) -> Result<Dataset> {
     read_weighted_dataset(path, target, None)
@@ -534,22 +535,40 @@ pub fn read_weighted_dataset(
     target: &TargetColumn,
     weight_column: Option<&str>,
 ) -> Result<Dataset> {
-    read_table(path, target, weight_column, &ColumnOptions::default()).map(|(data, _)| data)
+    read_table(
+        path,
+        target,
+        weight_column,
+        &ColumnOptions::default(),
+        &MissingValues::default(),
+    )
+    .map(|(data, warnings)| {
+        for warning in warnings {
+            crate::noteln!("warning: {warning}");
+        }
+        data
+    })
 }
 
 /// [`read_weighted_dataset`] with the column `options`: the columns `options.ignore` names are
 /// left out, those `options.categorical` names are categorical, a text column with more than
 /// `options.max_categories` categories is refused (naming it) unless declared categorical.
-/// Returns the dataset and one warning per feature column that looks like an identifier or
-/// like free text.
+/// Cells `missing` recognises are missing: a missing feature cell is `NaN` in the dataset; a
+/// row whose label is missing is dropped with a warning giving the count, or refused (an error
+/// naming its line) when `missing.strict` is set. Returns the dataset and its warnings: one
+/// per feature column that looks like an identifier or like free text, and the dropped rows.
 pub fn read_table(
     path: &Path,
     target: &TargetColumn,
     weight_column: Option<&str>,
     options: &ColumnOptions,
+    missing: &MissingValues,
 ) -> Result<(Dataset, Vec<String>)> {
-    let table = read_raw(path, options.delimiter_for(path))?;
+    let mut table = read_raw(path, options.delimiter_for(path))?;
     let target_index = resolve_target(&table, target)?;
+    let mut warnings: Vec<String> = drop_unlabelled_rows(&mut table, target_index, missing)?
+        .into_iter()
+        .collect();
     let weight_index = weight_column
         .map(|spec| resolve_column(&table, spec, "--weight-column"))
         .transpose()?;
@@ -590,7 +609,7 @@ pub fn read_table(
     let used: Vec<usize> = (0..table.header.len())
         .filter(|i| !ignored.contains(i))
         .collect();
-    check_cells(&table, &used)?;
+    check_cells(&table, &used, missing)?;
     let n_special = 1 + usize::from(weight_index.is_some());
     if used.len() <= n_special {
         if !ignored.is_empty() {
@@ -609,7 +628,6 @@ pub fn read_table(
         ));
     }
     let mut columns = Vec::with_capacity(used.len());
-    let mut warnings = Vec::new();
     for &index in &used {
         let kind = if index == target_index {
             ColumnKind::Target
@@ -621,6 +639,7 @@ pub fn read_table(
                 index,
                 declared.contains(&index),
                 options.max_categories,
+                missing,
             )?
         };
         let column = Column {
@@ -660,7 +679,14 @@ pub fn read_table(
     let mut labels = Vec::with_capacity(table.records.len());
     let mut unseen = Vec::new();
     for (line, cells) in &table.records {
-        rows.push(encode_row(&table, &encoding, *line, cells, &mut unseen)?);
+        rows.push(encode_row(
+            &table,
+            &encoding,
+            *line,
+            cells,
+            &mut unseen,
+            missing,
+        )?);
         let label = cells[target_index].as_str();
         let class = spellings
             .get(label)
@@ -684,6 +710,44 @@ pub fn read_table(
         None => data,
     };
     Ok((data, warnings))
+}
+
+/// Drops the records whose label cell is missing, returning the warning that gives the count; with
+/// `missing.strict`, refuses the first one instead. Fails when no labelled row is left.
+fn drop_unlabelled_rows(
+    table: &mut RawTable,
+    target: usize,
+    missing: &MissingValues,
+) -> Result<Option<String>> {
+    let unlabelled = |cells: &Vec<String>| missing.is_missing(&cells[target]);
+    let Some((line, _)) = table.records.iter().find(|(_, cells)| unlabelled(cells)) else {
+        return Ok(None);
+    };
+    if missing.strict {
+        return Err(table.cell_error(
+            *line,
+            target,
+            "the label is missing (--strict refuses rows without a label)",
+        ));
+    }
+    let before = table.records.len();
+    table.records.retain(|(_, cells)| !unlabelled(cells));
+    let dropped = before - table.records.len();
+    if table.records.is_empty() {
+        return Err(Error::input(
+            &table.path,
+            format!(
+                "every row has a missing label in the label column `{}`",
+                table.header[target]
+            ),
+        ));
+    }
+    Ok(Some(format!(
+        "{}: {dropped} row{} with a missing label (column `{}`) dropped",
+        table.path,
+        if dropped == 1 { "" } else { "s" },
+        table.header[target]
+    )))
 }
 
 /// The row weights in column `column`: each cell a finite non-negative number (an error naming
@@ -723,12 +787,15 @@ fn read_weights(table: &RawTable, column: usize) -> Result<Vec<f64>> {
 /// are passed over; the label column and the weight column may be left out (then no labels, or
 /// no weights, are returned), and any other column of the tree missing is an error naming it.
 /// Category values the training data did not have are encoded as all zeros (every split on
-/// their column sends them the `!=` way) and listed in the second return value.
+/// their column sends them the `!=` way) and listed in the second return value. A cell
+/// `missing` recognises is `NaN` in a feature; a missing label cell is refused (an error naming
+/// its line), since its row would have no label to be scored against.
 pub fn read_for_schema(
     path: &Path,
     schema: &Schema,
     classes: &[String],
     options: &ColumnOptions,
+    missing: &MissingValues,
 ) -> Result<(Observations, Vec<UnseenCategory>)> {
     let table = read_raw(path, options.delimiter_for(path))?;
     let position: HashMap<&str, usize> = table
@@ -739,20 +806,20 @@ pub fn read_for_schema(
         .collect();
     let optional = |kind: &ColumnKind| matches!(kind, ColumnKind::Target | ColumnKind::Weight);
     let mut columns: Vec<(usize, &Column)> = Vec::new();
-    let mut missing: Vec<&str> = Vec::new();
+    let mut absent: Vec<&str> = Vec::new();
     for column in &schema.columns {
         match position.get(column.name.as_str()) {
             Some(&index) => columns.push((index, column)),
             None if optional(&column.kind) => {}
-            None => missing.push(&column.name),
+            None => absent.push(&column.name),
         }
     }
-    if !missing.is_empty() {
-        let plural = if missing.len() == 1 { "" } else { "s" };
+    if !absent.is_empty() {
+        let plural = if absent.len() == 1 { "" } else { "s" };
         return Err(Error::TreeMismatch(format!(
             "{} has no column{plural} named {}, which the tree reads; its columns are: {}",
             table.path,
-            missing
+            absent
                 .iter()
                 .map(|name| format!("`{name}`"))
                 .collect::<Vec<_>>()
@@ -761,11 +828,24 @@ pub fn read_for_schema(
         )));
     }
     let used: Vec<usize> = columns.iter().map(|&(index, _)| index).collect();
-    check_cells(&table, &used)?;
+    check_cells(&table, &used, missing)?;
     let target_index = columns
         .iter()
         .find(|(_, c)| c.kind == ColumnKind::Target)
         .map(|&(index, _)| index);
+    if let Some(target) = target_index {
+        if let Some((line, _)) = table
+            .records
+            .iter()
+            .find(|(_, cells)| missing.is_missing(&cells[target]))
+        {
+            return Err(table.cell_error(
+                *line,
+                target,
+                "the label is missing; leave the label column out to predict without scoring",
+            ));
+        }
+    }
     let weights = columns
         .iter()
         .find(|(_, c)| c.kind == ColumnKind::Weight)
@@ -776,7 +856,14 @@ pub fn read_for_schema(
     let mut labels = Vec::with_capacity(table.records.len());
     let mut unseen = Vec::new();
     for (line, cells) in &table.records {
-        rows.push(encode_row(&table, &columns, *line, cells, &mut unseen)?);
+        rows.push(encode_row(
+            &table,
+            &columns,
+            *line,
+            cells,
+            &mut unseen,
+            missing,
+        )?);
         if let Some(target) = target_index {
             let label = &cells[target];
             let index = match all_classes.iter().position(|c| same_label(c, label)) {

@@ -11,6 +11,7 @@ mod csv_reader;
 mod feature_source;
 mod fingerprint;
 mod line_index;
+mod missing;
 mod repeat;
 mod split;
 mod thresholds;
@@ -22,6 +23,7 @@ pub use csv_reader::{
     read_dataset, read_for_schema, read_table, read_weighted_dataset, same_label, TargetColumn,
 };
 pub use feature_source::FeatureSource;
+pub use missing::{MissingValues, DEFAULT_NA_VALUES};
 pub use repeat::MAX_REPEATED_ROWS;
 pub use split::{stratified_split, Sets, TrainTest};
 pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
@@ -163,7 +165,8 @@ impl Schema {
 /// A labelled dataset: one row of feature values and one class index per observation.
 ///
 /// The fields are private so that every dataset keeps its invariants: one label per row, one
-/// finite value per feature in every row, and every label a valid class index. Build one by
+/// value per feature in every row (finite, or `NaN` for a missing value), and every label a
+/// valid class index. Build one by
 /// reading a file ([`read_dataset`]) or with [`Dataset::from_parts`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dataset {
@@ -210,8 +213,8 @@ impl Dataset {
         Dataset::with_schema(source, schema, classes, rows, labels)
     }
 
-    /// A dataset over a given schema, checked: one label per row, one finite value per feature
-    /// in every row, no feature spanning more than [`MAX_FEATURE_RANGE`], every label a class
+    /// A dataset over a given schema, checked: one label per row, one value per feature in every
+    /// row (finite, or `NaN`: missing), no feature spanning more than [`MAX_FEATURE_RANGE`], every label a class
     /// index.
     pub fn with_schema(
         source: impl Into<String>,
@@ -236,10 +239,11 @@ impl Dataset {
                 row.len(),
             )));
         }
-        if rows.iter().flatten().any(|v| !v.is_finite()) {
-            return Err(bad("a feature value is not finite".into()));
+        if rows.iter().flatten().any(|v| v.is_infinite()) {
+            return Err(bad("a feature value is infinite".into()));
         }
         for (j, name) in schema.features.iter().enumerate() {
+            // `min` and `max` skip NaN (a missing value).
             let (low, high) = rows
                 .iter()
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), row| {
@@ -409,6 +413,26 @@ impl Dataset {
                 .weights
                 .as_ref()
                 .map(|w| indices.iter().map(|&i| w[i]).collect()),
+        }
+    }
+
+    /// Whether any feature value is missing (`NaN`).
+    pub fn has_missing(&self) -> bool {
+        self.rows.iter().flatten().any(|v| v.is_nan())
+    }
+
+    /// Refuses data with missing values for `method`, which does not take them.
+    pub fn refuse_missing(&self, method: &str) -> crate::Result<()> {
+        match (0..self.n_features()).find(|&j| self.rows.iter().any(|row| row[j].is_nan())) {
+            Some(j) => Err(crate::Error::input(
+                &self.source,
+                format!(
+                    "feature `{}` has missing values, which {method} does not take; remove or \
+                     impute them first",
+                    self.schema.features[j]
+                ),
+            )),
+            None => Ok(()),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::export::{constant_note, constant_side, counts_list, split_condition};
+use crate::export::{constant_note, constant_side, counts_list, missing_note, split_condition};
 use crate::tree::{NodeKind, Tree};
 
 /// Displays a tree as a Graphviz `digraph`.
@@ -38,6 +38,10 @@ impl fmt::Display for DotView<'_> {
                     let note = constant_side(split)
                         .map(|side| format!("\\n({})", constant_note(side)))
                         .unwrap_or_default();
+                    let note = match missing_note(tree, id) {
+                        Some(missing) => format!("{note}\\n({missing})"),
+                        None => note,
+                    };
                     writeln!(
                         f,
                         "{id} [label=\"{}{note}\\n{counts}\"] ;",

@@ -79,6 +79,12 @@ pub fn constant_note(side: &str) -> String {
     format!("no feature weighted: every row goes {side}")
 }
 
+/// The learned missing side of split `id` as `missing: left` (none when it learned none).
+pub fn missing_note(tree: &Tree, id: usize) -> Option<String> {
+    tree.missing_side(id)
+        .map(|side| format!("missing: {}", side.name()))
+}
+
 /// The counts as `[a, b, c]`.
 pub fn counts_list(counts: &[usize]) -> String {
     let items: Vec<String> = counts.iter().map(usize::to_string).collect();

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::export::{constant_note, constant_side, counts_list, split_condition};
+use crate::export::{constant_note, constant_side, counts_list, missing_note, split_condition};
 use crate::tree::{NodeKind, Tree};
 
 /// Displays a tree as indented text.
@@ -49,7 +49,13 @@ impl TextView<'_> {
                         _ if empty => "  (no training rows)".to_string(),
                         _ => String::new(),
                     };
-                    writeln!(f, "{indent}|--- {condition}{mark}")?;
+                    let missing = match missing_note(tree, id) {
+                        Some(note) if tree.missing_side(id).map(|s| s.name()) == Some(side) => {
+                            format!(" ({note})")
+                        }
+                        _ => String::new(),
+                    };
+                    writeln!(f, "{indent}|--- {condition}{missing}{mark}")?;
                     self.write_node(f, child, level + 1)?;
                 }
                 Ok(())

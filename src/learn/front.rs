@@ -71,7 +71,18 @@ pub struct FrontResult {
 
 /// Computes the front of `request` on the two-class `train` (class 1 positive; see
 /// [`pareto::binary_data`]).
+///
+/// On data with missing values, the front is learned over the data's copies and its trees
+/// mapped back (see [`crate::learn::missing`]).
 pub fn learn_front(request: &FrontRequest, train: &Dataset) -> Result<FrontResult> {
+    crate::learn::missing::with_copies(
+        train,
+        |data| learn_front_over(request, data),
+        crate::learn::missing::map_front,
+    )
+}
+
+fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResult> {
     let started = Instant::now();
     let problem = &request.problem;
     problem.check(train)?;

@@ -17,6 +17,7 @@
 //! - [`sparse_search`]: running the sparse search (a penalty per leaf, GOSDT's losses);
 //! - [`outcome`]: what a run produced; [`document`]: the report; [`provenance`]: what a tree
 //!   file records of the run;
+//! - [`missing`]: learning on data with missing values, for every method;
 //! - [`front`]: the front of false positives and false negatives, by the bi-objective search
 //!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
 
@@ -29,6 +30,7 @@ pub mod front;
 pub mod front_document;
 pub mod milp;
 pub mod milp_method;
+pub mod missing;
 pub mod outcome;
 pub mod provenance;
 pub mod search_line;
@@ -118,11 +120,29 @@ impl Method {
 
     /// The method's greedy tree (CART; the greedy logistic tree for OLCT): the `greedy` warm
     /// start, and the baseline experiments compare with.
+    /// On data with missing values, learned as the method is (see [`missing`]).
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
+        self.refuse_missing(train)?;
+        missing::with_copies(
+            train,
+            |data| match self {
+                Method::Milp { formulation, .. } => formulation.greedy_tree(data),
+                Method::Dp(search) => search.greedy_tree(data),
+                Method::Sparse(search) => search.greedy_tree(data),
+            },
+            |tree, map| map(&tree),
+        )
+    }
+
+    /// Refuses missing values for the one method whose splits cannot learn a missing side
+    /// (OLCT's oblique splits).
+    pub fn refuse_missing(&self, data: &Dataset) -> Result<()> {
         match self {
-            Method::Milp { formulation, .. } => formulation.greedy_tree(train),
-            Method::Dp(search) => search.greedy_tree(train),
-            Method::Sparse(search) => search.greedy_tree(train),
+            Method::Milp {
+                formulation: AnyFormulation::Olct(_),
+                ..
+            } => data.refuse_missing("olct (oblique splits)"),
+            _ => Ok(()),
         }
     }
 }
@@ -184,14 +204,22 @@ impl Default for LearnOptions {
 
 /// Learns a tree with `method` on the training data `train` (prepared with
 /// [`Method::prepare`]).
+///
+/// On data with missing values, the method learns over the data's copies and the outcome's
+/// trees are mapped back, each split with its learned missing side (see [`missing`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
     options.check()?;
-    match method {
-        Method::Milp {
-            formulation,
-            solver,
-        } => milp_method::run(formulation, *solver, train, options),
-        Method::Dp(search) => search.run(train, &options),
-        Method::Sparse(search) => search.run(train, &options),
-    }
+    method.refuse_missing(train)?;
+    missing::with_copies(
+        train,
+        |data| match method {
+            Method::Milp {
+                formulation,
+                solver,
+            } => milp_method::run(formulation, *solver, data, options),
+            Method::Dp(search) => search.run(data, &options),
+            Method::Sparse(search) => search.run(data, &options),
+        },
+        missing::map_outcome,
+    )
 }

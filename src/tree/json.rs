@@ -4,6 +4,8 @@
 //! class labels, the scaling of oblique splits, and every node with its training counts.
 //! Version 2 adds `provenance` ([`Provenance`]): how the tree was made, when the run recorded
 //! it; a version-1 file is the same without it.
+//! An axis split may carry `missing` (`left` or `right`): where the rows missing its feature
+//! go; a file without it still reads (the side is then the majority rule of [`Tree`]).
 //! Thresholds are in the data's original units; oblique weights apply to standardised features.
 //! A split on one category of a categorical column also names the `column` and the `category`
 //! (rows with it go right); files without these fields read the same.
@@ -16,7 +18,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Column, Schema};
 use crate::error::{Error, Result};
-use crate::tree::{Node, NodeKind, Provenance, Split, Standardisation, Tree, TreeBuilder};
+use crate::tree::{
+    MissingSide, Node, NodeKind, Provenance, Split, Standardisation, Tree, TreeBuilder,
+};
 
 /// The `format` field of every tree file.
 pub const TREE_FORMAT: &str = "milptree-tree";
@@ -64,6 +68,9 @@ enum NodeFileKind {
         /// The category whose rows go right, for a split on a categorical column.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         category: Option<String>,
+        /// Where the rows missing the feature go, when learned (absent: not learned).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        missing: Option<MissingSide>,
     },
     Oblique {
         weights: Vec<f64>,
@@ -100,6 +107,7 @@ impl Tree {
                             threshold: *threshold,
                             column: category.map(|(column, _)| column.to_string()),
                             category: category.map(|(_, value)| value.to_string()),
+                            missing: self.missing_side(id),
                         }
                     }
                     NodeKind::Split(Split::Oblique { weights, bias }) => NodeFileKind::Oblique {
@@ -288,6 +296,7 @@ impl TreeFile {
                     threshold,
                     column,
                     category,
+                    missing,
                 } => {
                     if self.features.get(*feature) != Some(feature_name) {
                         return Err(format!(
@@ -296,6 +305,11 @@ impl TreeFile {
                         ));
                     }
                     check_category(&schema, node.id, *feature, *threshold, column, category)?;
+                    if let Some(side) = missing {
+                        builder
+                            .missing_side(node.id, *side)
+                            .map_err(|e| e.to_string())?;
+                    }
                     builder.split(
                         node.id,
                         Split::Axis {

@@ -7,10 +7,16 @@
 //! or oblique (`w . z + b <= 0` goes left, over the standardised features `z = (x - mean) / scale`
 //! whose scaling the tree keeps). Every node stores the per-class counts of the training rows
 //! that reach it, recomputed from data by plain code ([`Tree::recount`]).
+//!
+//! A missing value (`NaN`) at an axis split goes the split's learned [`MissingSide`] when it
+//! has one; otherwise (a feature with no missing value in training, or an oblique split that
+//! needs a missing value) it goes to the child more training rows reached, right on a tie
+//! (scikit-learn's rule).
 
 mod auc;
 mod eval;
 mod json;
+pub mod missing_copies;
 mod probability;
 mod provenance;
 
@@ -92,6 +98,24 @@ impl Standardisation {
     }
 }
 
+/// Where an axis split sends the rows missing its feature.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissingSide {
+    Left,
+    Right,
+}
+
+impl MissingSide {
+    /// `left` or `right`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MissingSide::Left => "left",
+            MissingSide::Right => "right",
+        }
+    }
+}
+
 /// How a split node routes a row.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Split {
@@ -137,6 +161,8 @@ pub struct Tree {
     standardisation: Option<Standardisation>,
     /// Indexed by node id; index 0 is unused.
     nodes: Vec<Option<Node>>,
+    /// The learned missing side of each axis split, indexed by node id (`None`: not learned).
+    missing: Vec<Option<MissingSide>>,
     /// Free-form description of how the tree was learned (method, parameters).
     pub learned_by: Option<serde_json::Value>,
     /// How the tree was made, when the run that made it recorded it (tree files version 2).
@@ -151,6 +177,7 @@ pub struct TreeBuilder {
     depth: usize,
     standardisation: Option<Standardisation>,
     nodes: Vec<Option<NodeKind>>,
+    missing: Vec<Option<MissingSide>>,
 }
 
 impl TreeBuilder {
@@ -168,6 +195,7 @@ impl TreeBuilder {
             depth,
             standardisation: None,
             nodes: vec![None; 1 << (depth + 1)],
+            missing: vec![None; 1 << (depth + 1)],
         })
     }
 
@@ -191,6 +219,13 @@ impl TreeBuilder {
     /// Sets node `id` to a split.
     pub fn split(&mut self, id: usize, split: Split) -> Result<&mut Self> {
         *self.slot(id)? = Some(NodeKind::Split(split));
+        Ok(self)
+    }
+
+    /// Sends the rows missing the feature of axis split `id` to `side`.
+    pub fn missing_side(&mut self, id: usize, side: MissingSide) -> Result<&mut Self> {
+        self.slot(id)?;
+        self.missing[id] = Some(side);
         Ok(self)
     }
 
@@ -225,6 +260,13 @@ impl TreeBuilder {
             }
         }
         for id in 1..self.nodes.len() {
+            if self.missing[id].is_some()
+                && !matches!(self.nodes[id], Some(NodeKind::Split(Split::Axis { .. })))
+            {
+                return invalid(format!(
+                    "node {id} has a missing side but is not an axis split"
+                ));
+            }
             let Some(kind) = &self.nodes[id] else {
                 continue;
             };
@@ -299,6 +341,7 @@ impl TreeBuilder {
             depth: self.depth,
             standardisation: self.standardisation,
             nodes,
+            missing: self.missing,
             learned_by: None,
             provenance: None,
         })
@@ -397,6 +440,38 @@ impl Tree {
             .map_or(f64::NAN, |s| s.score(weights, bias, row))
     }
 
+    /// The learned missing side of axis split `id`, if any.
+    pub fn missing_side(&self, id: usize) -> Option<MissingSide> {
+        self.missing.get(id).copied().flatten()
+    }
+
+    /// Whether split node `id` sends `row` to the left child: as [`Tree::goes_left`] when the
+    /// split can read the row; a row missing (`NaN`) a value the split needs goes the split's
+    /// learned missing side, or, without one, to the child more training rows reached (right
+    /// on a tie).
+    pub fn goes_left_at(&self, id: usize, split: &Split, row: &[f64]) -> bool {
+        if row.len() != self.schema.n_features() {
+            return false;
+        }
+        let needs_missing = match split {
+            Split::Axis { feature, .. } => row.get(*feature).is_some_and(|v| v.is_nan()),
+            Split::Oblique { weights, .. } => weights
+                .iter()
+                .zip(row)
+                .any(|(w, x)| *w != 0.0 && x.is_nan()),
+        };
+        if !needs_missing {
+            return self.goes_left(split, row);
+        }
+        match self.missing_side(id) {
+            Some(side) => side == MissingSide::Left,
+            None => {
+                let rows = |child: usize| self.node(child).map_or(0, Node::rows);
+                rows(2 * id) > rows(2 * id + 1)
+            }
+        }
+    }
+
     /// The ids of the nodes `row` passes through, root first, leaf last.
     pub fn path(&self, row: &[f64]) -> Vec<usize> {
         let mut id = 1;
@@ -406,7 +481,7 @@ impl Tree {
             ..
         }) = self.node(id)
         {
-            id = if self.goes_left(split, row) {
+            id = if self.goes_left_at(id, split, row) {
                 2 * id
             } else {
                 2 * id + 1

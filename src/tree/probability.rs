@@ -176,11 +176,25 @@ impl<'a> ProbabilityModel<'a> {
         self.tree.node(id).map_or(&[], |node| &node.counts)
     }
 
+    /// A row missing a value the last split needs (its score is NaN) gets the share of the
+    /// positive class among the training rows of the leaf it reaches (one half for none).
     fn logistic(&self, row: &[f64]) -> f64 {
-        let parent = self.tree.leaf_of(row) / 2;
-        match self.tree.node(parent).map(|node| &node.kind) {
+        let leaf = self.tree.leaf_of(row);
+        match self.tree.node(leaf / 2).map(|node| &node.kind) {
             Some(NodeKind::Split(Split::Oblique { weights, bias })) => {
-                sigmoid(self.tree.oblique_value(weights, *bias, row))
+                let score = self.tree.oblique_value(weights, *bias, row);
+                if !score.is_nan() {
+                    return sigmoid(score);
+                }
+                let Rule::Logistic { positive_class, .. } = self.rule else {
+                    unreachable!("logistic is called for the logistic rule")
+                };
+                let counts = self.counts_for(leaf);
+                let total: usize = counts.iter().sum();
+                match (total, counts.get(positive_class)) {
+                    (0, _) | (_, None) => 0.5,
+                    (_, Some(&positive)) => positive as f64 / total as f64,
+                }
             }
             _ => unreachable!("checked by logistic_classes"),
         }

@@ -104,14 +104,14 @@ fn error_line(contents: &str, end: &str) -> String {
 #[test]
 fn line_numbers_are_right_with_any_line_end() {
     let cases = [
-        ("a,b,class\n1,2,x\n3,,y\n", "line 3, column 2"),
+        ("a,b,class\n1,2,x\n3,inf,y\n", "line 3, column 2"),
         ("a,b,class\n1,2,x\n3,4,y\n5,6\n", "line 4: 2 fields"),
         (
             "a,b,class\n1,2,x\n3,q,y\n5,6,x\n",
             "line 3, column 2 (`b`): `q` is not a number, but line 2",
         ),
-        ("a,b,class\n\n1,2,x\n\n3,NA,y\n", "line 5, column 2"),
-        ("a,b,class\n1,\"2\n2\",x\n3,,y\n", "line 4, column 2"),
+        ("a,b,class\n\n1,2,x\n\n3,inf,y\n", "line 5, column 2"),
+        ("a,b,class\n1,\"2\n2\",x\n3,inf,y\n", "line 4, column 2"),
     ];
     for (contents, expected) in cases {
         for end in ["\n", "\r\n", "\r"] {

@@ -26,6 +26,7 @@ mod flowoct;
 mod fuzz;
 mod highs_worker;
 mod mip;
+mod missing_values;
 mod models;
 mod objective_scale;
 mod oct;

@@ -9,6 +9,10 @@
 //! row weights). Restrictions mirror OCT's parameters: a split costs `alpha` (in units of the
 //! objective), a leaf that receives rows must receive at least `min_leaf` of them, and
 //! optionally at most `max_splits` split nodes.
+//!
+//! Missing values (`NaN`): at a split on a feature that has missing values, the missing rows go
+//! left or right, and both are tried; the candidates of such a feature also include one
+//! threshold below all its values (the split that sends exactly the missing rows one way).
 
 use milptree::data::Dataset;
 
@@ -48,23 +52,38 @@ pub struct OracleOptimum {
     pub errors: usize,
 }
 
-/// Every midpoint between consecutive distinct values of each feature.
+/// Every midpoint between consecutive distinct values of each feature (missing values left
+/// out), and, for a feature with missing values, one threshold below all its values.
 pub fn all_midpoints(data: &Dataset) -> Vec<Vec<f64>> {
     (0..data.n_features())
         .map(|j| {
-            let mut values: Vec<f64> = data.rows().iter().map(|r| r[j]).collect();
+            let mut values: Vec<f64> = data
+                .rows()
+                .iter()
+                .map(|r| r[j])
+                .filter(|v| !v.is_nan())
+                .collect();
             values.sort_by(f64::total_cmp);
             values.dedup();
-            values.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect()
+            let mut midpoints: Vec<f64> = values.windows(2).map(|w| (w[0] + w[1]) / 2.0).collect();
+            if has_missing(data, j) {
+                midpoints.push(values.first().map_or(0.0, |low| low - 1.0));
+            }
+            midpoints
         })
         .collect()
+}
+
+/// Whether feature `j` has a missing value.
+fn has_missing(data: &Dataset, j: usize) -> bool {
+    data.rows().iter().any(|r| r[j].is_nan())
 }
 
 struct Scorer<'a> {
     data: &'a Dataset,
     spec: &'a OracleSpec,
-    /// Every (feature, threshold) a node may split on.
-    splits: Vec<(usize, f64)>,
+    /// Every (feature, threshold, missing rows go left) a node may split on.
+    splits: Vec<(usize, f64, bool)>,
 }
 
 /// Lexicographic minimum of (objective, errors), objectives within 1e-9 counting as equal.
@@ -112,9 +131,15 @@ impl Scorer<'_> {
             return best;
         }
         let child_most = (1usize << (depth - 1)) - 1;
-        for &(j, t) in &self.splits {
-            let (left, right): (Vec<usize>, Vec<usize>) =
-                rows.iter().partition(|&&i| self.data.rows()[i][j] <= t);
+        for &(j, t, missing_left) in &self.splits {
+            let (left, right): (Vec<usize>, Vec<usize>) = rows.iter().partition(|&&i| {
+                let value = self.data.rows()[i][j];
+                if value.is_nan() {
+                    missing_left
+                } else {
+                    value <= t
+                }
+            });
             for left_budget in 0..budget {
                 let right_budget = budget - 1 - left_budget;
                 if left_budget > child_most || right_budget > child_most {
@@ -150,7 +175,15 @@ pub fn optimum(data: &Dataset, spec: &OracleSpec) -> OracleOptimum {
     let splits = thresholds
         .iter()
         .enumerate()
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
+        .flat_map(|(j, ts)| {
+            let sides: &[bool] = if has_missing(data, j) {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            ts.iter()
+                .flat_map(move |&t| sides.iter().map(move |&left| (j, t, left)))
+        })
         .collect();
     let scorer = Scorer { data, spec, splits };
     let all_rows: Vec<usize> = (0..data.n_rows()).collect();
