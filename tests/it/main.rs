@@ -5,6 +5,7 @@ mod cart_sklearn;
 mod cbc_worker;
 mod certificate;
 mod cli_commands;
+mod cli_conventions;
 mod cli_edges;
 mod cli_solve;
 mod common;
