@@ -224,12 +224,6 @@ pub fn run(args: PathArgs) -> Result<()> {
         interrupt: Some(interrupt_flag()),
         ..LearnOptions::default()
     };
-    let sparse_options = SparseOptions {
-        time_limit: args.time_limit,
-        memory_limit_mb: base.memory_limit,
-        interrupt: options.interrupt.clone(),
-        ..SparseOptions::default()
-    };
     let line = SearchLine::start(
         &format!("sparse path of {} penalties", problems.len()),
         args.time_limit,
@@ -240,6 +234,15 @@ pub fn run(args: PathArgs) -> Result<()> {
         },
     );
     line.say("searching");
+    // Each penalty's search publishes its own incumbent and bound, the line showing the
+    // current one's.
+    let sparse_options = SparseOptions {
+        time_limit: args.time_limit,
+        memory_limit_mb: base.memory_limit,
+        interrupt: options.interrupt.clone(),
+        progress: line.sink(),
+        ..SparseOptions::default()
+    };
     let found = sparse::solve_path(&data.train, &problems, &sparse_options)?;
     drop(line);
     let trees_dir = args

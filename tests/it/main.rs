@@ -34,6 +34,7 @@ mod pareto_exact;
 mod pareto_milp;
 mod pareto_oracle;
 mod probability;
+mod progress_sink;
 mod readme;
 mod round_trip;
 mod row_weights_data;
