@@ -161,6 +161,9 @@ pub struct PathRow {
     pub lower_bound: f64,
     pub termination: String,
     pub seconds: f64,
+    /// The tree's training errors (each costing its row's weight), by plain code: the scale
+    /// every method's report shares.
+    pub errors: f64,
     pub train: SetFigures,
     pub test: Option<SetFigures>,
     /// The tree file written, if any.
@@ -303,6 +306,7 @@ pub fn run(args: PathArgs) -> Result<()> {
             lower_bound: outcome.report.best_bound.unwrap_or(f64::NAN),
             termination: outcome.report.termination.to_string(),
             seconds: outcome.report.seconds,
+            errors: crate::learn::document::weighted_errors(tree, &data.train),
             train,
             test,
             tree_file,
