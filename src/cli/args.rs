@@ -268,7 +268,7 @@ pub struct ParetoArgs {
     /// Without --out-dir: print the JSON report on stdout instead of the CSV.
     #[arg(long)]
     pub json: bool,
-    /// No summary on stderr.
+    /// No progress line and no summary.
     #[arg(long)]
     pub quiet: bool,
 }
