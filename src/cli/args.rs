@@ -7,7 +7,8 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cli::data_args::DataArgs;
 use crate::cli::model_args::{
-    parse_formulation, CertifyArgs, MipSolverArgs, ModelArgs, SolverChoice, ThresholdArg,
+    parse_formulation, CertifyArgs, MipSolverArgs, ModelArgs, SearchModelArgs, SolverChoice,
+    ThresholdArg,
 };
 use crate::formulation::FormulationName;
 use crate::solver::SolverKind;
@@ -142,10 +143,10 @@ pub struct ExperimentArgs {
     #[arg(long, value_name = "FILE")]
     pub grid: Option<PathBuf>,
     /// The results directory (runs.csv, runs.jsonl, trajectories/, plots/, summary.md).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long = "out-dir", alias = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print a `milptree solve` command line per configuration not yet done, instead of
-    /// running them; their outputs go to OUT/jobs/.
+    /// running them; their outputs go to DIR/jobs/.
     #[arg(long, conflicts_with = "collect")]
     pub emit_jobs: bool,
     /// The program named in emitted command lines.
@@ -156,7 +157,7 @@ pub struct ExperimentArgs {
         requires = "emit_jobs"
     )]
     pub program: String,
-    /// Merge the outputs of emitted jobs (OUT/jobs/*.json) into the results; needs no grid.
+    /// Merge the outputs of emitted jobs (DIR/jobs/*.json) into the results; needs no grid.
     #[arg(long)]
     pub collect: bool,
     /// Rewrite the summary and plots from the results without running anything.
@@ -173,6 +174,8 @@ pub struct SolveArgs {
     pub data: DataArgs,
     #[command(flatten)]
     pub model: ModelArgs,
+    #[command(flatten)]
+    pub searches: SearchModelArgs,
     /// The solver: a MIP solver (highs, cbc) for the chosen --formulation, dp (the exact
     /// dynamic-programming search) or sparse (the sparse search: a penalty per leaf instead of a
     /// depth); the searches take no formulation.
@@ -254,16 +257,18 @@ pub struct ParetoArgs {
     /// [highs, cbc] Solver threads.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Write front.json, front.csv and the plot (front.svg, front.png) to this directory.
-    #[arg(long, value_name = "DIR")]
+    /// Write front.json, front.csv, the plot (front.svg, front.png) and one tree file per point
+    /// of the front (trees/fp<FP>-fn<FN>.json) to this directory.
+    #[arg(long = "out-dir", alias = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Write one tree file per point of the front to this directory (fp<FP>-fn<FN>.json).
-    #[arg(long, value_name = "DIR")]
+    /// Write the tree files to this directory instead of OUT_DIR/trees (kept for older
+    /// command lines).
+    #[arg(long, value_name = "DIR", hide = true)]
     pub trees: Option<PathBuf>,
-    /// Without --out: print the JSON report on stdout instead of the CSV.
+    /// Without --out-dir: print the JSON report on stdout instead of the CSV.
     #[arg(long)]
     pub json: bool,
-    /// No summary on stderr.
+    /// No progress line and no summary.
     #[arg(long)]
     pub quiet: bool,
 }

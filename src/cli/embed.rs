@@ -42,7 +42,7 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
         .map_err(usage_error)?;
     let args = SolveArgs::from_arg_matches(&matches).map_err(usage_error)?;
     refuse_options_that_do_not_apply(&command, &matches)?;
-    let method = args.model.method(args.solver)?;
+    let method = args.model.method(args.solver, &args.searches)?;
     let options = LearnOptions {
         time_limit: args.time_limit,
         mip_rel_gap: args.mip.mip_gap,

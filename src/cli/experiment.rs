@@ -21,7 +21,7 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
         let out = args
             .out
             .clone()
-            .ok_or_else(|| Error::parameter("--out", "the results directory is required"))?;
+            .ok_or_else(|| Error::parameter("--out-dir", "the results directory is required"))?;
         if args.report_only && !out.join("runs.jsonl").exists() {
             return Err(Error::input(
                 out.display().to_string(),
@@ -58,7 +58,7 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
     };
     let out = args.out.clone().or(out_from_file).ok_or_else(|| {
         Error::parameter(
-            "--out",
+            "--out-dir",
             "the results directory is required (or `out` in the grid file)",
         )
     })?;
@@ -72,7 +72,7 @@ pub fn run(args: ExperimentArgs) -> Result<()> {
         if !args.quiet {
             noteln!(
                 "{} jobs to run; {} configurations already in the results, {} with job outputs \
-                 not collected yet (run `milptree experiment --collect --out {}`)",
+                 not collected yet (run `milptree experiment --collect --out-dir {}`)",
                 emitted.lines.len(),
                 emitted.done,
                 emitted.uncollected,

@@ -46,6 +46,9 @@ pub fn run(args: GreedyArgs) -> Result<()> {
         write_file(path, &tree.to_json_string())?;
     }
     let (train, test) = train_test(&tree, &data)?;
+    // One scale with `solve`: the training errors (weighted where rows are), which are also the
+    // tree's objective in the exact search's units at its defaults (accuracy, no split cost).
+    let weighted = crate::learn::document::weighted_errors(&tree, &data.train);
     if args.json {
         return print_json(&json!({
             "command": "greedy",
@@ -53,6 +56,8 @@ pub fn run(args: GreedyArgs) -> Result<()> {
             "data": data_block(&args.data, &data),
             "depth": args.depth,
             "min_leaf": args.min_leaf,
+            "errors": weighted,
+            "dp_objective": weighted,
             "train": train,
             "test": test,
             "one_sided_splits": one_sided(&tree),

@@ -107,7 +107,7 @@ fn report(error: crate::Error) -> i32 {
 /// that value (`--seed -1`, `--time-limit -1`), so that the option's own check refuses it and
 /// names the option, rather than clap taking `-1` for an unknown flag.
 fn command_line() -> clap::Command {
-    Cli::command().mut_subcommands(|sub| {
+    only_what_applies(Cli::command()).mut_subcommands(|sub| {
         sub.mut_args(|arg| {
             if arg.get_action().takes_values() {
                 arg.allow_negative_numbers(true)
@@ -116,6 +116,43 @@ fn command_line() -> clap::Command {
             }
         })
     })
+}
+
+/// Narrows the shared options of the commands that run fewer methods than `solve`, so that each
+/// command's help lists only what applies to it: `path` runs the sparse search, `export-lp`
+/// writes MILPs (which count errors), and `tune` takes no row weights yet (the option is
+/// hidden, and refused with a message when given).
+fn only_what_applies(command: clap::Command) -> clap::Command {
+    use model_args::{objective_of_command, ObjectiveArg};
+    command
+        .mut_subcommand("path", |sub| {
+            sub.mut_arg("objective", |arg| {
+                objective_of_command(
+                    arg,
+                    &[
+                        ObjectiveArg::Accuracy,
+                        ObjectiveArg::Balanced,
+                        ObjectiveArg::Weighted,
+                        ObjectiveArg::F1,
+                        ObjectiveArg::Auc,
+                        ObjectiveArg::Pauc,
+                    ],
+                    "The sparse search's loss (default accuracy)",
+                )
+            })
+        })
+        .mut_subcommand("export-lp", |sub| {
+            sub.mut_arg("objective", |arg| {
+                objective_of_command(
+                    arg,
+                    &[ObjectiveArg::Accuracy, ObjectiveArg::Balanced],
+                    "[oct, binoct, flowoct] What an error costs (default accuracy)",
+                )
+            })
+        })
+        .mut_subcommand("tune", |sub| {
+            sub.mut_arg("weight_column", |arg| arg.hide(true))
+        })
 }
 
 /// Prints clap's help, version or usage error (styled when not captured); says whether it

@@ -148,6 +148,24 @@ impl ObjectiveArg {
     }
 }
 
+/// `--objective` (`arg`) of a command whose methods take only the values `allowed`, with that
+/// command's `help`, so that its help lists what applies and clap refuses the rest.
+pub fn objective_of_command(
+    arg: clap::Arg,
+    allowed: &[ObjectiveArg],
+    help: &'static str,
+) -> clap::Arg {
+    use clap::builder::TypedValueParser;
+    let values: Vec<clap::builder::PossibleValue> = allowed
+        .iter()
+        .filter_map(|value| value.to_possible_value())
+        .collect();
+    arg.help(help).value_parser(
+        clap::builder::PossibleValuesParser::new(values)
+            .try_map(|text: String| ObjectiveArg::from_str(&text, false)),
+    )
+}
+
 /// A group of options that applies to the methods with one capability only.
 trait OptionGroup {
     /// The clap group id (the struct's `#[group(id)]`).
@@ -226,8 +244,8 @@ fn parse_class_weight(text: &str) -> std::result::Result<ClassWeight, String> {
 #[group(id = "class-weight-options", multiple = true)]
 pub struct ClassWeightArgs {
     /// The cost of an error on class LABEL, a factor on what --objective makes it cost
-    /// (repeatable, or a comma list `a=2,b=1`; classes not listed cost 1). dp: with accuracy
-    /// and balanced. sparse: with accuracy and weighted. The MILP formulations do not take it.
+    /// (repeatable, or a comma list `a=2,b=1`; classes not listed cost 1). The formulations and
+    /// dp: with accuracy and balanced. sparse: with accuracy and weighted.
     #[arg(
         long,
         value_name = "LABEL=W",
@@ -468,15 +486,9 @@ pub struct ModelArgs {
     #[command(flatten)]
     pub warm: WarmStartArgs,
     #[command(flatten)]
-    pub dp: DpArgs,
-    #[command(flatten)]
-    pub search: SearchArgs,
-    #[command(flatten)]
     pub errors: ErrorArgs,
     #[command(flatten)]
     pub leaf: LeafPenaltyArgs,
-    #[command(flatten)]
-    pub sparse: SparseArgs,
     #[command(flatten)]
     pub class_weights: ClassWeightArgs,
     #[command(flatten)]
@@ -487,6 +499,18 @@ pub struct ModelArgs {
     pub binoct: BinOctArgs,
     #[command(flatten)]
     pub olct: OlctArgs,
+}
+
+/// The options of the searches alone (`solve --solver dp|sparse`), which `export-lp`, whose
+/// models are MILPs, does not take.
+#[derive(Debug, Clone, Args)]
+pub struct SearchModelArgs {
+    #[command(flatten)]
+    pub dp: DpArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    #[command(flatten)]
+    pub sparse: SparseArgs,
 }
 
 impl ModelArgs {
@@ -525,9 +549,9 @@ impl ModelArgs {
             .transpose()
     }
 
-    /// The method these options describe with `solver`: the formulation on a MIP solver, or one
-    /// of the searches (which take no formulation).
-    pub fn method(&self, solver: SolverChoice) -> Result<Method> {
+    /// The method these options and the searches' own (`searches`) describe with `solver`: the
+    /// formulation on a MIP solver, or one of the searches (which take no formulation).
+    pub fn method(&self, solver: SolverChoice, searches: &SearchModelArgs) -> Result<Method> {
         let no_formulation = |name: &str, what: &str| match self.formulation {
             Some(formulation) => Err(Error::parameter(
                 "--formulation",
@@ -558,8 +582,11 @@ impl ModelArgs {
                         .binoct
                         .thresholds
                         .map_or(defaults.thresholds, ThresholdMode::from),
-                    max_splits: self.dp.max_splits,
-                    memory_limit: self.search.memory_limit.unwrap_or(defaults.memory_limit),
+                    max_splits: searches.dp.max_splits,
+                    memory_limit: searches
+                        .search
+                        .memory_limit
+                        .unwrap_or(defaults.memory_limit),
                     positive_class: self.positive.positive_class.clone(),
                     class_weights: self.class_weights.class_weight.clone(),
                 };
@@ -578,13 +605,16 @@ impl ModelArgs {
                     objective,
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
                     class_weights: self.class_weights.class_weight.clone(),
-                    pauc_theta: self.sparse.pauc_theta(objective)?,
+                    pauc_theta: searches.sparse.pauc_theta(objective)?,
                     positive_class: self.positive.positive_class.clone(),
                     thresholds: self
                         .binoct
                         .thresholds
                         .map_or(defaults.thresholds, ThresholdMode::from),
-                    memory_limit: self.search.memory_limit.unwrap_or(defaults.memory_limit),
+                    memory_limit: searches
+                        .search
+                        .memory_limit
+                        .unwrap_or(defaults.memory_limit),
                 };
                 let depth = match self.depth {
                     Some(DepthArg::Levels(depth)) => Some(depth),

@@ -1,6 +1,6 @@
 //! `milptree pareto`: the front of false positives and false negatives ([`learn_front`]) as a
-//! report ([`FrontDocument`]): JSON, CSV and a plot in `--out`, or on stdout; one tree file per
-//! point with `--trees`; a summary on stderr.
+//! report ([`FrontDocument`]): JSON, CSV, a plot and one tree file per point in `--out-dir`, or
+//! the report on stdout; the summary on stdout with `--out-dir`, on stderr beside a report.
 
 use std::path::Path;
 
@@ -23,6 +23,7 @@ use crate::learn::front_document::{FrontDocument, FrontRunInfo};
 use crate::learn::search_line::SearchLine;
 use crate::pareto::{binary_data, Metric, ParetoProblem};
 use crate::solver::Progress;
+use crate::tree::Provenance;
 
 pub fn run(args: ParetoArgs) -> Result<()> {
     let (method, problem) = settings(&args)?;
@@ -63,8 +64,17 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     };
 
     let mut tree_files = vec![None; result.outcome.front.len()];
-    if let Some(dir) = &args.trees {
+    let trees_dir = args
+        .trees
+        .clone()
+        .or_else(|| args.out.as_ref().map(|dir| dir.join("trees")));
+    if let Some(dir) = &trees_dir {
         create_dir(dir)?;
+        let training = crate::cli::output::training_rows(&args.data, &original.train);
+        let termination = serde_json::to_value(result.outcome.termination)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
         for (slot, front_tree) in tree_files.iter_mut().zip(&result.outcome.front) {
             let mut tree = front_tree.tree.clone();
             let mut learned_by = json!({
@@ -78,6 +88,20 @@ pub fn run(args: ParetoArgs) -> Result<()> {
             if let Some(rule) = &rule {
                 learned_by["relabel"] = rule.clone();
             }
+            tree.provenance = Some(Provenance {
+                method: "pareto".to_string(),
+                parameters: learned_by.clone(),
+                solver: solver_name.clone(),
+                termination: termination.clone(),
+                tree_source: None,
+                objective: None,
+                bound: None,
+                gap: None,
+                seconds: Some(result.outcome.seconds),
+                time_limit: args.time_limit,
+                milptree_version: Provenance::this_version(),
+                training: training.clone(),
+            });
             tree.learned_by = Some(learned_by);
             let path = dir.join(format!(
                 "fp{}-fn{}.json",
@@ -125,7 +149,7 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         crate::out!("{}", document.to_csv())?;
     }
     if !args.quiet {
-        // The summary is the result when stdout carries nothing else (`--out`); beside a CSV
+        // The summary is the result when stdout carries nothing else (`--out-dir`); beside a CSV
         // or JSON document on stdout it is a diagnostic, on stderr.
         for line in summary_lines(&document, &written) {
             if args.out.is_some() {

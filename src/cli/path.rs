@@ -55,13 +55,19 @@ pub struct PathArgs {
     #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<f64>,
     /// Write the table as CSV to this file.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
-    /// Write each tree to DIR/lambda-<L>.json.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, short, alias = "csv", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the table (path.csv), each tree (trees/lambda-<L>.json) and the figure of loss
+    /// against leaves, train and test (path.svg, path.png) to this directory.
+    #[arg(long = "out-dir", value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write the tree files to this directory instead of OUT_DIR/trees (kept for older
+    /// command lines).
+    #[arg(long, value_name = "DIR", hide = true)]
     pub trees: Option<PathBuf>,
-    /// Draw the figure (loss against leaves, train and test) to FILE.svg and FILE.png.
-    #[arg(long, value_name = "FILE")]
+    /// Draw the figure to FILE.svg and FILE.png instead of OUT_DIR/path.* (kept for older
+    /// command lines).
+    #[arg(long, value_name = "FILE", hide = true)]
     pub plot: Option<PathBuf>,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
@@ -155,6 +161,9 @@ pub struct PathRow {
     pub lower_bound: f64,
     pub termination: String,
     pub seconds: f64,
+    /// The tree's training errors (each costing its row's weight), by plain code: the scale
+    /// every method's report shares.
+    pub errors: f64,
     pub train: SetFigures,
     pub test: Option<SetFigures>,
     /// The tree file written, if any.
@@ -219,12 +228,6 @@ pub fn run(args: PathArgs) -> Result<()> {
         interrupt: Some(interrupt_flag()),
         ..LearnOptions::default()
     };
-    let sparse_options = SparseOptions {
-        time_limit: args.time_limit,
-        memory_limit_mb: base.memory_limit,
-        interrupt: options.interrupt.clone(),
-        ..SparseOptions::default()
-    };
     let line = SearchLine::start(
         &format!("sparse path of {} penalties", problems.len()),
         args.time_limit,
@@ -235,9 +238,26 @@ pub fn run(args: PathArgs) -> Result<()> {
         },
     );
     line.say("searching");
+    // Each penalty's search publishes its own incumbent and bound, the line showing the
+    // current one's.
+    let sparse_options = SparseOptions {
+        time_limit: args.time_limit,
+        memory_limit_mb: base.memory_limit,
+        interrupt: options.interrupt.clone(),
+        progress: line.sink(),
+        ..SparseOptions::default()
+    };
     let found = sparse::solve_path(&data.train, &problems, &sparse_options)?;
     drop(line);
-    if let Some(dir) = &args.trees {
+    let trees_dir = args
+        .trees
+        .clone()
+        .or_else(|| args.out.as_ref().map(|dir| dir.join("trees")));
+    let plot_stem = args
+        .plot
+        .clone()
+        .or_else(|| args.out.as_ref().map(|dir| dir.join("path")));
+    for dir in args.out.iter().chain(&trees_dir) {
         std::fs::create_dir_all(dir).map_err(|source| Error::Output {
             path: dir.display().to_string(),
             source,
@@ -271,7 +291,7 @@ pub fn run(args: PathArgs) -> Result<()> {
             Error::Internal("the path's tree does not score on its training data".into())
         })?;
         let test = data.test.as_ref().and_then(figures);
-        let tree_file = match &args.trees {
+        let tree_file = match &trees_dir {
             Some(dir) => {
                 let path = dir.join(tree_file_name(problem.leaf_penalty));
                 write_file(&path, &tree.to_json_string())?;
@@ -287,6 +307,7 @@ pub fn run(args: PathArgs) -> Result<()> {
             lower_bound: outcome.report.best_bound.unwrap_or(f64::NAN),
             termination: outcome.report.termination.to_string(),
             seconds: outcome.report.seconds,
+            errors: crate::learn::document::weighted_errors(tree, &data.train),
             train,
             test,
             tree_file,
@@ -294,13 +315,14 @@ pub fn run(args: PathArgs) -> Result<()> {
     }
     let objective = base.objective.name().to_string();
     let mut figures_written = Vec::new();
-    if let Some(stem) = &args.plot {
+    if let Some(stem) = &plot_stem {
         figures_written = figure::draw(stem, &rows, &objective, &args.data.data)?
             .iter()
             .map(|p| p.display().to_string())
             .collect();
     }
-    if let Some(csv) = &args.csv {
+    let table = args.out.as_ref().map(|dir| dir.join("path.csv"));
+    for csv in args.output.iter().chain(&table) {
         write_file(csv, &to_csv(&rows))?;
     }
     if args.json {

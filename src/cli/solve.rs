@@ -20,7 +20,7 @@ use crate::{out, outln};
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let started = Instant::now();
-    let method = args.model.method(args.solver)?;
+    let method = args.model.method(args.solver, &args.searches)?;
     let original = args.data.load()?;
     let data = original.clone().map(|set| method.prepare(set))?;
     let rule = relabel_rule(&original, &data);

@@ -13,7 +13,8 @@ use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
     BinOctArgs, ClassWeightArgs, DepthArg, DpArgs, ErrorArgs, LeafPenaltyArgs, ModelArgs, OctArgs,
-    OlctArgs, PositiveClassArgs, SearchArgs, SolverChoice, SparseArgs, WarmStartArgs,
+    OlctArgs, PositiveClassArgs, SearchArgs, SearchModelArgs, SolverChoice, SparseArgs,
+    WarmStartArgs,
 };
 use crate::cli::output::{print_json, write_file};
 use crate::cli::solve::relabel_rule;
@@ -94,11 +95,11 @@ pub struct TuneArgs {
     #[arg(long)]
     pub json: bool,
     /// Write the table as CSV to this file.
-    #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
+    #[arg(long, short, alias = "csv", value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// The run directory: settings, every fit and its tree, the folds, the table, the refitted
     /// tree and the figure. A run resumes from what the directory holds.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long = "out-dir", alias = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// No progress notes on stderr.
     #[arg(long)]
@@ -158,25 +159,27 @@ impl TuneArgs {
         }
     }
 
-    /// The model options `solve` would be given for `config`.
-    fn model_args(&self, config: &Config) -> Result<ModelArgs> {
+    /// The model options `solve` would be given for `config`, and the searches' own.
+    fn model_args(&self, config: &Config) -> Result<(ModelArgs, SearchModelArgs)> {
         let formulation = match self.method.as_str() {
             "dp" | "sparse" => None,
             name => Some(name.parse::<FormulationName>()?),
         };
-        Ok(ModelArgs {
-            formulation,
-            depth: config.depth.map(DepthArg::Levels),
-            warm: self.warm.clone(),
+        let searches = SearchModelArgs {
             dp: DpArgs {
                 max_splits: config.max_splits,
             },
             search: SearchArgs { memory_limit: None },
+            sparse: SparseArgs { pauc_theta: None },
+        };
+        let model = ModelArgs {
+            formulation,
+            depth: config.depth.map(DepthArg::Levels),
+            warm: self.warm.clone(),
             errors: self.errors.clone(),
             leaf: LeafPenaltyArgs {
                 leaf_penalty: config.leaf_penalty,
             },
-            sparse: SparseArgs { pauc_theta: None },
             class_weights: ClassWeightArgs {
                 class_weight: Vec::new(),
             },
@@ -194,7 +197,8 @@ impl TuneArgs {
                 univariate: false,
                 no_refine: false,
             },
-        })
+        };
+        Ok((model, searches))
     }
 
     /// The grid's configurations, each with its method.
@@ -223,7 +227,8 @@ impl TuneArgs {
         configurations(&self.method, &values)?
             .into_iter()
             .map(|config| {
-                let method = self.model_args(&config)?.method(self.solver_choice())?;
+                let (model, searches) = self.model_args(&config)?;
+                let method = model.method(self.solver_choice(), &searches)?;
                 Ok((config, method))
             })
             .collect()
@@ -395,7 +400,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
         figures,
     };
     let csv = to_csv(&result, args.metric);
-    if let Some(path) = &args.csv {
+    if let Some(path) = &args.output {
         write_file(path, &csv)?;
     }
     if let Some(store) = &store {

@@ -13,7 +13,7 @@
 //! time_limit = 60                                          # seconds per solve (required)
 //! test_fraction = 0.25                                     # default 0.25; 0: no test set
 //! certify = 5                                              # seconds, or "off" (default 5)
-//! out = "results"                                          # default: --out
+//! out = "results"                                          # default: --out-dir
 //!
 //! [oct]                    # a formulation's parameters (default: its defaults)
 //! alpha = [0, 0.01]        # a list runs each value: here 2 x 2 settings of OCT

@@ -262,7 +262,11 @@ impl SparseSearch {
         let problem = self.problem(&copies)?;
         let line = SearchLine::start("sparse", options.time_limit, &options.progress);
         line.say("searching");
-        let found = sparse::solve(&copies, &problem, &self.options(options))?;
+        let sparse_options = SparseOptions {
+            progress: line.sink(),
+            ..self.options(options)
+        };
+        let found = sparse::solve(&copies, &problem, &sparse_options)?;
         drop(line);
         Ok(self.outcome(found, &copies, &problem, options.time_limit))
     }

@@ -47,7 +47,7 @@ use crate::search_core::cost::CostModel;
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::SubTree;
 use crate::search_core::{
-    Progress as DpProgress, Termination as DpTermination, DEFAULT_MEMORY_LIMIT_MB,
+    Progress as DpProgress, ProgressSink, Termination as DpTermination, DEFAULT_MEMORY_LIMIT_MB,
 };
 use crate::tree::Tree;
 use additive::AdditiveSearch;
@@ -135,6 +135,9 @@ pub struct SparseOptions {
     /// A known tree whose objective is a first upper bound (ignored when it is not a tree of
     /// the problem).
     pub incumbent: Option<Tree>,
+    /// Where the search publishes its incumbent and bound (in the objective's units) as they
+    /// improve: the additive losses' search at each better tree and each depth it closes.
+    pub progress: ProgressSink,
 }
 
 impl Default for SparseOptions {
@@ -145,6 +148,7 @@ impl Default for SparseOptions {
             interrupt: None,
             switches: SparseSwitches::default(),
             incumbent: None,
+            progress: ProgressSink::default(),
         }
     }
 }
@@ -283,11 +287,12 @@ fn additive_path(
     let penalty_of = |problem: &SparseProblem| problem.leaf_penalty * total_weight;
     let cost = CostModel::new(weights, penalty_of(&problems[0]), 1, total_weight);
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
-    let deadline = Deadline::new(
+    let mut deadline = Deadline::new(
         Instant::now(),
         options.time_limit,
         options.interrupt.clone(),
     );
+    deadline.progress = options.progress.clone();
     let dp = Search::new(
         binned,
         cost,
@@ -307,6 +312,7 @@ fn additive_path(
                 options.time_limit,
                 options.interrupt.clone(),
             );
+            search.dp.deadline.progress = options.progress.clone();
         }
         let incumbent = outcomes
             .last()
@@ -330,6 +336,15 @@ fn additive_once(
     let start = Instant::now();
     let p = search.penalty;
     let to_objective = |cost: f64| (cost + p) / total_weight;
+    // The incumbent only falls and the bound only rises: each point published is the search's
+    // current pair.
+    let publish = |search: &AdditiveSearch, incumbent: f64, bound: f64| {
+        search
+            .dp
+            .deadline
+            .progress
+            .publish(to_objective(incumbent), to_objective(bound));
+    };
     search.stats = SparseStats {
         search: "support_sets".to_string(),
         ..SparseStats::default()
@@ -349,6 +364,7 @@ fn additive_once(
                     incumbent: cost,
                     bound: 0.0,
                 });
+                publish(search, cost, 0.0);
             }
         };
     search.trajectory.push(DpProgress {
@@ -356,6 +372,7 @@ fn additive_once(
         incumbent: leaf,
         bound: 0.0,
     });
+    publish(search, leaf, 0.0);
     if let Some(tree) = incumbent_tree.and_then(|t| extract::from_tree(t, binned)) {
         if extract::depth_of(&tree) <= depth {
             if let Some(cost) = extract::cost_of(search, &root, &tree) {
@@ -395,6 +412,7 @@ fn additive_once(
             }
         }
         search.dp.deadline.suspended = false;
+        publish(search, incumbent.1, lower_bound);
         if search.dp.deadline.stopped().is_some() {
             if level == depth {
                 lower_bound = lower_bound.max(outcome.lb.min(incumbent.1));
@@ -407,11 +425,13 @@ fn additive_once(
             break;
         }
         lower_bound = lower_bound.max(incumbent.1.min(deeper));
+        publish(search, incumbent.1, lower_bound);
         level += 1;
     }
     if proven {
         lower_bound = incumbent.1;
     }
+    publish(search, incumbent.1, lower_bound);
     search.dp.deadline.suspended = true;
     let termination = if proven {
         DpTermination::Optimal

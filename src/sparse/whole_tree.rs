@@ -415,6 +415,8 @@ pub(crate) fn solve(
             let proxy_options = SparseOptions {
                 time_limit: remaining,
                 incumbent: None,
+                // The proxy's values are not the search's: nothing is published.
+                progress: Default::default(),
                 ..options.clone()
             };
             if let Ok(found) = solve_additive(data, &proxy_problem, &proxy_options) {

@@ -1,4 +1,4 @@
-//! A tuning run's directory (`--out DIR`), which makes the run resumable:
+//! A tuning run's directory (`--out-dir DIR`), which makes the run resumable:
 //!
 //! - `settings.json`: what the fits depend on (data, seed, folds, repeats, method and its fixed
 //!   parameters, time limit); a second run in the same directory must have the same;
@@ -46,7 +46,7 @@ impl Store {
                 })?;
                 if &stored != settings {
                     return Err(Error::parameter(
-                        "--out",
+                        "--out-dir",
                         format!(
                             "{} holds a tuning run with other settings ({}); give another \
                              directory, or remove it to start again",

@@ -67,3 +67,39 @@ fn the_search_objective_prices_splits_as_the_search_does() {
     assert!(sparse["dp_objective"].is_null());
     assert!(sparse["errors"].is_number());
 }
+
+#[test]
+fn greedy_and_path_reports_give_the_training_errors() {
+    let wine = dataset("wine");
+    let data = milptree::data::read_dataset(&wine, &Default::default()).expect("wine");
+    let recount = |tree: &Tree| {
+        tree.evaluate(data.rows(), data.labels(), data.classes())
+            .expect("fits")
+            .misclassified as f64
+    };
+    let greedy = milptree_json(&["greedy", path_str(&wine), "--depth", "2", "--json"]);
+    let tree = Tree::from_json_str(&greedy["tree"].to_string(), "report").expect("a tree");
+    assert_eq!(greedy["errors"], recount(&tree));
+    // At the exact search's defaults (accuracy, no split cost) its objective is the errors.
+    assert_eq!(greedy["dp_objective"], recount(&tree));
+    let dir = tempfile::tempdir().expect("a directory");
+    let path = milptree_json(&[
+        "path",
+        path_str(&wine),
+        "--leaf-penalty",
+        "0.005,0.05",
+        "--depth",
+        "2",
+        "--json",
+        "--quiet",
+        "--out-dir",
+        path_str(dir.path()),
+    ]);
+    let rows = path["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let file = row["tree_file"].as_str().expect("a tree file");
+        let tree = Tree::read(std::path::Path::new(file)).expect("the tree reads");
+        assert_eq!(row["errors"], recount(&tree), "{row}");
+    }
+}
