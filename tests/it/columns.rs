@@ -8,7 +8,7 @@
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
 
-use milptree::data::{read_table, ColumnKind, ColumnOptions, TargetColumn};
+use milptree::data::{read_table, ColumnKind, ColumnOptions, MissingValues, TargetColumn};
 
 use crate::category_oracle::Table;
 use crate::common::{
@@ -203,7 +203,13 @@ fn read(
     options: &ColumnOptions,
 ) -> milptree::Result<(Vec<String>, Vec<String>)> {
     let (_dir, path) = temp_file(name, csv);
-    let (data, warnings) = read_table(&path, &TargetColumn::Last, None, options)?;
+    let (data, warnings) = read_table(
+        &path,
+        &TargetColumn::Last,
+        None,
+        options,
+        &MissingValues::default(),
+    )?;
     Ok((data.schema().features.clone(), warnings))
 }
 
@@ -463,7 +469,14 @@ fn the_schema_marks_declared_columns_categorical() {
         categorical: vec!["code".into()],
         ..ColumnOptions::default()
     };
-    let (data, _) = read_table(&path, &TargetColumn::Last, None, &options).unwrap();
+    let (data, _) = read_table(
+        &path,
+        &TargetColumn::Last,
+        None,
+        &options,
+        &MissingValues::default(),
+    )
+    .unwrap();
     assert_eq!(
         data.schema().columns[0].kind,
         ColumnKind::Categorical {

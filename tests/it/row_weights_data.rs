@@ -2,7 +2,8 @@
 //! weights follow rows through subsets, splits and relabelling.
 
 use milptree::data::{
-    read_for_schema, read_weighted_dataset, ColumnKind, ColumnOptions, Sets, TargetColumn,
+    read_for_schema, read_weighted_dataset, ColumnKind, ColumnOptions, MissingValues, Sets,
+    TargetColumn,
 };
 
 use crate::common::temp_file;
@@ -105,6 +106,7 @@ fn prediction_files_may_have_or_leave_out_the_weight_column() {
             data.schema(),
             data.classes(),
             &ColumnOptions::default(),
+            &MissingValues::default(),
         )
     };
     let (observations, _) = read(&path).unwrap();
