@@ -52,6 +52,8 @@ pub enum Capability {
     Certificate,
     /// `--warm-start`: a start for the solver.
     WarmStart,
+    /// `--constraints`, `--max-features`, `--forbid-feature`: side constraints on the tree.
+    SideConstraints,
 }
 
 impl CliMethod {
@@ -102,6 +104,7 @@ impl CliMethod {
         use Capability::*;
         match self {
             CliMethod::Oct => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 LeafPenalty,
@@ -111,6 +114,7 @@ impl CliMethod {
                 WarmStart,
             ],
             CliMethod::BinOct => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 LeafPenalty,
@@ -120,6 +124,7 @@ impl CliMethod {
                 WarmStart,
             ],
             CliMethod::FlowOct => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 Thresholds,

@@ -54,6 +54,7 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
         warm_start: args.model.warm_start(),
         certify: args.certify.certify.0,
         break_model_for_tests: false,
+        constraints: None,
     };
     options.check()?;
     Ok((method, options))

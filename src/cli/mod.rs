@@ -5,6 +5,7 @@
 
 mod args;
 mod capability;
+mod constraint_args;
 mod data_args;
 pub mod embed;
 mod experiment;

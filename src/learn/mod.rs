@@ -153,6 +153,8 @@ pub struct LearnOptions {
     /// claims optimality for a tree the exact search can beat (exercises the certificate's
     /// contradiction).
     pub break_model_for_tests: bool,
+    /// Side constraints (`--constraints` and its flags): MILP formulations only.
+    pub constraints: Option<crate::constraints::ConstraintSpec>,
 }
 
 impl LearnOptions {
@@ -178,6 +180,7 @@ impl Default for LearnOptions {
             warm_start: WarmStartMode::Greedy,
             certify: None,
             break_model_for_tests: false,
+            constraints: None,
         }
     }
 }
@@ -186,6 +189,13 @@ impl Default for LearnOptions {
 /// [`Method::prepare`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
     options.check()?;
+    if options.constraints.is_some() && !matches!(method, Method::Milp { .. }) {
+        return Err(crate::error::Error::parameter(
+            "--constraints",
+            "side constraints apply to the MILP formulations (oct, binoct, flowoct); the exact \
+             and sparse searches do not take them",
+        ));
+    }
     match method {
         Method::Milp {
             formulation,

@@ -36,6 +36,7 @@ mod probability;
 mod round_trip;
 mod row_weights_data;
 mod row_weights_search;
+mod side_constraints;
 mod solver;
 mod solver_oracle;
 mod sparse_methods;

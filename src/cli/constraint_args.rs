@@ -1,0 +1,45 @@
+//! The side-constraint options of `solve` and `export-lp` ([`ConstraintArgs`]): a TOML file of
+//! constraints and the flags for the common ones, merged into one
+//! [`ConstraintSpec`] (the flags add to the file).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::constraints::ConstraintSpec;
+use crate::error::Result;
+
+/// The clap group id of the side-constraint options.
+pub const CONSTRAINT_OPTIONS: &str = "constraint-options";
+
+/// Side constraints on the tree (MILP formulations oct, binoct, flowoct).
+#[derive(Debug, Clone, Args)]
+#[group(id = "constraint-options", multiple = true)]
+pub struct ConstraintArgs {
+    /// [oct, binoct, flowoct] A TOML file of side constraints: max_features, forbidden,
+    /// feature_costs with budget, depths (features allowed only at the listed depths, root 0)
+    /// and rows (linear rows over the model's variables, named as export-lp lists them).
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
+    /// [oct, binoct, flowoct] At most K distinct features in the tree.
+    #[arg(long, value_name = "K")]
+    pub max_features: Option<usize>,
+    /// [oct, binoct, flowoct] A feature no node may split on (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub forbid_feature: Vec<String>,
+}
+
+impl ConstraintArgs {
+    /// The constraints given, or `None` when there are none.
+    pub fn spec(&self) -> Result<Option<ConstraintSpec>> {
+        let mut spec = match &self.constraints {
+            Some(path) => ConstraintSpec::from_file(path)?,
+            None => ConstraintSpec::default(),
+        };
+        if self.max_features.is_some() {
+            spec.max_features = self.max_features;
+        }
+        spec.forbidden.extend(self.forbid_feature.iter().cloned());
+        Ok((!spec.is_empty()).then_some(spec))
+    }
+}
