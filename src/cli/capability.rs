@@ -52,7 +52,8 @@ pub enum Capability {
     Certificate,
     /// `--warm-start`: a start for the solver.
     WarmStart,
-    /// `--constraints`, `--max-features`, `--forbid-feature`: side constraints on the tree.
+    /// `--constraints`, `--max-features`, `--forbid-feature`, `--max-leaves`: side constraints
+    /// on the tree.
     SideConstraints,
 }
 

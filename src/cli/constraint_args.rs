@@ -17,8 +17,8 @@ pub const CONSTRAINT_OPTIONS: &str = "constraint-options";
 #[group(id = "constraint-options", multiple = true)]
 pub struct ConstraintArgs {
     /// [oct, binoct, flowoct] A TOML file of side constraints: max_features, forbidden,
-    /// feature_costs with budget, depths (features allowed only at the listed depths, root 0)
-    /// and rows (linear rows over the model's variables, named as export-lp lists them).
+    /// feature_costs with budget, depths (features allowed only at the listed depths, root 0),
+    /// max_leaves and rows (linear rows over the model's variables, named as export-lp lists them).
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
     /// [oct, binoct, flowoct] At most K distinct features in the tree.
@@ -27,6 +27,10 @@ pub struct ConstraintArgs {
     /// [oct, binoct, flowoct] A feature no node may split on (repeatable).
     #[arg(long, value_name = "NAME")]
     pub forbid_feature: Vec<String>,
+    /// [oct, binoct, flowoct] At most L leaves in the tree (one more than its splits; a leaf
+    /// no training row reaches counts).
+    #[arg(long, value_name = "L")]
+    pub max_leaves: Option<usize>,
 }
 
 impl ConstraintArgs {
@@ -38,6 +42,9 @@ impl ConstraintArgs {
         };
         if self.max_features.is_some() {
             spec.max_features = self.max_features;
+        }
+        if self.max_leaves.is_some() {
+            spec.max_leaves = self.max_leaves;
         }
         spec.forbidden.extend(self.forbid_feature.iter().cloned());
         Ok((!spec.is_empty()).then_some(spec))

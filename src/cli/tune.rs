@@ -198,6 +198,7 @@ impl TuneArgs {
                 constraints: None,
                 max_features: None,
                 forbid_feature: Vec::new(),
+                max_leaves: None,
             },
         })
     }

@@ -1,5 +1,6 @@
-//! The plain-code evaluation of a tree against the side constraints on its features: the
-//! distinct features it splits on and their cost, and every constraint it breaks. A tree
+//! The plain-code evaluation of a tree against the side constraints on its features and
+//! leaves: the distinct features it splits on and their cost, its leaves, and every constraint
+//! it breaks. A tree
 //! returned under side constraints is checked with it; so are warm starts, and the exhaustive
 //! search of the tests filters trees with it.
 
@@ -14,6 +15,8 @@ use super::SideConstraints;
 pub struct ConstraintValues {
     /// The distinct features the tree splits on, in feature order.
     pub features_used: Vec<String>,
+    /// The tree's leaves.
+    pub leaves: usize,
     /// Their summed cost, when the constraints have a budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
@@ -55,6 +58,14 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
             ));
         }
     }
+    let leaves = tree.leaves().len();
+    if let Some(most) = constraints.max_leaves {
+        if leaves > most {
+            broken.push(format!(
+                "the tree has {leaves} leaves, more than max_leaves = {most}"
+            ));
+        }
+    }
     let cost = constraints.budget.map(|budget| {
         let cost: f64 = (0..n)
             .filter(|&j| used[j])
@@ -69,6 +80,7 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
     });
     ConstraintValues {
         features_used,
+        leaves,
         cost,
         broken,
     }

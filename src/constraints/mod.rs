@@ -1,6 +1,7 @@
 //! Side constraints on the trees a MILP may return: which features the tree may use (forbidden
 //! features, features allowed only at given depths, at most K distinct features, a cost per
-//! feature within a budget) and linear rows of the user's own over the model's variables.
+//! feature within a budget), at most L leaves, and linear rows of the user's own over the
+//! model's variables.
 //!
 //! [`ConstraintSpec`] is the set as given (feature names; from `--constraints FILE` and the
 //! flags), [`SideConstraints`] the set checked against the training data (feature indices), and
@@ -32,6 +33,8 @@ pub struct SideConstraints {
     pub forbidden: Vec<bool>,
     /// The depths (root 0) at which each feature may split; `None`: every depth.
     pub depths: Vec<Option<Vec<usize>>>,
+    /// At most this many leaves (one more than the splits).
+    pub max_leaves: Option<usize>,
     /// The user's rows over the model's variables.
     pub rows: Vec<UserRow>,
 }
@@ -85,6 +88,9 @@ impl SideConstraints {
             .collect();
         if !depths.is_empty() {
             fields.insert("depths".into(), depths.into());
+        }
+        if let Some(l) = self.max_leaves {
+            fields.insert("max_leaves".into(), l.into());
         }
         if !self.rows.is_empty() {
             let rows: Vec<String> = self.rows.iter().map(|r| r.text.clone()).collect();

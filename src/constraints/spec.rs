@@ -27,6 +27,9 @@ pub struct ConstraintSpec {
     pub budget: Option<f64>,
     /// Features allowed only at the listed depths (the root is depth 0).
     pub depths: BTreeMap<String, Vec<usize>>,
+    /// At most this many leaves in the tree (one more than its splits; a leaf no training row
+    /// reaches counts).
+    pub max_leaves: Option<usize>,
     /// Linear rows over the model's variables, as `"a[f=0,n=1] + a[f=1,n=1] <= 1"`.
     pub rows: Vec<String>,
 }
@@ -86,6 +89,11 @@ impl ConstraintSpec {
         } else if !self.feature_costs.is_empty() {
             return Err(bad("feature_costs are given without a budget".to_string()));
         }
+        if self.max_leaves == Some(0) {
+            return Err(bad(
+                "max_leaves is 0; a tree has at least one leaf".to_string()
+            ));
+        }
         let mut depths = vec![None; names.len()];
         for (name, listed) in &self.depths {
             let mut listed = listed.clone();
@@ -105,6 +113,7 @@ impl ConstraintSpec {
             budget: self.budget,
             forbidden,
             depths,
+            max_leaves: self.max_leaves,
             rows,
         })
     }
@@ -159,6 +168,11 @@ mod tests {
             ..ConstraintSpec::default()
         };
         assert!(negative.resolve(&data()).is_err());
+        let no_leaf = ConstraintSpec {
+            max_leaves: Some(0),
+            ..ConstraintSpec::default()
+        };
+        assert!(no_leaf.resolve(&data()).is_err());
         assert!(toml::from_str::<ConstraintSpec>("max_feature = 1").is_err());
     }
 }

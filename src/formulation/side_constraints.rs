@@ -7,6 +7,8 @@
 //! - with a count or a budget, a binary `used[j=..]` per feature of the data, with `use[n=..,j=..]`:
 //!   `u[n,j] - used[j] <= 0`, then `max_features`: `sum_j used[j] <= K` and `budget`:
 //!   `sum_j c_j used[j] <= B`;
+//! - `max_leaves`: `sum_{n,j} u[n,j] <= L - 1` (a node splits on at most one feature, so the
+//!   sum counts the splits, and a tree has one leaf more than splits);
 //! - each row of the user's, `user_row[r]`, over the model's variables by name.
 //!
 //! Decoding re-evaluates the constraints on the returned tree by plain code
@@ -111,6 +113,10 @@ impl<B: BuiltModel> ConstrainedModel<B> {
                 mip.add_row("budget", sum, RowSense::Le, budget);
             }
         }
+        if let Some(most) = constraints.max_leaves {
+            let splits: Expression = usage.iter().map(|u| u.expression.clone()).sum();
+            mip.add_row("max_leaves", splits, RowSense::Le, most as f64 - 1.0);
+        }
         let mut names: HashMap<String, usize> = HashMap::new();
         for (column, var) in mip.vars().iter().enumerate() {
             names.insert(var.name.clone(), column);
@@ -212,6 +218,7 @@ impl<F: Formulation> Constrained<'_, F> {
         let mut report = serde_json::json!({
             "constraints": self.constraints.to_json(),
             "features_used": evaluated.features_used,
+            "leaves": evaluated.leaves,
             "broken": evaluated.broken,
         });
         if let Some(cost) = evaluated.cost {

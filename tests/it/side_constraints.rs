@@ -1,5 +1,5 @@
 //! Side constraints on the MILPs (feature count, forbidden features, features allowed only at
-//! given depths, feature costs within a budget, rows of the user's own) against the filtered
+//! given depths, feature costs within a budget, leaf count, rows of the user's own) against the filtered
 //! exhaustive oracle: on random small data, for OCT, BinOCT and FlowOCT on HiGHS and CBC, the
 //! optimum under each constraint equals the best of every tree that meets it, and the returned
 //! tree meets it by plain evaluation. Also the command line: an infeasible set exits 1, bad
@@ -108,6 +108,15 @@ fn at_most_k_features_reaches_the_filtered_optimum() {
         ..ConstraintSpec::default()
     };
     check_kind(&spec, &|t| features(t).len() <= 1, &[2]);
+}
+
+#[test]
+fn at_most_l_leaves_reaches_the_filtered_optimum() {
+    let spec = ConstraintSpec {
+        max_leaves: Some(3),
+        ..ConstraintSpec::default()
+    };
+    check_kind(&spec, &|t| t.len() < 3, &[2]);
 }
 
 #[test]
