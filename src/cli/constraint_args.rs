@@ -1,6 +1,7 @@
 //! The side-constraint options of `solve` and `export-lp` ([`ConstraintArgs`]): a TOML file of
 //! constraints and the flags for the common ones, merged into one
-//! [`ConstraintSpec`] (the flags add to the file).
+//! [`ConstraintSpec`] (the flags add to the file); and the line `solve` prints of their values
+//! ([`text_line`]).
 
 use std::path::PathBuf;
 
@@ -49,4 +50,48 @@ impl ConstraintArgs {
         spec.forbidden.extend(self.forbid_feature.iter().cloned());
         Ok((!spec.is_empty()).then_some(spec))
     }
+}
+
+/// The text line of a run's side constraints (the report's `side_constraints`), if it has any:
+/// the features used (and their cost), the leaves and each user row's value.
+pub fn text_line(report: &serde_json::Value) -> Option<String> {
+    let fields = report.as_object()?;
+    let used: Vec<&str> = fields
+        .get("features_used")?
+        .as_array()?
+        .iter()
+        .filter_map(|f| f.as_str())
+        .collect();
+    let mut parts = vec![format!(
+        "features used {} ({})",
+        used.len(),
+        used.join(", ")
+    )];
+    if let (Some(cost), Some(budget)) = (
+        fields.get("feature_cost"),
+        report["constraints"].get("budget"),
+    ) {
+        parts.push(format!("feature cost {cost} of budget {budget}"));
+    }
+    if let Some(leaves) = fields.get("leaves") {
+        parts.push(format!("leaves {leaves}"));
+    }
+    for row in fields
+        .get("rows")
+        .and_then(|r| r.as_array())
+        .into_iter()
+        .flatten()
+    {
+        parts.push(format!(
+            "`{}` at {} ({})",
+            row["row"].as_str().unwrap_or_default(),
+            row["activity"],
+            if row["holds"] == true {
+                "holds"
+            } else {
+                "BROKEN"
+            }
+        ));
+    }
+    Some(format!("side constraints: {}", parts.join("; ")))
 }

@@ -285,6 +285,9 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) -> Result<()> {
     if let Some(test) = &test {
         outln!("{}", summary_line("test", test))?;
     }
+    if let Some(line) = crate::cli::constraint_args::text_line(&outcome.side_constraints) {
+        outln!("{line}")?;
+    }
     if let Some(note) = one_sided_note(tree) {
         outln!("{note}")?;
     }

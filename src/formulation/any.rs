@@ -310,9 +310,9 @@ impl AnyFormulation {
             let built = f.build(train)?;
             let greedy = if warm_start { Some(inner.greedy_tree(train)?) } else { None };
             let warm_start = match greedy {
-                Some(tree) if f.refuses_start(&built, &tree).is_none() => {
+                Some(tree) if f.refuses_start(&built, &tree, None).is_none() => {
                     Some(f.encode(&built, &tree)?)
-                        .filter(|e| f.refuses_start(&built, &e.tree).is_none())
+                        .filter(|e| f.refuses_start(&built, &e.tree, Some(&e.assignment)).is_none())
                 }
                 _ => None,
             };

@@ -154,9 +154,15 @@ pub trait Formulation {
     fn build_under(&self, data: &Dataset, _constraints: &SideConstraints) -> Result<Self::Built> {
         self.build(data)
     }
-    /// Why `tree` may not be a warm start of the model, if it may not (a tree that breaks a side
-    /// constraint); by default it may.
-    fn refuses_start(&self, _built: &Self::Built, _tree: &Tree) -> Option<String> {
+    /// Why `tree` (with its encoding `assignment`, once encoded) may not be a warm start of the
+    /// model, if it may not (a tree or assignment that breaks a side constraint); by default
+    /// it may.
+    fn refuses_start(
+        &self,
+        _built: &Self::Built,
+        _tree: &Tree,
+        _assignment: Option<&Assignment>,
+    ) -> Option<String> {
         None
     }
     /// Encodes `tree` (learned on the same training data) as a complete assignment of every

@@ -253,8 +253,24 @@ impl<F: Formulation> Formulation for Constrained<'_, F> {
         ConstrainedModel::new(inner, self.constraints, self.inner.name())
     }
 
-    fn refuses_start(&self, _built: &Self::Built, tree: &Tree) -> Option<String> {
-        let broken = evaluate(self.constraints, tree).broken;
+    fn refuses_start(
+        &self,
+        built: &Self::Built,
+        tree: &Tree,
+        assignment: Option<&Assignment>,
+    ) -> Option<String> {
+        let mut broken = evaluate(self.constraints, tree).broken;
+        if let Some(values) = assignment.and_then(|a| built.mip.values_of(a).ok()) {
+            let (rows, _) = built.rows_at(values);
+            for row in rows.as_array().into_iter().flatten() {
+                if row["holds"] == false {
+                    broken.push(format!(
+                        "it breaks the row `{}`",
+                        row["row"].as_str().unwrap_or_default()
+                    ));
+                }
+            }
+        }
         (!broken.is_empty()).then(|| broken.join("; "))
     }
 

@@ -87,7 +87,7 @@ pub fn run<F: Formulation>(
     let warm_start_tree = match options.start {
         None => None,
         Some(tree) => 'start: {
-            let refused = formulation.refuses_start(&built, &tree);
+            let refused = formulation.refuses_start(&built, &tree, None);
             let encoded = match refused {
                 Some(_) => None,
                 None => Some(formulation.encode(&built, &tree)?),
@@ -95,7 +95,7 @@ pub fn run<F: Formulation>(
             let refused = refused.or_else(|| {
                 encoded
                     .as_ref()
-                    .and_then(|e| formulation.refuses_start(&built, &e.tree))
+                    .and_then(|e| formulation.refuses_start(&built, &e.tree, Some(&e.assignment)))
             });
             let (Some(encoded), None) = (encoded, &refused) else {
                 notes.push(format!(

@@ -234,6 +234,15 @@ fn an_infeasible_set_reports_infeasible_and_exits_1() {
         let report: serde_json::Value =
             serde_json::from_slice(&output.stdout).expect("a JSON report");
         assert_eq!(report["termination"], "infeasible", "{report}");
+        // The greedy start meets the count but not the row: it is dropped, never passed.
+        assert!(
+            report["notes"]
+                .as_array()
+                .expect("notes")
+                .iter()
+                .any(|n| n.as_str().is_some_and(|n| n.contains("warm start was dropped"))),
+            "{report}"
+        );
     }
 }
 
