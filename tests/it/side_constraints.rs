@@ -236,11 +236,9 @@ fn an_infeasible_set_reports_infeasible_and_exits_1() {
         assert_eq!(report["termination"], "infeasible", "{report}");
         // The greedy start meets the count but not the row: it is dropped, never passed.
         assert!(
-            report["notes"]
-                .as_array()
-                .expect("notes")
-                .iter()
-                .any(|n| n.as_str().is_some_and(|n| n.contains("warm start was dropped"))),
+            report["notes"].as_array().expect("notes").iter().any(|n| n
+                .as_str()
+                .is_some_and(|n| n.contains("warm start was dropped"))),
             "{report}"
         );
     }
@@ -317,4 +315,25 @@ fn export_lp_writes_the_rows_of_the_constraints() {
     assert!(lp.contains("max_features:"), "no max_features row");
     assert!(lp.contains("used(j1)"), "no feature indicator");
     assert!(!lp.contains("j0,t"), "a split variable on the forbidden x0");
+}
+
+#[test]
+fn the_embedded_command_line_passes_the_constraints_on() {
+    let words: Vec<String> = [
+        "--formulation",
+        "oct",
+        "--depth",
+        "1",
+        "--max-features",
+        "1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let (_, options) = milptree::cli::embed::solve_settings(&words).expect("valid settings");
+    assert_eq!(
+        options.constraints.and_then(|c| c.max_features),
+        Some(1),
+        "the estimator's solve words keep --max-features"
+    );
 }
