@@ -28,6 +28,7 @@
 
 pub mod cli;
 pub mod console;
+pub mod constraints;
 pub mod data;
 pub mod dp;
 pub mod error;

@@ -52,6 +52,9 @@ pub enum Capability {
     Certificate,
     /// `--warm-start`: a start for the solver.
     WarmStart,
+    /// `--constraints`, `--max-features`, `--forbid-feature`, `--max-leaves`: side constraints
+    /// on the tree.
+    SideConstraints,
 }
 
 impl CliMethod {
@@ -102,6 +105,7 @@ impl CliMethod {
         use Capability::*;
         match self {
             CliMethod::Oct => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 LeafPenalty,
@@ -111,6 +115,7 @@ impl CliMethod {
                 WarmStart,
             ],
             CliMethod::BinOct => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 LeafPenalty,
@@ -120,6 +125,7 @@ impl CliMethod {
                 WarmStart,
             ],
             CliMethod::FlowOct => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 Thresholds,

@@ -54,6 +54,7 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
         warm_start: args.model.warm_start(),
         certify: args.certify.certify.0,
         break_model_for_tests: false,
+        constraints: args.model.constraints.spec()?,
     };
     options.check()?;
     Ok((method, options))

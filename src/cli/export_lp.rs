@@ -97,11 +97,20 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
         }
         None => loaded.map(|set| formulation.prepare(set))?,
     };
-    let built = match args.max_fp {
-        Some(max_fp) => formulation.build_with_max_false_positives(&data.train, max_fp)?,
-        None => formulation.build(
+    let spec = args.model.constraints.spec()?;
+    let constraints = spec.map(|s| s.resolve(&data.train)).transpose()?;
+    let built = match (args.max_fp, &constraints) {
+        (Some(_), Some(_)) => {
+            return Err(Error::parameter(
+                "--constraints",
+                "does not apply with --max-fp (the front's model takes no side constraints)",
+            ))
+        }
+        (Some(max_fp), None) => formulation.build_with_max_false_positives(&data.train, max_fp)?,
+        (None, _) => formulation.build_constrained(
             &data.train,
             args.model.warm_start() == WarmStartMode::Greedy,
+            constraints.as_ref(),
         )?,
     };
     let mip = &built.mip;

@@ -6,6 +6,7 @@
 mod args;
 mod capability;
 mod column_args;
+mod constraint_args;
 mod data_args;
 pub mod embed;
 mod experiment;

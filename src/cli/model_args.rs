@@ -11,6 +11,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, Command, ValueEnum};
 
 use crate::cli::capability::{self, Capability, CliMethod};
+use crate::cli::constraint_args::{ConstraintArgs, CONSTRAINT_OPTIONS};
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::BinOctParams;
@@ -448,7 +449,8 @@ impl OptionGroup for WarmStartArgs {
 }
 
 /// Every option group and the capability it needs.
-const GROUPS: [(&str, Capability); 13] = [
+const GROUPS: [(&str, Capability); 14] = [
+    (ConstraintArgs::ID, ConstraintArgs::NEEDS),
     (ErrorArgs::ID, ErrorArgs::NEEDS),
     (ClassWeightArgs::ID, ClassWeightArgs::NEEDS),
     (LeafPenaltyArgs::ID, LeafPenaltyArgs::NEEDS),
@@ -499,6 +501,13 @@ pub struct ModelArgs {
     pub binoct: BinOctArgs,
     #[command(flatten)]
     pub olct: OlctArgs,
+    #[command(flatten)]
+    pub constraints: ConstraintArgs,
+}
+
+impl OptionGroup for ConstraintArgs {
+    const ID: &'static str = CONSTRAINT_OPTIONS;
+    const NEEDS: Capability = Capability::SideConstraints;
 }
 
 /// The options of the searches alone (`solve --solver dp|sparse`), which `export-lp`, whose

@@ -25,7 +25,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let data = original.clone().map(|set| method.prepare(set))?;
     let rule = relabel_rule(&original, &data);
     // The time limit bounds the whole command: what reading the data took is gone from it.
-    let mut options = learn_options(&args);
+    let mut options = learn_options(&args)?;
     options.time_limit = args
         .time_limit
         .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
@@ -135,8 +135,8 @@ fn write_contradiction(
 }
 
 /// The run's options from the command line (the numbers are checked by the solver layer).
-fn learn_options(args: &SolveArgs) -> LearnOptions {
-    LearnOptions {
+fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
+    Ok(LearnOptions {
         time_limit: args.time_limit,
         mip_rel_gap: args.mip.mip_gap,
         threads: args.mip.threads,
@@ -151,7 +151,8 @@ fn learn_options(args: &SolveArgs) -> LearnOptions {
         warm_start: args.model.warm_start(),
         certify: args.certify.certify.0,
         break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),
-    }
+        constraints: args.model.constraints.spec()?,
+    })
 }
 
 /// How a relabelling method maps the data's classes to the classes it learns
@@ -283,6 +284,9 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) -> Result<()> {
     outln!("{}", summary_line("train", &train))?;
     if let Some(test) = &test {
         outln!("{}", summary_line("test", test))?;
+    }
+    if let Some(line) = crate::cli::constraint_args::text_line(&outcome.side_constraints) {
+        outln!("{line}")?;
     }
     if let Some(note) = one_sided_note(tree) {
         outln!("{note}")?;

@@ -197,6 +197,12 @@ impl TuneArgs {
                 univariate: false,
                 no_refine: false,
             },
+            constraints: crate::cli::constraint_args::ConstraintArgs {
+                constraints: None,
+                max_features: None,
+                forbid_feature: Vec::new(),
+                max_leaves: None,
+            },
         };
         Ok((model, searches))
     }

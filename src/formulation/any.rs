@@ -11,12 +11,14 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::constraints::SideConstraints;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::{BinOct, BinOctParams};
 use crate::formulation::flowoct::{FlowOct, FlowOctParams};
 use crate::formulation::oct::{Oct, OctParams};
 use crate::formulation::olct::{Olct, OlctParams};
+use crate::formulation::side_constraints::Constrained;
 use crate::formulation::{BuiltModel, ClassErrors, Encoded, Formulation, VariableRole};
 use crate::mip::{MipModel, RowSense};
 use crate::tree::Tree;
@@ -282,6 +284,37 @@ impl AnyFormulation {
                 Some(f.encode(&built, &f.greedy_tree(train)?)?)
             } else {
                 None
+            };
+            Ok(AnyBuilt {
+                roles: built.variable_roles(),
+                mip: built.mip().clone(),
+                integrality_tolerance: built.integrality_tolerance(),
+                warm_start,
+            })
+        })
+    }
+
+    /// [`AnyFormulation::build`] with the rows of `constraints` (see
+    /// [`super::side_constraints`]); a greedy warm start that breaks them is not encoded.
+    pub fn build_constrained(
+        &self,
+        train: &Dataset,
+        warm_start: bool,
+        constraints: Option<&SideConstraints>,
+    ) -> Result<AnyBuilt> {
+        let Some(constraints) = constraints else {
+            return self.build(train, warm_start);
+        };
+        dispatch!(self, inner => {
+            let f = Constrained { inner, constraints };
+            let built = f.build(train)?;
+            let greedy = if warm_start { Some(inner.greedy_tree(train)?) } else { None };
+            let warm_start = match greedy {
+                Some(tree) if f.refuses_start(&built, &tree, None).is_none() => {
+                    Some(f.encode(&built, &tree)?)
+                        .filter(|e| f.refuses_start(&built, &e.tree, Some(&e.assignment)).is_none())
+                }
+                _ => None,
             };
             Ok(AnyBuilt {
                 roles: built.variable_roles(),

@@ -16,6 +16,7 @@ pub mod flowoct;
 pub mod oct;
 pub mod olct;
 pub mod parameters;
+pub mod side_constraints;
 pub mod twins;
 
 pub use crate::score::Objective;
@@ -23,6 +24,7 @@ pub use any::{AnyBuilt, AnyFormulation, FormulationName, FormulationParams};
 
 use serde::Serialize;
 
+use crate::constraints::SideConstraints;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::mip::{Assignment, Expression, MipModel};
@@ -62,6 +64,13 @@ pub trait BuiltModel {
     /// (`SolveOptions::solver_options`), which therefore win. By default none.
     fn solver_options(&self, _solver: SolverKind, _start: StartKind) -> Vec<(String, String)> {
         Vec::new()
+    }
+    /// Whether each branch node splits on each feature, as expressions of the model's variables
+    /// (1 when it does, 0 when not, in every integer solution), for the rows of side
+    /// constraints on features; `None` for a model that does not take them. A feature a node
+    /// cannot split on has no entry.
+    fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
+        None
     }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's
     /// refinement). Returns the final tree and a report of what was done; by default nothing.
@@ -103,6 +112,17 @@ pub struct Encoded {
     pub notes: Vec<String>,
 }
 
+/// Whether a branch node splits on a feature, as an expression of a model's variables.
+#[derive(Debug, Clone)]
+pub struct FeatureUse {
+    /// The node (1-based, breadth-first).
+    pub node: usize,
+    /// The feature.
+    pub feature: usize,
+    /// 1 when the node splits on the feature, 0 when not.
+    pub expression: Expression,
+}
+
 /// A decoded solution.
 #[derive(Debug, Clone)]
 pub struct Decoded {
@@ -127,6 +147,24 @@ pub trait Formulation {
     fn parameters(&self) -> serde_json::Value;
     /// Builds the model on the training data.
     fn build(&self, data: &Dataset) -> Result<Self::Built>;
+    /// Builds the model to take side constraints on features (`constraints`), when the model
+    /// as usual cannot express every tree that meets them (a filler split on a forbidden
+    /// feature, a duplicate feature merged away); by default [`Formulation::build`]. The rows of
+    /// the constraints are added by [`side_constraints::Constrained`].
+    fn build_under(&self, data: &Dataset, _constraints: &SideConstraints) -> Result<Self::Built> {
+        self.build(data)
+    }
+    /// Why `tree` (with its encoding `assignment`, once encoded) may not be a warm start of the
+    /// model, if it may not (a tree or assignment that breaks a side constraint); by default
+    /// it may.
+    fn refuses_start(
+        &self,
+        _built: &Self::Built,
+        _tree: &Tree,
+        _assignment: Option<&Assignment>,
+    ) -> Option<String> {
+        None
+    }
     /// Encodes `tree` (learned on the same training data) as a complete assignment of every
     /// variable of the model, with the tree that assignment represents. Errors when the tree
     /// cannot be represented at all (e.g. too deep, or a kind of split the model lacks).
@@ -136,6 +174,16 @@ pub trait Formulation {
     /// The objective value the model assigns to `tree`, computed by plain code from the
     /// training data (never from a solution). A decoded optimum must match the solver's.
     fn objective_of(&self, built: &Self::Built, tree: &Tree) -> Result<f64>;
+    /// The side constraints' values on `tree` (and on `solution`, for rows over the model's
+    /// variables), as reported; null without side constraints.
+    fn side_constraints_report(
+        &self,
+        _built: &Self::Built,
+        _tree: &Tree,
+        _solution: Option<&Assignment>,
+    ) -> serde_json::Value {
+        serde_json::Value::Null
+    }
 }
 
 /// A formulation whose model counts the errors on each class as linear expressions, with leaves

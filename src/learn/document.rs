@@ -130,6 +130,10 @@ pub struct SolveDocument {
     pub decode_mismatch: Option<DecodeMismatch>,
     /// Formulation-specific post-processing (OLCT's refinement), or null.
     pub post_process: Value,
+    /// With side constraints: the constraints, the features the tree uses (and their cost),
+    /// each user row's value, and what the tree breaks (nothing, or the run is an error).
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub side_constraints: Value,
     /// The plain evaluator's figures of the tree on the training and test sets.
     pub train: Option<Summary>,
     pub test: Option<Summary>,
@@ -210,6 +214,7 @@ impl SolveDocument {
             dp_objective: None,
             decode_mismatch: outcome.decode_mismatch.clone(),
             post_process: outcome.post_process.clone(),
+            side_constraints: outcome.side_constraints.clone(),
             train,
             test,
             one_sided_splits: tree.map(OneSidedSplit::of),

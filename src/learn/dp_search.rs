@@ -316,6 +316,7 @@ impl DpSearch {
             tree: Some(tree),
             front: None,
             replaced: None,
+            side_constraints: serde_json::Value::Null,
         })
     }
 
@@ -415,6 +416,7 @@ impl DpSearch {
             sparse: None,
             front: Some(front),
             replaced: None,
+            side_constraints: serde_json::Value::Null,
         })
     }
 }

@@ -11,8 +11,10 @@ use std::time::Instant;
 
 use serde_json::Value;
 
+use crate::constraints::ConstraintSpec;
 use crate::data::Dataset;
 use crate::error::Result;
+use crate::formulation::side_constraints::Constrained;
 use crate::formulation::{AnyFormulation, BuiltModel, Formulation, StartKind};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
 use crate::learn::WarmStartMode;
@@ -26,11 +28,21 @@ pub fn run_any(
     train: &Dataset,
     options: MilpOptions,
 ) -> Result<Outcome> {
+    let Some(spec) = options.constraints.clone() else {
+        return match formulation {
+            AnyFormulation::Oct(f) => run(f, train, options),
+            AnyFormulation::BinOct(f) => run(f, train, options),
+            AnyFormulation::Olct(f) => run(f, train, options),
+            AnyFormulation::FlowOct(f) => run(f, train, options),
+        };
+    };
+    let constraints = spec.resolve(train)?;
+    let constraints = &constraints;
     match formulation {
-        AnyFormulation::Oct(f) => run(f, train, options),
-        AnyFormulation::BinOct(f) => run(f, train, options),
-        AnyFormulation::Olct(f) => run(f, train, options),
-        AnyFormulation::FlowOct(f) => run(f, train, options),
+        AnyFormulation::Oct(inner) => run(&Constrained { inner, constraints }, train, options),
+        AnyFormulation::BinOct(inner) => run(&Constrained { inner, constraints }, train, options),
+        AnyFormulation::Olct(inner) => run(&Constrained { inner, constraints }, train, options),
+        AnyFormulation::FlowOct(inner) => run(&Constrained { inner, constraints }, train, options),
     }
 }
 
@@ -48,6 +60,9 @@ pub struct MilpOptions {
     /// Whether `start` is proven optimal (the exact search's finished tree), which lets a model
     /// spare the solver's search for better incumbents ([`BuiltModel::solver_options`]).
     pub start_is_optimal: bool,
+    /// Side constraints on the tree (checked against the training data when the model is
+    /// built); `None`: none.
+    pub constraints: Option<ConstraintSpec>,
     /// Test-only: a row `objective >= the start's objective` is added to the model solved,
     /// which makes the solver claim optimality for a tree that may be beaten.
     pub bound_below_for_tests: bool,
@@ -71,8 +86,24 @@ pub fn run<F: Formulation>(
     let mut warm_start_objective = None;
     let warm_start_tree = match options.start {
         None => None,
-        Some(tree) => {
-            let encoded = formulation.encode(&built, &tree)?;
+        Some(tree) => 'start: {
+            let refused = formulation.refuses_start(&built, &tree, None);
+            let encoded = match refused {
+                Some(_) => None,
+                None => Some(formulation.encode(&built, &tree)?),
+            };
+            let refused = refused.or_else(|| {
+                encoded
+                    .as_ref()
+                    .and_then(|e| formulation.refuses_start(&built, &e.tree, Some(&e.assignment)))
+            });
+            let (Some(encoded), None) = (encoded, &refused) else {
+                notes.push(format!(
+                    "the warm start was dropped: it breaks the side constraints ({})",
+                    refused.unwrap_or_default()
+                ));
+                break 'start None;
+            };
             notes.extend(encoded.notes);
             let evaluated = formulation.objective_of(&built, &encoded.tree)?;
             let model = built.mip().objective_value(&encoded.assignment);
@@ -148,6 +179,7 @@ pub fn run<F: Formulation>(
         tree: None,
         front: None,
         replaced: None,
+        side_constraints: Value::Null,
     };
     let Some(solution) = solved.solution else {
         return Ok(outcome);
@@ -168,6 +200,8 @@ pub fn run<F: Formulation>(
             });
         }
     }
+    outcome.side_constraints =
+        formulation.side_constraints_report(&built, &decoded.tree, Some(&solution));
     let (tree, post_process) = built.post_process(decoded.tree)?;
     outcome.post_process = post_process;
     outcome.tree = Some(tree);

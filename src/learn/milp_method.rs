@@ -44,7 +44,14 @@ pub fn run(
     options: LearnOptions,
 ) -> Result<Outcome> {
     let started = Instant::now();
-    let counterpart = counterpart(formulation, train, None);
+    let mut counterpart = counterpart(formulation, train, None);
+    if let (Some(c), Some(_)) = (counterpart.as_mut(), &options.constraints) {
+        c.not_applicable = Some(
+            "the exact search does not take side constraints, so its optimum is not this \
+             model's"
+                .to_string(),
+        );
+    }
     let chosen = choose_start(formulation, counterpart.as_ref(), train, &options)?;
     let certifiable = counterpart
         .as_ref()
@@ -76,6 +83,7 @@ pub fn run(
             warm_start_mode: options.warm_start,
             start_is_optimal: chosen.optimal,
             bound_below_for_tests: options.break_model_for_tests,
+            constraints: options.constraints.clone(),
         },
     )?;
     // The run's limit, which the warm start's search and the solver share.

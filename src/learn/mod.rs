@@ -173,6 +173,8 @@ pub struct LearnOptions {
     /// claims optimality for a tree the exact search can beat (exercises the certificate's
     /// contradiction).
     pub break_model_for_tests: bool,
+    /// Side constraints (`--constraints` and its flags): MILP formulations only.
+    pub constraints: Option<crate::constraints::ConstraintSpec>,
 }
 
 impl LearnOptions {
@@ -198,6 +200,7 @@ impl Default for LearnOptions {
             warm_start: WarmStartMode::Greedy,
             certify: None,
             break_model_for_tests: false,
+            constraints: None,
         }
     }
 }
@@ -209,7 +212,19 @@ impl Default for LearnOptions {
 /// trees are mapped back, each split with its learned missing side (see [`missing`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
     options.check()?;
+    if options.constraints.is_some() && !matches!(method, Method::Milp { .. }) {
+        return Err(crate::error::Error::parameter(
+            "--constraints",
+            "side constraints apply to the MILP formulations (oct, binoct, flowoct); the exact \
+             and sparse searches do not take them",
+        ));
+    }
     method.refuse_missing(train)?;
+    if options.constraints.is_some() {
+        // The constraints name and count the data's features; the copies of a feature with
+        // missing values would count as two.
+        train.refuse_missing("a model with side constraints")?;
+    }
     missing::with_copies(
         train,
         |data| match method {

@@ -69,6 +69,8 @@ pub struct Outcome {
     pub front: Option<FrontSummary>,
     /// A MILP's own tree when the certificate's tree beat it and took its place in `tree`.
     pub replaced: Option<ReplacedTree>,
+    /// The side constraints and their values on the returned tree, or null.
+    pub side_constraints: Value,
 }
 
 /// The tree a run set aside for a better one (none when the solver found none), and its

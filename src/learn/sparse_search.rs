@@ -328,6 +328,7 @@ impl SparseSearch {
             tree: Some(tree),
             front: None,
             replaced: None,
+            side_constraints: serde_json::Value::Null,
         }
     }
 }

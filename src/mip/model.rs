@@ -193,6 +193,14 @@ impl MipModel {
         self.objective_defects = defects;
     }
 
+    /// The variable of column `column`.
+    ///
+    /// # Panics
+    /// If `column` is not a column of this model.
+    pub fn variable(&self, column: usize) -> Variable {
+        self.variables[column]
+    }
+
     /// The column of `variable`.
     ///
     /// # Panics

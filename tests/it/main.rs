@@ -42,6 +42,7 @@ mod readme;
 mod round_trip;
 mod row_weights_data;
 mod row_weights_search;
+mod side_constraints;
 mod solver;
 mod solver_oracle;
 mod sparse_methods;

@@ -39,6 +39,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> 
         warm_start_mode: warm,
         start_is_optimal: false,
         bound_below_for_tests: false,
+        constraints: None,
     };
     let outcome = milp::run(oct, data, options).expect("OCT solves");
     assert_eq!(

@@ -16,6 +16,7 @@ pub(crate) mod snap;
 
 use serde_json::json;
 
+use crate::constraints::SideConstraints;
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::costs::ErrorCosts;
@@ -50,6 +51,19 @@ pub struct BinOct {
 }
 
 impl BinOct {
+    /// The model, with split indicators when the leaf penalty or `split_indicators` asks.
+    fn build_model(&self, data: &Dataset, split_indicators: bool) -> Result<BinOctModel> {
+        self.check(data)?;
+        Ok(BinOctModel::build(
+            data,
+            self.depth,
+            Candidates::new(data, self.thresholds),
+            ErrorCosts::new(self.objective, &self.class_weights, data)?,
+            self.leaf_penalty,
+            split_indicators,
+        ))
+    }
+
     /// Depth `depth`, class-boundary thresholds (as in the paper), accuracy objective.
     pub fn new(depth: usize) -> BinOct {
         BinOct {
@@ -124,14 +138,13 @@ impl Formulation for BinOct {
     }
 
     fn build(&self, data: &Dataset) -> Result<BinOctModel> {
-        self.check(data)?;
-        Ok(BinOctModel::build(
-            data,
-            self.depth,
-            Candidates::new(data, self.thresholds),
-            ErrorCosts::new(self.objective, &self.class_weights, data)?,
-            self.leaf_penalty,
-        ))
+        self.build_model(data, false)
+    }
+
+    /// The model with split indicators (a node may be a leaf without a filler split, which
+    /// would use a feature the tree does not).
+    fn build_under(&self, data: &Dataset, _constraints: &SideConstraints) -> Result<BinOctModel> {
+        self.build_model(data, true)
     }
 
     /// Encodes the snapped tree (see [`BinOctModel::snapped`]), filled to the full depth. With

@@ -5,7 +5,9 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::twins::Twins;
-use crate::formulation::{cbc_without_cuts_and_heuristics, BuiltModel, StartKind, VariableRole};
+use crate::formulation::{
+    cbc_without_cuts_and_heuristics, BuiltModel, FeatureUse, StartKind, VariableRole,
+};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::solver::SolverKind;
 
@@ -51,13 +53,16 @@ fn leaves_under(id: usize, depth: usize) -> std::ops::Range<usize> {
 impl BinOctModel {
     /// Builds the model of depth `depth` over `candidates` of `data`, with the cost `costs` of
     /// an error on each row, and `leaf_penalty` per leaf (in units of the weighted error rate;
-    /// 0 builds the model without split indicators).
+    /// 0 builds the model without split indicators unless `split_indicators`: side constraints
+    /// on features need them, so that a node above the last level can be a leaf without a
+    /// filler split on some feature).
     pub(super) fn build(
         data: &Dataset,
         depth: usize,
         candidates: Candidates,
         costs: ErrorCosts,
         leaf_penalty: f64,
+        split_indicators: bool,
     ) -> BinOctModel {
         let n_branch = (1usize << depth) - 1;
         let first_leaf = 1usize << depth;
@@ -78,7 +83,7 @@ impl BinOctModel {
         let mut feature_vars = Vec::with_capacity(n_branch);
         let mut bit_vars = Vec::with_capacity(n_branch);
         for n in 1..=n_branch {
-            if leaf_cost > 0.0 {
+            if leaf_cost > 0.0 || split_indicators {
                 let name = format!("d[n={n}]");
                 split_vars.push(mip.binary(&name));
                 role(&name, Some(n), format!("node {n} splits"));
@@ -530,6 +535,25 @@ impl BinOctModel {
 impl BuiltModel for BinOctModel {
     fn mip(&self) -> &MipModel {
         &self.mip
+    }
+
+    /// Node `n` splits on feature `f` when `f[n,f]` is 1.
+    fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
+        Some(
+            self.feature_vars
+                .iter()
+                .enumerate()
+                .flat_map(|(m, row)| {
+                    row.iter().enumerate().filter_map(move |(f, var)| {
+                        var.map(|var| FeatureUse {
+                            node: m + 1,
+                            feature: f,
+                            expression: Expression::from(var),
+                        })
+                    })
+                })
+                .collect(),
+        )
     }
 
     fn variable_roles(&self) -> Vec<VariableRole> {

@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use crate::constraints::SideConstraints;
 use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
 use crate::formulation::binoct::candidates::Candidates;
 
@@ -43,8 +44,17 @@ pub struct NodeFeatures {
 
 impl NodeFeatures {
     /// The features of a tree of depth `depth` over `candidates` of `data`, with the rows in
-    /// `groups`.
-    pub fn new(data: &Dataset, candidates: &Candidates, groups: &[Group], depth: usize) -> Self {
+    /// `groups`, under the side constraints `constraints` (if any).
+    pub fn new(
+        data: &Dataset,
+        candidates: &Candidates,
+        groups: &[Group],
+        depth: usize,
+        constraints: Option<&SideConstraints>,
+    ) -> Self {
+        let permits =
+            |feature: usize, level: usize| constraints.is_none_or(|c| c.permits(feature, level));
+        let distinct = constraints.is_some_and(SideConstraints::counts_features);
         let binary: Vec<BinaryFeature> = candidates
             .usable()
             .into_iter()
@@ -76,21 +86,26 @@ impl NodeFeatures {
         let mut representative = Vec::with_capacity(depth);
         for level in 0..depth {
             let last = level + 1 == depth;
-            let mut first: HashMap<&[bool], usize> = HashMap::new();
+            let key = |f: usize| {
+                (
+                    distinct.then_some(binary[f].feature),
+                    patterns[f].as_slice(),
+                )
+            };
+            let mut first: HashMap<(Option<usize>, &[bool]), usize> = HashMap::new();
             let mut level_allowed = Vec::new();
-            for (f, pattern) in patterns.iter().enumerate() {
-                if last && !class_boundary[f] {
+            for f in 0..patterns.len() {
+                if (last && !class_boundary[f]) || !permits(binary[f].feature, level) {
                     continue;
                 }
-                first.entry(pattern.as_slice()).or_insert_with(|| {
+                first.entry(key(f)).or_insert_with(|| {
                     level_allowed.push(f);
                     f
                 });
             }
             representative.push(
-                patterns
-                    .iter()
-                    .map(|pattern| first.get(pattern.as_slice()).copied())
+                (0..patterns.len())
+                    .map(|f| first.get(&key(f)).copied())
                     .collect(),
             );
             allowed.push(level_allowed);

@@ -23,6 +23,7 @@ pub use params::FlowOctParams;
 
 use serde_json::json;
 
+use crate::constraints::SideConstraints;
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
@@ -51,6 +52,22 @@ pub struct FlowOct {
 }
 
 impl FlowOct {
+    /// The model, its features restricted by `constraints` when given.
+    fn build_model(
+        &self,
+        data: &Dataset,
+        constraints: Option<&SideConstraints>,
+    ) -> Result<FlowOctModel> {
+        self.check(data)?;
+        Ok(FlowOctModel::build(
+            data,
+            self.depth,
+            Candidates::new(data, self.thresholds),
+            ErrorCosts::new(self.objective, &self.class_weights, data)?,
+            constraints,
+        ))
+    }
+
     /// Depth `depth`, every midpoint as a threshold, accuracy objective.
     pub fn new(depth: usize) -> FlowOct {
         FlowOctParams::default().check(depth).unwrap_or(FlowOct {
@@ -102,13 +119,13 @@ impl Formulation for FlowOct {
     }
 
     fn build(&self, data: &Dataset) -> Result<FlowOctModel> {
-        self.check(data)?;
-        Ok(FlowOctModel::build(
-            data,
-            self.depth,
-            Candidates::new(data, self.thresholds),
-            ErrorCosts::new(self.objective, &self.class_weights, data)?,
-        ))
+        self.build_model(data, None)
+    }
+
+    /// The model whose levels take only the features `constraints` permit there, with
+    /// duplicates merged within one feature when they count features.
+    fn build_under(&self, data: &Dataset, constraints: &SideConstraints) -> Result<FlowOctModel> {
+        self.build_model(data, Some(constraints))
     }
 
     fn encode(&self, built: &FlowOctModel, tree: &Tree) -> Result<Encoded> {

@@ -1,11 +1,14 @@
 //! The FlowOCT mixed-integer model (see `formulations/flowoct.md`): its variables and rows, the
 //! assignment of a tree (the warm start) and the tree of a solution.
 
+use crate::constraints::SideConstraints;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
 use crate::formulation::costs::ErrorCosts;
-use crate::formulation::{cbc_without_cuts_and_heuristics, BuiltModel, StartKind, VariableRole};
+use crate::formulation::{
+    cbc_without_cuts_and_heuristics, BuiltModel, FeatureUse, StartKind, VariableRole,
+};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::solver::SolverKind;
 use crate::tree::{node_depth, NodeKind, Split, Tree, TreeBuilder};
@@ -94,13 +97,14 @@ impl FlowOctModel {
         depth: usize,
         candidates: Candidates,
         costs: ErrorCosts,
+        constraints: Option<&SideConstraints>,
     ) -> FlowOctModel {
         let n_nodes = (1usize << (depth + 1)) - 1;
         let n_branch = (1usize << depth) - 1;
         let k = data.n_classes();
         let features = &data.schema().features;
         let groups = groups(data, &candidates, &costs.rows);
-        let node_features = NodeFeatures::new(data, &candidates, &groups, depth);
+        let node_features = NodeFeatures::new(data, &candidates, &groups, depth, constraints);
         let binary = &node_features.binary;
         let mut mip = MipModel::new(format!("flowoct_depth{depth}"));
         let mut roles = Vec::new();
@@ -513,6 +517,24 @@ impl FlowOctModel {
 impl BuiltModel for FlowOctModel {
     fn mip(&self) -> &MipModel {
         &self.mip
+    }
+
+    /// Node `n` splits on feature `j` when one of its `b[n,j,t]` is 1: their sum, the chain's
+    /// first suffix.
+    fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
+        Some(
+            self.chains
+                .iter()
+                .enumerate()
+                .flat_map(|(m, chains)| {
+                    chains.iter().map(move |chain| FeatureUse {
+                        node: m + 1,
+                        feature: chain.feature,
+                        expression: Expression::from(chain.suffix[0]),
+                    })
+                })
+                .collect(),
+        )
     }
 
     fn variable_roles(&self) -> Vec<VariableRole> {

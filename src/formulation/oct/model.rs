@@ -5,7 +5,7 @@ use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::oct::Oct;
-use crate::formulation::{BuiltModel, VariableRole};
+use crate::formulation::{BuiltModel, FeatureUse, VariableRole};
 use crate::mip::{Expression, MipModel, Variable};
 
 /// One feature as the model sees it.
@@ -100,6 +100,25 @@ impl OctModel {
 impl BuiltModel for OctModel {
     fn mip(&self) -> &MipModel {
         &self.mip
+    }
+
+    /// Node `n` splits on feature `j` when `a[f=j,n]` is 1.
+    fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
+        Some(
+            self.a
+                .iter()
+                .enumerate()
+                .flat_map(|(j, by_node)| {
+                    by_node.iter().enumerate().filter_map(move |(m, var)| {
+                        var.map(|var| FeatureUse {
+                            node: m + 1,
+                            feature: j,
+                            expression: Expression::from(var),
+                        })
+                    })
+                })
+                .collect(),
+        )
     }
 
     fn variable_roles(&self) -> Vec<VariableRole> {

@@ -1,0 +1,97 @@
+//! The side-constraint options of `solve` and `export-lp` ([`ConstraintArgs`]): a TOML file of
+//! constraints and the flags for the common ones, merged into one
+//! [`ConstraintSpec`] (the flags add to the file); and the line `solve` prints of their values
+//! ([`text_line`]).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::constraints::ConstraintSpec;
+use crate::error::Result;
+
+/// The clap group id of the side-constraint options.
+pub const CONSTRAINT_OPTIONS: &str = "constraint-options";
+
+/// Side constraints on the tree (MILP formulations oct, binoct, flowoct).
+#[derive(Debug, Clone, Args)]
+#[group(id = "constraint-options", multiple = true)]
+pub struct ConstraintArgs {
+    /// [oct, binoct, flowoct] A TOML file of side constraints: max_features, forbidden,
+    /// feature_costs with budget, depths (features allowed only at the listed depths, root 0),
+    /// max_leaves and rows (linear rows over the model's variables, named as export-lp lists them).
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
+    /// [oct, binoct, flowoct] At most K distinct features in the tree.
+    #[arg(long, value_name = "K")]
+    pub max_features: Option<usize>,
+    /// [oct, binoct, flowoct] A feature no node may split on (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub forbid_feature: Vec<String>,
+    /// [oct, binoct, flowoct] At most L leaves in the tree (one more than its splits; a leaf
+    /// no training row reaches counts).
+    #[arg(long, value_name = "L")]
+    pub max_leaves: Option<usize>,
+}
+
+impl ConstraintArgs {
+    /// The constraints given, or `None` when there are none.
+    pub fn spec(&self) -> Result<Option<ConstraintSpec>> {
+        let mut spec = match &self.constraints {
+            Some(path) => ConstraintSpec::from_file(path)?,
+            None => ConstraintSpec::default(),
+        };
+        if self.max_features.is_some() {
+            spec.max_features = self.max_features;
+        }
+        if self.max_leaves.is_some() {
+            spec.max_leaves = self.max_leaves;
+        }
+        spec.forbidden.extend(self.forbid_feature.iter().cloned());
+        Ok((!spec.is_empty()).then_some(spec))
+    }
+}
+
+/// The text line of a run's side constraints (the report's `side_constraints`), if it has any:
+/// the features used (and their cost), the leaves and each user row's value.
+pub fn text_line(report: &serde_json::Value) -> Option<String> {
+    let fields = report.as_object()?;
+    let used: Vec<&str> = fields
+        .get("features_used")?
+        .as_array()?
+        .iter()
+        .filter_map(|f| f.as_str())
+        .collect();
+    let mut parts = vec![format!(
+        "features used {} ({})",
+        used.len(),
+        used.join(", ")
+    )];
+    if let (Some(cost), Some(budget)) = (
+        fields.get("feature_cost"),
+        report["constraints"].get("budget"),
+    ) {
+        parts.push(format!("feature cost {cost} of budget {budget}"));
+    }
+    if let Some(leaves) = fields.get("leaves") {
+        parts.push(format!("leaves {leaves}"));
+    }
+    for row in fields
+        .get("rows")
+        .and_then(|r| r.as_array())
+        .into_iter()
+        .flatten()
+    {
+        parts.push(format!(
+            "`{}` at {} ({})",
+            row["row"].as_str().unwrap_or_default(),
+            row["activity"],
+            if row["holds"] == true {
+                "holds"
+            } else {
+                "BROKEN"
+            }
+        ));
+    }
+    Some(format!("side constraints: {}", parts.join("; ")))
+}

@@ -1,0 +1,87 @@
+//! The plain-code evaluation of a tree against the side constraints on its features and
+//! leaves: the distinct features it splits on and their cost, its leaves, and every constraint
+//! it breaks. A tree
+//! returned under side constraints is checked with it; so are warm starts, and the exhaustive
+//! search of the tests filters trees with it.
+
+use serde::Serialize;
+
+use crate::tree::{node_depth, NodeKind, Split, Tree};
+
+use super::SideConstraints;
+
+/// What a tree's features amount to under a set of side constraints.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConstraintValues {
+    /// The distinct features the tree splits on, in feature order.
+    pub features_used: Vec<String>,
+    /// The tree's leaves.
+    pub leaves: usize,
+    /// Their summed cost, when the constraints have a budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
+    /// Each constraint the tree breaks, in words (empty: it meets them all).
+    pub broken: Vec<String>,
+}
+
+/// The values of `tree` under `constraints` (oblique splits use every feature).
+pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues {
+    let n = constraints.feature_names.len();
+    let mut used = vec![false; n];
+    let mut broken = Vec::new();
+    for (id, node) in tree.nodes() {
+        let features: Vec<usize> = match &node.kind {
+            NodeKind::Split(Split::Axis { feature, .. }) => vec![*feature],
+            NodeKind::Split(Split::Oblique { .. }) => (0..n).collect(),
+            NodeKind::Leaf { .. } => Vec::new(),
+        };
+        for j in features.into_iter().filter(|&j| j < n) {
+            used[j] = true;
+            if !constraints.permits(j, node_depth(id)) {
+                broken.push(format!(
+                    "node {id} (depth {}) splits on `{}`, which is not allowed there",
+                    node_depth(id),
+                    constraints.feature_names[j]
+                ));
+            }
+        }
+    }
+    let features_used: Vec<String> = (0..n)
+        .filter(|&j| used[j])
+        .map(|j| constraints.feature_names[j].clone())
+        .collect();
+    if let Some(k) = constraints.max_features {
+        if features_used.len() > k {
+            broken.push(format!(
+                "{} distinct features are used, more than max_features = {k}",
+                features_used.len()
+            ));
+        }
+    }
+    let leaves = tree.leaves().len();
+    if let Some(most) = constraints.max_leaves {
+        if leaves > most {
+            broken.push(format!(
+                "the tree has {leaves} leaves, more than max_leaves = {most}"
+            ));
+        }
+    }
+    let cost = constraints.budget.map(|budget| {
+        let cost: f64 = (0..n)
+            .filter(|&j| used[j])
+            .map(|j| constraints.costs[j])
+            .sum();
+        if cost > budget + 1e-9 * budget.abs().max(1.0) {
+            broken.push(format!(
+                "the features used cost {cost}, more than the budget {budget}"
+            ));
+        }
+        cost
+    });
+    ConstraintValues {
+        features_used,
+        leaves,
+        cost,
+        broken,
+    }
+}

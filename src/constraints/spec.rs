@@ -1,0 +1,178 @@
+//! The side constraints as given ([`ConstraintSpec`]): a TOML file (`--constraints FILE`) and
+//! the flags, merged, then checked against the training data's features into
+//! [`SideConstraints`].
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+
+use super::user_row::UserRow;
+use super::SideConstraints;
+
+/// Side constraints as given, with features by name. Every field is optional.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConstraintSpec {
+    /// At most this many distinct features in the tree.
+    pub max_features: Option<usize>,
+    /// Features no node may split on.
+    pub forbidden: Vec<String>,
+    /// The cost of each listed feature (others: 0); needs `budget`.
+    pub feature_costs: BTreeMap<String, f64>,
+    /// The summed cost of the distinct features used is at most this.
+    pub budget: Option<f64>,
+    /// Features allowed only at the listed depths (the root is depth 0).
+    pub depths: BTreeMap<String, Vec<usize>>,
+    /// At most this many leaves in the tree (one more than its splits; a leaf no training row
+    /// reaches counts).
+    pub max_leaves: Option<usize>,
+    /// Linear rows over the model's variables, as `"a[f=0,n=1] + a[f=1,n=1] <= 1"`.
+    pub rows: Vec<String>,
+}
+
+impl ConstraintSpec {
+    /// The constraints of the TOML file at `path`.
+    pub fn from_file(path: &Path) -> Result<ConstraintSpec> {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| Error::Input {
+            path: shown.clone(),
+            message: format!("cannot read the constraints file: {e}"),
+        })?;
+        toml::from_str(&text).map_err(|e| Error::Format {
+            path: shown,
+            message: format!("not a valid constraints file: {e}"),
+        })
+    }
+
+    /// Whether no constraint is given.
+    pub fn is_empty(&self) -> bool {
+        *self == ConstraintSpec::default()
+    }
+
+    /// The constraints checked against `data`'s features: unknown feature names, negative or
+    /// non-finite costs and budgets, costs without a budget and rows that do not parse are
+    /// errors naming `--constraints`.
+    pub fn resolve(&self, data: &Dataset) -> Result<SideConstraints> {
+        let names = data.schema().features.clone();
+        let bad = |message: String| Error::parameter("--constraints", message);
+        let index = |name: &str, what: &str| {
+            names.iter().position(|n| n == name).ok_or_else(|| {
+                bad(format!(
+                    "{what}: `{name}` is not a feature of the data (features: {})",
+                    names.join(", ")
+                ))
+            })
+        };
+        let mut forbidden = vec![false; names.len()];
+        for name in &self.forbidden {
+            forbidden[index(name, "forbidden")?] = true;
+        }
+        let mut costs = vec![0.0; names.len()];
+        for (name, &cost) in &self.feature_costs {
+            if !cost.is_finite() || cost < 0.0 {
+                return Err(bad(format!(
+                    "feature_costs: the cost of `{name}` is {cost}; costs are finite and >= 0"
+                )));
+            }
+            costs[index(name, "feature_costs")?] = cost;
+        }
+        if let Some(budget) = self.budget {
+            if !budget.is_finite() || budget < 0.0 {
+                return Err(bad(format!(
+                    "budget is {budget}; a budget is finite and >= 0"
+                )));
+            }
+        } else if !self.feature_costs.is_empty() {
+            return Err(bad("feature_costs are given without a budget".to_string()));
+        }
+        if self.max_leaves == Some(0) {
+            return Err(bad(
+                "max_leaves is 0; a tree has at least one leaf".to_string()
+            ));
+        }
+        let mut depths = vec![None; names.len()];
+        for (name, listed) in &self.depths {
+            let mut listed = listed.clone();
+            listed.sort_unstable();
+            listed.dedup();
+            depths[index(name, "depths")?] = Some(listed);
+        }
+        let rows = self
+            .rows
+            .iter()
+            .map(|text| UserRow::parse(text).map_err(bad))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(SideConstraints {
+            feature_names: names,
+            max_features: self.max_features,
+            costs,
+            budget: self.budget,
+            forbidden,
+            depths,
+            max_leaves: self.max_leaves,
+            rows,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data() -> Dataset {
+        Dataset::from_parts(
+            "spec".to_string(),
+            vec!["x".to_string(), "y".to_string()],
+            vec!["a".to_string(), "b".to_string()],
+            vec![vec![0.0, 1.0], vec![1.0, 0.0]],
+            vec![0, 1],
+        )
+        .expect("valid data")
+    }
+
+    #[test]
+    fn a_file_reads_into_checked_constraints() {
+        let spec: ConstraintSpec = toml::from_str(
+            "max_features = 1\nforbidden = [\"y\"]\nbudget = 2.5\nrows = [\"d[n=1] <= 0\"]\n\
+             [feature_costs]\nx = 2\n[depths]\nx = [1, 0, 1]\n",
+        )
+        .expect("parses");
+        let checked = spec.resolve(&data()).expect("valid");
+        assert_eq!(checked.max_features, Some(1));
+        assert_eq!(checked.forbidden, vec![false, true]);
+        assert_eq!(checked.costs, vec![2.0, 0.0]);
+        assert_eq!(checked.depths[0], Some(vec![0, 1]));
+        assert!(checked.permits(0, 1) && !checked.permits(0, 2) && !checked.permits(1, 0));
+        assert_eq!(checked.rows.len(), 1);
+    }
+
+    #[test]
+    fn bad_sets_are_errors_naming_what_is_wrong() {
+        let unknown = ConstraintSpec {
+            forbidden: vec!["z".to_string()],
+            ..ConstraintSpec::default()
+        };
+        let message = unknown.resolve(&data()).expect_err("unknown").to_string();
+        assert!(message.contains("`z` is not a feature"), "{message}");
+        let costs_only = ConstraintSpec {
+            feature_costs: [("x".to_string(), 1.0)].into_iter().collect(),
+            ..ConstraintSpec::default()
+        };
+        assert!(costs_only.resolve(&data()).is_err());
+        let negative = ConstraintSpec {
+            budget: Some(-1.0),
+            ..ConstraintSpec::default()
+        };
+        assert!(negative.resolve(&data()).is_err());
+        let no_leaf = ConstraintSpec {
+            max_leaves: Some(0),
+            ..ConstraintSpec::default()
+        };
+        assert!(no_leaf.resolve(&data()).is_err());
+        assert!(toml::from_str::<ConstraintSpec>("max_feature = 1").is_err());
+    }
+}
