@@ -190,19 +190,20 @@ fn a_certificate_gets_only_what_is_left_of_the_limit() {
 
 #[test]
 fn a_solver_that_runs_to_the_limit_leaves_the_certificate_its_share() {
-    // OCT at depth 3 on iris does not prove its optimum in 2 s, while the exact search does in
-    // milliseconds: the tenth of the limit kept from the solver is enough for a verdict.
+    // OCT at depth 3 on iris does not prove its optimum in 5 s, while the exact search does in
+    // milliseconds: the tenth of the limit kept from the solver (half a second, room enough on
+    // a loaded machine) is enough for a verdict.
     let child = start_solve(
         &dataset("iris"),
         "oct",
         "3",
-        "2",
+        "5",
         &["--warm-start", "greedy", "--certify", "30"],
     );
     let (code, report) = report_of(child);
     assert_eq!(code, Some(0), "{report}");
     assert_eq!(report["termination"], "time_limit", "{report}");
-    assert!(number(&report, "command_seconds") <= 2.0 + 1.0, "{report}");
+    assert!(number(&report, "command_seconds") <= 5.0 + 1.0, "{report}");
     let certificate = &report["certificate"];
     assert_eq!(certificate["dp"]["termination"], "optimal", "{report}");
     assert_ne!(certificate["verdict"], "unknown", "{report}");

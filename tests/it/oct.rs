@@ -32,7 +32,9 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> 
     let options = MilpOptions {
         solver,
         solve: SolveOptions {
-            time_limit: Some(120.0),
+            // Well above the seconds any of these proofs takes on an idle machine, so a loaded
+            // machine does not stop a solve short of its proof.
+            time_limit: Some(300.0),
             ..SolveOptions::default()
         },
         start: (warm == WarmStartMode::Greedy).then(|| oct.greedy_tree(data).expect("CART")),
