@@ -63,3 +63,39 @@ def test_categorical_features_must_name_columns():
     for bad in [[5], ["nope"], "colour", 3]:
         with pytest.raises(ValueError, match="categorical_features"):
             OptimalTreeClassifier(method="dp", max_depth=1, categorical_features=bad).fit(X, y)
+
+
+def fewest_errors_with_gaps(X, y, depth, categorical):
+    """As `fewest_errors`, on data with NaN cells: every split sends the rows missing its
+    column one way or the other (both tried), and the split that separates exactly the rows
+    missing a column is a candidate too."""
+    errors_as_leaf = len(y) - np.bincount(y).max() if len(y) else 0
+    if depth == 0 or errors_as_leaf == 0:
+        return errors_as_leaf
+    best = errors_as_leaf
+    for j in range(X.shape[1]):
+        gap = np.isnan(X[:, j])
+        values = np.unique(X[~gap, j])
+        if j in categorical:
+            observed = [(X[:, j] != v) & ~gap for v in values]
+        else:
+            observed = [X[:, j] <= (low + high) / 2 for low, high in zip(values[:-1], values[1:])]
+        sides = [gap] + [side | gap for side in observed] + observed
+        for left in sides:
+            best = min(best, fewest_errors_with_gaps(X[left], y[left], depth - 1, categorical)
+                       + fewest_errors_with_gaps(X[~left], y[~left], depth - 1, categorical))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("depth", [1, 2])
+def test_categorical_columns_with_missing_values_match_the_exhaustive_search(seed, depth):
+    X, y = random_data(seed, n_values=4)
+    rng = np.random.default_rng(100 + seed)
+    X[rng.random(X.shape) < 0.2] = np.nan
+    categorical = [0, 2]
+    clf = OptimalTreeClassifier(
+        method="dp", max_depth=depth, categorical_features=categorical
+    ).fit(X, y)
+    errors = int(round((1 - clf.score(X, y)) * len(y)))
+    assert errors == fewest_errors_with_gaps(X, y, depth, set(categorical))

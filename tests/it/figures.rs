@@ -161,4 +161,31 @@ fn marks_at_one_point_are_all_drawn_filled_first_then_outlines() {
         f1 < accuracy,
         "the accuracy-optimal cross is an outline over the triangle"
     );
+    // The triangle reaches past the cross on both sides, so its red stays in view around it.
+    let nodes: Vec<_> = document.descendants().collect();
+    let triangle_xs: Vec<f64> = nodes[f1]
+        .attribute("points")
+        .expect("the triangle is a polygon")
+        .split_whitespace()
+        .filter_map(|p| p.split(',').next()?.parse().ok())
+        .collect();
+    let cross_xs: Vec<f64> = nodes[accuracy..]
+        .iter()
+        .filter(|n| n.attribute("stroke") == Some("#FF7F0E") && n.has_attribute("x1"))
+        .take(2)
+        .flat_map(|n| ["x1", "x2"].map(|a| n.attribute(a).and_then(|v| v.parse().ok())))
+        .flatten()
+        .collect();
+    let span = |xs: &[f64]| {
+        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        (lo, hi)
+    };
+    let (t_lo, t_hi) = span(&triangle_xs);
+    let (c_lo, c_hi) = span(&cross_xs);
+    assert_eq!(cross_xs.len(), 4, "the cross is two lines");
+    assert!(
+        t_lo + 3.0 < c_lo && c_hi + 3.0 < t_hi,
+        "the triangle ({t_lo}..{t_hi}) shows around the cross ({c_lo}..{c_hi})"
+    );
 }

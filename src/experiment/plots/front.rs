@@ -231,8 +231,9 @@ impl Figure for FrontFigure {
                 .iter()
                 .map(|&p| Circle::new(p, 4, FRONT_COLOUR.filled())),
         )?;
-        // Filled markers first, the largest first, then outlines: marks at one point (the F1-
-        // and the accuracy-optimal tree are often one tree) all stay visible.
+        // Filled markers first, the largest first, then outlines, the cross small and thin
+        // enough to leave the triangle around it in view: marks at one point (the F1- and the
+        // accuracy-optimal tree are often one tree) all stay visible.
         let mut order: Vec<&Mark> = self.marks.iter().collect();
         order.sort_by_key(|mark| mark.marker.layer());
         for mark in order {
@@ -240,7 +241,7 @@ impl Figure for FrontFigure {
             let style = colour.stroke_width(3);
             let series = match mark.marker {
                 Marker::Triangle => chart
-                    .draw_series([TriangleMarker::new(mark.at, 11, colour.filled())])?
+                    .draw_series([TriangleMarker::new(mark.at, 15, colour.filled())])?
                     .legend(move |(x, y)| TriangleMarker::new((x + 12, y), 8, colour.filled())),
                 Marker::Ring => chart
                     .draw_series([Circle::new(mark.at, 14, style)])?
@@ -252,7 +253,7 @@ impl Figure for FrontFigure {
                         Rectangle::new([(x + 6, y - 6), (x + 18, y + 6)], colour.filled())
                     }),
                 Marker::Cross => chart
-                    .draw_series([Cross::new(mark.at, 10, style)])?
+                    .draw_series([Cross::new(mark.at, 7, colour.stroke_width(2))])?
                     .legend(move |(x, y)| Cross::new((x + 12, y), 7, colour.stroke_width(3))),
             };
             series.label(mark.label.clone());
