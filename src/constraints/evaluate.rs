@@ -85,3 +85,20 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
         broken,
     }
 }
+
+/// The report of `tree` under `constraints` (the constraints, the features used, the leaves,
+/// the cost under a budget, what is broken) and whether it meets them all.
+pub fn report(constraints: &SideConstraints, tree: &Tree) -> (serde_json::Value, bool) {
+    let evaluated = evaluate(constraints, tree);
+    let ok = evaluated.broken.is_empty();
+    let mut report = serde_json::json!({
+        "constraints": constraints.to_json(),
+        "features_used": evaluated.features_used,
+        "leaves": evaluated.leaves,
+        "broken": evaluated.broken,
+    });
+    if let Some(cost) = evaluated.cost {
+        report["feature_cost"] = cost.into();
+    }
+    (report, ok)
+}

@@ -12,7 +12,7 @@ mod evaluate;
 mod spec;
 pub mod user_row;
 
-pub use evaluate::{evaluate, ConstraintValues};
+pub use evaluate::{evaluate, report, ConstraintValues};
 pub use spec::ConstraintSpec;
 pub use user_row::UserRow;
 
@@ -59,6 +59,23 @@ impl SideConstraints {
     /// Whether any constraint restricts where a feature may split.
     pub fn restricts_features(&self) -> bool {
         self.forbidden.iter().any(|&f| f) || self.depths.iter().any(Option::is_some)
+    }
+
+    /// The kinds of constraint in the set other than forbidden features (`max_features`,
+    /// `budget`, `depths`, `max_leaves`, `rows`): what an exact search over the kept features
+    /// does not take.
+    pub fn beyond_forbidden(&self) -> Vec<&'static str> {
+        [
+            ("max_features", self.max_features.is_some()),
+            ("budget", self.budget.is_some()),
+            ("depths", self.depths.iter().any(Option::is_some)),
+            ("max_leaves", self.max_leaves.is_some()),
+            ("rows", !self.rows.is_empty()),
+        ]
+        .into_iter()
+        .filter(|&(_, present)| present)
+        .map(|(kind, _)| kind)
+        .collect()
     }
 
     /// The constraints as reported.

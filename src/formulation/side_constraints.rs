@@ -213,17 +213,7 @@ impl<F: Formulation> Constrained<'_, F> {
         tree: &Tree,
         values: Option<&[f64]>,
     ) -> (serde_json::Value, bool) {
-        let evaluated = evaluate(self.constraints, tree);
-        let mut ok = evaluated.broken.is_empty();
-        let mut report = serde_json::json!({
-            "constraints": self.constraints.to_json(),
-            "features_used": evaluated.features_used,
-            "leaves": evaluated.leaves,
-            "broken": evaluated.broken,
-        });
-        if let Some(cost) = evaluated.cost {
-            report["feature_cost"] = cost.into();
-        }
+        let (mut report, mut ok) = crate::constraints::report(self.constraints, tree);
         if let Some(values) = values.filter(|_| !built.rows.is_empty()) {
             let (rows, hold) = built.rows_at(values);
             ok &= hold;

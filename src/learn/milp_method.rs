@@ -9,6 +9,10 @@
 //! the search does not have, refines the search's axis-aligned tree into logistic leaves and
 //! keeps it when its exact objective beats the greedy logistic tree's.
 //!
+//! Under forbidden features alone, the warm start's search and the certificate run on the data
+//! without them (the same problem, see [`super::forbidden`]) and their trees are mapped back;
+//! under any other side constraint the certificate is `not_applicable`.
+//!
 //! The certificate reuses the warm start's search when it proved optimality on the same
 //! problem; otherwise it runs the search within its own budget. Under a time limit the solver
 //! leaves [`CERTIFICATE_SHARE`] of the limit (at most the certificate's budget) for it.
@@ -23,9 +27,11 @@ use crate::learn::certificate::{
     verdict, Certificate, MilpClaim, SearchFigures, SearchResult, Verdict,
 };
 use crate::learn::counterpart::{counterpart, Counterpart};
+use crate::learn::forbidden;
 use crate::learn::milp::{self, MilpOptions};
 use crate::learn::{LearnOptions, Outcome, ReplacedTree, WarmStartMode};
 use crate::solver::{SolveOptions, SolverKind, Termination};
+use crate::tree::kept_features::KeptFeatures;
 use crate::tree::Tree;
 
 /// The share of the time limit the `dp` and `best` warm starts give the exact search.
@@ -45,14 +51,30 @@ pub fn run(
 ) -> Result<Outcome> {
     let started = Instant::now();
     let mut counterpart = counterpart(formulation, train, None);
-    if let (Some(c), Some(_)) = (counterpart.as_mut(), &options.constraints) {
-        c.not_applicable = Some(
-            "the exact search does not take side constraints, so its optimum is not this \
-             model's"
-                .to_string(),
-        );
+    // Under forbidden features alone, the search runs on the data without them (the same
+    // problem); under any other kind of constraint it does not solve the model's problem.
+    let mut kept = None;
+    if let (Some(c), Some(spec)) = (counterpart.as_mut(), &options.constraints) {
+        match forbidden::only_forbidden(spec, train)? {
+            Ok(forbidden) => kept = Some(forbidden.kept),
+            Err(kinds) => {
+                c.not_applicable = Some(format!(
+                    "the exact search takes no side constraints but forbidden features ({} \
+                     here), so its optimum is not this model's",
+                    kinds.join(", ")
+                ))
+            }
+        }
     }
-    let chosen = choose_start(formulation, counterpart.as_ref(), train, &options)?;
+    let searched = kept.as_ref().map_or(train, KeptFeatures::data);
+    let back = |tree: Option<Tree>| -> Result<Option<Tree>> {
+        match (&kept, tree) {
+            (Some(kept), Some(tree)) => Ok(Some(kept.original_tree(&tree, train)?)),
+            (_, tree) => Ok(tree),
+        }
+    };
+    let mut chosen = choose_start(formulation, counterpart.as_ref(), searched, &options)?;
+    chosen.tree = back(chosen.tree)?;
     let certifiable = counterpart
         .as_ref()
         .is_some_and(|c| c.not_applicable.is_none());
@@ -112,15 +134,17 @@ pub fn run(
                     left.unwrap_or(0.0)
                 ));
             }
-            outcome.certificate = Some(certify(
+            let mut certificate = certify(
                 formulation,
                 counterpart,
-                train,
+                searched,
                 &outcome,
                 chosen.search.filter(DpOutcome::is_optimal),
                 deadline,
                 &options,
-            )?);
+            )?;
+            certificate.dp_tree = back(certificate.dp_tree)?;
+            outcome.certificate = Some(certificate);
         }
     }
     Ok(outcome)

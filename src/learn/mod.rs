@@ -18,6 +18,7 @@
 //! - [`outcome`]: what a run produced; [`document`]: the report; [`provenance`]: what a tree
 //!   file records of the run;
 //! - [`missing`]: learning on data with missing values, for every method;
+//! - [`forbidden`]: forbidden features in the exact and sparse searches and the certificate;
 //! - [`front`]: the front of false positives and false negatives, by the bi-objective search
 //!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
 
@@ -26,6 +27,7 @@ pub mod counterpart;
 pub mod document;
 pub mod dp_search;
 pub mod epsilon;
+pub mod forbidden;
 pub mod front;
 pub mod front_document;
 pub mod milp;
@@ -173,7 +175,8 @@ pub struct LearnOptions {
     /// claims optimality for a tree the exact search can beat (exercises the certificate's
     /// contradiction).
     pub break_model_for_tests: bool,
-    /// Side constraints (`--constraints` and its flags): MILP formulations only.
+    /// Side constraints (`--constraints` and its flags): every kind for the MILP formulations
+    /// (OLCT aside), forbidden features alone for the exact and sparse searches.
     pub constraints: Option<crate::constraints::ConstraintSpec>,
 }
 
@@ -212,18 +215,25 @@ impl Default for LearnOptions {
 /// trees are mapped back, each split with its learned missing side (see [`missing`]).
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
     options.check()?;
-    if options.constraints.is_some() && !matches!(method, Method::Milp { .. }) {
-        return Err(crate::error::Error::parameter(
-            "--constraints",
-            "side constraints apply to the MILP formulations (oct, binoct, flowoct); the exact \
-             and sparse searches do not take them",
-        ));
-    }
     method.refuse_missing(train)?;
     if options.constraints.is_some() {
         // The constraints name and count the data's features; the copies of a feature with
         // missing values would count as two.
         train.refuse_missing("a model with side constraints")?;
+    }
+    if let (Some(spec), Method::Dp(_) | Method::Sparse(_)) = (&options.constraints, method) {
+        let forbidden = forbidden::only_forbidden(spec, train)?.map_err(|kinds| {
+            crate::error::Error::parameter(
+                "--constraints",
+                format!(
+                    "the exact and sparse searches take forbidden features only; {} \
+                         (--max-features, --max-leaves, ...) are for the MILP formulations \
+                         (oct, binoct, flowoct)",
+                    kinds.join(", ")
+                ),
+            )
+        })?;
+        return search_without_forbidden(method, train, &forbidden, options);
     }
     missing::with_copies(
         train,
@@ -237,4 +247,35 @@ pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
         },
         missing::map_outcome,
     )
+}
+
+/// The exact or sparse search on `train` without its forbidden features (data without missing
+/// values), its trees mapped back to every feature and the returned tree's side constraints
+/// reported.
+fn search_without_forbidden(
+    method: &Method,
+    train: &Dataset,
+    forbidden: &forbidden::Forbidden,
+    options: LearnOptions,
+) -> Result<Outcome> {
+    let options = LearnOptions {
+        constraints: None,
+        ..options
+    };
+    let data = forbidden.kept.data();
+    let outcome = match method {
+        Method::Dp(search) => search.run(data, &options)?,
+        Method::Sparse(search) => search.run(data, &options)?,
+        Method::Milp { .. } => {
+            return Err(crate::error::Error::Internal(
+                "a MILP formulation takes its side constraints in its model".into(),
+            ))
+        }
+    };
+    let mut outcome =
+        missing::map_outcome(outcome, &|tree| forbidden.kept.original_tree(tree, train))?;
+    if let Some(tree) = &outcome.tree {
+        outcome.side_constraints = crate::constraints::report(&forbidden.constraints, tree).0;
+    }
+    Ok(outcome)
 }

@@ -16,6 +16,7 @@
 mod auc;
 mod eval;
 mod json;
+pub mod kept_features;
 pub mod missing_copies;
 mod probability;
 mod provenance;

@@ -43,6 +43,7 @@ mod round_trip;
 mod row_weights_data;
 mod row_weights_search;
 mod side_constraints;
+mod side_constraints_exact;
 mod solver;
 mod solver_oracle;
 mod sparse_methods;
