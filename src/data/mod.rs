@@ -291,6 +291,30 @@ impl Dataset {
         self
     }
 
+    /// The same rows (labels, classes, weights) over other features: `features` names them and
+    /// `rows[i]` gives row `i`'s values (e.g. the data without some features, or with a feature
+    /// in copies). The file's columns are kept, so a tree learned on it can be mapped back.
+    pub fn with_features(
+        &self,
+        features: Vec<String>,
+        rows: Vec<Vec<f64>>,
+    ) -> crate::Result<Dataset> {
+        let schema = Schema {
+            columns: self.schema.columns.clone(),
+            target: self.schema.target.clone(),
+            features,
+        };
+        let mut derived = Dataset::with_schema(
+            self.source.clone(),
+            schema,
+            self.classes.clone(),
+            rows,
+            self.labels.clone(),
+        )?;
+        derived.weights = self.weights.clone();
+        Ok(derived)
+    }
+
     /// The same rows with other labels: `classes` and one class index per row (e.g. a
     /// multiclass dataset relabelled as one class against the rest). The weights are kept.
     pub fn relabelled(&self, classes: Vec<String>, labels: Vec<usize>) -> crate::Result<Dataset> {

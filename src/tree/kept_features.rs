@@ -7,9 +7,9 @@
 //! feature indexing (so a tree file, `predict` and `show` work on the original data) and checks
 //! that it routes every training row to the same leaf.
 
-use crate::data::{Dataset, Schema};
-use crate::error::{Error, Result};
-use crate::tree::{NodeKind, Split, Tree, TreeBuilder};
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::tree::{derived, Tree};
 
 /// The data with some feature columns left out.
 #[derive(Debug, Clone)]
@@ -26,27 +26,13 @@ impl KeptFeatures {
         let kept: Vec<usize> = (0..names.len())
             .filter(|&j| !dropped.get(j).copied().unwrap_or(false))
             .collect();
-        let schema = Schema {
-            columns: data.schema().columns.clone(),
-            target: data.schema().target.clone(),
-            features: kept.iter().map(|&j| names[j].clone()).collect(),
-        };
+        let features = kept.iter().map(|&j| names[j].clone()).collect();
         let rows = data
             .rows()
             .iter()
             .map(|row| kept.iter().map(|&j| row[j]).collect())
             .collect();
-        let reduced = Dataset::with_schema(
-            data.source(),
-            schema,
-            data.classes().to_vec(),
-            rows,
-            data.labels().to_vec(),
-        )?;
-        let reduced = match data.weights() {
-            Some(weights) => reduced.with_weights(weights.to_vec())?,
-            None => reduced,
-        };
+        let reduced = data.with_features(features, rows)?;
         Ok(KeptFeatures {
             kept,
             data: reduced,
@@ -63,61 +49,21 @@ impl KeptFeatures {
     /// tree over other features, on an oblique split, or unless the mapped tree routes every
     /// row to the leaf its reduced row reaches in `tree`.
     pub fn original_tree(&self, tree: &Tree, original: &Dataset) -> Result<Tree> {
-        if tree.features() != self.data.schema().features.as_slice() {
-            return Err(Error::Internal(
-                "a tree over other features than the kept features of the data".into(),
-            ));
-        }
-        let mut builder = TreeBuilder::new(
-            original.schema().clone(),
-            tree.classes().to_vec(),
-            tree.depth(),
-        )?;
-        for (id, node) in tree.nodes() {
-            match &node.kind {
-                NodeKind::Leaf { class } => {
-                    builder.leaf(id, *class)?;
-                }
-                NodeKind::Split(Split::Axis { feature, threshold }) => {
-                    builder.split(
-                        id,
-                        Split::Axis {
-                            feature: self.kept[*feature],
-                            threshold: *threshold,
-                        },
-                    )?;
-                    if let Some(side) = tree.missing_side(id) {
-                        builder.missing_side(id, side)?;
-                    }
-                }
-                NodeKind::Split(Split::Oblique { .. }) => {
-                    return Err(Error::Internal(
-                        "an oblique split over a subset of the features".into(),
-                    ))
-                }
-            }
-        }
-        let mut mapped = builder.build()?;
-        mapped.learned_by = tree.learned_by.clone();
-        mapped.provenance = tree.provenance.clone();
-        mapped.recount(original.rows(), original.labels())?;
-        let same_leaves = original
-            .rows()
-            .iter()
-            .zip(self.data.rows())
-            .all(|(row, reduced)| mapped.leaf_of(row) == tree.leaf_of(reduced));
-        if !same_leaves {
-            return Err(Error::Internal(
-                "the tree mapped back from the kept features routes a row to another leaf".into(),
-            ));
-        }
-        Ok(mapped)
+        let split = |id: usize, feature: usize, _: f64| (self.kept[feature], tree.missing_side(id));
+        derived::map_back(
+            tree,
+            &self.data,
+            original,
+            &split,
+            "the kept features of the data",
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::{NodeKind, Split, TreeBuilder};
 
     #[test]
     fn a_tree_over_the_kept_features_maps_back_to_every_feature() {

@@ -13,9 +13,9 @@
 //! that it routes every training row to the same leaf. Features without missing values are
 //! kept as they are: on data without missing values the copies are the data itself.
 
-use crate::data::{Dataset, Schema};
-use crate::error::{Error, Result};
-use crate::tree::{MissingSide, NodeKind, Split, Tree, TreeBuilder};
+use crate::data::Dataset;
+use crate::error::Result;
+use crate::tree::{derived, MissingSide, Tree};
 
 /// Where one feature of the copied data comes from.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,22 +78,7 @@ impl MissingCopies {
                     .collect()
             })
             .collect();
-        let schema = Schema {
-            columns: data.schema().columns.clone(),
-            target: data.schema().target.clone(),
-            features,
-        };
-        let copied = Dataset::with_schema(
-            data.source(),
-            schema,
-            data.classes().to_vec(),
-            rows,
-            data.labels().to_vec(),
-        )?;
-        let copied = match data.weights() {
-            Some(weights) => copied.with_weights(weights.to_vec())?,
-            None => copied,
-        };
+        let copied = data.with_features(features, rows)?;
         Ok(Some(MissingCopies {
             sources,
             data: copied,
@@ -111,69 +96,31 @@ impl MissingCopies {
     /// internal error) unless it routes every row of `original` to the leaf the copied row
     /// reaches in `tree`.
     pub fn original_tree(&self, tree: &Tree, original: &Dataset) -> Result<Tree> {
-        if tree.features() != self.data.schema().features.as_slice() {
-            return Err(Error::Internal(
-                "a tree over other features than the copies of the data".into(),
-            ));
-        }
-        let mut builder = TreeBuilder::new(
-            original.schema().clone(),
-            tree.classes().to_vec(),
-            tree.depth(),
-        )?;
-        for (id, node) in tree.nodes() {
-            match &node.kind {
-                NodeKind::Leaf { class } => {
-                    builder.leaf(id, *class)?;
+        let split = |_: usize, feature: usize, threshold: f64| {
+            let source = self.sources[feature];
+            let side = source.missing_at.map(|at| {
+                if at <= threshold {
+                    MissingSide::Left
+                } else {
+                    MissingSide::Right
                 }
-                NodeKind::Split(Split::Axis { feature, threshold }) => {
-                    let source = self.sources[*feature];
-                    builder.split(
-                        id,
-                        Split::Axis {
-                            feature: source.feature,
-                            threshold: *threshold,
-                        },
-                    )?;
-                    if let Some(at) = source.missing_at {
-                        let side = if at <= *threshold {
-                            MissingSide::Left
-                        } else {
-                            MissingSide::Right
-                        };
-                        builder.missing_side(id, side)?;
-                    }
-                }
-                NodeKind::Split(Split::Oblique { .. }) => {
-                    return Err(Error::Internal(
-                        "an oblique split over the copies of features with missing values".into(),
-                    ))
-                }
-            }
-        }
-        let mut mapped = builder.build()?;
-        mapped.learned_by = tree.learned_by.clone();
-        mapped.provenance = tree.provenance.clone();
-        mapped.recount(original.rows(), original.labels())?;
-        let same_leaves = original
-            .rows()
-            .iter()
-            .zip(self.data.rows())
-            .all(|(row, copied)| mapped.leaf_of(row) == tree.leaf_of(copied));
-        if !same_leaves {
-            return Err(Error::Internal(
-                "the tree mapped back from the copies of the features with missing values routes \
-                 a row to another leaf"
-                    .into(),
-            ));
-        }
-        Ok(mapped)
+            });
+            (source.feature, side)
+        };
+        derived::map_back(
+            tree,
+            &self.data,
+            original,
+            &split,
+            "the copies of the features with missing values",
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::{Split, TreeBuilder};
 
     fn data(rows: Vec<Vec<f64>>, labels: Vec<usize>) -> Dataset {
         Dataset::from_parts(

@@ -14,6 +14,7 @@
 //! (scikit-learn's rule).
 
 mod auc;
+pub mod derived;
 mod eval;
 mod json;
 pub mod kept_features;
