@@ -53,7 +53,8 @@ pub enum Capability {
     /// `--warm-start`: a start for the solver.
     WarmStart,
     /// `--constraints`, `--max-features`, `--forbid-feature`, `--max-leaves`: side constraints
-    /// on the tree.
+    /// on the tree (the exact and sparse searches take forbidden features alone, see
+    /// [`crate::learn::forbidden`]).
     SideConstraints,
 }
 
@@ -141,6 +142,7 @@ impl CliMethod {
                 WarmStart,
             ],
             CliMethod::Dp => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 PositiveClass,
@@ -150,6 +152,7 @@ impl CliMethod {
                 SplitLimit,
             ],
             CliMethod::Sparse => &[
+                SideConstraints,
                 ErrorCost,
                 ClassWeights,
                 LeafPenalty,

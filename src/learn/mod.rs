@@ -226,9 +226,9 @@ pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
             crate::error::Error::parameter(
                 "--constraints",
                 format!(
-                    "the exact and sparse searches take forbidden features only; {} \
-                         (--max-features, --max-leaves, ...) are for the MILP formulations \
-                         (oct, binoct, flowoct)",
+                    "the exact and sparse searches take forbidden features only \
+                     (--forbid-feature); {} only the MILP formulations (oct, binoct, flowoct) \
+                     take",
                     kinds.join(", ")
                 ),
             )

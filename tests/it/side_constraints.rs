@@ -258,7 +258,7 @@ fn bad_sets_and_methods_without_them_exit_2() {
         ),
         (
             vec!["--solver", "dp", "--max-features", "1"],
-            "--max-features",
+            "max_features only the MILP formulations",
         ),
         (
             vec!["--formulation", "olct", "--max-features", "1"],

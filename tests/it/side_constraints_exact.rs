@@ -199,3 +199,53 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
     assert!(message.contains("max_leaves"), "{message}");
     assert!(message.contains("forbidden features only"), "{message}");
 }
+
+#[test]
+fn a_tree_file_of_the_search_under_forbidden_features_predicts_the_original_data() {
+    let data = random_dataset(12, 14, 3, 2, 4);
+    let (dir, csv) = crate::common::temp_file("data.csv", &crate::common::to_csv(&data));
+    let tree_file = dir.path().join("tree.json");
+    let output = crate::common::milptree(&[
+        "solve",
+        crate::common::path_str(&csv),
+        "--solver",
+        "sparse",
+        "--depth",
+        "2",
+        "--forbid-feature",
+        "x0",
+        "--output",
+        crate::common::path_str(&tree_file),
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&output)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a report");
+    let used = report["side_constraints"]["features_used"].clone();
+    assert!(
+        !used
+            .as_array()
+            .expect("features used")
+            .contains(&"x0".into()),
+        "{report}"
+    );
+    let tree = Tree::read(&tree_file).expect("a tree");
+    assert_eq!(tree.features(), data.schema().features.as_slice());
+    let predicted = crate::common::milptree(&[
+        "predict",
+        "--tree",
+        crate::common::path_str(&tree_file),
+        crate::common::path_str(&csv),
+    ]);
+    assert_eq!(
+        predicted.status.code(),
+        Some(0),
+        "{}",
+        crate::common::stderr(&predicted)
+    );
+}
