@@ -72,7 +72,9 @@ def _translate(message, method):
     names += [(option, name) for name, option, _ in _OPTIONS]
     names += [("--depth", "max_depth"), ("--positive-class", "positive_class"),
               ("--class-weight", "class_weight"), ("--solver-option", "solver_options"),
-              ("--solver", "solver"), ("--formulation", "method")]
+              ("--solver", "solver"), ("--formulation", "method"),
+              ("--max-features", "max_features"), ("--max-leaves", "max_leaves"),
+              ("--forbid-feature", "forbidden_features")]
     for option, name in sorted(names, key=lambda pair: -len(pair[0])):
         message = message.replace(option, name)
     return message
@@ -123,6 +125,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Relative MIP gap at which the solver may stop.
     solver_options : dict, optional
         The MIP solver's own parameters, ``{name: value}``.
+    max_features : int, optional
+        Side constraint: at most this many distinct features in the tree (oct, binoct,
+        flowoct; the engine's ``--max-features``).
+    forbidden_features : list, optional
+        Side constraint: columns of ``X`` no split may use (indexes, or a DataFrame's column
+        names; not categorical columns). Every method but olct takes it: dp and sparse search
+        exactly without those columns (``--forbid-feature``).
+    max_leaves : int, optional
+        Side constraint: at most this many leaves (oct, binoct, flowoct; ``--max-leaves``).
     categorical_features : list, optional
         Columns of ``X`` read as categorical (indexes, or a DataFrame's column names): each
         value seen in ``fit`` is a category, and splits on the column are equality tests
@@ -182,6 +193,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         mip_gap=None,
         solver_options=None,
         categorical_features=None,
+        max_features=None,
+        forbidden_features=None,
+        max_leaves=None,
     ):
         self.method = method
         self.categorical_features = categorical_features
@@ -202,6 +216,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.certify = certify
         self.mip_gap = mip_gap
         self.solver_options = solver_options
+        self.max_features = max_features
+        self.forbidden_features = forbidden_features
+        self.max_leaves = max_leaves
 
     # -- parameters -------------------------------------------------------------------------
 
@@ -297,6 +314,46 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 )
         return sorted(positions)
 
+    def _constraint_words(self, features):
+        """The side constraints as `solve` options, ``forbidden_features`` resolved to the
+        feature names of ``features`` (one per column of ``X``)."""
+        words = []
+        for name, option in (("max_features", "--max-features"), ("max_leaves", "--max-leaves")):
+            value = getattr(self, name)
+            if value is not None:
+                _check_kind(name, value, numbers.Integral)
+                words += [option, _word(value)]
+        if self.forbidden_features is None:
+            return words
+        if isinstance(self.forbidden_features, (str, bytes)) or not hasattr(
+            self.forbidden_features, "__iter__"
+        ):
+            raise ValueError(
+                f"forbidden_features must be a list of columns, not {self.forbidden_features!r}"
+            )
+        for item in self.forbidden_features:
+            if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
+                if not 0 <= item < len(features):
+                    raise ValueError(
+                        f"forbidden_features: column {item} is out of range (X has "
+                        f"{len(features)} columns)"
+                    )
+                position = int(item)
+            elif isinstance(item, str) and item in features and hasattr(self, "feature_names_in_"):
+                position = features.index(item)
+            else:
+                raise ValueError(
+                    f"forbidden_features: {item!r} is not a column of X (give column indexes, "
+                    "or names of a DataFrame's columns)"
+                )
+            if position in self.categories_:
+                raise ValueError(
+                    f"forbidden_features: column {item!r} is categorical; forbidding a "
+                    "categorical column is not supported"
+                )
+            words += ["--forbid-feature", features[position]]
+        return words
+
     def _encode(self, X):
         """``X`` with each categorical column replaced by one 0/1 column per category of
         ``categories_`` (a value not among them: all zeros; a missing value, NaN: NaN in each
@@ -340,6 +397,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.categories_ = {
             j: np.unique(X[~np.isnan(X[:, j]), j]) for j in self._categorical_columns(X.shape[1])
         }
+        words = words + self._constraint_words(features)
         categories = None
         if self.categories_:
             categories = [

@@ -1,0 +1,40 @@
+"""Side constraints through the estimator: forbidden features (by index, or a DataFrame's
+column name) give the optimum of an exhaustive search over the other columns, for the exact
+search and a MILP; the exact search refuses a feature count, naming it."""
+
+import pytest
+
+from conftest import random_data
+from milptree import OptimalTreeClassifier
+from test_optimum import fewest_errors, training_errors
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("depth", [1, 2])
+def test_dp_without_forbidden_columns_equals_exhaustive_search(seed, depth):
+    X, y = random_data(300 + seed)
+    model = OptimalTreeClassifier(method="dp", max_depth=depth, forbidden_features=[0, 2])
+    model.fit(X, y)
+    assert training_errors(model, X, y) == fewest_errors(X[:, [1]], y, depth)
+    assert set(model.report_["side_constraints"]["features_used"]) <= {"x1"}
+    assert model.forbidden_features == [0, 2]
+
+
+def test_a_milp_takes_forbidden_columns_by_dataframe_name():
+    pd = pytest.importorskip("pandas")
+    X, y = random_data(310, n_rows=16)
+    frame = pd.DataFrame(X, columns=["a", "b", "c"])
+    model = OptimalTreeClassifier(
+        method="oct", max_depth=1, time_limit=60, forbidden_features=["b"], max_leaves=2
+    ).fit(frame, y)
+    assert model.optimal_
+    assert training_errors(model, frame, y) == fewest_errors(X[:, [0, 2]], y, 1)
+    assert "b" not in model.report_["side_constraints"]["features_used"]
+
+
+def test_dp_refuses_a_feature_count_naming_it():
+    X, y = random_data(320)
+    with pytest.raises(ValueError, match="max_features only the MILP formulations"):
+        OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
+    with pytest.raises(ValueError, match="forbidden_features: 'z' is not a column"):
+        OptimalTreeClassifier(forbidden_features=["z"]).fit(X, y)
