@@ -99,6 +99,9 @@ pub fn run(
                 log: options.log,
                 progress: options.progress.clone(),
                 warm_start: None,
+                // Measured: CBC proves the same optima faster with the cutoff; HiGHS, which
+                // takes the start as its incumbent before it searches, is unchanged.
+                start_as_cutoff: true,
                 interrupt: options.interrupt.clone(),
             },
             start: chosen.tree,

@@ -36,6 +36,7 @@
 //!   leaves).
 
 pub mod cbc;
+mod cutoff;
 mod gap;
 pub mod highs;
 mod kind;
@@ -132,6 +133,11 @@ pub(crate) fn solve_with(
         None => None,
     };
     let mut solved = backend.solve(model, options)?;
+    if let (Some(given), Some(checked)) = (&options.warm_start, &start) {
+        if checked.feasible {
+            cutoff::settle(&mut solved, options, given, checked.objective);
+        }
+    }
     let report = &mut solved.report;
     if report.termination == Termination::InfeasibleOrUnbounded {
         settle_infeasible_or_unbounded(backend, model, options, started, report)?;

@@ -50,6 +50,11 @@ pub struct SolveOptions {
     pub progress: Progress,
     /// A complete start, checked before solving and passed to the solver.
     pub warm_start: Option<Assignment>,
+    /// Pass the warm start's objective (when the start is feasible by our check), plus a small
+    /// margin, to the solver as an objective cutoff (HiGHS `objective_bound`, CBC `cutoff`):
+    /// it then looks only for better solutions. A solver that proves there is none returns
+    /// the start as optimal (see [`crate::solver::solve`]).
+    pub start_as_cutoff: bool,
     /// When set to `true` by someone else (e.g. a Ctrl-C handler), the solve stops and reports
     /// `interrupted`: HiGHS at its next check, with its best solution; CBC at once (its worker
     /// process is killed), with the incumbent its log showed (see [`crate::solver::cbc`]).
@@ -92,6 +97,7 @@ impl Default for SolveOptions {
             log: false,
             progress: Progress::Hidden,
             warm_start: None,
+            start_as_cutoff: false,
             interrupt: None,
         }
     }

@@ -49,6 +49,7 @@ mod solver_oracle;
 mod sparse_methods;
 mod sparse_oracle;
 mod split;
+mod start_cutoff;
 mod streams;
 mod totality;
 mod tree_files;

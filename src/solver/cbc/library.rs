@@ -263,6 +263,10 @@ impl CbcModel {
         if !settings.preprocess {
             self.parameter("preprocess", "off")?;
         }
+        if let Some(cutoff) = settings.common.objective_cutoff {
+            // CBC's model lacks the objective constant.
+            self.parameter("cutoff", &(cutoff - constant).to_string())?;
+        }
         for (name, value) in &settings.common.parameters {
             self.parameter(name, value)?;
         }

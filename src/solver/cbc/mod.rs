@@ -143,7 +143,8 @@ impl Backend for Cbc {
         report.notes.extend(preprocess_note);
         let preprocess =
             keeps_preprocessing(options, problem.start.is_some(), problem.values.len());
-        let settings = settings(options, started, preprocess);
+        let mut settings = settings(options, started, preprocess);
+        settings.common.objective_cutoff = start.as_ref().and_then(|s| s.cutoff(options));
         let constant = problem.objective_constant;
         let run = run_worker(
             Problem::Model(Box::new(problem)),

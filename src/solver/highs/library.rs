@@ -221,6 +221,9 @@ fn configure(highs: &mut highs::Model, options: &Settings, started: Instant) -> 
             set_option(highs, "parallel", "on")?;
         }
     }
+    if let Some(cutoff) = options.objective_cutoff {
+        set_option(highs, "objective_bound", cutoff)?;
+    }
     set_option(highs, "output_flag", options.log)?;
     set_option(highs, "log_to_console", false)?;
     for (name, value) in &options.parameters {

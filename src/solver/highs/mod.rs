@@ -73,7 +73,8 @@ impl Backend for Highs {
         let report = SolveReport::new(self.name(), self.version(), options);
         let start = KnownStart::of(model, options);
         let problem = ColumnModel::new(model, start.as_ref().map(|s| s.values.clone()));
-        let settings = Settings::new(options, started);
+        let mut settings = Settings::new(options, started);
+        settings.objective_cutoff = start.as_ref().and_then(|s| s.cutoff(options));
         let run = run_worker(
             Problem::Model(Box::new(problem)),
             settings,

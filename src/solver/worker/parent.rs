@@ -27,6 +27,13 @@ impl KnownStart {
             feasible: model.check(start).feasible,
         })
     }
+
+    /// The objective cutoff the solver is given: the start's objective and a margin, when
+    /// `options` ask for it and the start is feasible by our check.
+    pub(crate) fn cutoff(&self, options: &SolveOptions) -> Option<f64> {
+        (options.start_as_cutoff && self.feasible)
+            .then(|| crate::solver::cutoff::cutoff_above(self.objective))
+    }
 }
 
 /// When a worker still running is killed: `grace` seconds past the time limit of `options`,

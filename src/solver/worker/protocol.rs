@@ -22,7 +22,7 @@ use crate::solver::outcome::Outcome;
 use crate::solver::{SolveOptions, Termination};
 
 /// The version of this protocol; a change of any type here or in a backend's job changes it.
-pub(crate) const PROTOCOL_VERSION: u32 = 3;
+pub(crate) const PROTOCOL_VERSION: u32 = 4;
 
 /// The start of the worker's result line on its stdout (no solver prints it).
 pub(crate) const RESULT_PREFIX: &str = "@milptree-worker-result ";
@@ -77,6 +77,9 @@ pub(crate) struct Settings {
     pub log: bool,
     /// Solver parameters set last, in order ([`crate::solver::SolveOptions::solver_options`]).
     pub parameters: Vec<(String, String)>,
+    /// An objective cutoff, objective constant included: only better solutions are sought
+    /// ([`crate::solver::SolveOptions::start_as_cutoff`]).
+    pub objective_cutoff: Option<f64>,
 }
 
 impl Settings {
@@ -89,6 +92,7 @@ impl Settings {
             integrality_tolerance: options.integrality_tolerance,
             log: options.log,
             parameters: options.solver_options.clone(),
+            objective_cutoff: None,
         }
     }
 }
