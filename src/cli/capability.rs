@@ -42,6 +42,8 @@ pub enum Capability {
     SplitCostAndLeafMinimum,
     /// `--thresholds`: a choice of candidate thresholds.
     Thresholds,
+    /// `--cuts`: strengthenings of the model built up front.
+    Cuts,
     /// OLCT's own options.
     LogisticSplits,
     /// `--max-splits`: a limit on the split nodes.
@@ -111,6 +113,7 @@ impl CliMethod {
                 ClassWeights,
                 LeafPenalty,
                 SplitCostAndLeafMinimum,
+                Cuts,
                 MipSolver,
                 Certificate,
                 WarmStart,

@@ -15,6 +15,7 @@ use crate::cli::constraint_args::{ConstraintArgs, CONSTRAINT_OPTIONS};
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::BinOctParams;
+use crate::formulation::cuts::Cuts;
 use crate::formulation::flowoct::FlowOctParams;
 use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
@@ -296,6 +297,32 @@ impl OptionGroup for OctArgs {
     const NEEDS: Capability = Capability::SplitCostAndLeafMinimum;
 }
 
+/// The strengthenings of a model built up front.
+#[derive(Debug, Clone, Args)]
+#[group(id = "cuts-options", multiple = true)]
+pub struct CutsArgs {
+    /// [oct] Strengthenings added to the model up front: none (the model as published) or
+    /// equivalent-points (rows identical on every feature share their leaf-assignment
+    /// variables).
+    #[arg(long, value_parser = parse_cuts)]
+    pub cuts: Option<Cuts>,
+}
+
+impl OptionGroup for CutsArgs {
+    const ID: &'static str = "cuts-options";
+    const NEEDS: Capability = Capability::Cuts;
+}
+
+fn parse_cuts(text: &str) -> std::result::Result<Cuts, String> {
+    match text {
+        "none" => Ok(Cuts::None),
+        "equivalent-points" => Ok(Cuts::EquivalentPoints),
+        other => Err(format!(
+            "`{other}` is not a choice of cuts: none or equivalent-points"
+        )),
+    }
+}
+
 /// The options of the formulations over binary features `x_j <= t`.
 #[derive(Debug, Clone, Args)]
 #[group(id = "binoct-options", multiple = true)]
@@ -449,7 +476,7 @@ impl OptionGroup for WarmStartArgs {
 }
 
 /// Every option group and the capability it needs.
-const GROUPS: [(&str, Capability); 14] = [
+const GROUPS: [(&str, Capability); 15] = [
     (ConstraintArgs::ID, ConstraintArgs::NEEDS),
     (ErrorArgs::ID, ErrorArgs::NEEDS),
     (ClassWeightArgs::ID, ClassWeightArgs::NEEDS),
@@ -458,6 +485,7 @@ const GROUPS: [(&str, Capability); 14] = [
     (PositiveClassArgs::ID, PositiveClassArgs::NEEDS),
     (SearchArgs::ID, SearchArgs::NEEDS),
     (OctArgs::ID, OctArgs::NEEDS),
+    (CutsArgs::ID, CutsArgs::NEEDS),
     (BinOctArgs::ID, BinOctArgs::NEEDS),
     (OlctArgs::ID, OlctArgs::NEEDS),
     (DpArgs::ID, DpArgs::NEEDS),
@@ -497,6 +525,8 @@ pub struct ModelArgs {
     pub positive: PositiveClassArgs,
     #[command(flatten)]
     pub oct: OctArgs,
+    #[command(flatten)]
+    pub cuts: CutsArgs,
     #[command(flatten)]
     pub binoct: BinOctArgs,
     #[command(flatten)]
@@ -647,6 +677,7 @@ impl ModelArgs {
                     objective: objective.unwrap_or(defaults.objective),
                     leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
                     class_weights: self.class_weights.class_weight.clone(),
+                    cuts: self.cuts.cuts.unwrap_or(defaults.cuts),
                 })
             }
             FormulationName::BinOct => {

@@ -12,8 +12,8 @@ use serde_json::json;
 use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
-    BinOctArgs, ClassWeightArgs, DepthArg, DpArgs, ErrorArgs, LeafPenaltyArgs, ModelArgs, OctArgs,
-    OlctArgs, PositiveClassArgs, SearchArgs, SearchModelArgs, SolverChoice, SparseArgs,
+    BinOctArgs, ClassWeightArgs, CutsArgs, DepthArg, DpArgs, ErrorArgs, LeafPenaltyArgs, ModelArgs,
+    OctArgs, OlctArgs, PositiveClassArgs, SearchArgs, SearchModelArgs, SolverChoice, SparseArgs,
     WarmStartArgs,
 };
 use crate::cli::output::{print_json, write_file};
@@ -188,6 +188,7 @@ impl TuneArgs {
                 alpha: config.alpha,
                 min_leaf: config.min_leaf,
             },
+            cuts: CutsArgs { cuts: None },
             binoct: self.thresholds.clone(),
             olct: OlctArgs {
                 tangents: None,

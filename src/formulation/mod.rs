@@ -12,6 +12,7 @@
 mod any;
 pub mod binoct;
 pub mod costs;
+pub mod cuts;
 pub mod flowoct;
 pub mod oct;
 pub mod olct;

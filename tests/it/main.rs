@@ -31,6 +31,7 @@ mod missing_values;
 mod models;
 mod objective_scale;
 mod oct;
+mod oct_cuts;
 mod olct;
 mod oracle;
 mod pareto_exact;

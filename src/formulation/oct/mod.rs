@@ -20,6 +20,7 @@ mod params;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
+use crate::formulation::cuts::Cuts;
 use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation};
 use crate::greedy::{cart_start, check_depth, CartParams};
 use crate::mip::{Assignment, Expression};
@@ -46,6 +47,8 @@ pub struct Oct {
     /// The user's cost of an error on each listed class (`--class-weight`), times the
     /// objective's.
     pub class_weights: Vec<ClassWeight>,
+    /// Strengthenings the model is built with (`--cuts`).
+    pub cuts: Cuts,
 }
 
 impl Oct {
@@ -57,6 +60,7 @@ impl Oct {
             objective: Objective::Accuracy,
             leaf_penalty: 0.0,
             class_weights: Vec::new(),
+            cuts: Cuts::default(),
         }
     }
 

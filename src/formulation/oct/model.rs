@@ -4,7 +4,9 @@
 use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::costs::ErrorCosts;
+use crate::formulation::cuts::Cuts;
 use crate::formulation::oct::Oct;
+use crate::formulation::twins::Twins;
 use crate::formulation::{BuiltModel, FeatureUse, VariableRole};
 use crate::mip::{Expression, MipModel, Variable};
 
@@ -58,8 +60,10 @@ pub struct OctModel {
     pub(super) a: Vec<Vec<Option<Variable>>>,
     pub(super) d: Vec<Variable>,
     pub(super) b: Vec<Variable>,
-    /// z[i][leaf index]
+    /// z[i][leaf index]; equivalent rows share theirs with `--cuts equivalent-points`.
     pub(super) z: Vec<Vec<Variable>>,
+    /// The rows whose variables `z` are their own (every row without equivalent points).
+    pub(super) twins: Twins,
     pub(super) l: Vec<Variable>,
     /// c[k][leaf index]
     pub(super) c: Vec<Vec<Variable>>,
@@ -148,7 +152,12 @@ impl BuiltModel for OctModel {
         }
         for t in 0..self.n_leaves() {
             let id = self.leaf_id(t);
-            for (i, row) in self.z.iter().enumerate() {
+            for (i, row) in self
+                .z
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.twins.is_first(*i))
+            {
                 put(
                     row[t],
                     id,
@@ -245,6 +254,15 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
         .filter_map(|f| f.epsilon)
         .fold(0.0, f64::max);
     let depth = params.depth;
+    // Equivalent points: rows identical on every feature share their assignment variables.
+    let twins = match params.cuts {
+        Cuts::None => Twins::of(0..n),
+        Cuts::EquivalentPoints => Twins::of(
+            data.rows()
+                .iter()
+                .map(|row| row.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()),
+        ),
+    };
     let n_branch = (1 << depth) - 1;
     let n_leaves = 1 << depth;
     let mut mip = MipModel::new(format!("oct_depth{depth}"));
@@ -271,8 +289,14 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
     let mut loss = Vec::with_capacity(n_leaves);
     for t in 0..n_leaves {
         let id = n_leaves + t;
-        for (i, row) in z.iter_mut().enumerate() {
-            row.push(mip.binary(format!("z[i={i},l={id}]")));
+        for i in 0..n {
+            let first = twins.first_of(i);
+            let var = if first == i {
+                mip.binary(format!("z[i={i},l={id}]"))
+            } else {
+                z[first][t]
+            };
+            z[i].push(var);
         }
         l.push(mip.binary(format!("l[l={id}]")));
         for (class, by_leaf) in c.iter_mut().enumerate() {
@@ -318,13 +342,14 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
             format!("min_leaf[l={id}]"),
             (reached - params.min_leaf as f64 * l[t]).geq(0.0),
         );
-        for (i, row) in z.iter().enumerate() {
+        // Only rows with their own variables: an equivalent row's rows would repeat its first's.
+        for (i, row) in z.iter().enumerate().filter(|(i, _)| twins.is_first(*i)) {
             mip.add_constraint(format!("used[i={i},l={id}]"), (row[t] - l[t]).leq(0.0));
         }
     }
 
     // Routing.
-    for (i, row) in z.iter().enumerate() {
+    for (i, row) in z.iter().enumerate().filter(|(i, _)| twins.is_first(*i)) {
         let one: Expression = row.iter().map(|&v| Expression::from(v)).sum();
         mip.add_constraint(format!("assign[i={i}]"), one.eq(1.0));
     }
@@ -339,7 +364,7 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
                     (l[t] - d[m]).leq(0.0),
                 );
             }
-            for (i, row) in z.iter().enumerate() {
+            for (i, row) in z.iter().enumerate().filter(|(i, _)| twins.is_first(*i)) {
                 let mut lhs = Expression::default();
                 for (j, feature) in features.iter().enumerate() {
                     if let (Some(var), Some(eps)) = (a[j][m], feature.epsilon) {
@@ -426,6 +451,7 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
         d,
         b,
         z,
+        twins,
         l,
         c,
         n_kt,

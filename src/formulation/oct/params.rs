@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::formulation::cuts::Cuts;
 use crate::formulation::oct::{Oct, OCT_MAX_DEPTH};
 use crate::greedy::check_depth;
 use crate::score::{ClassWeight, Objective};
@@ -24,6 +25,8 @@ pub struct OctParams {
     /// The cost of an error on each listed class, times the objective's (others: 1).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub class_weights: Vec<ClassWeight>,
+    /// Strengthenings the model is built with.
+    pub cuts: Cuts,
 }
 
 impl Default for OctParams {
@@ -34,6 +37,7 @@ impl Default for OctParams {
             objective: Objective::Accuracy,
             leaf_penalty: 0.0,
             class_weights: Vec::new(),
+            cuts: Cuts::default(),
         }
     }
 }
@@ -68,6 +72,7 @@ impl OctParams {
             objective: self.objective,
             leaf_penalty: self.leaf_penalty,
             class_weights: self.class_weights.clone(),
+            cuts: self.cuts,
         })
     }
 }
@@ -81,6 +86,7 @@ impl Oct {
             objective: self.objective,
             leaf_penalty: self.leaf_penalty,
             class_weights: self.class_weights.clone(),
+            cuts: self.cuts,
         }
     }
 }
