@@ -8,7 +8,7 @@
 //! certificate is `not_applicable`, and `export-lp` writes the rows.
 
 use milptree::constraints::ConstraintSpec;
-use milptree::data::Dataset;
+use milptree::data::{Dataset, ThresholdMode};
 use milptree::formulation::{AnyFormulation, FormulationName};
 use milptree::learn::milp::{self, MilpOptions};
 use milptree::learn::WarmStartMode;
@@ -16,7 +16,9 @@ use milptree::solver::{SolveOptions, SolverKind, Termination};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::common::with_random_weights;
+use crate::common::{
+    assert_usage_error, milptree, path_str, stderr, temp_file, with_random_weights,
+};
 use crate::oracle::{optimum_over_predictions, OracleTree};
 
 const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
@@ -95,7 +97,11 @@ fn fair_errors(
     depth: usize,
     spec: &ConstraintSpec,
 ) -> f64 {
-    let formulation = AnyFormulation::from_name(name, depth).expect("a formulation");
+    let mut formulation = AnyFormulation::from_name(name, depth).expect("a formulation");
+    // BinOCT over every midpoint: class-boundary thresholds can miss the optimum.
+    if let AnyFormulation::BinOct(binoct) = &mut formulation {
+        binoct.thresholds = ThresholdMode::All;
+    }
     let start = formulation.greedy_tree(data).expect("a greedy tree");
     let outcome = milp::run_any(
         &formulation,
@@ -162,9 +168,9 @@ fn expected(data: &Dataset, depth: usize, spec: &ConstraintSpec) -> Option<f64> 
     optimum_over_predictions(data, depth, &keep)
 }
 
-/// For each instance and depth, every MILP's optimum under `spec` is the oracle's; the bound
-/// changes the optimum on at least one instance.
-fn check(spec: &ConstraintSpec, instances: &[Dataset], depths: &[usize]) {
+/// For each instance and depth, every MILP's optimum under `spec` is the oracle's; with
+/// `must_bind`, the bound changes the optimum on at least one instance.
+fn check(spec: &ConstraintSpec, instances: &[Dataset], depths: &[usize], must_bind: bool) {
     let mut binds = false;
     for data in instances {
         for &depth in depths {
@@ -183,7 +189,10 @@ fn check(spec: &ConstraintSpec, instances: &[Dataset], depths: &[usize]) {
             }
         }
     }
-    assert!(binds, "the bound never changes the optimum: {spec:?}");
+    assert!(
+        binds || !must_bind,
+        "the bound never changes the optimum: {spec:?}"
+    );
 }
 
 fn spec_without_bounds() -> ConstraintSpec {
@@ -191,21 +200,42 @@ fn spec_without_bounds() -> ConstraintSpec {
 }
 
 #[test]
-fn a_parity_bound_reaches_the_oracle_optimum() {
+fn a_parity_bound_reaches_the_oracle_optimum_at_depth_1() {
     let instances = [grouped_dataset(1, 14, 2), grouped_dataset(2, 14, 2)];
-    check(&spec(Some(0.1), None), &instances, &[1, 2]);
+    check(&spec(Some(0.1), None), &instances, &[1], true);
 }
 
 #[test]
-fn an_opportunity_bound_reaches_the_oracle_optimum() {
+fn a_parity_bound_reaches_the_oracle_optimum_at_depth_2() {
+    // (The bound's effect is checked at depth 1; here the optimum alone, on fewer rows.)
+    check(
+        &spec(Some(0.1), None),
+        &[grouped_dataset(1, 10, 2)],
+        &[2],
+        false,
+    );
+}
+
+#[test]
+fn an_opportunity_bound_reaches_the_oracle_optimum_at_depth_1() {
     let instances = [grouped_dataset(3, 14, 2), grouped_dataset(4, 14, 2)];
-    check(&spec(None, Some(0.1)), &instances, &[1, 2]);
+    check(&spec(None, Some(0.1)), &instances, &[1], true);
+}
+
+#[test]
+fn an_opportunity_bound_reaches_the_oracle_optimum_at_depth_2() {
+    check(
+        &spec(None, Some(0.1)),
+        &[grouped_dataset(3, 10, 2)],
+        &[2],
+        false,
+    );
 }
 
 #[test]
 fn three_groups_and_both_bounds_reach_the_oracle_optimum() {
-    let instances = [grouped_dataset(5, 15, 3)];
-    check(&spec(Some(0.25), Some(0.25)), &instances, &[1, 2]);
+    let instances = [grouped_dataset(5, 15, 3), grouped_dataset(8, 15, 3)];
+    check(&spec(Some(0.25), Some(0.25)), &instances, &[1], true);
 }
 
 #[test]
@@ -214,5 +244,181 @@ fn row_weights_weigh_the_rates() {
         with_random_weights(grouped_dataset(6, 14, 2), 6, false),
         with_random_weights(grouped_dataset(7, 14, 2), 7, true),
     ];
-    check(&spec(Some(0.1), None), &instances, &[1]);
+    check(&spec(Some(0.1), None), &instances, &[1], true);
+}
+
+/// Six rows whose only other feature `x` copies the group `g`.
+const COPIED_GROUP: &str = "x,g,y\n0,0,a\n0,0,b\n0,0,a\n1,1,b\n1,1,a\n1,1,b\n";
+
+#[test]
+fn an_infeasible_set_exits_1_and_the_warm_start_is_dropped() {
+    // The root must split (the row) and FlowOCT's two leaves then differ, but the only split,
+    // on `x`, separates the groups: no tree has a parity gap of 0.
+    let (dir, data) = temp_file("copied.csv", COPIED_GROUP);
+    let constraints = dir.path().join("c.toml");
+    std::fs::write(
+        &constraints,
+        "group_column = \"g\"\nmax_parity_gap = 0\nrows = [\"p[n=1] <= 0\"]\n",
+    )
+    .expect("the constraints file");
+    let output = milptree(&[
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "flowoct",
+        "--depth",
+        "1",
+        "--constraints",
+        path_str(&constraints),
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    assert_eq!(report["termination"], "infeasible", "{report}");
+    assert!(
+        report["notes"].as_array().expect("notes").iter().any(|n| n
+            .as_str()
+            .is_some_and(|n| n.contains("warm start was dropped") && n.contains("parity"))),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_milp_under_fairness_is_not_certified_and_reports_the_rates() {
+    let (_dir, data) = temp_file("copied.csv", COPIED_GROUP);
+    let report = crate::common::milptree_json(&[
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "oct",
+        "--depth",
+        "1",
+        "--group-column",
+        "g",
+        "--max-parity-gap",
+        "0.1",
+        "--certify",
+        "5",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(
+        report["certificate"]["verdict"], "not_applicable",
+        "{report}"
+    );
+    assert!(
+        report["certificate"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("fairness")),
+        "{report}"
+    );
+    // Splitting on `x` (the group) would give a gap of 1: the tree predicts one class.
+    let fairness = &report["side_constraints"]["fairness"];
+    assert_eq!(fairness["parity_gap"], 0.0, "{report}");
+    assert_eq!(
+        fairness["groups"].as_array().map(Vec::len),
+        Some(2),
+        "{report}"
+    );
+}
+
+#[test]
+fn bad_fairness_settings_and_the_exact_search_exit_2() {
+    let (_dir, data) = temp_file("copied.csv", COPIED_GROUP);
+    let (_t, three) = temp_file("three.csv", "x,g,y\n0,0,a\n1,0,b\n2,1,c\n3,1,a\n");
+    let (_o, one) = temp_file("one.csv", "x,g,y\n0,0,a\n1,0,b\n2,0,a\n");
+    for (file, extra, named) in [
+        (
+            &data,
+            vec!["--group-column", "nope", "--max-parity-gap", "0.1"],
+            "`nope` is not a feature column",
+        ),
+        (
+            &data,
+            vec!["--group-column", "y", "--max-parity-gap", "0.1"],
+            "`y` is the label column",
+        ),
+        (&data, vec!["--group-column", "g"], "no bound on a gap"),
+        (
+            &data,
+            vec!["--max-parity-gap", "0.1"],
+            "needs a group column",
+        ),
+        (
+            &data,
+            vec!["--group-column", "g", "--max-parity-gap", "-1"],
+            "--max-parity-gap",
+        ),
+        (
+            &three,
+            vec!["--group-column", "g", "--max-parity-gap", "0.1"],
+            "need two classes",
+        ),
+        (
+            &one,
+            vec!["--group-column", "g", "--max-parity-gap", "0.1"],
+            "fairness needs two groups",
+        ),
+    ] {
+        let mut args = vec![
+            "solve",
+            path_str(file),
+            "--formulation",
+            "binoct",
+            "--depth",
+            "1",
+        ];
+        args.extend(extra);
+        args.push("--quiet");
+        assert_usage_error(&args, named);
+    }
+    assert_usage_error(
+        &[
+            "solve",
+            path_str(&data),
+            "--solver",
+            "dp",
+            "--depth",
+            "1",
+            "--group-column",
+            "g",
+            "--max-opportunity-gap",
+            "0.1",
+            "--quiet",
+        ],
+        "fairness only the MILP formulations",
+    );
+}
+
+#[test]
+fn export_lp_writes_the_fairness_rows() {
+    let (dir, data) = temp_file("copied.csv", COPIED_GROUP);
+    for formulation in ["oct", "binoct", "flowoct"] {
+        let output = dir.path().join(format!("{formulation}.lp"));
+        let result = milptree(&[
+            "export-lp",
+            path_str(&data),
+            "--formulation",
+            formulation,
+            "--depth",
+            "1",
+            "--group-column",
+            "g",
+            "--max-opportunity-gap",
+            "0.2",
+            "--output",
+            path_str(&output),
+        ]);
+        assert!(result.status.success(), "{}", stderr(&result));
+        let lp = std::fs::read_to_string(&output).expect("the LP file");
+        assert!(
+            lp.contains("opportunity_gap(g0,h1)"),
+            "{formulation}: no gap row"
+        );
+        assert!(
+            lp.contains("opportunity_gap(g1,h0)"),
+            "{formulation}: no gap row"
+        );
+    }
 }
