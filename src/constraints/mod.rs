@@ -1,7 +1,7 @@
 //! Side constraints on the trees a MILP may return: which features the tree may use (forbidden
 //! features, features allowed only at given depths, at most K distinct features, a cost per
-//! feature within a budget), at most L leaves, and linear rows of the user's own over the
-//! model's variables.
+//! feature within a budget), at most L leaves, linear rows of the user's own over the
+//! model's variables, and fairness between the groups of a column ([`fairness`]).
 //!
 //! [`ConstraintSpec`] is the set as given (feature names; from `--constraints FILE` and the
 //! flags), [`SideConstraints`] the set checked against the training data (feature indices), and

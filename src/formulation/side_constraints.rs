@@ -9,7 +9,9 @@
 //!   `sum_j c_j used[j] <= B`;
 //! - `max_leaves`: `sum_{n,j} u[n,j] <= L - 1` (a node splits on at most one feature, so the
 //!   sum counts the splits, and a tree has one leaf more than splits);
-//! - each row of the user's, `user_row[r]`, over the model's variables by name.
+//! - each row of the user's, `user_row[r]`, over the model's variables by name;
+//! - fairness between groups: the rows of [`crate::formulation::fairness_rows`] over the model's
+//!   predictions of the positive class ([`BuiltModel::class_predictions`]).
 //!
 //! Decoding re-evaluates the constraints on the returned tree by plain code
 //! ([`crate::constraints::evaluate`]) and the user's rows on the solution; a tree or solution
