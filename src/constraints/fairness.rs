@@ -402,3 +402,68 @@ impl Fairness {
         serde_json::to_value(self).unwrap_or_default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four rows: `g` 0, 0, 1, 1; labels 0, 1, 1, 1.
+    fn data() -> Dataset {
+        Dataset::from_parts(
+            "fair".to_string(),
+            vec!["x".to_string(), "g".to_string()],
+            vec!["n".to_string(), "p".to_string()],
+            vec![
+                vec![0.0, 0.0],
+                vec![1.0, 0.0],
+                vec![2.0, 1.0],
+                vec![3.0, 1.0],
+            ],
+            vec![0, 1, 1, 1],
+        )
+        .expect("valid data")
+    }
+
+    fn spec(parity: Option<f64>, opportunity: Option<f64>) -> ConstraintSpec {
+        ConstraintSpec {
+            group_column: Some("g".to_string()),
+            max_parity_gap: parity,
+            max_opportunity_gap: opportunity,
+            ..ConstraintSpec::default()
+        }
+    }
+
+    #[test]
+    fn rates_and_gaps_are_counted_per_group() {
+        let fairness = Fairness::resolve(&spec(Some(0.4), Some(0.0)), &data())
+            .expect("valid")
+            .expect("fairness");
+        assert_eq!(fairness.groups, ["0", "1"]);
+        assert_eq!(fairness.positive_class, "p");
+        // Predicted positive: rows 1 and 2. Group 0: 1/2 positive, TPR 1/1; group 1: 1/2, 1/2.
+        let values = fairness.values_of(&[false, true, true, false]);
+        assert_eq!(values.parity_gap, 0.0);
+        assert_eq!(values.opportunity_gap, 0.5);
+        assert_eq!(values.broken.len(), 1, "{:?}", values.broken);
+        assert!(values.broken[0].contains("max_opportunity_gap"));
+        // Only row 3: group 0 at 0, group 1 at 1/2.
+        let values = fairness.values_of(&[false, false, false, true]);
+        assert_eq!(values.parity_gap, 0.5);
+        assert!(values.broken.iter().any(|b| b.contains("max_parity_gap")));
+    }
+
+    #[test]
+    fn a_group_without_positive_rows_has_no_opportunity_rate() {
+        let mut flipped = ConstraintSpec {
+            positive_class: Some("n".to_string()),
+            ..spec(None, Some(0.1))
+        };
+        let message = Fairness::resolve(&flipped, &data())
+            .expect_err("group 1 has no `n` row")
+            .to_string();
+        assert!(message.contains("group `1`"), "{message}");
+        flipped.max_opportunity_gap = None;
+        flipped.max_parity_gap = Some(0.1);
+        assert!(Fairness::resolve(&flipped, &data()).is_ok());
+    }
+}
