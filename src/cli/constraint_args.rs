@@ -32,6 +32,22 @@ pub struct ConstraintArgs {
     /// no training row reaches counts).
     #[arg(long, value_name = "L")]
     pub max_leaves: Option<usize>,
+    /// [oct, binoct, flowoct] The column whose values are the groups of the fairness bounds
+    /// (two or more; not a feature unless --allow-group-as-feature).
+    #[arg(long, value_name = "NAME")]
+    pub group_column: Option<String>,
+    /// [oct, binoct, flowoct] Let the tree split on the group column.
+    #[arg(long)]
+    pub allow_group_as_feature: bool,
+    /// [oct, binoct, flowoct] Statistical parity: any two groups' rates of positive
+    /// predictions differ by at most DELTA on the training rows (two classes; the positive one
+    /// is the second, or positive_class in the constraints file).
+    #[arg(long, value_name = "DELTA")]
+    pub max_parity_gap: Option<f64>,
+    /// [oct, binoct, flowoct] Equal opportunity: any two groups' rates of positive predictions
+    /// on their rows of the positive class differ by at most DELTA.
+    #[arg(long, value_name = "DELTA")]
+    pub max_opportunity_gap: Option<f64>,
 }
 
 impl ConstraintArgs {
@@ -48,6 +64,16 @@ impl ConstraintArgs {
             spec.max_leaves = self.max_leaves;
         }
         spec.forbidden.extend(self.forbid_feature.iter().cloned());
+        if self.group_column.is_some() {
+            spec.group_column.clone_from(&self.group_column);
+        }
+        spec.allow_group_as_feature |= self.allow_group_as_feature;
+        if self.max_parity_gap.is_some() {
+            spec.max_parity_gap = self.max_parity_gap;
+        }
+        if self.max_opportunity_gap.is_some() {
+            spec.max_opportunity_gap = self.max_opportunity_gap;
+        }
         Ok((!spec.is_empty()).then_some(spec))
     }
 }
@@ -75,6 +101,9 @@ pub fn text_line(report: &serde_json::Value) -> Option<String> {
     }
     if let Some(leaves) = fields.get("leaves") {
         parts.push(format!("leaves {leaves}"));
+    }
+    if let Some(fairness) = fields.get("fairness") {
+        parts.push(super::fairness_line::text(fairness));
     }
     for row in fields
         .get("rows")

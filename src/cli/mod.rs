@@ -11,6 +11,7 @@ mod data_args;
 pub mod embed;
 mod experiment;
 mod export_lp;
+mod fairness_line;
 mod greedy;
 mod interrupt;
 mod missing_args;

@@ -203,6 +203,10 @@ impl TuneArgs {
                 max_features: None,
                 forbid_feature: Vec::new(),
                 max_leaves: None,
+                group_column: None,
+                allow_group_as_feature: false,
+                max_parity_gap: None,
+                max_opportunity_gap: None,
             },
         };
         Ok((model, searches))

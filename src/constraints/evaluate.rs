@@ -22,6 +22,9 @@ pub struct ConstraintValues {
     pub cost: Option<f64>,
     /// Each constraint the tree breaks, in words (empty: it meets them all).
     pub broken: Vec<String>,
+    /// The groups' rates and the gaps, under fairness constraints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<super::fairness::FairnessValues>,
 }
 
 /// The values of `tree` under `constraints` (oblique splits use every feature).
@@ -78,11 +81,14 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
         }
         cost
     });
+    let fairness = constraints.fairness.as_ref().map(|f| f.values(tree));
+    broken.extend(fairness.iter().flat_map(|f| f.broken.clone()));
     ConstraintValues {
         features_used,
         leaves,
         cost,
         broken,
+        fairness,
     }
 }
 
@@ -99,6 +105,9 @@ pub fn report(constraints: &SideConstraints, tree: &Tree) -> (serde_json::Value,
     });
     if let Some(cost) = evaluated.cost {
         report["feature_cost"] = cost.into();
+    }
+    if let Some(fairness) = &evaluated.fairness {
+        report["fairness"] = serde_json::to_value(fairness).unwrap_or_default();
     }
     (report, ok)
 }

@@ -1,7 +1,7 @@
 //! Side constraints on the trees a MILP may return: which features the tree may use (forbidden
 //! features, features allowed only at given depths, at most K distinct features, a cost per
-//! feature within a budget), at most L leaves, and linear rows of the user's own over the
-//! model's variables.
+//! feature within a budget), at most L leaves, linear rows of the user's own over the
+//! model's variables, and fairness between the groups of a column ([`fairness`]).
 //!
 //! [`ConstraintSpec`] is the set as given (feature names; from `--constraints FILE` and the
 //! flags), [`SideConstraints`] the set checked against the training data (feature indices), and
@@ -9,6 +9,7 @@
 //! a model are built in [`crate::formulation::side_constraints`].
 
 mod evaluate;
+pub mod fairness;
 mod spec;
 pub mod user_row;
 
@@ -37,6 +38,8 @@ pub struct SideConstraints {
     pub max_leaves: Option<usize>,
     /// The user's rows over the model's variables.
     pub rows: Vec<UserRow>,
+    /// Fairness between the groups of a column.
+    pub fairness: Option<fairness::Fairness>,
 }
 
 impl SideConstraints {
@@ -71,6 +74,7 @@ impl SideConstraints {
             ("depths", self.depths.iter().any(Option::is_some)),
             ("max_leaves", self.max_leaves.is_some()),
             ("rows", !self.rows.is_empty()),
+            ("fairness", self.fairness.is_some()),
         ]
         .into_iter()
         .filter(|&(_, present)| present)
@@ -112,6 +116,9 @@ impl SideConstraints {
         if !self.rows.is_empty() {
             let rows: Vec<String> = self.rows.iter().map(|r| r.text.clone()).collect();
             fields.insert("rows".into(), rows.into());
+        }
+        if let Some(fairness) = &self.fairness {
+            fields.insert("fairness".into(), fairness.to_json());
         }
         serde_json::Value::Object(fields)
     }

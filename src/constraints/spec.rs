@@ -32,6 +32,17 @@ pub struct ConstraintSpec {
     pub max_leaves: Option<usize>,
     /// Linear rows over the model's variables, as `"a[f=0,n=1] + a[f=1,n=1] <= 1"`.
     pub rows: Vec<String>,
+    /// The column whose values are the groups of the fairness constraints.
+    pub group_column: Option<String>,
+    /// Whether the tree may split on the group column (by default it may not).
+    pub allow_group_as_feature: bool,
+    /// The positive class of the fairness rates (default: the second class).
+    pub positive_class: Option<String>,
+    /// The largest gap between two groups' rates of positive predictions.
+    pub max_parity_gap: Option<f64>,
+    /// The largest gap between two groups' rates of positive predictions on their rows of the
+    /// positive class.
+    pub max_opportunity_gap: Option<f64>,
 }
 
 impl ConstraintSpec {
@@ -106,6 +117,12 @@ impl ConstraintSpec {
             .iter()
             .map(|text| UserRow::parse(text).map_err(bad))
             .collect::<Result<Vec<_>>>()?;
+        let fairness = super::fairness::Fairness::resolve(self, data)?;
+        for fairness in fairness.iter().filter(|f| !f.allow_group_as_feature) {
+            for &j in &fairness.group_features {
+                forbidden[j] = true;
+            }
+        }
         Ok(SideConstraints {
             feature_names: names,
             max_features: self.max_features,
@@ -115,6 +132,7 @@ impl ConstraintSpec {
             depths,
             max_leaves: self.max_leaves,
             rows,
+            fairness,
         })
     }
 }

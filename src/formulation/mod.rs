@@ -13,10 +13,12 @@ mod any;
 pub mod binoct;
 pub mod costs;
 pub mod cuts;
+pub mod fairness_rows;
 pub mod flowoct;
 pub mod oct;
 pub mod olct;
 pub mod parameters;
+pub mod predictions;
 pub mod side_constraints;
 pub mod twins;
 
@@ -71,6 +73,12 @@ pub trait BuiltModel {
     /// constraints on features; `None` for a model that does not take them. A feature a node
     /// cannot split on has no entry.
     fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
+        None
+    }
+    /// Whether each training row is predicted `class`, by units of rows the model routes
+    /// alike, as expressions of its variables exact in every integer solution (for the rows of
+    /// fairness constraints); `None` for a model that does not take them.
+    fn class_predictions(&self, _class: usize) -> Option<Vec<predictions::ClassPrediction>> {
         None
     }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's

@@ -9,7 +9,9 @@
 //!   `sum_j c_j used[j] <= B`;
 //! - `max_leaves`: `sum_{n,j} u[n,j] <= L - 1` (a node splits on at most one feature, so the
 //!   sum counts the splits, and a tree has one leaf more than splits);
-//! - each row of the user's, `user_row[r]`, over the model's variables by name.
+//! - each row of the user's, `user_row[r]`, over the model's variables by name;
+//! - fairness between groups: the rows of [`crate::formulation::fairness_rows`] over the model's
+//!   predictions of the positive class ([`BuiltModel::class_predictions`]).
 //!
 //! Decoding re-evaluates the constraints on the returned tree by plain code
 //! ([`crate::constraints::evaluate`]) and the user's rows on the solution; a tree or solution
@@ -21,6 +23,7 @@ use std::collections::HashMap;
 use crate::constraints::{evaluate, SideConstraints};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::formulation::fairness_rows::FairnessRows;
 use crate::formulation::{BuiltModel, Decoded, Encoded, Formulation, StartKind, VariableRole};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable, FEASIBILITY_TOLERANCE};
 use crate::solver::SolverKind;
@@ -48,6 +51,8 @@ pub struct ConstrainedModel<B> {
     /// `used[j]` of each feature that has one.
     used: Vec<(usize, Variable)>,
     rows: Vec<ResolvedRow>,
+    /// The columns of the fairness rows, if any.
+    fairness: Option<FairnessRows>,
 }
 
 /// The column of `name`: a readable name or the name written to LP files.
@@ -117,6 +122,21 @@ impl<B: BuiltModel> ConstrainedModel<B> {
             let splits: Expression = usage.iter().map(|u| u.expression.clone()).sum();
             mip.add_row("max_leaves", splits, RowSense::Le, most as f64 - 1.0);
         }
+        let fairness = match &constraints.fairness {
+            Some(f) => {
+                let units = inner.class_predictions(f.positive).ok_or_else(|| {
+                    Error::parameter(
+                        "--group-column",
+                        format!(
+                            "{formulation} does not take fairness constraints (oct, binoct and \
+                             flowoct do)"
+                        ),
+                    )
+                })?;
+                Some(FairnessRows::add(&mut mip, &units, f))
+            }
+            None => None,
+        };
         let mut names: HashMap<String, usize> = HashMap::new();
         for (column, var) in mip.vars().iter().enumerate() {
             names.insert(var.name.clone(), column);
@@ -141,6 +161,7 @@ impl<B: BuiltModel> ConstrainedModel<B> {
             mip,
             used,
             rows,
+            fairness,
         })
     }
 
@@ -271,6 +292,9 @@ impl<F: Formulation> Formulation for Constrained<'_, F> {
         let mut values = encoded.assignment.values().to_vec();
         let used = evaluate(self.constraints, &encoded.tree).features_used;
         values.resize(built.mip.vars().len(), 0.0);
+        if let Some(fairness) = &built.fairness {
+            fairness.fill(&built.mip, &mut values);
+        }
         for &(j, y) in &built.used {
             let on = used.contains(&self.constraints.feature_names[j]);
             values[built.mip.col(y)] = f64::from(u8::from(on));

@@ -45,6 +45,7 @@ mod row_weights_data;
 mod row_weights_search;
 mod side_constraints;
 mod side_constraints_exact;
+mod side_constraints_fairness;
 mod solver;
 mod solver_oracle;
 mod sparse_methods;

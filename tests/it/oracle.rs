@@ -400,3 +400,59 @@ mod tests {
         assert_eq!(optimum(&data, &spec).errors, 4);
     }
 }
+
+/// The smallest weighted training error over every tree of depth <= `depth` (1 or 2) with every
+/// labelling of its leaves (a leaf may predict any class, not only its majority) whose splits
+/// and training predictions `keep` accepts (given the splits and each row's predicted class);
+/// `None` when it accepts none. For constraints on the predictions themselves (fairness).
+pub fn optimum_over_predictions(
+    data: &Dataset,
+    depth: usize,
+    keep: &dyn Fn(&OracleTree, &[usize]) -> bool,
+) -> Option<f64> {
+    assert!(
+        (1..=2).contains(&depth),
+        "the oracle over predictions enumerates depths 1 and 2"
+    );
+    let splits: Vec<(usize, f64)> = all_midpoints(data)
+        .iter()
+        .enumerate()
+        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
+        .collect();
+    let k = data.n_classes();
+    let mut best: Option<f64> = None;
+    for tree in every_tree(1, depth, &splits) {
+        let leaf_of: Vec<usize> = data
+            .rows()
+            .iter()
+            .map(|row| {
+                let mut node = 1;
+                while let Some(&(_, j, t)) = tree.iter().find(|s| s.0 == node) {
+                    node = if row[j] <= t { 2 * node } else { 2 * node + 1 };
+                }
+                node
+            })
+            .collect();
+        let mut leaves: Vec<usize> = leaf_of.clone();
+        leaves.sort_unstable();
+        leaves.dedup();
+        for labelling in 0..k.pow(leaves.len() as u32) {
+            let class_of = |leaf: usize| {
+                let position = leaves.binary_search(&leaf).expect("a leaf of the tree");
+                (labelling / k.pow(position as u32)) % k
+            };
+            let predicted: Vec<usize> = leaf_of.iter().map(|&leaf| class_of(leaf)).collect();
+            if !keep(&tree, &predicted) {
+                continue;
+            }
+            let errors: f64 = (0..data.n_rows())
+                .filter(|&i| predicted[i] != data.labels()[i])
+                .map(|i| data.weight(i))
+                .sum();
+            if best.is_none_or(|b| errors < b) {
+                best = Some(errors);
+            }
+        }
+    }
+    best
+}

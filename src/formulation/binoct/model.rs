@@ -537,6 +537,35 @@ impl BuiltModel for BinOctModel {
         &self.mip
     }
 
+    /// A set of twins is predicted `class` when its `l[r,l]` and `p[l,class]` are 1 for some
+    /// leaf `l`.
+    fn class_predictions(
+        &self,
+        class: usize,
+    ) -> Option<Vec<crate::formulation::predictions::ClassPrediction>> {
+        use crate::formulation::predictions::{ClassPrediction, PredictionTerms};
+        let n = self.data.n_rows();
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for r in 0..n {
+            rows[self.twins.first_of(r)].push(r);
+        }
+        Some(
+            (0..n)
+                .filter(|&r| self.twins.is_first(r))
+                .map(|r| ClassPrediction {
+                    rows: std::mem::take(&mut rows[r]),
+                    terms: PredictionTerms::Leaves(
+                        self.leaf_vars[r]
+                            .iter()
+                            .zip(&self.class_vars)
+                            .map(|(&l, p)| (Expression::from(l), Expression::from(p[class])))
+                            .collect(),
+                    ),
+                })
+                .collect(),
+        )
+    }
+
     /// Node `n` splits on feature `f` when `f[n,f]` is 1.
     fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
         Some(

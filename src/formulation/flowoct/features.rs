@@ -55,6 +55,9 @@ impl NodeFeatures {
         let permits =
             |feature: usize, level: usize| constraints.is_none_or(|c| c.permits(feature, level));
         let distinct = constraints.is_some_and(SideConstraints::counts_features);
+        // Under fairness constraints a leaf may have to predict a class against its rows, so
+        // every threshold of the last level is kept.
+        let fair = constraints.is_some_and(|c| c.fairness.is_some());
         let binary: Vec<BinaryFeature> = candidates
             .usable()
             .into_iter()
@@ -95,7 +98,7 @@ impl NodeFeatures {
             let mut first: HashMap<(Option<usize>, &[bool]), usize> = HashMap::new();
             let mut level_allowed = Vec::new();
             for f in 0..patterns.len() {
-                if (last && !class_boundary[f]) || !permits(binary[f].feature, level) {
+                if (last && !fair && !class_boundary[f]) || !permits(binary[f].feature, level) {
                     continue;
                 }
                 first.entry(key(f)).or_insert_with(|| {

@@ -19,6 +19,8 @@ pub struct Group {
     pub counts: Vec<usize>,
     /// The summed error costs of the rows of each class.
     pub costs: Vec<f64>,
+    /// The rows of the group.
+    pub rows: Vec<usize>,
 }
 
 /// The groups of `data`'s rows over `candidates`, in the order of their first row, with the
@@ -32,11 +34,13 @@ pub fn groups(data: &Dataset, candidates: &Candidates, row_costs: &[f64]) -> Vec
                 bins: bins.clone(),
                 counts: vec![0; data.n_classes()],
                 costs: vec![0.0; data.n_classes()],
+                rows: Vec::new(),
             });
             groups.len() - 1
         });
         groups[g].counts[label] += 1;
         groups[g].costs[label] += row_costs[i];
+        groups[g].rows.push(i);
     }
     groups
 }

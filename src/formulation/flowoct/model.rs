@@ -41,9 +41,13 @@ pub struct FlowOctModel {
     /// `z[g,n]`, the flow of group `g` into node `n`, at `[g][n - 1]`.
     flow_vars: Vec<Vec<Variable>>,
     /// `s[g,n,k]`, the flow of group `g` from node `n` to the sink as class `k`, at
-    /// `[g][n - 1][k]`; `None` when the group has no row of class `k`.
+    /// `[g][n - 1][k]`; `None` when the group has no row of class `k` (and the flows are not
+    /// forced).
     sink_vars: Vec<Vec<Vec<Option<Variable>>>>,
     roles: Vec<VariableRole>,
+    /// Under fairness constraints: every group sends its unit of flow to the sink at its leaf
+    /// (`source[g]`), through the arc of the class the leaf predicts, which every group has.
+    forced: bool,
 }
 
 /// The split variables of one node on one feature, by increasing threshold, and their suffix
@@ -104,6 +108,7 @@ impl FlowOctModel {
         let k = data.n_classes();
         let features = &data.schema().features;
         let groups = groups(data, &candidates, &costs.rows);
+        let forced = constraints.is_some_and(|c| c.fairness.is_some());
         let node_features = NodeFeatures::new(data, &candidates, &groups, depth, constraints);
         let binary = &node_features.binary;
         let mut mip = MipModel::new(format!("flowoct_depth{depth}"));
@@ -215,7 +220,7 @@ impl FlowOctModel {
                 flows.push(mip.continuous(name, 0.0, 1.0));
                 let mut by_class = Vec::with_capacity(k);
                 for (c, &count) in group.counts.iter().enumerate() {
-                    by_class.push((count > 0).then(|| {
+                    by_class.push((count > 0 || forced).then(|| {
                         let name = format!("s[g={g},n={n},k={c}]");
                         roles.push(VariableRole {
                             name: name.clone(),
@@ -327,6 +332,12 @@ impl FlowOctModel {
             }
         }
 
+        if forced {
+            for (g, flows) in flow_vars.iter().enumerate() {
+                mip.add_row(format!("source[g={g}]"), flows[0], RowSense::Eq, 1.0);
+            }
+        }
+
         // Objective: the summed error costs of the rows minus those of the rows classified
         // correctly (a group's flow to a sink of class c is worth its class-c rows' costs).
         let total: f64 = groups.iter().flat_map(|group| &group.costs).sum();
@@ -359,6 +370,7 @@ impl FlowOctModel {
             flow_vars,
             sink_vars,
             roles,
+            forced,
         }
     }
 
@@ -447,7 +459,7 @@ impl FlowOctModel {
                     _ => break None,
                 }
             };
-            let flowing = class.is_some_and(|c| group.counts[c] > 0);
+            let flowing = class.is_some_and(|c| self.forced || group.counts[c] > 0);
 
             for m in 1..=self.n_nodes() {
                 let on_path = flowing && path.contains(&m);
@@ -539,6 +551,34 @@ impl BuiltModel for FlowOctModel {
 
     fn variable_roles(&self) -> Vec<VariableRole> {
         self.roles.clone()
+    }
+
+    /// With forced flows, a group is predicted `class` when its flow leaves through an arc of
+    /// that class: `sum_n s[g,n,class]`.
+    fn class_predictions(
+        &self,
+        class: usize,
+    ) -> Option<Vec<crate::formulation::predictions::ClassPrediction>> {
+        use crate::formulation::predictions::{ClassPrediction, PredictionTerms};
+        if !self.forced {
+            return None;
+        }
+        Some(
+            self.groups
+                .iter()
+                .zip(&self.sink_vars)
+                .map(|(group, sinks)| ClassPrediction {
+                    rows: group.rows.clone(),
+                    terms: PredictionTerms::Linear(
+                        sinks
+                            .iter()
+                            .filter_map(|by_class| by_class[class])
+                            .map(Expression::from)
+                            .sum(),
+                    ),
+                })
+                .collect(),
+        )
     }
 
     /// With a warm start, CBC runs without its cuts and heuristics: the start is the incumbent

@@ -133,6 +133,20 @@ impl Formulation for Oct {
         model::build(self, data, LeafRule::Majority)
     }
 
+    /// Under fairness constraints a leaf may predict any class ([`LeafRule::Free`]): the
+    /// fairest trees may predict a minority class.
+    fn build_under(
+        &self,
+        data: &Dataset,
+        constraints: &crate::constraints::SideConstraints,
+    ) -> Result<OctModel> {
+        if constraints.fairness.is_none() {
+            return self.build(data);
+        }
+        self.validate(data)?;
+        model::build(self, data, LeafRule::Free)
+    }
+
     fn encode(&self, built: &OctModel, tree: &Tree) -> Result<Encoded> {
         encode::encode(self, built, tree)
     }

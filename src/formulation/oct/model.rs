@@ -106,6 +106,30 @@ impl BuiltModel for OctModel {
         &self.mip
     }
 
+    /// Row `i` is predicted `class` when `z[i,t]` and `c[class,t]` are 1 for some leaf `t`.
+    fn class_predictions(
+        &self,
+        class: usize,
+    ) -> Option<Vec<crate::formulation::predictions::ClassPrediction>> {
+        use crate::formulation::predictions::{ClassPrediction, PredictionTerms};
+        Some(
+            self.z
+                .iter()
+                .enumerate()
+                .map(|(i, by_leaf)| ClassPrediction {
+                    rows: vec![i],
+                    terms: PredictionTerms::Leaves(
+                        by_leaf
+                            .iter()
+                            .zip(&self.c[class])
+                            .map(|(&z, &c)| (Expression::from(z), Expression::from(c)))
+                            .collect(),
+                    ),
+                })
+                .collect(),
+        )
+    }
+
     /// Node `n` splits on feature `j` when `a[f=j,n]` is 1.
     fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
         Some(
