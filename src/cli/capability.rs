@@ -48,6 +48,8 @@ pub enum Capability {
     SplitLimit,
     /// The MIP solver's options.
     MipSolver,
+    /// `--threads`: the MIP solver's threads, or the exact search's.
+    Threads,
     /// `--certify`: a certificate by the exact search.
     Certificate,
     /// `--warm-start`: a start for the solver.
@@ -112,6 +114,7 @@ impl CliMethod {
                 LeafPenalty,
                 SplitCostAndLeafMinimum,
                 MipSolver,
+                Threads,
                 Certificate,
                 WarmStart,
             ],
@@ -122,6 +125,7 @@ impl CliMethod {
                 LeafPenalty,
                 Thresholds,
                 MipSolver,
+                Threads,
                 Certificate,
                 WarmStart,
             ],
@@ -131,6 +135,7 @@ impl CliMethod {
                 ClassWeights,
                 Thresholds,
                 MipSolver,
+                Threads,
                 Certificate,
                 WarmStart,
             ],
@@ -139,6 +144,7 @@ impl CliMethod {
                 PositiveClass,
                 LogisticSplits,
                 MipSolver,
+                Threads,
                 WarmStart,
             ],
             CliMethod::Dp => &[
@@ -150,6 +156,7 @@ impl CliMethod {
                 SplitCostAndLeafMinimum,
                 Thresholds,
                 SplitLimit,
+                Threads,
             ],
             CliMethod::Sparse => &[
                 SideConstraints,

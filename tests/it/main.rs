@@ -50,6 +50,7 @@ mod sparse_methods;
 mod sparse_oracle;
 mod split;
 mod streams;
+mod threads;
 mod totality;
 mod tree_files;
 mod tune;
