@@ -45,9 +45,9 @@ pub struct DpStats {
 }
 
 impl DpStats {
-    /// Adds the counters of another thread of the same search (its peak memory is added too:
-    /// the threads hold their buffers at once; the cache they share is counted once by the
-    /// caller).
+    /// Adds the counters of another thread of the same search. Each thread's peak memory
+    /// counts the cache they share, so the larger peak is kept (the other threads' own buffers
+    /// are left out of it).
     pub(crate) fn absorb(&mut self, other: &DpStats) {
         self.subproblems += other.subproblems;
         self.cache_hits += other.cache_hits;

@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::dp::intervals::SplitSearch;
-use crate::dp::known::{Known, Solution};
+use crate::dp::known::Solution;
 use crate::dp::search::{finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
 use crate::dp::{DpProgress, DpStats};
 use crate::error::{Error, Result};
@@ -224,18 +224,7 @@ pub(crate) fn solve_root(
     let aborted = main.deadline.aborted();
     let outcome = finish(best.solution, lb, leaf_cost, candidates_lb, aborted);
     if !aborted {
-        let rows = main.arena.list(view, 0);
-        match outcome.solution {
-            Some(solution) => {
-                main.cache
-                    .put(view.hash, depth, budget, rows, Known::optimum(solution))
-            }
-            None if main.switches.infeasibility => {
-                main.cache
-                    .put(view.hash, depth, budget, rows, Known::bound(outcome.lb))
-            }
-            None => {}
-        }
+        main.store(view, depth, budget, &outcome);
     }
     Ok(outcome)
 }

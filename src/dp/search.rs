@@ -194,6 +194,19 @@ impl<'a> Search<'a> {
         if self.deadline.aborted() {
             return outcome;
         }
+        self.store(view, depth, budget, &outcome);
+        if self.switches.similarity {
+            let value = outcome.solution.map_or(outcome.lb, |s| s.cost);
+            self.similarity
+                .remember(&self.arena, view, depth, budget, value);
+        }
+        self.note_memory();
+        outcome
+    }
+
+    /// Records what `outcome` established about `view` at `depth` and `budget` in the cache:
+    /// its optimum, or its lower bound (with infeasibility bounds on).
+    pub(crate) fn store(&self, view: &View, depth: usize, budget: usize, outcome: &Outcome) {
         let rows = self.arena.list(view, 0);
         match outcome.solution {
             Some(solution) => {
@@ -206,13 +219,6 @@ impl<'a> Search<'a> {
             }
             None => {}
         }
-        if self.switches.similarity {
-            let value = outcome.solution.map_or(outcome.lb, |s| s.cost);
-            self.similarity
-                .remember(&self.arena, view, depth, budget, value);
-        }
-        self.note_memory();
-        outcome
     }
 
     /// Depth one: the leaf or the best single split.
