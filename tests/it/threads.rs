@@ -1,7 +1,8 @@
 //! The exact search on several threads: on small random data (fixed seeds, depths 1 to 3,
 //! accuracy, balanced weights, split costs, leaf minima, split limits) the optimum equals the
 //! exhaustive oracle's and the tree returned (as its JSON) is the same with 1, 2 and 3
-//! threads; a time-limited run on two threads returns a bound at or below the oracle's optimum
+//! threads, and so is the tree on larger data with many equally good trees (1, 2 and 4 threads,
+//! depths 3 and 4); a time-limited run on two threads returns a bound at or below the oracle's optimum
 //! and a tree at or above it; a raised interrupt flag stops every thread within a second; the
 //! command line takes `--threads` for dp, refuses it for sparse and refuses 0.
 
@@ -199,4 +200,43 @@ fn the_command_line_takes_threads_for_dp_only() {
         ],
         "threads",
     );
+}
+
+#[test]
+fn larger_data_with_many_equally_good_trees_gives_the_same_tree_on_any_thread_count() {
+    // More rows and features than the oracle takes, and few levels per feature so that many
+    // trees tie; the objective is checked by plain counting (objective_of) and across counts.
+    let mut cases: Vec<(Dataset, usize)> = (0..3u64)
+        .map(|seed| {
+            (
+                random_dataset(3000 + seed, 300, 8, 2, 5),
+                3 + (seed % 2) as usize,
+            )
+        })
+        .collect();
+    let wine = read_dataset(&dataset("wine"), &TargetColumn::Last).expect("bundled data");
+    cases.push((wine.clone(), 3));
+    cases.push((wine, 4));
+    for (i, (data, depth)) in cases.iter().enumerate() {
+        let problem = DpProblem::accuracy(data, *depth);
+        let mut trees = Vec::new();
+        let mut objectives = Vec::new();
+        for threads in [1, 2, 4] {
+            let outcome = solve(data, &problem, &with_threads(threads)).expect("solves");
+            assert_eq!(outcome.termination, DpTermination::Optimal);
+            let scored = objective_of(&outcome.tree, data, &problem).expect("a valid tree");
+            assert_eq!(scored, outcome.objective);
+            objectives.push(outcome.objective);
+            trees.push(outcome.tree.to_json_string());
+        }
+        assert!(
+            objectives.iter().all(|o| *o == objectives[0]),
+            "case {i}: {objectives:?}"
+        );
+        assert!(
+            trees.iter().all(|tree| *tree == trees[0]),
+            "case {i}: the trees differ between thread counts:\n{}",
+            trees.join("\n")
+        );
+    }
 }
