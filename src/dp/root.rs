@@ -174,6 +174,8 @@ pub(crate) fn solve_root(
         tol,
     };
 
+    // No more threads than root features: each takes whole features.
+    let threads = threads.min(order.len()).max(1);
     let mut others: Vec<Search> = (1..threads)
         .map(|_| {
             Search::sharing(
