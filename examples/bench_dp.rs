@@ -2,9 +2,10 @@
 //! with every midpoint a candidate threshold, printed as one JSON line (wall and CPU seconds,
 //! objective, bound, termination, statistics). Run by `scripts/bench-dp`.
 //!
-//! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF]`, where `DEPTHS` is a
-//! comma-separated list and `SWITCH_OFF` names one bound to turn off (see
-//! `BoundSwitches::NAMES`; `none` keeps all on).
+//! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF] [THREADS]`, where
+//! `DEPTHS` is a comma-separated list, `SWITCH_OFF` names one bound to turn off (see
+//! `BoundSwitches::NAMES`; `none` keeps all on) and `THREADS` is the search's thread count
+//! (default 1; with more, the CPU seconds are the calling thread's alone: compare wall seconds).
 
 use std::path::PathBuf;
 
@@ -21,7 +22,7 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() -> milptree::Result<()> {
-    let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF]";
+    let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF] [THREADS]";
     let mut args = std::env::args().skip(1);
     let path = PathBuf::from(
         args.next()
@@ -48,6 +49,12 @@ fn main() -> milptree::Result<()> {
     } else {
         BoundSwitches::without(&off)?
     };
+    let threads: usize = match args.next() {
+        Some(s) => s.parse().map_err(|_| {
+            milptree::Error::parameter("threads", format!("`{s}` is not a thread count"))
+        })?,
+        None => 1,
+    };
     let data = read_dataset(&path, &TargetColumn::Last)?;
     let name = path
         .file_stem()
@@ -58,6 +65,7 @@ fn main() -> milptree::Result<()> {
         let options = DpOptions {
             time_limit: Some(limit),
             bounds,
+            threads,
             ..DpOptions::default()
         };
         let cpu_before = cpu_seconds();
@@ -71,6 +79,7 @@ fn main() -> milptree::Result<()> {
                 "rows": data.n_rows(),
                 "features": data.n_features(),
                 "off": off,
+                "threads": threads,
                 "seconds": outcome.seconds,
                 "cpu_seconds": cpu,
                 "objective": outcome.objective,

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::cli::data_args::DataArgs;
 use crate::cli::model_args::{
     parse_formulation, CertifyArgs, MipSolverArgs, ModelArgs, SearchModelArgs, SolverChoice,
-    ThresholdArg,
+    ThreadArgs, ThresholdArg,
 };
 use crate::formulation::FormulationName;
 use crate::solver::SolverKind;
@@ -188,6 +188,8 @@ pub struct SolveArgs {
     pub time_limit: Option<f64>,
     #[command(flatten)]
     pub mip: MipSolverArgs,
+    #[command(flatten)]
+    pub threads: ThreadArgs,
     #[command(flatten)]
     pub certify: CertifyArgs,
     /// No progress bar.

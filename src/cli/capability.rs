@@ -50,6 +50,8 @@ pub enum Capability {
     SplitLimit,
     /// The MIP solver's options.
     MipSolver,
+    /// `--threads`: the MIP solver's threads, or the exact search's.
+    Threads,
     /// `--certify`: a certificate by the exact search.
     Certificate,
     /// `--warm-start`: a start for the solver.
@@ -115,6 +117,7 @@ impl CliMethod {
                 SplitCostAndLeafMinimum,
                 Cuts,
                 MipSolver,
+                Threads,
                 Certificate,
                 WarmStart,
             ],
@@ -125,6 +128,7 @@ impl CliMethod {
                 LeafPenalty,
                 Thresholds,
                 MipSolver,
+                Threads,
                 Certificate,
                 WarmStart,
             ],
@@ -134,6 +138,7 @@ impl CliMethod {
                 ClassWeights,
                 Thresholds,
                 MipSolver,
+                Threads,
                 Certificate,
                 WarmStart,
             ],
@@ -142,6 +147,7 @@ impl CliMethod {
                 PositiveClass,
                 LogisticSplits,
                 MipSolver,
+                Threads,
                 WarmStart,
             ],
             CliMethod::Dp => &[
@@ -153,6 +159,7 @@ impl CliMethod {
                 SplitCostAndLeafMinimum,
                 Thresholds,
                 SplitLimit,
+                Threads,
             ],
             CliMethod::Sparse => &[
                 SideConstraints,

@@ -46,7 +46,7 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
     let options = LearnOptions {
         time_limit: args.time_limit,
         mip_rel_gap: args.mip.mip_gap,
-        threads: args.mip.threads,
+        threads: args.threads.threads,
         solver_options: args.mip.solver_options.clone(),
         log: args.mip.log,
         progress: Progress::Hidden,

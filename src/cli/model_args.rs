@@ -403,9 +403,6 @@ pub struct MipSolverArgs {
     /// Relative MIP gap at which the solver may stop (default 0: optimal means optimal).
     #[arg(long, default_value_t = 0.0, value_name = "GAP")]
     pub mip_gap: f64,
-    /// Solver threads (HiGHS fixes its thread pool at the first solve of a process).
-    #[arg(long)]
-    pub threads: Option<usize>,
     /// A parameter of the solver itself, set after milptree's own (repeatable; later ones win):
     /// a HiGHS option (`mip_heuristic_effort=0.1`) or a CBC parameter (`cutsOnOff=off`).
     #[arg(long = "solver-option", value_name = "NAME=VALUE", value_parser = parse_solver_option)]
@@ -413,6 +410,22 @@ pub struct MipSolverArgs {
     /// Stream the solver's own log to stderr.
     #[arg(long)]
     pub log: bool,
+}
+
+/// Threads: the MIP solver's, or the exact search's.
+#[derive(Debug, Clone, Args)]
+#[group(id = "thread-options", multiple = true)]
+pub struct ThreadArgs {
+    /// Threads of the MIP solver (HiGHS fixes its thread pool at the first solve of a process;
+    /// default: the solver's) or of the exact search (dp; default 1, the same tree with any
+    /// number).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+impl OptionGroup for ThreadArgs {
+    const ID: &'static str = "thread-options";
+    const NEEDS: Capability = Capability::Threads;
 }
 
 /// The certificate of the MILPs the exact search has the objective of.
@@ -490,6 +503,7 @@ const GROUPS: [(&str, Capability); 15] = [
     (OlctArgs::ID, OlctArgs::NEEDS),
     (DpArgs::ID, DpArgs::NEEDS),
     (MipSolverArgs::ID, MipSolverArgs::NEEDS),
+    (ThreadArgs::ID, ThreadArgs::NEEDS),
     (CertifyArgs::ID, CertifyArgs::NEEDS),
     (WarmStartArgs::ID, WarmStartArgs::NEEDS),
 ];

@@ -139,7 +139,7 @@ fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
     Ok(LearnOptions {
         time_limit: args.time_limit,
         mip_rel_gap: args.mip.mip_gap,
-        threads: args.mip.threads,
+        threads: args.threads.threads,
         solver_options: args.mip.solver_options.clone(),
         log: args.mip.log,
         progress: if args.quiet || args.mip.log {

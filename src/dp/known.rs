@@ -2,7 +2,8 @@
 //! ([`crate::search_core::cache`]): its optimum and the root split that reaches it, or a lower
 //! bound. The merge rule: an optimum, once known, stays; a lower bound only grows.
 
-use crate::search_core::cache::{CachedValue, RowSetCache};
+use crate::search_core::cache::CachedValue;
+use crate::search_core::shared_cache::SharedCache;
 
 /// A split chosen at the root of an optimal subtree, with what its children cost.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -68,5 +69,5 @@ impl CachedValue for Known {
     }
 }
 
-/// The exact search's cache.
-pub(crate) type Cache = RowSetCache<Known>;
+/// The exact search's cache, shared by its threads.
+pub(crate) type Cache = SharedCache<Known>;

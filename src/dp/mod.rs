@@ -57,6 +57,7 @@ mod objective;
 mod options;
 mod outcome;
 mod problem;
+mod root;
 mod search;
 mod similarity;
 mod subtree;
@@ -82,6 +83,26 @@ use crate::search_core::cost::CostModel;
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::{to_tree, SubTree};
 use subtree::{cost_of, rebuild_solution};
+
+/// The tree of a proven optimal root `solution`, the same whatever the number of threads that
+/// found it: its root split, and below it the subtrees a fresh single-threaded search finds
+/// (the cache the threads shared holds whichever of several equally good subtrees one of them
+/// stored first).
+fn canonical_tree(
+    binned: &Binned,
+    cost: &CostModel,
+    options: &DpOptions,
+    cache_bytes: usize,
+    depth: usize,
+    budget: usize,
+    solution: known::Solution,
+) -> Result<SubTree> {
+    let mut deadline = Deadline::new(Instant::now(), None, None);
+    deadline.suspended = true;
+    let mut fresh = Search::new(binned, cost.clone(), options.bounds, cache_bytes, deadline);
+    let root = fresh.arena.root(binned);
+    rebuild_solution(&mut fresh, &root, depth, budget, solution)
+}
 
 /// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
 /// `options`, with a proven lower bound.
@@ -161,11 +182,24 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         if search.deadline.reached() {
             break;
         }
-        let outcome = search.solve(&root, depth, budget, ub);
+        let outcome = root::solve_root(&mut search, &root, depth, budget, ub, options.threads)?;
+        let complete = search.deadline.stopped().is_none();
         search.deadline.suspended = true;
         if let Some(solution) = outcome.solution {
             if solution.cost < incumbent.1 - tol {
-                let tree = rebuild_solution(&mut search, &root, depth, budget, solution)?;
+                let tree = if complete {
+                    canonical_tree(
+                        &binned,
+                        &cost,
+                        options,
+                        cache_bytes,
+                        depth,
+                        budget,
+                        solution,
+                    )?
+                } else {
+                    rebuild_solution(&mut search, &root, depth, budget, solution)?
+                };
                 incumbent = (tree, solution.cost);
             }
         }
@@ -215,7 +249,7 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
     });
     let mut stats = search.stats.clone();
     stats.cache_entries = search.cache.len() as u64;
-    stats.cache_evictions = search.cache.evictions;
+    stats.cache_evictions = search.cache.evictions();
     Ok(DpOutcome {
         tree,
         objective,

@@ -110,6 +110,11 @@ pub struct DpOptions {
     pub upper_bound: Option<f64>,
     /// Where the search publishes its incumbent and bound as they improve.
     pub progress: ProgressSink,
+    /// Threads of the search (at least 1; default 1). The root's candidate splits of a tree of
+    /// depth three or more are shared out between them, whole features at a time (so at most
+    /// one thread per feature is started); the optimum and the tree returned are the same for
+    /// any number.
+    pub threads: usize,
 }
 
 impl Default for DpOptions {
@@ -121,13 +126,18 @@ impl Default for DpOptions {
             bounds: BoundSwitches::default(),
             upper_bound: None,
             progress: ProgressSink::default(),
+            threads: 1,
         }
     }
 }
 
 impl DpOptions {
-    /// Checks the options: a finite non-negative time limit and a finite upper bound.
+    /// Checks the options: a finite non-negative time limit, a finite upper bound and at least
+    /// one thread.
     pub fn check(&self) -> Result<()> {
+        if self.threads == 0 {
+            return Err(Error::parameter("threads", "must be at least 1"));
+        }
         crate::time_limit::check_limit("time limit", self.time_limit)?;
         if let Some(bound) = self.upper_bound {
             if !bound.is_finite() {

@@ -44,6 +44,26 @@ pub struct DpStats {
     pub greedy_seconds: f64,
 }
 
+impl DpStats {
+    /// Adds the counters of another thread of the same search. Each thread's peak memory
+    /// counts the cache they share, so the larger peak is kept (the other threads' own buffers
+    /// are left out of it).
+    pub(crate) fn absorb(&mut self, other: &DpStats) {
+        self.subproblems += other.subproblems;
+        self.cache_hits += other.cache_hits;
+        self.depth2_calls += other.depth2_calls;
+        self.depth2_splits += other.depth2_splits;
+        self.depth1_calls += other.depth1_calls;
+        self.depth1_scans += other.depth1_scans;
+        self.general_splits += other.general_splits;
+        self.interval_pruned += other.interval_pruned;
+        self.lookahead_pruned += other.lookahead_pruned;
+        self.similarity_pruned += other.similarity_pruned;
+        self.bound_pruned += other.bound_pruned;
+        self.peak_memory_bytes = self.peak_memory_bytes.max(other.peak_memory_bytes);
+    }
+}
+
 /// The result of a search.
 #[derive(Debug, Clone)]
 pub struct DpOutcome {

@@ -15,6 +15,8 @@
 //! The depth-two search does the same over the first split's positions, but finds both
 //! children's best depth-one subtrees in one scan of every feature ([`depth_one::scan`]).
 
+use std::sync::Arc;
+
 use crate::dp::depth_one::{best_split, BestSplit};
 use crate::dp::depth_two::PairScratch;
 use crate::dp::intervals::{Candidate, SplitSearch};
@@ -42,7 +44,7 @@ pub(crate) struct Search<'a> {
     pub(crate) cost: CostModel,
     pub(crate) switches: BoundSwitches,
     pub(crate) arena: Arena,
-    pub(crate) cache: Cache,
+    pub(crate) cache: Arc<Cache>,
     pub(super) similarity: Similarity,
     /// Scratch class counts of a depth-one scan.
     pub(super) counts: Vec<u32>,
@@ -69,6 +71,18 @@ impl<'a> Search<'a> {
         cache_bytes: usize,
         deadline: Deadline,
     ) -> Search<'a> {
+        let cache = Arc::new(Cache::new(data.n_rows, cache_bytes));
+        Search::sharing(data, cost, switches, cache, deadline)
+    }
+
+    /// A search that shares `cache` with others (the other threads of one search).
+    pub fn sharing(
+        data: &'a Binned,
+        cost: CostModel,
+        switches: BoundSwitches,
+        cache: Arc<Cache>,
+        deadline: Deadline,
+    ) -> Search<'a> {
         // Bounds that rely on a subtree costing no less on more rows need a leaf minimum of one.
         let monotone = cost.min_leaf <= 1;
         let switches = BoundSwitches {
@@ -81,7 +95,7 @@ impl<'a> Search<'a> {
             data,
             switches,
             arena: Arena::new(data),
-            cache: Cache::new(data.n_rows, cache_bytes),
+            cache,
             similarity: Similarity::new(data, &cost),
             counts: vec![0; k],
             pair: PairScratch::new(data),
@@ -145,8 +159,7 @@ impl<'a> Search<'a> {
         let mut lb = 0.0;
         let known = self
             .cache
-            .get(view.hash, depth, budget, self.arena.list(view, 0))
-            .copied();
+            .get(view.hash, depth, budget, self.arena.list(view, 0));
         if let Some(known) = known {
             if let Some(solution) = known.solution {
                 self.stats.cache_hits += 1;
@@ -181,6 +194,19 @@ impl<'a> Search<'a> {
         if self.deadline.aborted() {
             return outcome;
         }
+        self.store(view, depth, budget, &outcome);
+        if self.switches.similarity {
+            let value = outcome.solution.map_or(outcome.lb, |s| s.cost);
+            self.similarity
+                .remember(&self.arena, view, depth, budget, value);
+        }
+        self.note_memory();
+        outcome
+    }
+
+    /// Records what `outcome` established about `view` at `depth` and `budget` in the cache:
+    /// its optimum, or its lower bound (with infeasibility bounds on).
+    pub(crate) fn store(&self, view: &View, depth: usize, budget: usize, outcome: &Outcome) {
         let rows = self.arena.list(view, 0);
         match outcome.solution {
             Some(solution) => {
@@ -193,13 +219,6 @@ impl<'a> Search<'a> {
             }
             None => {}
         }
-        if self.switches.similarity {
-            let value = outcome.solution.map_or(outcome.lb, |s| s.cost);
-            self.similarity
-                .remember(&self.arena, view, depth, budget, value);
-        }
-        self.note_memory();
-        outcome
     }
 
     /// Depth one: the leaf or the best single split.
@@ -304,120 +323,36 @@ impl<'a> Search<'a> {
                 if self.deadline.reached() {
                     break 'features;
                 }
-                self.stats.general_splits += 1;
-                let list = self.arena.list(view, index);
-                let position = candidate.position;
-                let bin = split_bin(list[position - 1].bin, list[position].bin);
-                let (left, right) = self.arena.split(view, index, position);
-                let mut split_lb = f64::INFINITY;
-                let (mut left_known, mut right_known) = (candidate.left_lb, candidate.right_lb);
-                for &(left_budget, right_budget) in &distributions {
-                    let left_lb =
-                        self.known_lb(&left, depth - 1, left_budget, per_child, &candidate, true);
-                    let right_lb = self.known_lb(
-                        &right,
-                        depth - 1,
-                        right_budget,
-                        per_child,
-                        &candidate,
-                        false,
-                    );
-                    if per_child {
-                        left_known = left_known.max(left_lb);
-                        right_known = right_known.max(right_lb);
-                    }
-                    if left_lb + right_lb + sc >= ub - tol {
-                        self.stats.lookahead_pruned += 1;
-                        split_lb = split_lb.min(left_lb + right_lb + sc);
-                        continue;
-                    }
-                    // The larger child first: it is the likelier to exhaust the bound.
-                    let left_first = left.size >= right.size;
-                    let (first, first_budget, first_lb, second, second_budget, second_lb) =
-                        if left_first {
-                            (left, left_budget, left_lb, right, right_budget, right_lb)
-                        } else {
-                            (right, right_budget, right_lb, left, left_budget, left_lb)
-                        };
-                    let room = ub - sc;
-                    let first_ub = if self.switches.upper_bound {
-                        room - second_lb + candidate.reach
-                    } else {
-                        room
-                    };
-                    let first_out = self.solve(&first, depth - 1, first_budget, first_ub);
-                    if self.deadline.aborted() {
-                        break 'features;
-                    }
-                    let Some(first_solution) = first_out.solution else {
-                        let bound = first_out.lb.max(first_lb);
-                        split_lb = split_lb.min(bound + second_lb + sc);
-                        if per_child {
-                            if left_first {
-                                left_known = left_known.max(bound);
-                            } else {
-                                right_known = right_known.max(bound);
-                            }
-                        }
-                        continue;
-                    };
-                    let first_cost = first_solution.cost;
-                    let second_ub = if self.switches.upper_bound {
-                        room - first_cost + candidate.reach
-                    } else {
-                        room
-                    };
-                    let second_out = self.solve(&second, depth - 1, second_budget, second_ub);
-                    if self.deadline.aborted() {
-                        break 'features;
-                    }
-                    let second_value = second_out
-                        .solution
-                        .map_or(second_out.lb.max(second_lb), |s| s.cost);
-                    if per_child {
-                        let (l, r) = if left_first {
-                            (first_cost, second_value)
-                        } else {
-                            (second_value, first_cost)
-                        };
-                        left_known = left_known.max(l);
-                        right_known = right_known.max(r);
-                    }
-                    let total = sc + first_cost + second_value;
-                    split_lb = split_lb.min(total);
-                    let Some(second_solution) = second_out.solution else {
-                        continue;
-                    };
-                    if self.cost.improves(total, ub) {
-                        let (left_cost, right_cost) = if left_first {
-                            (first_cost, second_solution.cost)
-                        } else {
-                            (second_solution.cost, first_cost)
-                        };
-                        best = Some(Solution {
-                            cost: total,
-                            split: Some(SplitChoice {
-                                feature,
-                                bin,
-                                left_budget: left_budget as u32,
-                                right_budget: right_budget as u32,
-                                left_cost,
-                                right_cost,
-                            }),
+                let Some(value) = self.evaluate_split(
+                    view,
+                    depth,
+                    (index, feature),
+                    &candidate,
+                    &distributions,
+                    ub,
+                ) else {
+                    break 'features;
+                };
+                if let Some(found) = value.best {
+                    best = Some(found);
+                    ub = found.cost;
+                    if level == 0 {
+                        self.trajectory.push(DpProgress {
+                            seconds: self.deadline.seconds(),
+                            incumbent: found.cost,
+                            bound: self.global_lb,
                         });
-                        ub = total;
-                        if level == 0 {
-                            self.trajectory.push(DpProgress {
-                                seconds: self.deadline.seconds(),
-                                incumbent: total,
-                                bound: self.global_lb,
-                            });
-                            self.deadline.progress.publish(total, self.global_lb);
-                        }
+                        self.deadline.progress.publish(found.cost, self.global_lb);
                     }
                 }
-                search.report(&candidate, left_known, right_known, split_lb, None);
-                candidates_lb = candidates_lb.min(split_lb);
+                search.report(
+                    &candidate,
+                    value.left_known,
+                    value.right_known,
+                    value.lb,
+                    None,
+                );
+                candidates_lb = candidates_lb.min(value.lb);
                 if best.is_some_and(|b| b.cost <= floor + tol) {
                     break 'features;
                 }
@@ -429,6 +364,128 @@ impl<'a> Search<'a> {
         self.orders[level] = order;
         self.distributions[level] = distributions;
         finish(best, lb, leaf_cost, candidates_lb, self.deadline.aborted())
+    }
+
+    /// Evaluates the split of `view` at `candidate`'s position of the feature at `index` (whose
+    /// id is `feature`): for each way to share the budget, both children below `ub`, the larger
+    /// first. Returns what it established, the cheapest subtree below `ub` under this split
+    /// (the first way to share the budget among equals), or `None` if the search was stopped.
+    pub(super) fn evaluate_split(
+        &mut self,
+        view: &View,
+        depth: usize,
+        (index, feature): (usize, u32),
+        candidate: &Candidate,
+        distributions: &[(usize, usize)],
+        ub: f64,
+    ) -> Option<SplitValue> {
+        let sc = self.cost.split_cost;
+        let tol = self.cost.tol;
+        let per_child = distributions.len() == 1;
+        let mut ub = ub;
+        let mut best = None;
+        self.stats.general_splits += 1;
+        let list = self.arena.list(view, index);
+        let position = candidate.position;
+        let bin = split_bin(list[position - 1].bin, list[position].bin);
+        let (left, right) = self.arena.split(view, index, position);
+        let mut split_lb = f64::INFINITY;
+        let (mut left_known, mut right_known) = (candidate.left_lb, candidate.right_lb);
+        for &(left_budget, right_budget) in distributions {
+            let left_lb = self.known_lb(&left, depth - 1, left_budget, per_child, candidate, true);
+            let right_lb =
+                self.known_lb(&right, depth - 1, right_budget, per_child, candidate, false);
+            if per_child {
+                left_known = left_known.max(left_lb);
+                right_known = right_known.max(right_lb);
+            }
+            if left_lb + right_lb + sc >= ub - tol {
+                self.stats.lookahead_pruned += 1;
+                split_lb = split_lb.min(left_lb + right_lb + sc);
+                continue;
+            }
+            // The larger child first: it is the likelier to exhaust the bound.
+            let left_first = left.size >= right.size;
+            let (first, first_budget, first_lb, second, second_budget, second_lb) = if left_first {
+                (left, left_budget, left_lb, right, right_budget, right_lb)
+            } else {
+                (right, right_budget, right_lb, left, left_budget, left_lb)
+            };
+            let room = ub - sc;
+            let first_ub = if self.switches.upper_bound {
+                room - second_lb + candidate.reach
+            } else {
+                room
+            };
+            let first_out = self.solve(&first, depth - 1, first_budget, first_ub);
+            if self.deadline.aborted() {
+                return None;
+            }
+            let Some(first_solution) = first_out.solution else {
+                let bound = first_out.lb.max(first_lb);
+                split_lb = split_lb.min(bound + second_lb + sc);
+                if per_child {
+                    if left_first {
+                        left_known = left_known.max(bound);
+                    } else {
+                        right_known = right_known.max(bound);
+                    }
+                }
+                continue;
+            };
+            let first_cost = first_solution.cost;
+            let second_ub = if self.switches.upper_bound {
+                room - first_cost + candidate.reach
+            } else {
+                room
+            };
+            let second_out = self.solve(&second, depth - 1, second_budget, second_ub);
+            if self.deadline.aborted() {
+                return None;
+            }
+            let second_value = second_out
+                .solution
+                .map_or(second_out.lb.max(second_lb), |s| s.cost);
+            if per_child {
+                let (l, r) = if left_first {
+                    (first_cost, second_value)
+                } else {
+                    (second_value, first_cost)
+                };
+                left_known = left_known.max(l);
+                right_known = right_known.max(r);
+            }
+            let total = sc + first_cost + second_value;
+            split_lb = split_lb.min(total);
+            let Some(second_solution) = second_out.solution else {
+                continue;
+            };
+            if self.cost.improves(total, ub) {
+                let (left_cost, right_cost) = if left_first {
+                    (first_cost, second_solution.cost)
+                } else {
+                    (second_solution.cost, first_cost)
+                };
+                best = Some(Solution {
+                    cost: total,
+                    split: Some(SplitChoice {
+                        feature,
+                        bin,
+                        left_budget: left_budget as u32,
+                        right_budget: right_budget as u32,
+                        left_cost,
+                        right_cost,
+                    }),
+                });
+                ub = total;
+            }
+        }
+        Some(SplitValue {
+            lb: split_lb,
+            left_known,
+            right_known,
+            best,
+        })
     }
 
     /// A lower bound on a child's cost before solving it: its leaf cost when it can only be
@@ -455,10 +512,9 @@ impl<'a> Search<'a> {
             };
         }
         if self.switches.lookahead && depth >= 2 {
-            if let Some(known) = self
-                .cache
-                .get(child.hash, depth, budget, self.arena.list(child, 0))
-                .copied()
+            if let Some(known) =
+                self.cache
+                    .get(child.hash, depth, budget, self.arena.list(child, 0))
             {
                 let cached = match known.solution {
                     Some(solution) => solution.cost,
@@ -533,7 +589,7 @@ impl<'a> Search<'a> {
 
 /// How many of the best-ranked features are first split at their best Gini split rather than
 /// in the middle.
-pub(super) const FIRST_AT_GINI: usize = 1;
+pub(crate) const FIRST_AT_GINI: usize = 1;
 
 /// A feature of a view ranked by its best weighted-Gini split, and where that split is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -543,6 +599,19 @@ pub(crate) struct FeatureRank {
     pub index: usize,
     /// The split position of the best Gini split.
     pub position: usize,
+}
+
+/// What evaluating one split established ([`Search::evaluate_split`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct SplitValue {
+    /// A lower bound on the cost of the subtrees under this split (their least cost when
+    /// `best` is set and the bound did not cut the others).
+    pub lb: f64,
+    /// Lower bounds on each child's cost, for the neighbouring positions.
+    pub left_known: f64,
+    pub right_known: f64,
+    /// The cheapest subtree under this split below the upper bound, if any.
+    pub best: Option<Solution>,
 }
 
 /// A depth-one scan's best split as a solution.
@@ -570,7 +639,7 @@ pub(super) struct SideValue {
 
 /// The outcome of a searched node: its best if it found one, else the least bound of its
 /// candidates (the leaf among them). After a stop, the best found with the a-priori bound.
-pub(super) fn finish(
+pub(crate) fn finish(
     best: Option<Solution>,
     lb: f64,
     leaf_cost: f64,

@@ -35,6 +35,24 @@ impl Deadline {
         }
     }
 
+    /// The same deadline for another thread of the search: same start, limit, interrupt and
+    /// progress sink, its own record of having stopped.
+    pub fn fork(&self) -> Deadline {
+        Deadline {
+            start: self.start,
+            limit: self.limit,
+            interrupt: self.interrupt.clone(),
+            stopped: None,
+            suspended: false,
+            progress: self.progress.clone(),
+        }
+    }
+
+    /// Records that `other` (a fork) stopped, if it did and this one has not.
+    pub fn join(&mut self, other: &Deadline) {
+        self.stopped = self.stopped.or(other.stopped);
+    }
+
     /// Whether the search must stop now.
     pub fn reached(&mut self) -> bool {
         if self.suspended {

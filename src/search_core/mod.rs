@@ -5,7 +5,7 @@
 //! - [`view`]: row sets held in per-level arenas, each sorted by every feature, with the
 //!   order-independent hash that keys the cache;
 //! - [`cache`]: one row-set cache under a memory cap, generic over the value each search keeps
-//!   and its merge rule;
+//!   and its merge rule; [`shared_cache`]: the same split into locked shards for threads;
 //! - [`cost`]: the cost model of weighted errors, split cost and leaf minimum;
 //! - [`deadline`]: the time limit and interrupt, checked between units of work;
 //! - [`budget`]: split budgets and their sharing between children;
@@ -19,6 +19,7 @@ pub(crate) mod cache;
 pub(crate) mod cost;
 pub(crate) mod deadline;
 mod progress_sink;
+pub(crate) mod shared_cache;
 pub(crate) mod subtree;
 mod termination;
 pub(crate) mod view;

@@ -90,7 +90,7 @@ impl<'a> AdditiveSearch<'a> {
     pub fn raise_penalty(&mut self, penalty: f64) {
         self.penalty = penalty;
         self.dp.cost.split_cost = penalty;
-        self.dp.cache.values_mut().for_each(CachedKnown::demote);
+        self.dp.cache.for_each_value(CachedKnown::demote);
     }
 
     fn tol(&self) -> f64 {
@@ -188,7 +188,6 @@ impl<'a> AdditiveSearch<'a> {
             .dp
             .cache
             .get(key.0, key.1, key.2, self.dp.arena.list(view, 0))
-            .copied()
         {
             if let Some(solution) = cached.solution {
                 self.stats.cache_hits += 1;

@@ -463,7 +463,7 @@ fn additive_once(
         {
             let mut stats = search.stats.clone();
             stats.cache_entries = search.dp.cache.len() as u64;
-            stats.cache_evictions = search.dp.cache.evictions;
+            stats.cache_evictions = search.dp.cache.evictions();
             stats.peak_memory_bytes =
                 (search.dp.cache.bytes() + search.dp.arena.bytes() + search.bytes()) as u64;
             stats.depth_two_calls = search.stats.depth_two_calls;

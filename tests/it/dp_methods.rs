@@ -146,7 +146,6 @@ fn options_that_do_not_apply_to_the_search_are_refused() {
     let iris = dataset("iris");
     for (option, value) in [
         ("--warm-start", Some("none")),
-        ("--threads", Some("1")),
         ("--mip-gap", Some("0.1")),
         ("--tangents", Some("1")),
         ("--log", None),

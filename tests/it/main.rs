@@ -53,6 +53,7 @@ mod sparse_oracle;
 mod split;
 mod start_cutoff;
 mod streams;
+mod threads;
 mod totality;
 mod tree_files;
 mod tune;

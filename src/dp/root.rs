@@ -1,0 +1,327 @@
+//! The root of a search of depth three or more, shared out between threads.
+//!
+//! The root's candidate splits (its features, each feature's positions by bisection) are dealt
+//! out feature by feature, in the order of their best Gini split, to the threads; each thread
+//! has its own search (its own row arenas, scratch and similarity memory) and all share the
+//! cache ([`crate::search_core::shared_cache`]) and the root's best subtree so far ([`Best`]),
+//! whose cost is the upper bound every thread prunes with from its next candidate on.
+//!
+//! The split returned does not depend on which thread finished first: of the root's cheapest
+//! subtrees, the one whose split comes first in the fixed order (the feature's Gini rank, then
+//! the position) wins. So a candidate that comes before the best so far is searched with room
+//! for a tie (its bound is the best's cost plus the tolerance), one after it must be strictly
+//! cheaper, and ties between the budget shares of one split go to the first share, as in the
+//! serial search. Below the root, the subtrees of the winner are rebuilt by the caller in a
+//! fresh single-threaded search ([`super::solve`]), which does not depend on the threads either.
+//! One thread runs the same code, so any number of threads returns the same tree.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::dp::intervals::SplitSearch;
+use crate::dp::known::Solution;
+use crate::dp::search::{finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
+use crate::dp::{DpProgress, DpStats};
+use crate::error::{Error, Result};
+use crate::search_core::budget::budget_distributions;
+use crate::search_core::view::View;
+
+/// A root split's place in the fixed order: the feature's Gini rank, then the position.
+type Key = (usize, usize);
+
+/// The root's best subtree so far, which every thread reads before each candidate.
+#[derive(Debug)]
+struct Best {
+    /// Its cost, or the upper bound the root was given while nothing beats it.
+    cost: f64,
+    solution: Option<Solution>,
+    /// The place of its split (`None`: a leaf, or nothing found yet).
+    key: Option<Key>,
+    trajectory: Vec<DpProgress>,
+}
+
+/// What the threads share.
+struct Shared<'o> {
+    best: Mutex<Best>,
+    /// The next feature rank to hand out.
+    next: AtomicUsize,
+    order: &'o [FeatureRank],
+    floor: f64,
+    tol: f64,
+}
+
+impl Shared<'_> {
+    fn best(&self) -> MutexGuard<'_, Best> {
+        self.best
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The upper bound of a candidate at `key`: room for a tie if it comes before the best.
+    fn bound_for(&self, key: Key) -> f64 {
+        let best = self.best();
+        match best.key {
+            Some(best_key) if key < best_key => best.cost + 2.0 * self.tol,
+            _ => best.cost,
+        }
+    }
+
+    /// The upper bound for a feature's position search at `rank` (room for a tie if some of
+    /// its positions may come before the best), and whether no candidate of this rank or a
+    /// later one can win any more (the best reaches the root's lower bound).
+    fn bound_for_rank(&self, rank: usize) -> (f64, bool) {
+        let best = self.best();
+        let settled = best
+            .solution
+            .is_some_and(|b| b.cost <= self.floor + self.tol)
+            && best.key.is_none_or(|(best_rank, _)| rank > best_rank);
+        match best.key {
+            Some((best_rank, _)) if rank <= best_rank => (best.cost + 2.0 * self.tol, settled),
+            _ => (best.cost, settled),
+        }
+    }
+
+    /// Offers a subtree found under the split at `key`: it wins if cheaper, or as cheap and
+    /// earlier in the order.
+    fn offer(&self, key: Key, found: Solution, search: &Search) {
+        let mut best = self.best();
+        let cheaper = search.cost.improves(found.cost, best.cost);
+        let tie_before = best.solution.is_some()
+            && (found.cost - best.cost).abs() <= self.tol
+            && best.key.is_some_and(|best_key| key < best_key);
+        if cheaper || tie_before {
+            best.cost = found.cost;
+            best.solution = Some(found);
+            best.key = Some(key);
+            if cheaper {
+                let point = DpProgress {
+                    seconds: search.deadline.seconds(),
+                    incumbent: found.cost,
+                    bound: search.global_lb,
+                };
+                best.trajectory.push(point);
+                search
+                    .deadline
+                    .progress
+                    .publish(found.cost, search.global_lb);
+            }
+        }
+    }
+}
+
+/// Solves the root `view` of `main` at `depth >= 3` and `budget` below `ub` with `threads`
+/// threads (`main` and `threads - 1` searches sharing its cache), as [`Search::solve`] would.
+pub(crate) fn solve_root(
+    main: &mut Search,
+    view: &View,
+    depth: usize,
+    budget: usize,
+    ub: f64,
+    threads: usize,
+) -> Result<Outcome> {
+    let (depth, budget) = main.normalize(view, depth, budget);
+    if depth <= 2 || threads == 0 {
+        return Ok(main.solve(view, depth, budget, ub));
+    }
+    main.stats.subproblems += 1;
+    let tol = main.cost.tol;
+    let sc = main.cost.split_cost;
+    let (leaf_cost, _) = main.cost.leaf(main.arena.counts(view));
+    let rows = main.arena.list(view, 0);
+    let mut lb = 0.0;
+    if main.switches.infeasibility {
+        if let Some(known) = main.cache.get(view.hash, depth, budget, rows) {
+            lb = known.lower_bound;
+            if lb >= ub - tol {
+                main.stats.bound_pruned += 1;
+                return Ok(Outcome { lb, solution: None });
+            }
+        }
+    }
+    let mut best = Best {
+        cost: ub,
+        solution: None,
+        key: None,
+        trajectory: Vec::new(),
+    };
+    if main.cost.improves(leaf_cost, ub) {
+        best.cost = leaf_cost;
+        best.solution = Some(Solution {
+            cost: leaf_cost,
+            split: None,
+        });
+    }
+    let floor = lb.max(leaf_cost.min(sc));
+    if best.solution.is_some_and(|b| b.cost <= floor + tol) || best.cost <= sc + tol {
+        return Ok(match best.solution {
+            Some(b) => Outcome {
+                lb: b.cost,
+                solution: best.solution,
+            },
+            None => Outcome {
+                lb: floor,
+                solution: None,
+            },
+        });
+    }
+    let mut order = Vec::new();
+    main.feature_order(view, &mut order);
+    let shared = Shared {
+        best: Mutex::new(best),
+        next: AtomicUsize::new(0),
+        order: &order,
+        floor,
+        tol,
+    };
+
+    // No more threads than root features: each takes whole features.
+    let threads = threads.min(order.len()).max(1);
+    let mut others: Vec<Search> = (1..threads)
+        .map(|_| {
+            Search::sharing(
+                main.data,
+                main.cost.clone(),
+                main.switches,
+                Arc::clone(&main.cache),
+                main.deadline.fork(),
+            )
+        })
+        .collect();
+    let mut found: Vec<f64> = Vec::with_capacity(threads);
+    if others.is_empty() {
+        found.push(work(main, Some(view), depth, budget, &shared));
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
+        let results = Mutex::new(Vec::with_capacity(threads));
+        pool.scope(|scope| {
+            let (shared, results) = (&shared, &results);
+            for other in others.iter_mut() {
+                scope.spawn(move |_| {
+                    let value = work(other, None, depth, budget, shared);
+                    results
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(value);
+                });
+            }
+            let value = work(main, Some(view), depth, budget, shared);
+            results
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push(value);
+        });
+        found = results.into_inner().unwrap_or_else(|p| p.into_inner());
+        for other in &others {
+            main.deadline.join(&other.deadline);
+            let stats: DpStats = other.stats.clone();
+            main.stats.absorb(&stats);
+        }
+    }
+    let candidates_lb = found.into_iter().fold(f64::INFINITY, f64::min);
+    let best = shared.best.into_inner().unwrap_or_else(|p| p.into_inner());
+    main.trajectory.extend(best.trajectory);
+    let aborted = main.deadline.aborted();
+    let outcome = finish(best.solution, lb, leaf_cost, candidates_lb, aborted);
+    if !aborted {
+        main.store(view, depth, budget, &outcome);
+    }
+    Ok(outcome)
+}
+
+/// One thread's share of the root: features taken from the shared counter until none is
+/// left, or the search stops. `root`: the root in `search`'s arena (`None`: build it there).
+/// Returns the least lower bound of the candidates it settled.
+fn work(
+    search: &mut Search,
+    root: Option<&View>,
+    depth: usize,
+    budget: usize,
+    shared: &Shared,
+) -> f64 {
+    let view = match root {
+        Some(view) => *view,
+        None => search.arena.root(search.data),
+    };
+    let tol = search.cost.tol;
+    let mut distributions = Vec::new();
+    budget_distributions(depth, budget, &mut distributions);
+    let per_child = distributions.len() == 1;
+    let mut positions = SplitSearch::default();
+    let mut candidates_lb = f64::INFINITY;
+    'features: loop {
+        let rank = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&FeatureRank {
+            index,
+            position: gini_position,
+            ..
+        }) = shared.order.get(rank)
+        else {
+            break;
+        };
+        if search.deadline.reached() {
+            break;
+        }
+        let feature = search.arena.feature(&view, index);
+        positions.reset(
+            search.arena.list(&view, index),
+            &search.data.labels,
+            &search.cost,
+            search.switches.intervals,
+            per_child,
+            0,
+            (rank < FIRST_AT_GINI).then_some(gini_position),
+        );
+        loop {
+            let (feature_ub, settled) = shared.bound_for_rank(rank);
+            if settled {
+                break 'features;
+            }
+            let Some(candidate) = positions.next(feature_ub, &search.cost) else {
+                break;
+            };
+            if search.deadline.reached() {
+                break 'features;
+            }
+            let key = (rank, candidate.position);
+            let ub = shared.bound_for(key);
+            if candidate.lb >= ub - tol {
+                positions.report(
+                    &candidate,
+                    candidate.left_lb,
+                    candidate.right_lb,
+                    candidate.lb,
+                    None,
+                );
+                candidates_lb = candidates_lb.min(candidate.lb);
+                continue;
+            }
+            let Some(value) = search.evaluate_split(
+                &view,
+                depth,
+                (index, feature),
+                &candidate,
+                &distributions,
+                ub,
+            ) else {
+                break 'features;
+            };
+            if let Some(found) = value.best {
+                shared.offer(key, found, search);
+            }
+            positions.report(
+                &candidate,
+                value.left_known,
+                value.right_known,
+                value.lb,
+                None,
+            );
+            candidates_lb = candidates_lb.min(value.lb);
+        }
+        candidates_lb = candidates_lb.min(positions.pruned_lb);
+        search.stats.interval_pruned += positions.pruned;
+    }
+    candidates_lb
+}
