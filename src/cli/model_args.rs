@@ -489,7 +489,7 @@ impl OptionGroup for WarmStartArgs {
 }
 
 /// Every option group and the capability it needs.
-const GROUPS: [(&str, Capability); 15] = [
+const GROUPS: [(&str, Capability); 16] = [
     (ConstraintArgs::ID, ConstraintArgs::NEEDS),
     (ErrorArgs::ID, ErrorArgs::NEEDS),
     (ClassWeightArgs::ID, ClassWeightArgs::NEEDS),
