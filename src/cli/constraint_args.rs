@@ -19,7 +19,7 @@ pub const CONSTRAINT_OPTIONS: &str = "constraint-options";
 pub struct ConstraintArgs {
     /// [oct, binoct, flowoct] A TOML file of side constraints: max_features, forbidden,
     /// feature_costs with budget, depths (features allowed only at the listed depths, root 0),
-    /// max_leaves and rows (linear rows over the model's variables, named as export-lp lists them).
+    /// max_leaves, min_leaf_rows, max_leaf_rows and rows (linear rows over the model's variables, named as export-lp lists them).
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
     /// [oct, binoct, flowoct] At most K distinct features in the tree.
@@ -32,6 +32,13 @@ pub struct ConstraintArgs {
     /// no training row reaches counts).
     #[arg(long, value_name = "L")]
     pub max_leaves: Option<usize>,
+    /// [oct, binoct, flowoct] Every leaf some training row reaches has at least N training
+    /// rows (counted unweighted; a leaf no row reaches is not bounded).
+    #[arg(long, value_name = "N")]
+    pub min_leaf_rows: Option<usize>,
+    /// [oct, binoct, flowoct] Every leaf has at most N training rows (counted unweighted).
+    #[arg(long, value_name = "N")]
+    pub max_leaf_rows: Option<usize>,
 }
 
 impl ConstraintArgs {
@@ -47,13 +54,20 @@ impl ConstraintArgs {
         if self.max_leaves.is_some() {
             spec.max_leaves = self.max_leaves;
         }
+        if self.min_leaf_rows.is_some() {
+            spec.min_leaf_rows = self.min_leaf_rows;
+        }
+        if self.max_leaf_rows.is_some() {
+            spec.max_leaf_rows = self.max_leaf_rows;
+        }
         spec.forbidden.extend(self.forbid_feature.iter().cloned());
         Ok((!spec.is_empty()).then_some(spec))
     }
 }
 
 /// The text line of a run's side constraints (the report's `side_constraints`), if it has any:
-/// the features used (and their cost), the leaves and each user row's value.
+/// the features used (and their cost), the leaves, the rows per leaf under bounds on them and
+/// each user row's value.
 pub fn text_line(report: &serde_json::Value) -> Option<String> {
     let fields = report.as_object()?;
     let used: Vec<&str> = fields
@@ -75,6 +89,13 @@ pub fn text_line(report: &serde_json::Value) -> Option<String> {
     }
     if let Some(leaves) = fields.get("leaves") {
         parts.push(format!("leaves {leaves}"));
+    }
+    if let Some(sizes) = fields.get("leaf_rows").and_then(|s| s.as_object()) {
+        let sizes: Vec<String> = sizes
+            .iter()
+            .map(|(leaf, rows)| format!("{leaf}: {rows}"))
+            .collect();
+        parts.push(format!("rows per leaf {{{}}}", sizes.join(", ")));
     }
     for row in fields
         .get("rows")

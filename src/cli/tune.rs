@@ -202,6 +202,8 @@ impl TuneArgs {
                 max_features: None,
                 forbid_feature: Vec::new(),
                 max_leaves: None,
+                min_leaf_rows: None,
+                max_leaf_rows: None,
             },
         };
         Ok((model, searches))

@@ -1,6 +1,7 @@
 //! Side constraints on the trees a MILP may return: which features the tree may use (forbidden
 //! features, features allowed only at given depths, at most K distinct features, a cost per
-//! feature within a budget), at most L leaves, and linear rows of the user's own over the
+//! feature within a budget), at most L leaves, the training rows per leaf between a minimum and
+//! a maximum, and linear rows of the user's own over the
 //! model's variables.
 //!
 //! [`ConstraintSpec`] is the set as given (feature names; from `--constraints FILE` and the
@@ -37,6 +38,10 @@ pub struct SideConstraints {
     pub max_leaves: Option<usize>,
     /// The user's rows over the model's variables.
     pub rows: Vec<UserRow>,
+    /// Every leaf some training row reaches has at least this many (unweighted) rows.
+    pub min_leaf_rows: Option<usize>,
+    /// Every leaf has at most this many (unweighted) rows.
+    pub max_leaf_rows: Option<usize>,
 }
 
 impl SideConstraints {
@@ -56,13 +61,18 @@ impl SideConstraints {
         self.max_features.is_some() || self.budget.is_some()
     }
 
+    /// Whether the constraints bound the rows per leaf.
+    pub fn bounds_leaf_rows(&self) -> bool {
+        self.min_leaf_rows.is_some() || self.max_leaf_rows.is_some()
+    }
+
     /// Whether any constraint restricts where a feature may split.
     pub fn restricts_features(&self) -> bool {
         self.forbidden.iter().any(|&f| f) || self.depths.iter().any(Option::is_some)
     }
 
     /// The kinds of constraint in the set other than forbidden features (`max_features`,
-    /// `budget`, `depths`, `max_leaves`, `rows`): what an exact search over the kept features
+    /// `budget`, `depths`, `max_leaves`, `rows`, `min_leaf_rows`, `max_leaf_rows`): what an exact search over the kept features
     /// does not take.
     pub fn beyond_forbidden(&self) -> Vec<&'static str> {
         [
@@ -71,6 +81,8 @@ impl SideConstraints {
             ("depths", self.depths.iter().any(Option::is_some)),
             ("max_leaves", self.max_leaves.is_some()),
             ("rows", !self.rows.is_empty()),
+            ("min_leaf_rows", self.min_leaf_rows.is_some()),
+            ("max_leaf_rows", self.max_leaf_rows.is_some()),
         ]
         .into_iter()
         .filter(|&(_, present)| present)
@@ -108,6 +120,12 @@ impl SideConstraints {
         }
         if let Some(l) = self.max_leaves {
             fields.insert("max_leaves".into(), l.into());
+        }
+        if let Some(min) = self.min_leaf_rows {
+            fields.insert("min_leaf_rows".into(), min.into());
+        }
+        if let Some(max) = self.max_leaf_rows {
+            fields.insert("max_leaf_rows".into(), max.into());
         }
         if !self.rows.is_empty() {
             let rows: Vec<String> = self.rows.iter().map(|r| r.text.clone()).collect();

@@ -32,6 +32,11 @@ pub struct ConstraintSpec {
     pub max_leaves: Option<usize>,
     /// Linear rows over the model's variables, as `"a[f=0,n=1] + a[f=1,n=1] <= 1"`.
     pub rows: Vec<String>,
+    /// Every leaf some training row reaches has at least this many training rows (rows
+    /// counted unweighted; a leaf no row reaches is not bounded).
+    pub min_leaf_rows: Option<usize>,
+    /// Every leaf has at most this many training rows (rows counted unweighted).
+    pub max_leaf_rows: Option<usize>,
 }
 
 impl ConstraintSpec {
@@ -94,6 +99,7 @@ impl ConstraintSpec {
                 "max_leaves is 0; a tree has at least one leaf".to_string()
             ));
         }
+        check_leaf_rows(self.min_leaf_rows, self.max_leaf_rows).map_err(bad)?;
         let mut depths = vec![None; names.len()];
         for (name, listed) in &self.depths {
             let mut listed = listed.clone();
@@ -115,7 +121,22 @@ impl ConstraintSpec {
             depths,
             max_leaves: self.max_leaves,
             rows,
+            min_leaf_rows: self.min_leaf_rows,
+            max_leaf_rows: self.max_leaf_rows,
         })
+    }
+}
+
+/// The bounds on the rows per leaf: each at least 1, the minimum at most the maximum.
+fn check_leaf_rows(min: Option<usize>, max: Option<usize>) -> std::result::Result<(), String> {
+    if min == Some(0) || max == Some(0) {
+        return Err("min_leaf_rows and max_leaf_rows are at least 1".to_string());
+    }
+    match (min, max) {
+        (Some(min), Some(max)) if min > max => Err(format!(
+            "min_leaf_rows = {min} is above max_leaf_rows = {max}"
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -173,6 +194,18 @@ mod tests {
             ..ConstraintSpec::default()
         };
         assert!(no_leaf.resolve(&data()).is_err());
+        let crossed = ConstraintSpec {
+            min_leaf_rows: Some(3),
+            max_leaf_rows: Some(2),
+            ..ConstraintSpec::default()
+        };
+        let message = crossed.resolve(&data()).expect_err("crossed").to_string();
+        assert!(message.contains("above max_leaf_rows"), "{message}");
+        let empty = ConstraintSpec {
+            max_leaf_rows: Some(0),
+            ..ConstraintSpec::default()
+        };
+        assert!(empty.resolve(&data()).is_err());
         assert!(toml::from_str::<ConstraintSpec>("max_feature = 1").is_err());
     }
 }

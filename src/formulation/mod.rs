@@ -13,6 +13,7 @@ mod any;
 pub mod binoct;
 pub mod costs;
 pub mod flowoct;
+pub mod leaf_rows;
 pub mod oct;
 pub mod olct;
 pub mod parameters;
@@ -70,6 +71,12 @@ pub trait BuiltModel {
     /// constraints on features; `None` for a model that does not take them. A feature a node
     /// cannot split on has no entry.
     fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
+        None
+    }
+    /// The training rows each leaf of the tree receives, as expressions of the model's
+    /// variables or as a routing of the rows to build them from, for the bounds on the rows
+    /// per leaf; `None` for a model that does not take them.
+    fn leaf_rows(&self) -> Option<leaf_rows::LeafRowSource> {
         None
     }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's

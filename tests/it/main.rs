@@ -26,6 +26,7 @@ mod figures;
 mod flowoct;
 mod fuzz;
 mod highs_worker;
+mod leaf_rows;
 mod mip;
 mod missing_values;
 mod models;
