@@ -75,19 +75,15 @@ impl SideConstraints {
     /// `budget`, `depths`, `max_leaves`, `rows`, `min_leaf_rows`, `max_leaf_rows`): what an exact search over the kept features
     /// does not take.
     pub fn beyond_forbidden(&self) -> Vec<&'static str> {
-        [
-            ("max_features", self.max_features.is_some()),
-            ("budget", self.budget.is_some()),
-            ("depths", self.depths.iter().any(Option::is_some)),
-            ("max_leaves", self.max_leaves.is_some()),
-            ("rows", !self.rows.is_empty()),
-            ("min_leaf_rows", self.min_leaf_rows.is_some()),
-            ("max_leaf_rows", self.max_leaf_rows.is_some()),
-        ]
-        .into_iter()
-        .filter(|&(_, present)| present)
-        .map(|(kind, _)| kind)
-        .collect()
+        kinds_present([
+            self.max_features.is_some(),
+            self.budget.is_some(),
+            self.depths.iter().any(Option::is_some),
+            self.max_leaves.is_some(),
+            !self.rows.is_empty(),
+            self.min_leaf_rows.is_some(),
+            self.max_leaf_rows.is_some(),
+        ])
     }
 
     /// The constraints as reported.
@@ -133,4 +129,26 @@ impl SideConstraints {
         }
         serde_json::Value::Object(fields)
     }
+}
+
+/// The kinds of constraint other than forbidden features, in the order of [`kinds_present`].
+const KINDS_BEYOND_FORBIDDEN: [&str; 7] = [
+    "max_features",
+    "budget",
+    "depths",
+    "max_leaves",
+    "rows",
+    "min_leaf_rows",
+    "max_leaf_rows",
+];
+
+/// The names of the kinds beyond forbidden features that `present` flags, in the order of
+/// [`KINDS_BEYOND_FORBIDDEN`].
+fn kinds_present(present: [bool; 7]) -> Vec<&'static str> {
+    KINDS_BEYOND_FORBIDDEN
+        .into_iter()
+        .zip(present)
+        .filter(|&(_, present)| present)
+        .map(|(kind, _)| kind)
+        .collect()
 }

@@ -58,6 +58,35 @@ impl ConstraintSpec {
         *self == ConstraintSpec::default()
     }
 
+    /// The kinds of constraint given other than forbidden features, as
+    /// [`SideConstraints::beyond_forbidden`] names them: what the exact and sparse searches do
+    /// not take.
+    pub fn kinds_beyond_forbidden(&self) -> Vec<&'static str> {
+        super::kinds_present([
+            self.max_features.is_some(),
+            self.budget.is_some() || !self.feature_costs.is_empty(),
+            !self.depths.is_empty(),
+            self.max_leaves.is_some(),
+            !self.rows.is_empty(),
+            self.min_leaf_rows.is_some(),
+            self.max_leaf_rows.is_some(),
+        ])
+    }
+
+    /// The same set written one way: forbidden features sorted once each, zero costs left
+    /// out, each feature's depths sorted once each.
+    pub fn canonical(&self) -> ConstraintSpec {
+        let mut canonical = self.clone();
+        canonical.forbidden.sort();
+        canonical.forbidden.dedup();
+        canonical.feature_costs.retain(|_, cost| *cost != 0.0);
+        for depths in canonical.depths.values_mut() {
+            depths.sort_unstable();
+            depths.dedup();
+        }
+        canonical
+    }
+
     /// The constraints checked against `data`'s features: unknown feature names, negative or
     /// non-finite costs and budgets, costs without a budget and rows that do not parse are
     /// errors naming `--constraints`.

@@ -15,7 +15,7 @@ use crate::oracle::{optimum_where, OracleSpec, OracleTree};
 use crate::side_constraints::constrained_errors;
 
 /// The training rows of each leaf of `tree` some row reaches.
-fn leaf_sizes(data: &Dataset, tree: &OracleTree) -> Vec<usize> {
+pub(crate) fn leaf_sizes(data: &Dataset, tree: &OracleTree) -> Vec<usize> {
     let mut leaves: BTreeMap<usize, usize> = BTreeMap::new();
     for row in data.rows() {
         let mut node = 1;

@@ -21,6 +21,7 @@ mod dp_oracle;
 mod dp_peers;
 mod evaluator_props;
 mod experiment;
+mod experiment_constraints;
 mod experiment_sharing;
 mod figures;
 mod flowoct;
