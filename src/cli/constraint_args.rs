@@ -91,10 +91,18 @@ pub fn text_line(report: &serde_json::Value) -> Option<String> {
         parts.push(format!("leaves {leaves}"));
     }
     if let Some(sizes) = fields.get("leaf_rows").and_then(|s| s.as_object()) {
-        let sizes: Vec<String> = sizes
+        // By leaf id (the report's keys are text, `10` before `8`).
+        let mut sizes: Vec<(usize, String)> = sizes
             .iter()
-            .map(|(leaf, rows)| format!("{leaf}: {rows}"))
+            .map(|(leaf, rows)| {
+                (
+                    leaf.parse().unwrap_or(usize::MAX),
+                    format!("{leaf}: {rows}"),
+                )
+            })
             .collect();
+        sizes.sort();
+        let sizes: Vec<String> = sizes.into_iter().map(|(_, text)| text).collect();
         parts.push(format!("rows per leaf {{{}}}", sizes.join(", ")));
     }
     for row in fields
