@@ -74,6 +74,7 @@ def _translate(message, method):
               ("--class-weight", "class_weight"), ("--solver-option", "solver_options"),
               ("--solver", "solver"), ("--formulation", "method"),
               ("--max-features", "max_features"), ("--max-leaves", "max_leaves"),
+              ("--min-leaf-rows", "min_leaf_rows"), ("--max-leaf-rows", "max_leaf_rows"),
               ("--forbid-feature", "forbidden_features")]
     for option, name in sorted(names, key=lambda pair: -len(pair[0])):
         message = message.replace(option, name)
@@ -134,6 +135,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         exactly without those columns (``--forbid-feature``).
     max_leaves : int, optional
         Side constraint: at most this many leaves (oct, binoct, flowoct; ``--max-leaves``).
+    min_leaf_rows : int, optional
+        Side constraint: every leaf some training row reaches has at least this many training
+        rows, counted unweighted (oct, binoct, flowoct; ``--min-leaf-rows``).
+    max_leaf_rows : int, optional
+        Side constraint: every leaf has at most this many training rows, counted unweighted
+        (oct, binoct, flowoct; ``--max-leaf-rows``).
     categorical_features : list, optional
         Columns of ``X`` read as categorical (indexes, or a DataFrame's column names): each
         value seen in ``fit`` is a category, and splits on the column are equality tests
@@ -196,6 +203,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         max_features=None,
         forbidden_features=None,
         max_leaves=None,
+        min_leaf_rows=None,
+        max_leaf_rows=None,
     ):
         self.method = method
         self.categorical_features = categorical_features
@@ -219,6 +228,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_features = max_features
         self.forbidden_features = forbidden_features
         self.max_leaves = max_leaves
+        self.min_leaf_rows = min_leaf_rows
+        self.max_leaf_rows = max_leaf_rows
 
     # -- parameters -------------------------------------------------------------------------
 
@@ -318,7 +329,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """The side constraints as `solve` options, ``forbidden_features`` resolved to the
         feature names of ``features`` (one per column of ``X``)."""
         words = []
-        for name, option in (("max_features", "--max-features"), ("max_leaves", "--max-leaves")):
+        for name, option in (
+            ("max_features", "--max-features"),
+            ("max_leaves", "--max-leaves"),
+            ("min_leaf_rows", "--min-leaf-rows"),
+            ("max_leaf_rows", "--max-leaf-rows"),
+        ):
             value = getattr(self, name)
             if value is not None:
                 _check_kind(name, value, numbers.Integral)

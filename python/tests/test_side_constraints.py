@@ -1,7 +1,9 @@
 """Side constraints through the estimator: forbidden features (by index, or a DataFrame's
 column name) give the optimum of an exhaustive search over the other columns, for the exact
-search and a MILP; the exact search refuses a feature count, naming it."""
+search and a MILP; bounds on the rows per leaf give the optimum of an exhaustive search over
+the trees that meet them; the exact search refuses a feature count, naming it."""
 
+import numpy as np
 import pytest
 
 from conftest import random_data
@@ -38,3 +40,30 @@ def test_dp_refuses_a_feature_count_naming_it():
         OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
     with pytest.raises(ValueError, match="forbidden_features: 'z' is not a column"):
         OptimalTreeClassifier(forbidden_features=["z"]).fit(X, y)
+
+
+def fewest_errors_within(X, y, most):
+    """The fewest training errors of a tree of depth at most 1 whose leaves hold at most
+    `most` rows each."""
+    best = len(y) - np.bincount(y).max() if len(y) <= most else None
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        for low, high in zip(values[:-1], values[1:]):
+            left = X[:, j] <= (low + high) / 2
+            if left.sum() > most or (~left).sum() > most:
+                continue
+            errors = sum(len(part) - np.bincount(part).max() for part in (y[left], y[~left]))
+            best = errors if best is None else min(best, errors)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_milp_under_a_maximum_of_rows_per_leaf_equals_exhaustive_search(seed):
+    X, y = random_data(330 + seed, n_rows=16)
+    model = OptimalTreeClassifier(method="flowoct", max_depth=1, time_limit=60, max_leaf_rows=9)
+    model.fit(X, y)
+    assert training_errors(model, X, y) == fewest_errors_within(X, y, 9)
+    assert max(np.bincount(model.apply(X))) <= 9
+    assert model.report_["side_constraints"]["constraints"] == {"max_leaf_rows": 9}
+    with pytest.raises(ValueError, match="min_leaf_rows only the MILP formulations"):
+        OptimalTreeClassifier(method="dp", max_depth=1, min_leaf_rows=2).fit(X, y)

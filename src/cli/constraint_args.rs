@@ -19,7 +19,7 @@ pub const CONSTRAINT_OPTIONS: &str = "constraint-options";
 pub struct ConstraintArgs {
     /// [oct, binoct, flowoct] A TOML file of side constraints: max_features, forbidden,
     /// feature_costs with budget, depths (features allowed only at the listed depths, root 0),
-    /// max_leaves and rows (linear rows over the model's variables, named as export-lp lists them).
+    /// max_leaves, min_leaf_rows, max_leaf_rows and rows (linear rows over the model's variables, named as export-lp lists them).
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
     /// [oct, binoct, flowoct] At most K distinct features in the tree.
@@ -48,6 +48,13 @@ pub struct ConstraintArgs {
     /// on their rows of the positive class differ by at most DELTA.
     #[arg(long, value_name = "DELTA")]
     pub max_opportunity_gap: Option<f64>,
+    /// [oct, binoct, flowoct] Every leaf some training row reaches has at least N training
+    /// rows (counted unweighted; a leaf no row reaches is not bounded).
+    #[arg(long, value_name = "N")]
+    pub min_leaf_rows: Option<usize>,
+    /// [oct, binoct, flowoct] Every leaf has at most N training rows (counted unweighted).
+    #[arg(long, value_name = "N")]
+    pub max_leaf_rows: Option<usize>,
 }
 
 impl ConstraintArgs {
@@ -62,6 +69,12 @@ impl ConstraintArgs {
         }
         if self.max_leaves.is_some() {
             spec.max_leaves = self.max_leaves;
+        }
+        if self.min_leaf_rows.is_some() {
+            spec.min_leaf_rows = self.min_leaf_rows;
+        }
+        if self.max_leaf_rows.is_some() {
+            spec.max_leaf_rows = self.max_leaf_rows;
         }
         spec.forbidden.extend(self.forbid_feature.iter().cloned());
         if self.group_column.is_some() {
@@ -79,7 +92,8 @@ impl ConstraintArgs {
 }
 
 /// The text line of a run's side constraints (the report's `side_constraints`), if it has any:
-/// the features used (and their cost), the leaves and each user row's value.
+/// the features used (and their cost), the leaves, the rows per leaf under bounds on them and
+/// each user row's value.
 pub fn text_line(report: &serde_json::Value) -> Option<String> {
     let fields = report.as_object()?;
     let used: Vec<&str> = fields
@@ -104,6 +118,21 @@ pub fn text_line(report: &serde_json::Value) -> Option<String> {
     }
     if let Some(fairness) = fields.get("fairness") {
         parts.push(super::fairness_line::text(fairness));
+    }
+    if let Some(sizes) = fields.get("leaf_rows").and_then(|s| s.as_object()) {
+        // By leaf id (the report's keys are text, `10` before `8`).
+        let mut sizes: Vec<(usize, String)> = sizes
+            .iter()
+            .map(|(leaf, rows)| {
+                (
+                    leaf.parse().unwrap_or(usize::MAX),
+                    format!("{leaf}: {rows}"),
+                )
+            })
+            .collect();
+        sizes.sort();
+        let sizes: Vec<String> = sizes.into_iter().map(|(_, text)| text).collect();
+        parts.push(format!("rows per leaf {{{}}}", sizes.join(", ")));
     }
     for row in fields
         .get("rows")

@@ -123,6 +123,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         seeds: args.seeds.clone(),
         time_limit: args.time_limit,
         test_fraction: args.test_fraction,
+        constraints: None,
     }
 }
 

@@ -207,6 +207,8 @@ impl TuneArgs {
                 allow_group_as_feature: false,
                 max_parity_gap: None,
                 max_opportunity_gap: None,
+                min_leaf_rows: None,
+                max_leaf_rows: None,
             },
         };
         Ok((model, searches))

@@ -1,6 +1,7 @@
 //! The plain-code evaluation of a tree against the side constraints on its features and
-//! leaves: the distinct features it splits on and their cost, its leaves, and every constraint
-//! it breaks. A tree
+//! leaves: the distinct features it splits on and their cost, its leaves, the training rows of
+//! each leaf (the tree's counts, recounted on the training data), and every constraint it
+//! breaks. A tree
 //! returned under side constraints is checked with it; so are warm starts, and the exhaustive
 //! search of the tests filters trees with it.
 
@@ -17,6 +18,10 @@ pub struct ConstraintValues {
     pub features_used: Vec<String>,
     /// The tree's leaves.
     pub leaves: usize,
+    /// The training rows of each leaf some training row reaches, `(leaf id, rows)` (from the
+    /// tree's counts), when the constraints bound the rows per leaf.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf_rows: Option<Vec<(usize, usize)>>,
     /// Their summed cost, when the constraints have a budget.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
@@ -69,6 +74,9 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
             ));
         }
     }
+    let leaf_rows = constraints
+        .bounds_leaf_rows()
+        .then(|| leaf_rows_of(constraints, tree, &mut broken));
     let cost = constraints.budget.map(|budget| {
         let cost: f64 = (0..n)
             .filter(|&j| used[j])
@@ -86,14 +94,43 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
     ConstraintValues {
         features_used,
         leaves,
+        leaf_rows,
         cost,
         broken,
         fairness,
     }
 }
 
+/// The rows of each leaf of `tree` some training row reaches (its counts), with the bounds
+/// on them that it breaks added to `broken`. A leaf no row reaches is not bounded.
+fn leaf_rows_of(
+    constraints: &SideConstraints,
+    tree: &Tree,
+    broken: &mut Vec<String>,
+) -> Vec<(usize, usize)> {
+    let sizes: Vec<(usize, usize)> = tree
+        .leaves()
+        .into_iter()
+        .filter_map(|id| Some((id, tree.node(id)?.rows())))
+        .filter(|&(_, rows)| rows > 0)
+        .collect();
+    for &(id, rows) in &sizes {
+        if let Some(min) = constraints.min_leaf_rows.filter(|&min| rows < min) {
+            broken.push(format!(
+                "leaf {id} has {rows} training rows, fewer than min_leaf_rows = {min}"
+            ));
+        }
+        if let Some(max) = constraints.max_leaf_rows.filter(|&max| rows > max) {
+            broken.push(format!(
+                "leaf {id} has {rows} training rows, more than max_leaf_rows = {max}"
+            ));
+        }
+    }
+    sizes
+}
+
 /// The report of `tree` under `constraints` (the constraints, the features used, the leaves,
-/// the cost under a budget, what is broken) and whether it meets them all.
+/// the cost under a budget, the rows of each leaf under bounds on them, what is broken) and whether it meets them all.
 pub fn report(constraints: &SideConstraints, tree: &Tree) -> (serde_json::Value, bool) {
     let evaluated = evaluate(constraints, tree);
     let ok = evaluated.broken.is_empty();
@@ -108,6 +145,13 @@ pub fn report(constraints: &SideConstraints, tree: &Tree) -> (serde_json::Value,
     }
     if let Some(fairness) = &evaluated.fairness {
         report["fairness"] = serde_json::to_value(fairness).unwrap_or_default();
+    }
+    if let Some(sizes) = &evaluated.leaf_rows {
+        let sizes: serde_json::Map<String, serde_json::Value> = sizes
+            .iter()
+            .map(|&(id, rows)| (id.to_string(), rows.into()))
+            .collect();
+        report["leaf_rows"] = sizes.into();
     }
     (report, ok)
 }

@@ -1,7 +1,8 @@
 //! Side constraints on the trees a MILP may return: which features the tree may use (forbidden
 //! features, features allowed only at given depths, at most K distinct features, a cost per
-//! feature within a budget), at most L leaves, linear rows of the user's own over the
-//! model's variables, and fairness between the groups of a column ([`fairness`]).
+//! feature within a budget), at most L leaves, the training rows per leaf between a minimum and
+//! a maximum, linear rows of the user's own over the model's variables, and fairness between the
+//! groups of a column ([`fairness`]).
 //!
 //! [`ConstraintSpec`] is the set as given (feature names; from `--constraints FILE` and the
 //! flags), [`SideConstraints`] the set checked against the training data (feature indices), and
@@ -40,6 +41,10 @@ pub struct SideConstraints {
     pub rows: Vec<UserRow>,
     /// Fairness between the groups of a column.
     pub fairness: Option<fairness::Fairness>,
+    /// Every leaf some training row reaches has at least this many (unweighted) rows.
+    pub min_leaf_rows: Option<usize>,
+    /// Every leaf has at most this many (unweighted) rows.
+    pub max_leaf_rows: Option<usize>,
 }
 
 impl SideConstraints {
@@ -59,27 +64,30 @@ impl SideConstraints {
         self.max_features.is_some() || self.budget.is_some()
     }
 
+    /// Whether the constraints bound the rows per leaf.
+    pub fn bounds_leaf_rows(&self) -> bool {
+        self.min_leaf_rows.is_some() || self.max_leaf_rows.is_some()
+    }
+
     /// Whether any constraint restricts where a feature may split.
     pub fn restricts_features(&self) -> bool {
         self.forbidden.iter().any(|&f| f) || self.depths.iter().any(Option::is_some)
     }
 
     /// The kinds of constraint in the set other than forbidden features (`max_features`,
-    /// `budget`, `depths`, `max_leaves`, `rows`): what an exact search over the kept features
+    /// `budget`, `depths`, `max_leaves`, `rows`, `min_leaf_rows`, `max_leaf_rows`, `fairness`): what an exact search over the kept features
     /// does not take.
     pub fn beyond_forbidden(&self) -> Vec<&'static str> {
-        [
-            ("max_features", self.max_features.is_some()),
-            ("budget", self.budget.is_some()),
-            ("depths", self.depths.iter().any(Option::is_some)),
-            ("max_leaves", self.max_leaves.is_some()),
-            ("rows", !self.rows.is_empty()),
-            ("fairness", self.fairness.is_some()),
-        ]
-        .into_iter()
-        .filter(|&(_, present)| present)
-        .map(|(kind, _)| kind)
-        .collect()
+        kinds_present([
+            self.max_features.is_some(),
+            self.budget.is_some(),
+            self.depths.iter().any(Option::is_some),
+            self.max_leaves.is_some(),
+            !self.rows.is_empty(),
+            self.min_leaf_rows.is_some(),
+            self.max_leaf_rows.is_some(),
+            self.fairness.is_some(),
+        ])
     }
 
     /// The constraints as reported.
@@ -113,6 +121,12 @@ impl SideConstraints {
         if let Some(l) = self.max_leaves {
             fields.insert("max_leaves".into(), l.into());
         }
+        if let Some(min) = self.min_leaf_rows {
+            fields.insert("min_leaf_rows".into(), min.into());
+        }
+        if let Some(max) = self.max_leaf_rows {
+            fields.insert("max_leaf_rows".into(), max.into());
+        }
         if !self.rows.is_empty() {
             let rows: Vec<String> = self.rows.iter().map(|r| r.text.clone()).collect();
             fields.insert("rows".into(), rows.into());
@@ -122,4 +136,27 @@ impl SideConstraints {
         }
         serde_json::Value::Object(fields)
     }
+}
+
+/// The kinds of constraint other than forbidden features, in the order of [`kinds_present`].
+const KINDS_BEYOND_FORBIDDEN: [&str; 8] = [
+    "max_features",
+    "budget",
+    "depths",
+    "max_leaves",
+    "rows",
+    "min_leaf_rows",
+    "max_leaf_rows",
+    "fairness",
+];
+
+/// The names of the kinds beyond forbidden features that `present` flags, in the order of
+/// [`KINDS_BEYOND_FORBIDDEN`].
+fn kinds_present(present: [bool; 8]) -> Vec<&'static str> {
+    KINDS_BEYOND_FORBIDDEN
+        .into_iter()
+        .zip(present)
+        .filter(|&(_, present)| present)
+        .map(|(kind, _)| kind)
+        .collect()
 }

@@ -43,6 +43,11 @@ pub struct ConstraintSpec {
     /// The largest gap between two groups' rates of positive predictions on their rows of the
     /// positive class.
     pub max_opportunity_gap: Option<f64>,
+    /// Every leaf some training row reaches has at least this many training rows (rows
+    /// counted unweighted; a leaf no row reaches is not bounded).
+    pub min_leaf_rows: Option<usize>,
+    /// Every leaf has at most this many training rows (rows counted unweighted).
+    pub max_leaf_rows: Option<usize>,
 }
 
 impl ConstraintSpec {
@@ -62,6 +67,36 @@ impl ConstraintSpec {
     /// Whether no constraint is given.
     pub fn is_empty(&self) -> bool {
         *self == ConstraintSpec::default()
+    }
+
+    /// The kinds of constraint given other than forbidden features, as
+    /// [`SideConstraints::beyond_forbidden`] names them: what the exact and sparse searches do
+    /// not take.
+    pub fn kinds_beyond_forbidden(&self) -> Vec<&'static str> {
+        super::kinds_present([
+            self.max_features.is_some(),
+            self.budget.is_some() || !self.feature_costs.is_empty(),
+            !self.depths.is_empty(),
+            self.max_leaves.is_some(),
+            !self.rows.is_empty(),
+            self.min_leaf_rows.is_some(),
+            self.max_leaf_rows.is_some(),
+            self.max_parity_gap.is_some() || self.max_opportunity_gap.is_some(),
+        ])
+    }
+
+    /// The same set written one way: forbidden features sorted once each, zero costs left
+    /// out, each feature's depths sorted once each.
+    pub fn canonical(&self) -> ConstraintSpec {
+        let mut canonical = self.clone();
+        canonical.forbidden.sort();
+        canonical.forbidden.dedup();
+        canonical.feature_costs.retain(|_, cost| *cost != 0.0);
+        for depths in canonical.depths.values_mut() {
+            depths.sort_unstable();
+            depths.dedup();
+        }
+        canonical
     }
 
     /// The constraints checked against `data`'s features: unknown feature names, negative or
@@ -105,6 +140,7 @@ impl ConstraintSpec {
                 "max_leaves is 0; a tree has at least one leaf".to_string()
             ));
         }
+        check_leaf_rows(self.min_leaf_rows, self.max_leaf_rows).map_err(bad)?;
         let mut depths = vec![None; names.len()];
         for (name, listed) in &self.depths {
             let mut listed = listed.clone();
@@ -133,7 +169,22 @@ impl ConstraintSpec {
             max_leaves: self.max_leaves,
             rows,
             fairness,
+            min_leaf_rows: self.min_leaf_rows,
+            max_leaf_rows: self.max_leaf_rows,
         })
+    }
+}
+
+/// The bounds on the rows per leaf: each at least 1, the minimum at most the maximum.
+fn check_leaf_rows(min: Option<usize>, max: Option<usize>) -> std::result::Result<(), String> {
+    if min == Some(0) || max == Some(0) {
+        return Err("min_leaf_rows and max_leaf_rows are at least 1".to_string());
+    }
+    match (min, max) {
+        (Some(min), Some(max)) if min > max => Err(format!(
+            "min_leaf_rows = {min} is above max_leaf_rows = {max}"
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -191,6 +242,18 @@ mod tests {
             ..ConstraintSpec::default()
         };
         assert!(no_leaf.resolve(&data()).is_err());
+        let crossed = ConstraintSpec {
+            min_leaf_rows: Some(3),
+            max_leaf_rows: Some(2),
+            ..ConstraintSpec::default()
+        };
+        let message = crossed.resolve(&data()).expect_err("crossed").to_string();
+        assert!(message.contains("above max_leaf_rows"), "{message}");
+        let empty = ConstraintSpec {
+            max_leaf_rows: Some(0),
+            ..ConstraintSpec::default()
+        };
+        assert!(empty.resolve(&data()).is_err());
         assert!(toml::from_str::<ConstraintSpec>("max_feature = 1").is_err());
     }
 }

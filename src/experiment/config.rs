@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
+use crate::constraints::ConstraintSpec;
 use crate::error::Result;
+use crate::experiment::grid_constraints::key_tag;
 use crate::learn::{Method, MethodSpec, WarmStartMode};
 
 /// A dataset of the grid: its short name (the file stem, made safe for file names) and path.
@@ -81,14 +83,17 @@ pub struct RunConfig {
     pub time_limit: f64,
     /// Solver threads; `None`: the solver's default.
     pub threads: Option<usize>,
+    /// Side constraints the run takes; `None`: none.
+    pub constraints: Option<ConstraintSpec>,
 }
 
 impl RunConfig {
     /// The run key: every grid parameter in a fixed order, e.g.
     /// `iris_oct_d2_highs_greedy_s0_t60_f0.25`. Parameters that differ from the formulation's
     /// defaults follow its name in brackets (`oct[alpha=0.01,min-leaf=2]`), solver options the
-    /// solver's (`cbc[cutsOnOff=off]`, `highs[mip-heuristic-effort=0.3]`), and a thread count
-    /// ends the key (`_j2`), so keys of default runs stay the same as grids gain axes. The
+    /// solver's (`cbc[cutsOnOff=off]`, `highs[mip-heuristic-effort=0.3]`), a thread count
+    /// follows (`_j2`) and side constraints end the key (`_c` and a hash of them, see
+    /// [`key_tag`]), so keys of default runs stay the same as grids gain axes. The
     /// dataset name comes first and may itself contain `_`; the fields after it never do, so
     /// distinct configurations (with distinct dataset names) have distinct keys. Numbers use
     /// Rust's shortest round-trip decimal form, which does not change between versions.
@@ -106,6 +111,9 @@ impl RunConfig {
         );
         if let Some(threads) = self.threads {
             key.push_str(&format!("_j{threads}"));
+        }
+        if let Some(spec) = &self.constraints {
+            key.push_str(&key_tag(spec));
         }
         key
     }
@@ -170,6 +178,7 @@ mod tests {
             test_fraction: 0.25,
             time_limit: 0.5,
             threads: None,
+            constraints: None,
         }
     }
 

@@ -11,9 +11,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use crate::constraints::ConstraintSpec;
 use crate::error::{Error, Result};
 use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
+use crate::experiment::grid_constraints::check_methods;
 use crate::formulation::{FormulationName, FormulationParams};
 use crate::learn::{DpParams, MethodSpec, SparseParams, WarmStartMode};
 use crate::solver::{check_solver_options, SolverKind};
@@ -59,6 +61,8 @@ pub struct GridSpec {
     pub test_fraction: f64,
     /// The exact search's budget for the certificate of each MILP run (`None`: none).
     pub certify: Option<f64>,
+    /// Side constraints every run of the grid takes (`None`: none).
+    pub constraints: Option<ConstraintSpec>,
 }
 
 /// The default budget of the certificate of each MILP run, in seconds.
@@ -85,6 +89,8 @@ pub struct Grid {
     pub time_limit: f64,
     pub test_fraction: f64,
     pub certify: Option<f64>,
+    /// Side constraints every run takes.
+    pub constraints: Option<ConstraintSpec>,
 }
 
 impl Grid {
@@ -115,6 +121,7 @@ impl Grid {
                                             test_fraction: self.test_fraction,
                                             time_limit: self.time_limit,
                                             threads,
+                                            constraints: self.constraints.clone(),
                                         });
                                     }
                                 }
@@ -134,6 +141,7 @@ impl Grid {
                             test_fraction: self.test_fraction,
                             time_limit: self.time_limit,
                             threads: None,
+                            constraints: self.constraints.clone(),
                         });
                     }
                 }
@@ -266,10 +274,18 @@ impl GridSpec {
         if self.datasets.is_empty() {
             return Err(Error::parameter("datasets", "the list is empty"));
         }
+        if let Some(spec) = &self.constraints {
+            check_methods(spec, &self.formulations)?;
+        }
         let datasets = dataset_entries(&self.datasets)?;
         let loaded = LoadedDatasets::load(&datasets)?;
         for entry in &datasets {
             let data = loaded.get(&entry.name)?;
+            if let Some(spec) = &self.constraints {
+                spec.resolve(data).map_err(|e| in_dataset(entry, e))?;
+                data.refuse_missing("a model with side constraints")
+                    .map_err(|e| in_dataset(entry, e))?;
+            }
             for (index, &seed) in seeds.iter().enumerate() {
                 let specs = formulations
                     .iter()
@@ -309,6 +325,7 @@ impl GridSpec {
             time_limit,
             test_fraction,
             certify,
+            constraints: self.constraints.clone(),
         };
         Ok((grid, loaded))
     }

@@ -14,6 +14,7 @@
 //! test_fraction = 0.25                                     # default 0.25; 0: no test set
 //! certify = 5                                              # seconds, or "off" (default 5)
 //! out = "results"                                          # default: --out-dir
+//! constraints = "constraints.toml"                         # side constraints of every run (default: none)
 //!
 //! [oct]                    # a formulation's parameters (default: its defaults)
 //! alpha = [0, 0.01]        # a list runs each value: here 2 x 2 settings of OCT
@@ -38,6 +39,11 @@
 //! combination of the listed values is a setting of its own, with its own run keys. The same
 //! holds for a solver's options: every combination is a solver setting, run with every
 //! formulation on that solver.
+//!
+//! `constraints` names a file of side constraints (the TOML of `solve --constraints`) that
+//! every run of the grid takes: the MILP formulations every kind, `dp` and `sparse` forbidden
+//! features alone (a grid that runs them, or `olct`, under other kinds is refused), in process
+//! only (`--emit-jobs` refuses it).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -46,6 +52,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::constraints::ConstraintSpec;
 use crate::error::{Error, Result};
 use crate::experiment::grid::{GridSpec, SolverSetting, DEFAULT_CERTIFY, DEFAULT_TEST_FRACTION};
 use crate::formulation::{FormulationName, FormulationParams};
@@ -97,6 +104,7 @@ struct GridFile {
     dp: Option<BTreeMap<String, Value>>,
     sparse: Option<BTreeMap<String, Value>>,
     solver_options: Option<BTreeMap<String, BTreeMap<String, Value>>>,
+    constraints: Option<PathBuf>,
 }
 
 /// Every combination of the values a table of parameter lists gives (a list-valued parameter,
@@ -270,6 +278,10 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
                     })
                 }
             },
+            constraints: file
+                .constraints
+                .map(|p| ConstraintSpec::from_file(&anchored(p)))
+                .transpose()?,
         },
         out: file.out.map(anchored),
     })

@@ -115,8 +115,15 @@ pub fn parameter_flags(params: &MethodSpec) -> Vec<String> {
 }
 
 /// The command lines of the configurations of `grid` that are neither in the results nor in
-/// an uncollected job output. Creates `<out>/jobs/` so that the lines can write there.
+/// an uncollected job output; a grid with side constraints is refused (it runs in process
+/// only). Creates `<out>/jobs/` so that the lines can write there.
 pub fn emit_jobs(grid: &Grid, store: &ResultsStore, program: &str) -> Result<EmittedJobs> {
+    if grid.constraints.is_some() {
+        return Err(Error::parameter(
+            "--emit-jobs",
+            "a grid with side constraints (`constraints` in the grid file) runs in process only",
+        ));
+    }
     let jobs = store.jobs_dir();
     fs::create_dir_all(&jobs).map_err(|source| Error::Output {
         path: jobs.display().to_string(),
@@ -185,6 +192,8 @@ fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String>
             .time_limit
             .ok_or_else(|| missing("time_limit"))?,
         threads: document.report.threads,
+        // Grids with side constraints run in process only (see `emit_jobs`).
+        constraints: None,
     })
 }
 

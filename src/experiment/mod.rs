@@ -4,6 +4,7 @@
 //!
 //! - [`grid`]: the grid as given ([`GridSpec`], from flags or a TOML file, see [`grid_file`])
 //!   and validated ([`Grid`]); [`config`]: one configuration and its run key;
+//!   [`grid_constraints`]: side constraints in a grid;
 //! - [`datasets`]: reading the datasets and preparing a run's split;
 //! - [`runner`]: the in-process runner (resumable, with progress bars, see [`progress`]);
 //! - [`jobs`]: `--emit-jobs` command lines and `--collect`;
@@ -17,6 +18,7 @@ pub mod config;
 pub mod datasets;
 
 pub mod grid;
+pub mod grid_constraints;
 pub mod grid_file;
 pub mod jobs;
 pub mod plots;

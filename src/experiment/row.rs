@@ -116,6 +116,10 @@ pub struct Row {
     pub greedy_test_balanced_accuracy: Option<f64>,
     /// What went wrong, for `error` terminations.
     pub error: Option<String>,
+    /// The side constraints the run took, as JSON text (the grid's `constraints` file); empty:
+    /// none.
+    #[serde(default)]
+    pub side_constraints: Option<String>,
 }
 
 /// Solver options as a row holds them: `NAME=VALUE` separated by spaces.
@@ -222,6 +226,7 @@ impl Row {
             greedy_test_accuracy: greedy.test.as_ref().map(|a| a.accuracy),
             greedy_test_balanced_accuracy: greedy.test.as_ref().map(|a| a.balanced_accuracy),
             error: report.error.clone(),
+            side_constraints: constraints_text(config),
         }
     }
 
@@ -298,6 +303,7 @@ impl Row {
             greedy_test_balanced_accuracy: greedy
                 .and_then(|g| g.test.as_ref().map(|a| a.balanced_accuracy)),
             error: Some(message),
+            side_constraints: constraints_text(config),
         }
     }
 
@@ -312,4 +318,13 @@ impl Row {
             self.test_fraction.to_string(),
         )
     }
+}
+
+/// The run's side constraints as JSON text (see
+/// [`crate::experiment::grid_constraints::constraints_text`]), if it has any.
+fn constraints_text(config: &RunConfig) -> Option<String> {
+    config
+        .constraints
+        .as_ref()
+        .map(crate::experiment::grid_constraints::constraints_text)
 }

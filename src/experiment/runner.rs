@@ -127,6 +127,7 @@ fn run_one(
         interrupt: options.interrupt.clone(),
         warm_start: config.warm_start,
         certify: options.certify,
+        constraints: config.constraints.clone(),
         ..LearnOptions::default()
     };
     let outcome = match learn(&method, &data.train, learn_options) {

@@ -15,6 +15,7 @@ pub mod costs;
 pub mod cuts;
 pub mod fairness_rows;
 pub mod flowoct;
+pub mod leaf_rows;
 pub mod oct;
 pub mod olct;
 pub mod parameters;
@@ -79,6 +80,13 @@ pub trait BuiltModel {
     /// alike, as expressions of its variables exact in every integer solution (for the rows of
     /// fairness constraints); `None` for a model that does not take them.
     fn class_predictions(&self, _class: usize) -> Option<Vec<predictions::ClassPrediction>> {
+        None
+    }
+
+    /// The training rows each leaf of the tree receives, as expressions of the model's
+    /// variables or as a routing of the rows to build them from, for the bounds on the rows
+    /// per leaf; `None` for a model that does not take them.
+    fn leaf_rows(&self) -> Option<leaf_rows::LeafRowSource> {
         None
     }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's

@@ -9,6 +9,8 @@
 //!   `sum_j c_j used[j] <= B`;
 //! - `max_leaves`: `sum_{n,j} u[n,j] <= L - 1` (a node splits on at most one feature, so the
 //!   sum counts the splits, and a tree has one leaf more than splits);
+//! - `min_leaf_rows`, `max_leaf_rows`: bounds on the rows of each leaf
+//!   ([`crate::formulation::leaf_rows`]);
 //! - each row of the user's, `user_row[r]`, over the model's variables by name;
 //! - fairness between groups: the rows of [`crate::formulation::fairness_rows`] over the model's
 //!   predictions of the positive class ([`BuiltModel::class_predictions`]).
@@ -24,6 +26,7 @@ use crate::constraints::{evaluate, SideConstraints};
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::fairness_rows::FairnessRows;
+use crate::formulation::leaf_rows::{add_bounds, LeafRowColumns};
 use crate::formulation::{BuiltModel, Decoded, Encoded, Formulation, StartKind, VariableRole};
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable, FEASIBILITY_TOLERANCE};
 use crate::solver::SolverKind;
@@ -53,6 +56,8 @@ pub struct ConstrainedModel<B> {
     rows: Vec<ResolvedRow>,
     /// The columns of the fairness rows, if any.
     fairness: Option<FairnessRows>,
+    /// The columns of the bounds on the rows per leaf, when there are some.
+    leaf_rows: Option<LeafRowColumns>,
 }
 
 /// The column of `name`: a readable name or the name written to LP files.
@@ -73,7 +78,12 @@ fn column_of(mip: &MipModel, names: &HashMap<String, usize>, name: &str) -> Resu
 
 impl<B: BuiltModel> ConstrainedModel<B> {
     /// The rows of `constraints` added to a copy of `inner`'s model.
-    fn new(inner: B, constraints: &SideConstraints, formulation: &str) -> Result<Self> {
+    fn new(
+        inner: B,
+        constraints: &SideConstraints,
+        formulation: &str,
+        n_rows: usize,
+    ) -> Result<Self> {
         let usage = inner.feature_usage().ok_or_else(|| {
             Error::parameter(
                 "--constraints",
@@ -137,6 +147,18 @@ impl<B: BuiltModel> ConstrainedModel<B> {
             }
             None => None,
         };
+        let leaf_rows = if constraints.bounds_leaf_rows() {
+            Some(add_bounds(
+                &inner,
+                &mut mip,
+                constraints.min_leaf_rows,
+                constraints.max_leaf_rows,
+                n_rows,
+                formulation,
+            )?)
+        } else {
+            None
+        };
         let mut names: HashMap<String, usize> = HashMap::new();
         for (column, var) in mip.vars().iter().enumerate() {
             names.insert(var.name.clone(), column);
@@ -162,6 +184,7 @@ impl<B: BuiltModel> ConstrainedModel<B> {
             used,
             rows,
             fairness,
+            leaf_rows,
         })
     }
 
@@ -261,7 +284,7 @@ impl<F: Formulation> Formulation for Constrained<'_, F> {
 
     fn build(&self, data: &Dataset) -> Result<Self::Built> {
         let inner = self.inner.build_under(data, self.constraints)?;
-        ConstrainedModel::new(inner, self.constraints, self.inner.name())
+        ConstrainedModel::new(inner, self.constraints, self.inner.name(), data.n_rows())
     }
 
     fn refuses_start(
@@ -285,8 +308,9 @@ impl<F: Formulation> Formulation for Constrained<'_, F> {
         (!broken.is_empty()).then(|| broken.join("; "))
     }
 
-    /// The inner model's encoding, with `used[j]` = 1 for the features the tree splits on
-    /// (the user's rows are left to the solver to check).
+    /// The inner model's encoding, with `used[j]` = 1 for the features the tree splits on and
+    /// the columns of the bounds on the rows per leaf set from the inner model's values (the
+    /// user's rows are left to the solver to check).
     fn encode(&self, built: &Self::Built, tree: &Tree) -> Result<Encoded> {
         let encoded = self.inner.encode(&built.inner, tree)?;
         let mut values = encoded.assignment.values().to_vec();
@@ -298,6 +322,9 @@ impl<F: Formulation> Formulation for Constrained<'_, F> {
         for &(j, y) in &built.used {
             let on = used.contains(&self.constraints.feature_names[j]);
             values[built.mip.col(y)] = f64::from(u8::from(on));
+        }
+        if let Some(leaf_rows) = &built.leaf_rows {
+            leaf_rows.start(&built.mip, &mut values);
         }
         Ok(Encoded {
             assignment: built.mip.assignment_from_values(values)?,

@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use crate::common::{path_str, stderr, stdout};
 
 /// The columns of `runs.csv`, in order, as README documents them.
-const COLUMNS: [&str; 60] = [
+const COLUMNS: [&str; 61] = [
     "run_key",
     "dataset",
     "dataset_path",
@@ -79,6 +79,7 @@ const COLUMNS: [&str; 60] = [
     "greedy_test_accuracy",
     "greedy_test_balanced_accuracy",
     "error",
+    "side_constraints",
 ];
 
 /// Columns that measure time and so differ between two runs of one configuration.
@@ -100,7 +101,7 @@ const LIMIT: &str = "30";
 
 /// Runs `milptree experiment`, with `MILPTREE_FONT` naming no file: the figures must be drawn
 /// with the embedded font, whatever fonts the machine has.
-fn experiment(args: &[&str]) -> Output {
+pub(crate) fn experiment(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_milptree"))
         .arg("experiment")
         .args(args)
@@ -256,6 +257,7 @@ fn check_filled(row: &CsvRow) {
     // primal integrals included.
     let mut empty: BTreeSet<&str> = BTreeSet::from([
         "error",
+        "side_constraints",
         "threads",
         "solver_options",
         "certificate_difference",

@@ -18,8 +18,8 @@ use milptree::tree::node_depth;
 use crate::common::{milptree, path_str, random_dataset, stderr, temp_file, to_csv};
 use crate::oracle::{optimum_where, OracleSpec, OracleTree};
 
-const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
-const FORMULATIONS: [FormulationName; 3] = [
+pub(crate) const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
+pub(crate) const FORMULATIONS: [FormulationName; 3] = [
     FormulationName::Oct,
     FormulationName::BinOct,
     FormulationName::FlowOct,
@@ -27,7 +27,7 @@ const FORMULATIONS: [FormulationName; 3] = [
 
 /// The training errors of the tree the MILP returns under `spec`, after checking that it is
 /// optimal, agrees with its plain evaluation and meets the constraints by plain code.
-fn constrained_errors(
+pub(crate) fn constrained_errors(
     name: FormulationName,
     solver: SolverKind,
     data: &Dataset,

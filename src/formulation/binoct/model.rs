@@ -566,6 +566,25 @@ impl BuiltModel for BinOctModel {
         )
     }
 
+    /// Leaf `l` receives `sum_r l[r,l]` rows (twins share their variables, so each set counts
+    /// its rows); a node that does not split sends its rows to its leftmost leaf.
+    fn leaf_rows(&self) -> Option<crate::formulation::leaf_rows::LeafRowSource> {
+        let first_leaf = 1usize << self.depth;
+        let counts = (0..first_leaf)
+            .map(|t| crate::formulation::leaf_rows::LeafCount {
+                node: first_leaf + t,
+                rows: self
+                    .leaf_vars
+                    .iter()
+                    .map(|row| Expression::from(row[t]))
+                    .sum(),
+            })
+            .collect();
+        Some(crate::formulation::leaf_rows::LeafRowSource::Counted(
+            counts,
+        ))
+    }
+
     /// Node `n` splits on feature `f` when `f[n,f]` is 1.
     fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
         Some(

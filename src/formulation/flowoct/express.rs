@@ -76,7 +76,7 @@ impl FlowOctModel {
         // children become such leaves follows).
         let mut collapsed: BTreeMap<usize, usize> = BTreeMap::new();
         let ids: Vec<usize> = snapped.nodes().map(|(id, _)| id).collect();
-        for &id in ids.iter().rev() {
+        for &id in ids.iter().rev().filter(|_| self.alike) {
             if !matches!(snapped.node(id).map(|n| &n.kind), Some(NodeKind::Split(_))) {
                 continue;
             }

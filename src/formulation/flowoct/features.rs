@@ -88,7 +88,10 @@ impl NodeFeatures {
         let mut allowed = Vec::with_capacity(depth);
         let mut representative = Vec::with_capacity(depth);
         for level in 0..depth {
-            let last = level + 1 == depth;
+            // Bounds on the rows per leaf change with the threshold, so the class-boundary
+            // reduction of the last level does not keep every optimum under them.
+            let last =
+                level + 1 == depth && !constraints.is_some_and(SideConstraints::bounds_leaf_rows);
             let key = |f: usize| {
                 (
                     distinct.then_some(binary[f].feature),

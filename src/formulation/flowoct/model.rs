@@ -6,6 +6,7 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
 use crate::formulation::costs::ErrorCosts;
+use crate::formulation::leaf_rows::{LeafRowSource, RoutedGroup, Routing};
 use crate::formulation::{
     cbc_without_cuts_and_heuristics, BuiltModel, FeatureUse, StartKind, VariableRole,
 };
@@ -48,6 +49,8 @@ pub struct FlowOctModel {
     /// Under fairness constraints: every group sends its unit of flow to the sink at its leaf
     /// (`source[g]`), through the arc of the class the leaf predicts, which every group has.
     forced: bool,
+    /// Whether the model has the `alike` rows (not under bounds on the rows per leaf).
+    pub(super) alike: bool,
 }
 
 /// The split variables of one node on one feature, by increasing threshold, and their suffix
@@ -76,6 +79,32 @@ impl Chain {
         let first = self.thresholds.partition_point(|&index| index <= bin);
         self.suffix.get(first).copied()
     }
+}
+
+/// The right-hand sides of a group's `left` and `right` rows at branch node `n` (1 when the
+/// node splits and sends the group that way, 0 otherwise, in every integer solution), for the
+/// group in `bins`, with `chains` the node's chains and `leaf_vars` every node's `p`.
+fn sides(
+    chains: &[Chain],
+    leaf_vars: &[Variable],
+    bins: &[usize],
+    n: usize,
+) -> (Expression, Expression) {
+    let mut left = Expression::default();
+    for chain in chains {
+        if let Some(suffix) = chain.left_of(bins[chain.feature]) {
+            left += suffix;
+        }
+    }
+    // What goes right is what splits and does not go left: the node's `node` row says the
+    // splits sum to 1 minus its own and its ancestors' `p`.
+    let mut right = Expression::from(1.0) - left.clone();
+    let mut m = n;
+    while m >= 1 {
+        right -= leaf_vars[m - 1];
+        m /= 2;
+    }
+    (left, right)
 }
 
 impl FlowOctModel {
@@ -263,8 +292,10 @@ impl FlowOctModel {
         }
 
         // Symmetry: a split whose two children are leaves of one class is the leaf of that
-        // class; only the leaf is kept.
-        for n in 1..=n_branch {
+        // class; only the leaf is kept. Not under bounds on the rows per leaf, where such a
+        // split may be what keeps its leaves within them.
+        let alike = !constraints.is_some_and(SideConstraints::bounds_leaf_rows);
+        for n in (1..=n_branch).filter(|_| alike) {
             let children = class_vars[2 * n - 1].iter().zip(&class_vars[2 * n]);
             for (c, (&left, &right)) in children.enumerate() {
                 mip.add_row(
@@ -286,20 +317,7 @@ impl FlowOctModel {
                 if n <= n_branch {
                     out += flow_vars[g][2 * n - 1];
                     out += flow_vars[g][2 * n];
-                    let mut left = Expression::default();
-                    for chain in &chains[n - 1] {
-                        if let Some(suffix) = chain.left_of(group.bins[chain.feature]) {
-                            left += suffix;
-                        }
-                    }
-                    // What goes right is what splits and does not go left: the node's `node`
-                    // row says the splits sum to 1 minus its own and its ancestors' `p`.
-                    let mut right = Expression::from(1.0) - left.clone();
-                    let mut m = n;
-                    while m >= 1 {
-                        right -= leaf_vars[m - 1];
-                        m /= 2;
-                    }
+                    let (left, right) = sides(&chains[n - 1], &leaf_vars, &group.bins, n);
                     mip.add_row(
                         format!("left[g={g},n={n}]"),
                         flow_vars[g][2 * n - 1],
@@ -371,6 +389,7 @@ impl FlowOctModel {
             sink_vars,
             roles,
             forced,
+            alike,
         }
     }
 
@@ -579,6 +598,34 @@ impl BuiltModel for FlowOctModel {
                 })
                 .collect(),
         )
+    }
+
+    /// The flow carries only the rows a leaf classifies correctly, so the rows per leaf need a
+    /// routing of every group: the sides of its `left` and `right` rows and every node's `p`.
+    fn leaf_rows(&self) -> Option<LeafRowSource> {
+        let groups = self
+            .groups
+            .iter()
+            .map(|group| {
+                let (left, right) = (1..=self.n_branch())
+                    .map(|n| sides(&self.chains[n - 1], &self.leaf_vars, &group.bins, n))
+                    .unzip();
+                RoutedGroup {
+                    rows: group.counts.iter().sum::<usize>() as f64,
+                    left,
+                    right,
+                }
+            })
+            .collect();
+        Some(LeafRowSource::Routed(Routing {
+            depth: self.depth,
+            leaf: self
+                .leaf_vars
+                .iter()
+                .map(|&p| Expression::from(p))
+                .collect(),
+            groups,
+        }))
     }
 
     /// With a warm start, CBC runs without its cuts and heuristics: the start is the incumbent

@@ -130,6 +130,21 @@ impl BuiltModel for OctModel {
         )
     }
 
+    /// Leaf `t` receives `sum_i z[i,t]` rows (a node that does not split sends its rows to
+    /// its rightmost leaf).
+    fn leaf_rows(&self) -> Option<crate::formulation::leaf_rows::LeafRowSource> {
+        let n_leaves = self.l.len();
+        let counts = (0..n_leaves)
+            .map(|t| crate::formulation::leaf_rows::LeafCount {
+                node: n_leaves + t,
+                rows: self.z.iter().map(|row| Expression::from(row[t])).sum(),
+            })
+            .collect();
+        Some(crate::formulation::leaf_rows::LeafRowSource::Counted(
+            counts,
+        ))
+    }
+
     /// Node `n` splits on feature `j` when `a[f=j,n]` is 1.
     fn feature_usage(&self) -> Option<Vec<FeatureUse>> {
         Some(
