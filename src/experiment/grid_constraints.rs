@@ -33,12 +33,13 @@ pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<(
 }
 
 /// The constraints as JSON text, written one way
-/// ([`ConstraintSpec::canonical`]) with only the kinds given: `{"max_leaf_rows":5}`.
+/// ([`ConstraintSpec::canonical`]) with only the kinds given (a switch left off is left out):
+/// `{"max_leaf_rows":5}`.
 pub fn constraints_text(spec: &ConstraintSpec) -> String {
     let mut value = serde_json::to_value(spec.canonical()).unwrap_or_default();
     if let Some(fields) = value.as_object_mut() {
         fields.retain(|_, field| match field {
-            serde_json::Value::Null => false,
+            serde_json::Value::Null | serde_json::Value::Bool(false) => false,
             serde_json::Value::Array(items) => !items.is_empty(),
             serde_json::Value::Object(items) => !items.is_empty(),
             _ => true,
