@@ -84,25 +84,36 @@ pub fn run<F: Formulation>(
         solve.integrality_tolerance = built.integrality_tolerance();
     }
     let mut warm_start_objective = None;
+    // Set when the given start was replaced by a single leaf: its source for the report.
+    let mut replaced_source = None;
     let warm_start_tree = match options.start {
         None => None,
         Some(tree) => 'start: {
-            let refused = formulation.refuses_start(&built, &tree, None);
-            let encoded = match refused {
-                Some(_) => None,
-                None => Some(formulation.encode(&built, &tree)?),
-            };
-            let refused = refused.or_else(|| {
-                encoded
-                    .as_ref()
-                    .and_then(|e| formulation.refuses_start(&built, &e.tree, Some(&e.assignment)))
-            });
-            let (Some(encoded), None) = (encoded, &refused) else {
-                notes.push(format!(
-                    "the warm start was dropped: it breaks the side constraints ({})",
-                    refused.unwrap_or_default()
-                ));
-                break 'start None;
+            let encoded = match accepted_start(formulation, &built, &tree)? {
+                Ok(encoded) => encoded,
+                Err(refused) => {
+                    let (leaf, class) = single_leaf(&tree, train)?;
+                    match accepted_start(formulation, &built, &leaf)? {
+                        Ok(encoded) => {
+                            notes.push(format!(
+                                "the warm start was dropped: it breaks the side constraints \
+                                 ({refused}); a single leaf predicting `{class}` starts instead"
+                            ));
+                            replaced_source = Some(
+                                "a single leaf (the given start breaks the side constraints)"
+                                    .to_string(),
+                            );
+                            encoded
+                        }
+                        Err(_) => {
+                            notes.push(format!(
+                                "the warm start was dropped: it breaks the side constraints \
+                                 ({refused})"
+                            ));
+                            break 'start None;
+                        }
+                    }
+                }
             };
             notes.extend(encoded.notes);
             let evaluated = formulation.objective_of(&built, &encoded.tree)?;
@@ -118,7 +129,8 @@ pub fn run<F: Formulation>(
             Some(encoded.tree)
         }
     };
-    let start = match (&solve.warm_start, options.start_is_optimal) {
+    let start_is_optimal = options.start_is_optimal && replaced_source.is_none();
+    let start = match (&solve.warm_start, start_is_optimal) {
         (None, _) => StartKind::None,
         (Some(_), false) => StartKind::Heuristic,
         (Some(_), true) => StartKind::Optimal,
@@ -168,7 +180,7 @@ pub fn run<F: Formulation>(
         sparse: None,
         warm_start_mode: options.warm_start_mode,
         solver_options: given_options,
-        warm_start_source: None,
+        warm_start_source: replaced_source,
         certificate: None,
         warm_start_tree,
         warm_start_objective,
@@ -206,4 +218,43 @@ pub fn run<F: Formulation>(
     outcome.post_process = post_process;
     outcome.tree = Some(tree);
     Ok(outcome)
+}
+
+/// `tree` encoded as a start of `built`, or why the model refuses it (a side constraint it
+/// breaks).
+fn accepted_start<F: Formulation>(
+    formulation: &F,
+    built: &F::Built,
+    tree: &Tree,
+) -> Result<std::result::Result<crate::formulation::Encoded, String>> {
+    if let Some(refused) = formulation.refuses_start(built, tree, None) {
+        return Ok(Err(refused));
+    }
+    let encoded = formulation.encode(built, tree)?;
+    Ok(
+        match formulation.refuses_start(built, &encoded.tree, Some(&encoded.assignment)) {
+            Some(refused) => Err(refused),
+            None => Ok(encoded),
+        },
+    )
+}
+
+/// The tree of one leaf predicting the class of the largest training weight (the first on a
+/// tie), over `like`'s features and classes, with its counts on `train`; and that class's
+/// name. It meets every fairness bound (all rows are predicted alike), so it starts a solve
+/// whose given start was dropped for breaking one.
+fn single_leaf(like: &Tree, train: &Dataset) -> Result<(Tree, String)> {
+    let totals = train.class_weight_totals();
+    let class =
+        (0..totals.len()).fold(0, |best, k| if totals[k] > totals[best] { k } else { best });
+    let mut builder = crate::tree::TreeBuilder::new(
+        like.schema().clone(),
+        like.classes().to_vec(),
+        like.depth(),
+    )?;
+    builder.leaf(1, class)?;
+    let mut leaf = builder.build()?;
+    leaf.recount(train.rows(), train.labels())?;
+    let name = leaf.classes().get(class).cloned().unwrap_or_default();
+    Ok((leaf, name))
 }

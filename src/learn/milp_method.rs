@@ -113,7 +113,8 @@ pub fn run(
     )?;
     // The run's limit, which the warm start's search and the solver share.
     outcome.report.time_limit = options.time_limit;
-    outcome.warm_start_source = chosen.source;
+    // A start replaced inside the run (it broke a side constraint) names its own source.
+    outcome.warm_start_source = outcome.warm_start_source.take().or(chosen.source);
     outcome.notes.extend(chosen.notes);
     if let (Some(budget), Some(counterpart)) = (options.certify, &counterpart) {
         if let Some(why) = &counterpart.not_applicable {
