@@ -178,12 +178,12 @@ fn same_rows<V>(slot: &Slot<V>, rows: &[Element]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A lower bound that only grows.
     #[derive(Debug, Clone, Copy, PartialEq)]
-    struct Bound(u64);
+    pub(crate) struct Bound(pub(crate) u64);
 
     impl CachedValue for Bound {
         fn merge(&mut self, newer: Bound) {
@@ -191,7 +191,7 @@ mod tests {
         }
     }
 
-    fn rows(ids: &[u32]) -> Vec<Element> {
+    pub(crate) fn rows(ids: &[u32]) -> Vec<Element> {
         ids.iter().map(|&row| Element { row, bin: 0 }).collect()
     }
 

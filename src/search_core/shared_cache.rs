@@ -85,19 +85,7 @@ impl<V: CachedValue + Clone> SharedCache<V> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[derive(Debug, Clone, Copy, PartialEq)]
-    struct Bound(u64);
-
-    impl CachedValue for Bound {
-        fn merge(&mut self, newer: Bound) {
-            self.0 = self.0.max(newer.0);
-        }
-    }
-
-    fn rows(ids: &[u32]) -> Vec<Element> {
-        ids.iter().map(|&row| Element { row, bin: 0 }).collect()
-    }
+    use crate::search_core::cache::tests::{rows, Bound};
 
     #[test]
     fn threads_share_entries_and_merge_them() {

@@ -25,19 +25,21 @@ pub(crate) const FORMULATIONS: [FormulationName; 3] = [
     FormulationName::FlowOct,
 ];
 
-/// The training errors of the tree the MILP returns under `spec`, after checking that it is
-/// optimal, agrees with its plain evaluation and meets the constraints by plain code.
-pub(crate) fn constrained_errors(
-    name: FormulationName,
+/// The optimal tree `formulation` returns under `spec` from greedy's start (60 s), with the
+/// outcome and a label for messages, after checking that it is optimal and decodes.
+pub(crate) fn solve_under(
+    formulation: &AnyFormulation,
     solver: SolverKind,
     data: &Dataset,
-    depth: usize,
     spec: &ConstraintSpec,
-) -> usize {
-    let formulation = AnyFormulation::from_name(name, depth).expect("a formulation");
+) -> (
+    milptree::learn::outcome::Outcome,
+    milptree::tree::Tree,
+    String,
+) {
     let start = formulation.greedy_tree(data).expect("a greedy tree");
     let outcome = milp::run_any(
-        &formulation,
+        formulation,
         data,
         MilpOptions {
             solver,
@@ -53,10 +55,29 @@ pub(crate) fn constrained_errors(
         },
     )
     .expect("the constrained model solves");
-    let what = format!("{name} on {solver:?}, {}, depth {depth}", data.source());
+    let what = format!(
+        "{} on {solver:?}, {}, depth {}",
+        formulation.name(),
+        data.source(),
+        formulation.depth()
+    );
     assert_eq!(outcome.report.termination, Termination::Optimal, "{what}");
     assert!(outcome.decode_mismatch.is_none(), "{what}");
-    let tree = outcome.tree.expect("a tree");
+    let tree = outcome.tree.clone().expect("a tree");
+    (outcome, tree, what)
+}
+
+/// The training errors of the tree the MILP returns under `spec`, after checking that it is
+/// optimal, agrees with its plain evaluation and meets the constraints by plain code.
+pub(crate) fn constrained_errors(
+    name: FormulationName,
+    solver: SolverKind,
+    data: &Dataset,
+    depth: usize,
+    spec: &ConstraintSpec,
+) -> usize {
+    let formulation = AnyFormulation::from_name(name, depth).expect("a formulation");
+    let (outcome, tree, what) = solve_under(&formulation, solver, data, spec);
     let constraints = spec.resolve(data).expect("valid constraints");
     let values = evaluate(&constraints, &tree);
     assert!(values.broken.is_empty(), "{what}: {:?}", values.broken);

@@ -10,9 +10,7 @@
 use milptree::constraints::ConstraintSpec;
 use milptree::data::{Dataset, ThresholdMode};
 use milptree::formulation::{AnyFormulation, FormulationName};
-use milptree::learn::milp::{self, MilpOptions};
-use milptree::learn::WarmStartMode;
-use milptree::solver::{SolveOptions, SolverKind, Termination};
+use milptree::solver::SolverKind;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -20,6 +18,7 @@ use crate::common::{
     assert_usage_error, milptree, path_str, stderr, temp_file, with_random_weights,
 };
 use crate::oracle::{optimum_over_predictions, OracleTree};
+use crate::side_constraints::solve_under;
 
 const SOLVERS: [SolverKind; 2] = [SolverKind::Highs, SolverKind::Cbc];
 const FORMULATIONS: [FormulationName; 3] = [
@@ -102,28 +101,7 @@ fn fair_errors(
     if let AnyFormulation::BinOct(binoct) = &mut formulation {
         binoct.thresholds = ThresholdMode::All;
     }
-    let start = formulation.greedy_tree(data).expect("a greedy tree");
-    let outcome = milp::run_any(
-        &formulation,
-        data,
-        MilpOptions {
-            solver,
-            solve: SolveOptions {
-                time_limit: Some(60.0),
-                ..SolveOptions::default()
-            },
-            start: Some(start),
-            warm_start_mode: WarmStartMode::Greedy,
-            start_is_optimal: false,
-            bound_below_for_tests: false,
-            constraints: Some(spec.clone()),
-        },
-    )
-    .expect("the model solves");
-    let what = format!("{name} on {solver:?}, {}, depth {depth}", data.source());
-    assert_eq!(outcome.report.termination, Termination::Optimal, "{what}");
-    assert!(outcome.decode_mismatch.is_none(), "{what}");
-    let tree = outcome.tree.expect("a tree");
+    let (outcome, tree, what) = solve_under(&formulation, solver, data, spec);
     assert!(
         tree.nodes().all(|(_, node)| !matches!(
             node.kind,
