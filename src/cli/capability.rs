@@ -170,6 +170,7 @@ impl CliMethod {
                 PositiveClass,
                 SearchCache,
                 Thresholds,
+                Threads,
             ],
             CliMethod::MaxFp => &[PositiveClass],
         }

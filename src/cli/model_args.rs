@@ -417,8 +417,8 @@ pub struct MipSolverArgs {
 #[group(id = "thread-options", multiple = true)]
 pub struct ThreadArgs {
     /// Threads of the MIP solver (HiGHS fixes its thread pool at the first solve of a process;
-    /// default: the solver's) or of the exact search (dp; default 1, the same tree with any
-    /// number).
+    /// default: the solver's) or of the exact and sparse searches (dp, sparse; default 1, the
+    /// same tree with any number).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 }

@@ -244,12 +244,13 @@ impl SparseSearch {
         )
     }
 
-    /// The search's options from `options` (time limit, interrupt).
+    /// The search's options from `options` (time limit, interrupt, threads).
     pub fn options(&self, options: &LearnOptions) -> SparseOptions {
         SparseOptions {
             time_limit: options.time_limit,
             memory_limit_mb: self.params.memory_limit,
             interrupt: options.interrupt.clone(),
+            threads: options.threads.unwrap_or(1),
             ..SparseOptions::default()
         }
     }

@@ -19,6 +19,7 @@ pub(crate) mod cache;
 pub(crate) mod cost;
 pub(crate) mod deadline;
 mod progress_sink;
+pub(crate) mod root_share;
 pub(crate) mod shared_cache;
 pub(crate) mod subtree;
 mod termination;

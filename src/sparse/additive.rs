@@ -57,6 +57,37 @@ pub(crate) struct AdditiveSearch<'a> {
     pub trajectory: Vec<DpProgress>,
 }
 
+/// A subproblem the bounds and the cache did not settle (see [`AdditiveSearch::open`]).
+pub(crate) struct Opened {
+    pub leaf: f64,
+    floor: f64,
+    /// The depth that matters.
+    pub depth: usize,
+    key_depth: usize,
+    /// Its lower bound so far.
+    pub lb: f64,
+    /// The most splits a tree below the upper bound can have.
+    splits: usize,
+}
+
+impl Opened {
+    /// Whether at most two levels matter (the depth-one and depth-two solvers' work).
+    pub fn small(&self) -> bool {
+        self.depth.min(self.splits) <= 2
+    }
+}
+
+/// One split evaluated (see [`AdditiveSearch::evaluate`]).
+pub(crate) struct Evaluated {
+    /// The subtree under this split when it costs less than the upper bound.
+    pub best: Option<Solution>,
+    /// What is known of each child's optimum.
+    pub left_known: f64,
+    pub right_known: f64,
+    /// A lower bound on the subtrees under this split.
+    pub lb: f64,
+}
+
 /// What is known of a subproblem before searching it.
 struct Known {
     leaf: f64,
@@ -83,6 +114,11 @@ impl<'a> AdditiveSearch<'a> {
             stats: SparseStats::default(),
             trajectory: Vec::new(),
         }
+    }
+
+    /// Another search of the same problem on `dp` (another thread's, sharing the cache).
+    pub fn sibling(&self, dp: Search<'a>) -> AdditiveSearch<'a> {
+        AdditiveSearch::new(dp, self.penalty, self.switches, self.equivalence.clone())
     }
 
     /// Sets a new penalty for the next solve. The penalty may only grow: what the cache holds
@@ -169,68 +205,99 @@ impl<'a> AdditiveSearch<'a> {
     /// The optimal subtree of `view` of at most `depth` levels if it costs less than `ub`;
     /// otherwise a lower bound at or above `ub`.
     pub fn solve(&mut self, view: &View, depth: usize, ub: f64) -> Outcome {
+        let opened = match self.open(view, depth, ub) {
+            Ok(opened) => opened,
+            Err(outcome) => return outcome,
+        };
+        let outcome = if opened.small() {
+            self.solve_small(view, &opened, ub)
+        } else {
+            self.solve_general(view, opened.depth, opened.leaf, ub, opened.lb)
+        };
+        self.close(view, &opened, outcome)
+    }
+
+    /// What the bounds and the cache settle of a subproblem before any split is searched:
+    /// `Err` with its answer, or `Ok` with what the search needs.
+    pub(crate) fn open(
+        &mut self,
+        view: &View,
+        depth: usize,
+        ub: f64,
+    ) -> std::result::Result<Opened, Outcome> {
         self.stats.subproblems += 1;
         let tol = self.tol();
         let p = self.penalty;
         let known = self.know(view, depth);
         let leaf = known.leaf;
         if known.depth == 0 {
-            return self.leaf_outcome(leaf, ub);
+            return Err(self.leaf_outcome(leaf, ub));
         }
         // Incremental progress and equivalent points: no split can beat this leaf.
         if self.switches.equivalence && leaf <= known.floor + p + tol {
             self.stats.leaf_optimal += 1;
-            return self.leaf_outcome(leaf, ub);
+            return Err(self.leaf_outcome(leaf, ub));
         }
         let mut lb = leaf.min(known.floor + p);
-        let key = (view.hash, known.key_depth, SPARSE_BUDGET);
-        if let Some(cached) = self
-            .dp
-            .cache
-            .get(key.0, key.1, key.2, self.dp.arena.list(view, 0))
-        {
+        if let Some(cached) = self.dp.cache.get(
+            view.hash,
+            known.key_depth,
+            SPARSE_BUDGET,
+            self.dp.arena.list(view, 0),
+        ) {
             if let Some(solution) = cached.solution {
                 self.stats.cache_hits += 1;
-                return Outcome {
+                return Err(Outcome {
                     lb: solution.cost,
                     solution: self.dp.cost.improves(solution.cost, ub).then_some(solution),
-                };
+                });
             }
             lb = lb.max(cached.lower_bound);
         }
         if lb >= ub - tol {
             self.stats.bound_pruned += 1;
-            return Outcome { lb, solution: None };
+            return Err(Outcome { lb, solution: None });
         }
         let splits = self.max_splits(known.floor, ub.min(leaf), view.size);
-        let effective = known.depth.min(splits);
-        let outcome = if effective <= 2 {
-            self.stats.depth_two_calls += 1;
-            let out = self.dp.solve(view, effective, splits.min(3), ub);
-            // Trees beyond the ones searched have more than `splits` splits.
-            let beyond = known.floor + (splits + 1) as f64 * p;
-            Outcome {
-                lb: out.lb.min(beyond).max(lb),
-                solution: out.solution,
-            }
-        } else {
-            self.solve_general(view, known.depth, leaf, ub, lb)
-        };
+        Ok(Opened {
+            leaf,
+            floor: known.floor,
+            depth: known.depth,
+            key_depth: known.key_depth,
+            lb,
+            splits,
+        })
+    }
+
+    /// A subproblem the leaf-count bound limits to two levels: the exact search's depth-one
+    /// scan and depth-two bisection.
+    pub(crate) fn solve_small(&mut self, view: &View, opened: &Opened, ub: f64) -> Outcome {
+        self.stats.depth_two_calls += 1;
+        let splits = opened.splits;
+        let out = self
+            .dp
+            .solve(view, opened.depth.min(splits), splits.min(3), ub);
+        // Trees beyond the ones searched have more than `splits` splits.
+        let beyond = opened.floor + (splits + 1) as f64 * self.penalty;
+        Outcome {
+            lb: out.lb.min(beyond).max(opened.lb),
+            solution: out.solution,
+        }
+    }
+
+    /// Caches the answer of an opened subproblem (unless the search was stopped meanwhile).
+    pub(crate) fn close(&mut self, view: &View, opened: &Opened, outcome: Outcome) -> Outcome {
         if self.dp.deadline.aborted() {
             return outcome;
         }
         let rows = self.dp.arena.list(view, 0);
-        match outcome.solution {
-            Some(solution) => {
-                self.dp
-                    .cache
-                    .put(key.0, key.1, key.2, rows, CachedKnown::optimum(solution))
-            }
-            None => self
-                .dp
-                .cache
-                .put(key.0, key.1, key.2, rows, CachedKnown::bound(outcome.lb)),
-        }
+        let known = match outcome.solution {
+            Some(solution) => CachedKnown::optimum(solution),
+            None => CachedKnown::bound(outcome.lb),
+        };
+        self.dp
+            .cache
+            .put(view.hash, opened.key_depth, SPARSE_BUDGET, rows, known);
         outcome
     }
 
@@ -269,7 +336,6 @@ impl<'a> AdditiveSearch<'a> {
     /// Three levels or more: every feature, its positions by bisection, both children solved
     /// recursively.
     fn solve_general(&mut self, view: &View, depth: usize, leaf: f64, ub: f64, lb: f64) -> Outcome {
-        let p = self.penalty;
         let tol = self.tol();
         let mut ub = ub;
         let mut best = None;
@@ -288,7 +354,6 @@ impl<'a> AdditiveSearch<'a> {
         let mut candidates_lb = f64::INFINITY;
         let bisect = self.switches.similar_support;
         'features: for &FeatureRank { index, .. } in &order {
-            let feature = self.dp.arena.feature(view, index);
             search.reset(
                 self.dp.arena.list(view, index),
                 &self.dp.data.labels,
@@ -302,83 +367,35 @@ impl<'a> AdditiveSearch<'a> {
                 if self.dp.deadline.reached() {
                     break 'features;
                 }
-                self.stats.splits += 1;
-                let list = self.dp.arena.list(view, index);
-                let position = candidate.position;
-                let bin = split_bin(list[position - 1].bin, list[position].bin);
-                let (left, right) = self.dp.arena.split(view, index, position);
-                let left_lb = candidate.left_lb.max(self.known_lb(&left, depth - 1));
-                let right_lb = candidate.right_lb.max(self.known_lb(&right, depth - 1));
-                let (mut left_known, mut right_known) = (left_lb, right_lb);
-                let split_lb;
-                if left_lb + right_lb + p >= ub - tol {
-                    self.stats.lookahead_pruned += 1;
-                    split_lb = left_lb + right_lb + p;
-                } else {
-                    let left_first = left.size >= right.size;
-                    let (first, first_lb, second, second_lb) = if left_first {
-                        (left, left_lb, right, right_lb)
-                    } else {
-                        (right, right_lb, left, left_lb)
-                    };
-                    let first_out = self.solve(&first, depth - 1, ub - p - second_lb);
-                    if self.dp.deadline.aborted() {
-                        break 'features;
-                    }
-                    match first_out.solution {
-                        None => {
-                            let bound = first_out.lb.max(first_lb);
-                            split_lb = bound + second_lb + p;
-                            if left_first {
-                                left_known = left_known.max(bound);
-                            } else {
-                                right_known = right_known.max(bound);
-                            }
-                        }
-                        Some(first_solution) => {
-                            let first_cost = first_solution.cost;
-                            let second_out = self.solve(&second, depth - 1, ub - p - first_cost);
-                            if self.dp.deadline.aborted() {
-                                break 'features;
-                            }
-                            let second_value = second_out
-                                .solution
-                                .map_or(second_out.lb.max(second_lb), |s| s.cost);
-                            let (l, r) = if left_first {
-                                (first_cost, second_value)
-                            } else {
-                                (second_value, first_cost)
-                            };
-                            left_known = left_known.max(l);
-                            right_known = right_known.max(r);
-                            let total = p + first_cost + second_value;
-                            split_lb = total;
-                            if second_out.solution.is_some() && self.dp.cost.improves(total, ub) {
-                                best = Some(Solution {
-                                    cost: total,
-                                    split: Some(SplitChoice {
-                                        feature,
-                                        bin,
-                                        left_budget: 0,
-                                        right_budget: 0,
-                                        left_cost: l,
-                                        right_cost: r,
-                                    }),
-                                });
-                                ub = total;
-                                if level == 0 {
-                                    self.trajectory.push(DpProgress {
-                                        seconds: self.dp.deadline.seconds(),
-                                        incumbent: total,
-                                        bound: self.dp.global_lb,
-                                    });
-                                }
-                            }
-                        }
+                let Some(value) = self.evaluate(
+                    view,
+                    depth,
+                    index,
+                    candidate.position,
+                    (candidate.left_lb, candidate.right_lb),
+                    ub,
+                ) else {
+                    break 'features;
+                };
+                if let Some(found) = value.best {
+                    best = Some(found);
+                    ub = found.cost;
+                    if level == 0 {
+                        self.trajectory.push(DpProgress {
+                            seconds: self.dp.deadline.seconds(),
+                            incumbent: found.cost,
+                            bound: self.dp.global_lb,
+                        });
                     }
                 }
-                search.report(&candidate, left_known, right_known, split_lb, None);
-                candidates_lb = candidates_lb.min(split_lb);
+                search.report(
+                    &candidate,
+                    value.left_known,
+                    value.right_known,
+                    value.lb,
+                    None,
+                );
+                candidates_lb = candidates_lb.min(value.lb);
                 if best.is_some_and(|b: Solution| b.cost <= lb + tol) {
                     break 'features;
                 }
@@ -401,5 +418,98 @@ impl<'a> AdditiveSearch<'a> {
                 solution: None,
             },
         }
+    }
+
+    /// The split of `view` on its feature `index` at `position` (the rows before it go left),
+    /// its children of at most `depth - 1` levels solved below what `ub` leaves them, with the
+    /// one-step lookahead first (`bounds`: the split search's bounds on the children). `None`
+    /// if the search was stopped meanwhile.
+    pub(crate) fn evaluate(
+        &mut self,
+        view: &View,
+        depth: usize,
+        index: usize,
+        position: usize,
+        bounds: (f64, f64),
+        ub: f64,
+    ) -> Option<Evaluated> {
+        let p = self.penalty;
+        let tol = self.tol();
+        self.stats.splits += 1;
+        let feature = self.dp.arena.feature(view, index);
+        let list = self.dp.arena.list(view, index);
+        let bin = split_bin(list[position - 1].bin, list[position].bin);
+        let (left, right) = self.dp.arena.split(view, index, position);
+        let left_lb = bounds.0.max(self.known_lb(&left, depth - 1));
+        let right_lb = bounds.1.max(self.known_lb(&right, depth - 1));
+        let (mut left_known, mut right_known) = (left_lb, right_lb);
+        if left_lb + right_lb + p >= ub - tol {
+            self.stats.lookahead_pruned += 1;
+            return Some(Evaluated {
+                best: None,
+                left_known,
+                right_known,
+                lb: left_lb + right_lb + p,
+            });
+        }
+        let left_first = left.size >= right.size;
+        let (first, first_lb, second, second_lb) = if left_first {
+            (left, left_lb, right, right_lb)
+        } else {
+            (right, right_lb, left, left_lb)
+        };
+        let first_out = self.solve(&first, depth - 1, ub - p - second_lb);
+        if self.dp.deadline.aborted() {
+            return None;
+        }
+        let Some(first_solution) = first_out.solution else {
+            let bound = first_out.lb.max(first_lb);
+            if left_first {
+                left_known = left_known.max(bound);
+            } else {
+                right_known = right_known.max(bound);
+            }
+            return Some(Evaluated {
+                best: None,
+                left_known,
+                right_known,
+                lb: bound + second_lb + p,
+            });
+        };
+        let first_cost = first_solution.cost;
+        let second_out = self.solve(&second, depth - 1, ub - p - first_cost);
+        if self.dp.deadline.aborted() {
+            return None;
+        }
+        let second_value = second_out
+            .solution
+            .map_or(second_out.lb.max(second_lb), |s| s.cost);
+        let (l, r) = if left_first {
+            (first_cost, second_value)
+        } else {
+            (second_value, first_cost)
+        };
+        left_known = left_known.max(l);
+        right_known = right_known.max(r);
+        let total = p + first_cost + second_value;
+        let best = (second_out.solution.is_some() && self.dp.cost.improves(total, ub)).then_some(
+            Solution {
+                cost: total,
+                split: Some(SplitChoice {
+                    feature,
+                    bin,
+                    left_budget: 0,
+                    right_budget: 0,
+                    left_cost: l,
+                    right_cost: r,
+                }),
+            },
+        );
+        Some(Evaluated {
+            best,
+            left_known,
+            right_known,
+            lb: total,
+        })
     }
 }

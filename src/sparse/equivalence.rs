@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 use crate::search_core::binned::{Binned, Element};
 
 /// The groups of rows that share every bin, and the scratch to bound a row set with them.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Equivalence {
     /// Group of every row.
     group_of: Vec<u32>,

@@ -27,6 +27,7 @@ mod extract;
 pub mod loss;
 mod objective;
 mod problem;
+mod root;
 mod whole_tree;
 
 use std::sync::atomic::AtomicBool;
@@ -40,7 +41,7 @@ pub use objective::{objective_of, score_of, SparseScore};
 pub use problem::SparseProblem;
 
 use crate::data::Dataset;
-use crate::dp::{BoundSwitches, Search};
+use crate::dp::{BoundSwitches, Search, Solution};
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 use crate::search_core::cost::CostModel;
@@ -138,6 +139,9 @@ pub struct SparseOptions {
     /// Where the search publishes its incumbent and bound (in the objective's units) as they
     /// improve: the additive losses' search at each better tree and each depth it closes.
     pub progress: ProgressSink,
+    /// Threads of the additive losses' search (at least 1; the root's candidate splits are
+    /// dealt out to them). The tree found does not depend on it.
+    pub threads: usize,
 }
 
 impl Default for SparseOptions {
@@ -149,6 +153,7 @@ impl Default for SparseOptions {
             switches: SparseSwitches::default(),
             incumbent: None,
             progress: ProgressSink::default(),
+            threads: 1,
         }
     }
 }
@@ -156,6 +161,9 @@ impl Default for SparseOptions {
 impl SparseOptions {
     fn check(&self) -> Result<()> {
         crate::time_limit::check_limit("time limit", self.time_limit)?;
+        if self.threads == 0 {
+            return Err(Error::parameter("--threads", "must be at least 1"));
+        }
         Ok(())
     }
 }
@@ -191,6 +199,20 @@ pub struct SparseStats {
     /// Objective of the first incumbent (the greedy tree, or the single leaf).
     pub initial_objective: f64,
     pub greedy_seconds: f64,
+}
+
+impl SparseStats {
+    /// Adds the counters of another thread of the same search.
+    fn absorb(&mut self, other: &SparseStats) {
+        self.subproblems += other.subproblems;
+        self.cache_hits += other.cache_hits;
+        self.leaf_optimal += other.leaf_optimal;
+        self.bound_pruned += other.bound_pruned;
+        self.depth_two_calls += other.depth_two_calls;
+        self.splits += other.splits;
+        self.lookahead_pruned += other.lookahead_pruned;
+        self.interval_pruned += other.interval_pruned;
+    }
 }
 
 /// The result of a search.
@@ -263,6 +285,15 @@ pub fn solve_path(
     match first.loss.class_weights(data) {
         Some(weights) => additive_path(data, &binned, &weights, problems, options),
         None => {
+            if options.threads > 1 {
+                return Err(Error::parameter(
+                    "--threads",
+                    format!(
+                        "the sparse search of {} (a loss of the whole leaf set) runs on one thread",
+                        first.loss.name()
+                    ),
+                ));
+            }
             let mut outcomes: Vec<SparseOutcome> = Vec::new();
             for problem in problems {
                 let mut options = options.clone();
@@ -318,13 +349,47 @@ fn additive_path(
             .last()
             .map(|o| &o.tree)
             .or(options.incumbent.as_ref());
-        let outcome = additive_once(&mut search, data, binned, problem, total_weight, incumbent)?;
+        let outcome = additive_once(
+            &mut search,
+            data,
+            binned,
+            problem,
+            total_weight,
+            incumbent,
+            (options.threads, cache_bytes),
+        )?;
         outcomes.push(outcome);
     }
     Ok(outcomes)
 }
 
-/// One solve of the additive search (see [`additive`]).
+/// The tree under a root `solution` the search proved optimal at `depth`, the same whatever
+/// the number of threads that found it: its root split, and below it the subtrees a fresh
+/// single-threaded search finds (the cache the threads shared holds whichever of several
+/// equally good subtrees one of them stored first).
+fn canonical(
+    search: &AdditiveSearch,
+    binned: &Binned,
+    cache_bytes: usize,
+    depth: usize,
+    solution: Solution,
+) -> Result<SubTree> {
+    let mut deadline = Deadline::new(Instant::now(), None, None);
+    deadline.suspended = true;
+    let dp = Search::new(
+        binned,
+        search.dp.cost.clone(),
+        search.dp.switches,
+        cache_bytes,
+        deadline,
+    );
+    let mut fresh = search.sibling(dp);
+    let root = fresh.dp.arena.root(binned);
+    extract::extract_solution(&mut fresh, &root, depth, solution)
+}
+
+/// One solve of the additive search (see [`additive`]) on `threads.0` threads, with a cache of
+/// `threads.1` bytes.
 fn additive_once(
     search: &mut AdditiveSearch,
     data: &Dataset,
@@ -332,6 +397,7 @@ fn additive_once(
     problem: &SparseProblem,
     total_weight: f64,
     incumbent_tree: Option<&Tree>,
+    (threads, cache_bytes): (usize, usize),
 ) -> Result<SparseOutcome> {
     let start = Instant::now();
     let p = search.penalty;
@@ -397,13 +463,17 @@ fn additive_once(
     let mut lower_bound = 0.0f64;
     let mut level = if search.switches.deepening { 1 } else { depth };
     let mut proven = false;
+    // The root of the best tree a level found (its level, and whether that level completed):
+    // its subtrees are extracted at the end.
+    let mut pending: Option<(usize, Solution, bool)> = None;
     while !search.dp.deadline.reached() {
-        let outcome = search.solve(&root, level, incumbent.1);
+        let outcome = root::solve_root(search, &root, level, incumbent.1, threads)?;
+        let complete = search.dp.deadline.stopped().is_none();
         search.dp.deadline.suspended = true;
         if let Some(solution) = outcome.solution {
             if solution.cost < incumbent.1 - tol {
-                let tree = extract::extract_solution(search, &root, level, solution)?;
-                incumbent = (tree, solution.cost);
+                pending = Some((level, solution, complete));
+                incumbent.1 = solution.cost;
                 search.trajectory.push(DpProgress {
                     seconds: search.dp.deadline.seconds(),
                     incumbent: solution.cost,
@@ -433,6 +503,13 @@ fn additive_once(
     }
     publish(search, incumbent.1, lower_bound);
     search.dp.deadline.suspended = true;
+    if let Some((level, solution, complete)) = pending {
+        incumbent.0 = if complete {
+            canonical(search, binned, cache_bytes, level, solution)?
+        } else {
+            extract::extract_solution(search, &root, level, solution)?
+        };
+    }
     let termination = if proven {
         DpTermination::Optimal
     } else {

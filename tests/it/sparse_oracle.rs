@@ -178,7 +178,7 @@ fn loss_of(data: &Dataset, leaves: &[Vec<usize>], loss: &Loss) -> f64 {
 }
 
 /// The brute-force optimum of `problem` at depth `depth`.
-fn brute_force(data: &Dataset, problem: &SparseProblem, depth: usize) -> f64 {
+pub(crate) fn brute_force(data: &Dataset, problem: &SparseProblem, depth: usize) -> f64 {
     let splits: Vec<(usize, f64)> = all_midpoints(data)
         .iter()
         .enumerate()

@@ -4,7 +4,12 @@
 //! threads, and so is the tree on larger data with many equally good trees (1, 2 and 4 threads,
 //! depths 3 and 4); a time-limited run on two threads returns a bound at or below the oracle's optimum
 //! and a tree at or above it; a raised interrupt flag stops every thread within a second; the
-//! command line takes `--threads` for dp, refuses it for sparse and refuses 0.
+//! command line takes `--threads` for dp and the sparse search's additive losses, refuses it for
+//! the sparse search's F1 and refuses 0.
+//!
+//! The sparse search likewise (the `sparse_` tests): with and without a depth cap, at several
+//! leaf penalties, 1, 2 and 3 threads give the brute force's optimum and the same tree; a
+//! time-limited run on two threads brackets the optimum; an interrupt stops it within a second.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -14,8 +19,13 @@ use milptree::data::{read_dataset, Dataset, TargetColumn, ThresholdMode};
 use milptree::dp::{objective_of, solve, DpOptions, DpProblem, DpTermination};
 use milptree::formulation::Objective;
 
+use milptree::sparse::{
+    objective_of as sparse_objective_of, solve as sparse_solve, Loss, SparseOptions, SparseProblem,
+};
+
 use crate::common::{assert_usage_error, dataset, milptree_json, random_dataset};
 use crate::oracle::{all_midpoints, optimum, OracleSpec};
+use crate::sparse_oracle::brute_force;
 
 /// A problem of the oracle's kind: `(depth, balanced, split_cost, min_leaf, max_splits)`.
 type Case = (usize, bool, f64, usize, Option<usize>);
@@ -130,16 +140,10 @@ fn a_time_limited_run_on_two_threads_brackets_the_optimum() {
     }
 }
 
-#[test]
-fn a_raised_interrupt_flag_stops_every_thread_within_a_second() {
-    let data = read_dataset(&dataset("breast_cancer"), &TargetColumn::Last).expect("bundled data");
-    let problem = DpProblem::accuracy(&data, 4);
+/// What `run` returns, given an interrupt flag that another thread raises after 400 ms;
+/// fails unless it returns within a second of the flag.
+fn interrupted_after_400_ms<T>(run: impl FnOnce(Arc<AtomicBool>) -> T) -> T {
     let flag = Arc::new(AtomicBool::new(false));
-    let options = DpOptions {
-        interrupt: Some(Arc::clone(&flag)),
-        threads: 2,
-        ..DpOptions::default()
-    };
     let raiser = {
         let flag = Arc::clone(&flag);
         std::thread::spawn(move || {
@@ -148,22 +152,37 @@ fn a_raised_interrupt_flag_stops_every_thread_within_a_second() {
             Instant::now()
         })
     };
-    let outcome = solve(&data, &problem, &options).expect("stops cleanly");
+    let outcome = run(flag);
     let returned = Instant::now();
     let raised = raiser.join().expect("the raiser");
-    assert_eq!(outcome.termination, DpTermination::Interrupted);
     assert!(
         returned.duration_since(raised) < Duration::from_secs(1),
         "returned {:?} after the flag",
         returned.duration_since(raised)
     );
+    outcome
+}
+
+#[test]
+fn a_raised_interrupt_flag_stops_every_thread_within_a_second() {
+    let data = read_dataset(&dataset("breast_cancer"), &TargetColumn::Last).expect("bundled data");
+    let problem = DpProblem::accuracy(&data, 4);
+    let outcome = interrupted_after_400_ms(|flag| {
+        let options = DpOptions {
+            interrupt: Some(flag),
+            threads: 2,
+            ..DpOptions::default()
+        };
+        solve(&data, &problem, &options).expect("stops cleanly")
+    });
+    assert_eq!(outcome.termination, DpTermination::Interrupted);
     let scored = objective_of(&outcome.tree, &data, &problem).expect("a valid tree");
     assert_eq!(scored, outcome.objective);
     assert!(outcome.lower_bound <= outcome.objective);
 }
 
 #[test]
-fn the_command_line_takes_threads_for_dp_only() {
+fn the_command_line_takes_threads_for_dp_and_additive_sparse_losses_only() {
     let data = dataset("wine");
     let data = data.to_str().expect("a UTF-8 path");
     let mut objectives = Vec::new();
@@ -183,8 +202,37 @@ fn the_command_line_takes_threads_for_dp_only() {
         objectives.push(report["objective"].clone());
     }
     assert_eq!(objectives[0], objectives[1]);
+    let mut sparse = Vec::new();
+    for threads in ["1", "2"] {
+        let report = milptree_json(&[
+            "solve",
+            data,
+            "--solver",
+            "sparse",
+            "--leaf-penalty",
+            "0.05",
+            "--threads",
+            threads,
+            "--json",
+            "--quiet",
+        ]);
+        sparse.push((report["objective"].clone(), report["tree"]["nodes"].clone()));
+    }
+    assert!(sparse[0].0.is_number());
+    assert_eq!(sparse[0], sparse[1]);
+    let two_classes = dataset("breast_cancer");
+    let two_classes = two_classes.to_str().expect("a UTF-8 path");
     assert_usage_error(
-        &["solve", data, "--solver", "sparse", "--threads", "2"],
+        &[
+            "solve",
+            two_classes,
+            "--solver",
+            "sparse",
+            "--objective",
+            "f1",
+            "--threads",
+            "2",
+        ],
         "--threads",
     );
     assert_usage_error(
@@ -239,4 +287,131 @@ fn larger_data_with_many_equally_good_trees_gives_the_same_tree_on_any_thread_co
             trees.join("\n")
         );
     }
+}
+
+fn sparse_problem(loss: Loss, leaf_penalty: f64, depth: Option<usize>) -> SparseProblem {
+    SparseProblem {
+        loss,
+        leaf_penalty,
+        depth,
+        thresholds: ThresholdMode::All,
+    }
+}
+
+fn sparse_threads(threads: usize) -> SparseOptions {
+    SparseOptions {
+        threads,
+        ..SparseOptions::default()
+    }
+}
+
+#[test]
+fn sparse_every_thread_count_gives_the_brute_force_optimum_and_the_same_tree() {
+    for seed in 0..6u64 {
+        let data = random_dataset(3000 + seed, 10, 2, 2, 3 + (seed % 2) as u32);
+        for loss in [Loss::Accuracy, Loss::Balanced] {
+            for penalty in [0.02, 0.05, 0.1] {
+                for depth in [Some(2), Some(3), None] {
+                    let problem = sparse_problem(loss.clone(), penalty, depth);
+                    let mut trees = Vec::new();
+                    let mut objectives = Vec::new();
+                    for threads in [1, 2, 3] {
+                        let outcome = sparse_solve(&data, &problem, &sparse_threads(threads))
+                            .expect("solves");
+                        assert!(outcome.is_optimal());
+                        let scored = sparse_objective_of(&outcome.tree, &data, &problem)
+                            .expect("a valid tree");
+                        assert!((scored - outcome.objective).abs() < 1e-9);
+                        objectives.push(outcome.objective);
+                        trees.push(outcome.tree.to_json_string());
+                    }
+                    let found = objectives[0];
+                    match depth {
+                        Some(cap) => {
+                            let expected = brute_force(&data, &problem, cap);
+                            assert!(
+                                (found - expected).abs() < 1e-9,
+                                "seed {seed} {problem:?}: {found} but brute force {expected}"
+                            );
+                        }
+                        None => {
+                            for cap in 1..=3 {
+                                assert!(found <= brute_force(&data, &problem, cap) + 1e-9);
+                            }
+                        }
+                    }
+                    assert!(
+                        objectives.iter().all(|&o| (o - found).abs() < 1e-12),
+                        "seed {seed} {problem:?}: objectives {objectives:?}"
+                    );
+                    assert!(
+                        trees.iter().all(|tree| *tree == trees[0]),
+                        "seed {seed} {problem:?}: the trees differ between thread counts:\n{}",
+                        trees.join("\n")
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sparse_larger_data_with_many_equally_good_trees_gives_the_same_tree_on_any_thread_count() {
+    for seed in 0..3u64 {
+        let data = random_dataset(3100 + seed, 60, 4, 2, 5);
+        let problem = sparse_problem(Loss::Accuracy, 0.02, None);
+        let mut trees = Vec::new();
+        for threads in [1, 2, 4] {
+            let outcome = sparse_solve(&data, &problem, &sparse_threads(threads)).expect("solves");
+            assert!(outcome.is_optimal());
+            trees.push((outcome.objective, outcome.tree.to_json_string()));
+        }
+        assert!(
+            trees.iter().all(|tree| *tree == trees[0]),
+            "seed {seed}: the trees differ between thread counts: {trees:?}"
+        );
+    }
+}
+
+#[test]
+fn sparse_a_time_limited_run_on_two_threads_brackets_the_optimum() {
+    for seed in 0..3u64 {
+        let data = random_dataset(3200 + seed, 12, 2, 2, 5);
+        let problem = sparse_problem(Loss::Accuracy, 0.02, Some(3));
+        let expected = brute_force(&data, &problem, 3);
+        for limit in [0.0, 0.0005, 0.002, 0.01] {
+            let options = SparseOptions {
+                time_limit: Some(limit),
+                threads: 2,
+                ..SparseOptions::default()
+            };
+            let outcome = sparse_solve(&data, &problem, &options).expect("stops cleanly");
+            let scored = sparse_objective_of(&outcome.tree, &data, &problem).expect("a valid tree");
+            assert!((scored - outcome.objective).abs() < 1e-9);
+            assert!(
+                outcome.lower_bound <= expected + 1e-9 && expected <= outcome.objective + 1e-9,
+                "seed {seed} limit {limit}: bound {} optimum {expected} incumbent {}",
+                outcome.lower_bound,
+                outcome.objective
+            );
+        }
+    }
+}
+
+#[test]
+fn sparse_a_raised_interrupt_flag_stops_every_thread_within_a_second() {
+    let data = read_dataset(&dataset("breast_cancer"), &TargetColumn::Last).expect("bundled data");
+    let problem = sparse_problem(Loss::Accuracy, 0.002, None);
+    let outcome = interrupted_after_400_ms(|flag| {
+        let options = SparseOptions {
+            interrupt: Some(flag),
+            threads: 2,
+            ..SparseOptions::default()
+        };
+        sparse_solve(&data, &problem, &options).expect("stops cleanly")
+    });
+    assert_eq!(outcome.termination, DpTermination::Interrupted);
+    let scored = sparse_objective_of(&outcome.tree, &data, &problem).expect("a valid tree");
+    assert!((scored - outcome.objective).abs() < 1e-9);
+    assert!(outcome.lower_bound <= outcome.objective);
 }
