@@ -112,7 +112,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     time_limit : float, optional
         Seconds; past it the best tree found is kept (``optimal_`` False).
     threads : int, optional
-        Solver threads (MILP methods).
+        Threads of the MILP solver, or of the exact and sparse searches (``dp``,
+        ``sparse``; default 1, the same tree with any number).
     class_weight : dict, "balanced" or None
         ``"balanced"`` is the balanced objective; a dict ``{label: weight}`` multiplies the
         cost of an error on a row of that class (the engine's ``--class-weight``).
