@@ -8,6 +8,7 @@ the options of ``milptree solve`` (``max_depth`` is ``--depth``, ``min_samples_l
 
 import json
 import numbers
+import os
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -114,6 +115,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     threads : int, optional
         Threads of the MILP solver, or of the exact and sparse searches (``dp``,
         ``sparse``; default 1, the same tree with any number).
+    n_jobs : int or None, default=None
+        Threads of the exact searches (dp, its metric fronts, sparse), as scikit-learn means it:
+        ``None`` is 1, ``-1`` every core, ``-2`` every core but one, ... The tree is the same
+        for any number. With a MILP method it is the solver's threads (as ``threads``).
     class_weight : dict, "balanced" or None
         ``"balanced"`` is the balanced objective; a dict ``{label: weight}`` multiplies the
         cost of an error on a row of that class (the engine's ``--class-weight``).
@@ -194,6 +199,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         warm_start=None,
         time_limit=None,
         threads=None,
+        n_jobs=None,
         class_weight=None,
         positive_class=None,
         memory_limit=None,
@@ -220,6 +226,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.warm_start = warm_start
         self.time_limit = time_limit
         self.threads = threads
+        self.n_jobs = n_jobs
         self.class_weight = class_weight
         self.positive_class = positive_class
         self.memory_limit = memory_limit
@@ -282,6 +289,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             if value is not None:
                 _check_kind(name, value, kind)
                 words += [option, _word(value)]
+        jobs = self._jobs()
+        if jobs is not None:
+            if self.threads is not None:
+                raise ValueError("give threads or n_jobs, not both")
+            words += ["--threads", str(jobs)]
         if self.positive_class is not None:
             words += ["--positive-class", str(self.positive_class)]
         if self.solver_options is not None:
@@ -290,6 +302,18 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             for name, value in self.solver_options.items():
                 words += ["--solver-option", f"{name}={value}"]
         return words
+
+    def _jobs(self):
+        """``n_jobs`` as a number of threads (scikit-learn's meaning: ``-1`` every core, ``-2``
+        all but one, ...), or None when it asks for one thread."""
+        if self.n_jobs is None:
+            return None
+        _check_kind("n_jobs", self.n_jobs, numbers.Integral)
+        n_jobs = int(self.n_jobs)
+        if n_jobs == 0:
+            raise ValueError("n_jobs must not be 0 (None or 1: one thread, -1: every core)")
+        jobs = n_jobs if n_jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+        return jobs if jobs > 1 else None
 
     def _row_weights(self, y, sample_weight, X):
         """Each row's weight (a dict class_weight goes to the engine as class weights), or None

@@ -256,7 +256,8 @@ pub struct ParetoArgs {
     /// [dp] Cap on the search's cache in MiB (default 2048).
     #[arg(long, value_name = "MB")]
     pub memory_limit: Option<usize>,
-    /// [highs, cbc] Solver threads.
+    /// [highs, cbc] Solver threads; [dp] threads of the search (default 1), the same front and
+    /// trees for any number.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Write front.json, front.csv, the plot (front.svg, front.png) and one tree file per point

@@ -41,6 +41,10 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         time_limit: args.time_limit,
         memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
         interrupt: Some(interrupt_flag()),
+        threads: match method {
+            FrontMethod::Search => args.threads.unwrap_or(1),
+            FrontMethod::Epsilon { .. } => 1,
+        },
     };
     let line = SearchLine::start(
         "front",
@@ -184,11 +188,8 @@ fn settings(args: &ParetoArgs) -> Result<(FrontMethod, ParetoProblem)> {
                     ),
                 ));
             }
-            if args.threads.is_some() {
-                return Err(Error::parameter(
-                    "--threads",
-                    "does not apply to --solver dp",
-                ));
+            if args.threads == Some(0) {
+                return Err(Error::parameter("--threads", "must be at least 1"));
             }
             FrontMethod::Search
         }

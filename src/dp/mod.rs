@@ -58,6 +58,7 @@ mod options;
 mod outcome;
 mod problem;
 mod root;
+mod root_work;
 mod search;
 mod similarity;
 mod subtree;
@@ -74,6 +75,7 @@ pub use objective::objective_of;
 pub use options::{BoundSwitches, DpOptions};
 pub use outcome::{DpOutcome, DpStats};
 pub use problem::DpProblem;
+pub use root_work::{RootUnit, RootWork};
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
@@ -250,6 +252,7 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
     let mut stats = search.stats.clone();
     stats.cache_entries = search.cache.len() as u64;
     stats.cache_evictions = search.cache.evictions();
+    stats.root_work.lock_waits = search.cache.lock_waits();
     Ok(DpOutcome {
         tree,
         objective,

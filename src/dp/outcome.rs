@@ -42,6 +42,9 @@ pub struct DpStats {
     pub initial_objective: f64,
     /// Seconds spent on the greedy start.
     pub greedy_seconds: f64,
+    /// The root's units of work (depth three or more) and the shared cache's contention.
+    #[serde(default)]
+    pub root_work: crate::dp::RootWork,
 }
 
 impl DpStats {
@@ -61,6 +64,7 @@ impl DpStats {
         self.similarity_pruned += other.similarity_pruned;
         self.bound_pruned += other.bound_pruned;
         self.peak_memory_bytes = self.peak_memory_bytes.max(other.peak_memory_bytes);
+        self.root_work.absorb(&other.root_work);
     }
 }
 

@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use crate::dp::intervals::SplitSearch;
 use crate::dp::known::Solution;
 use crate::dp::search::{finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
-use crate::dp::{DpProgress, DpStats};
+use crate::dp::{DpProgress, DpStats, RootUnit};
 use crate::error::{Error, Result};
 use crate::search_core::budget::budget_distributions;
 use crate::search_core::view::View;
@@ -264,6 +264,8 @@ fn work(
         if search.deadline.reached() {
             break;
         }
+        let unit_start = std::time::Instant::now();
+        let unit_subproblems = search.stats.subproblems;
         let feature = search.arena.feature(&view, index);
         positions.reset(
             search.arena.list(&view, index),
@@ -322,6 +324,11 @@ fn work(
         }
         candidates_lb = candidates_lb.min(positions.pruned_lb);
         search.stats.interval_pruned += positions.pruned;
+        search.stats.root_work.units.push(RootUnit {
+            rank,
+            seconds: unit_start.elapsed().as_secs_f64(),
+            subproblems: search.stats.subproblems - unit_subproblems,
+        });
     }
     candidates_lb
 }

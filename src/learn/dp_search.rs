@@ -329,12 +329,6 @@ impl DpSearch {
         train: &Dataset,
         options: &LearnOptions,
     ) -> Result<Outcome> {
-        if options.threads.is_some_and(|threads| threads > 1) {
-            return Err(Error::parameter(
-                "--threads",
-                "the exact search of a metric (its front of errors) runs on one thread",
-            ));
-        }
         let problem = ParetoProblem {
             depth: self.depth,
             max_splits: self.params.max_splits,
@@ -349,6 +343,7 @@ impl DpSearch {
                 time_limit: options.time_limit,
                 memory_limit_mb: self.params.memory_limit,
                 interrupt: options.interrupt.clone(),
+                threads: options.threads.unwrap_or(1),
                 ..ParetoOptions::default()
             },
         )?;

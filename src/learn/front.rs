@@ -48,6 +48,8 @@ pub struct FrontRequest {
     /// The search's cache cap, in MiB.
     pub memory_limit_mb: usize,
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Threads of the bi-objective search ([`FrontMethod::Search`]; at least 1).
+    pub threads: usize,
 }
 
 /// A tree learned otherwise, to place in the plane of the front.
@@ -122,6 +124,7 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
                     time_limit: remaining,
                     memory_limit_mb: request.memory_limit_mb,
                     interrupt: request.interrupt.clone(),
+                    threads: request.threads,
                     ..ParetoOptions::default()
                 },
             )?;

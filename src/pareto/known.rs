@@ -1,5 +1,5 @@
 //! What the Pareto search keeps per subproblem in the shared row-set cache
-//! ([`crate::search_core::cache`]): the front of a row set at a depth and split budget, and
+//! ([`crate::search_core::cache`], in shards for threads: [`crate::search_core::shared_cache`]): the front of a row set at a depth and split budget, and
 //! the region outside which it is exact.
 //!
 //! A subproblem is solved for a caller that already covers a region (an up-set given by its
@@ -8,17 +8,18 @@
 //! gives a lower bound (the front and the region's corners together bound every tree). The
 //! merge rule: the later front replaces the earlier one.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::pareto::entry::{points, Entry};
 use crate::pareto::front::{covers_all, union, Point};
 use crate::search_core::binned::Element;
-use crate::search_core::cache::{CachedValue, RowSetCache};
+use crate::search_core::cache::CachedValue;
+use crate::search_core::shared_cache::SharedCache;
 
 /// A front, exact outside the up-set of `covered`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct KnownFront {
-    pub front: Rc<[Entry]>,
+    pub front: Arc<[Entry]>,
     /// The region outside which `front` is exact.
     pub covered: Box<[Point]>,
 }
@@ -35,14 +36,14 @@ impl CachedValue for KnownFront {
     }
 }
 
-/// Fronts by row set, depth and budget.
-pub(crate) type FrontCache = RowSetCache<KnownFront>;
+/// Fronts by row set, depth and budget, shared by the threads of one search.
+pub(crate) type FrontCache = SharedCache<KnownFront>;
 
 /// What the cache knows of a subproblem for a caller's covered region.
 #[derive(Debug)]
 pub(crate) enum Lookup {
     /// A front that is exact outside the caller's region.
-    Front(Rc<[Entry]>),
+    Front(Arc<[Entry]>),
     /// A lower-bound front of the subproblem.
     Bound(Vec<Point>),
     Miss,
@@ -51,7 +52,7 @@ pub(crate) enum Lookup {
 /// What `cache` knows of `rows` (with hash `hash`) at `depth` and `budget` for a caller that
 /// covers the up-set of `covered`.
 pub(crate) fn lookup(
-    cache: &mut FrontCache,
+    cache: &FrontCache,
     hash: u64,
     depth: usize,
     budget: usize,
@@ -60,18 +61,16 @@ pub(crate) fn lookup(
 ) -> Lookup {
     match cache.get(hash, depth, budget, rows) {
         None => Lookup::Miss,
-        Some(known) if covers_all(covered, &known.covered) => {
-            Lookup::Front(Rc::clone(&known.front))
-        }
+        Some(known) if covers_all(covered, &known.covered) => Lookup::Front(known.front),
         Some(known) => Lookup::Bound(union(&points(&known.front), &known.covered)),
     }
 }
 
 impl KnownFront {
     /// `front`, exact outside the up-set of `covered`.
-    pub fn new(front: &Rc<[Entry]>, covered: &[Point]) -> KnownFront {
+    pub fn new(front: &Arc<[Entry]>, covered: &[Point]) -> KnownFront {
         KnownFront {
-            front: Rc::clone(front),
+            front: Arc::clone(front),
             covered: covered.into(),
         }
     }

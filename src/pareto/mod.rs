@@ -23,6 +23,10 @@
 //!
 //! A time limit or an interrupt returns the points found so far, each with its tree, and a
 //! lower-bound front that every tree is weakly dominated by.
+//!
+//! With several threads the root's features are dealt out to them, sharing the cache and the
+//! points reached so far ([`root`]); the front and the tree of each point are the same for any
+//! number of threads.
 
 pub mod front;
 
@@ -32,6 +36,7 @@ mod known;
 mod outcome;
 mod problem;
 mod rebuild;
+mod root;
 mod search;
 
 use std::sync::atomic::AtomicBool;
@@ -89,6 +94,9 @@ pub struct ParetoOptions {
     /// check with the points found and a lower-bound front.
     pub interrupt: Option<Arc<AtomicBool>>,
     pub bounds: ParetoBounds,
+    /// Threads of the search (at least 1): the root's features are dealt out to them, and the
+    /// front and its trees are the same for any number.
+    pub threads: usize,
 }
 
 impl Default for ParetoOptions {
@@ -98,6 +106,7 @@ impl Default for ParetoOptions {
             memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
             interrupt: None,
             bounds: ParetoBounds::default(),
+            threads: 1,
         }
     }
 }
@@ -113,6 +122,9 @@ pub fn solve(
     problem.check(data)?;
     crate::search_core::refuse_row_weights(data, "the front's search")?;
     crate::time_limit::check_limit("time limit", options.time_limit)?;
+    if options.threads == 0 {
+        return Err(Error::parameter("--threads", "must be at least 1"));
+    }
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);
     let deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
@@ -122,7 +134,23 @@ pub fn solve(
     let depth = problem.depth;
     let budget = problem.max_splits.unwrap_or(usize::MAX);
 
-    let (found, lower_bound) = match search.solve_root(&root, depth, budget) {
+    let mut stats = ParetoStats::default();
+    let (root_depth, root_budget) = search.normalize(&root, depth, budget);
+    let counts = search.arena.counts(&root);
+    let result = if root_depth <= 2 || counts[0] == 0 || counts[1] == 0 {
+        search.solve_root(&root, depth, budget)
+    } else {
+        search.stats.subproblems += 1;
+        root::solve_root(
+            &mut search,
+            &root,
+            root_depth,
+            root_budget,
+            options.threads,
+            &mut stats,
+        )?
+    };
+    let (found, lower_bound) = match result {
         NodeResult::Done(front) => {
             let found = front.to_vec();
             let lower = points(&found);
@@ -132,12 +160,27 @@ pub fn solve(
     };
     let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
 
-    // Rebuild and check every point's tree (the deadline no longer applies).
+    // Rebuild and check every point's tree (the deadline no longer applies). A complete front's
+    // trees are rebuilt in a fresh search: what the threads left in the cache depends on
+    // timing, the fresh search does not. After a stop, the search's own cache answers faster.
     search.deadline.suspended = true;
+    let mut fresh = (termination == DpTermination::Optimal).then(|| {
+        let mut fresh = Search::new(
+            &binned,
+            options.bounds,
+            cache_bytes,
+            Deadline::new(start, None, None),
+        );
+        fresh.deadline.suspended = true;
+        let root = fresh.arena.root(&binned);
+        (fresh, root)
+    });
     let mut front: Vec<FrontTree> = Vec::with_capacity(found.len());
-    let (root_depth, _) = search.normalize(&root, depth, budget);
     for entry in &found {
-        let shape = rebuild::rebuild_entry(&mut search, &root, root_depth, *entry)?;
+        let shape = match fresh.as_mut() {
+            Some((fresh, root)) => rebuild::rebuild_entry(fresh, root, root_depth, *entry)?,
+            None => rebuild::rebuild_entry(&mut search, &root, root_depth, *entry)?,
+        };
         let tree = rebuild::to_tree(&shape, &binned, data, depth)?;
         let point = errors_of(&tree, data);
         let exact = termination == DpTermination::Optimal;
@@ -161,11 +204,11 @@ pub fn solve(
     front.retain(|t| kept.binary_search(&t.point).is_ok());
 
     let counts = data.class_counts();
-    let mut stats = search.stats.clone();
-    stats.depth_two_positions = search.depth_two.positions;
-    stats.depth_two_intervals_pruned = search.depth_two.intervals_pruned;
+    stats.absorb(&search.stats);
+    stats.depth_two_positions += search.depth_two.positions;
+    stats.depth_two_intervals_pruned += search.depth_two.intervals_pruned;
     stats.cache_entries = search.cache.len() as u64;
-    stats.cache_evictions = search.cache.evictions;
+    stats.cache_evictions = search.cache.evictions();
     Ok(ParetoOutcome {
         positives: counts[1] as u64,
         negatives: counts[0] as u64,

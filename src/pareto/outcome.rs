@@ -39,6 +39,21 @@ pub struct ParetoStats {
     pub bound_pruned: u64,
 }
 
+impl ParetoStats {
+    /// Adds the counters of another thread of the same search (the cache's are shared).
+    pub(crate) fn absorb(&mut self, other: &ParetoStats) {
+        self.subproblems += other.subproblems;
+        self.cache_hits += other.cache_hits;
+        self.peak_memory_bytes = self.peak_memory_bytes.max(other.peak_memory_bytes);
+        self.depth_two_calls += other.depth_two_calls;
+        self.splits += other.splits;
+        self.intervals_pruned += other.intervals_pruned;
+        self.positions_pruned += other.positions_pruned;
+        self.second_children_pruned += other.second_children_pruned;
+        self.bound_pruned += other.bound_pruned;
+    }
+}
+
 /// One point of the front and a tree that reaches it.
 #[derive(Debug, Clone)]
 pub struct FrontTree {

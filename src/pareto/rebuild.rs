@@ -2,8 +2,6 @@
 //! its path (from the cache, or solved again), and turned into a [`Tree`] of the project's
 //! model whose leaves predict the class each point needs (not necessarily the majority).
 
-use std::rc::Rc;
-
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::pareto::entry::Entry;
@@ -75,7 +73,7 @@ pub(crate) fn rebuild(
         search
             .cache
             .get(view.hash, depth, budget, rows)
-            .map(|known| Rc::clone(&known.front))
+            .map(|known| known.front)
     } else {
         None
     };

@@ -27,7 +27,7 @@
 //! and the root reports a valid lower-bound front.
 
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::pareto::depth_two::DepthTwo;
 use crate::pareto::entry::{leaf_front, points, Entry, Made, Table};
@@ -35,6 +35,7 @@ use crate::pareto::front::{
     covers_all, intersection, lowered, minkowski, nondominated, union, Point,
 };
 use crate::pareto::known::{lookup, FrontCache, KnownFront, Lookup};
+use crate::pareto::root::RootShare;
 use crate::pareto::{ParetoBounds, ParetoStats};
 use crate::search_core::binned::split_bin;
 use crate::search_core::binned::Binned;
@@ -75,7 +76,7 @@ struct Level {
 /// What a node of depth three or more established.
 pub(crate) enum NodeResult {
     /// Its front, exact outside the caller's region.
-    Done(Rc<[Entry]>),
+    Done(Arc<[Entry]>),
     /// Stopped: the points found so far (each reached by a tree) and a valid lower-bound front
     /// (computed only when asked for).
     Stopped {
@@ -88,7 +89,7 @@ pub(crate) enum NodeResult {
 pub(crate) struct Search<'a> {
     pub data: &'a Binned,
     pub arena: Arena,
-    pub cache: FrontCache,
+    pub cache: Arc<FrontCache>,
     pub depth_two: DepthTwo,
     pub deadline: Deadline,
     pub stats: ParetoStats,
@@ -97,7 +98,7 @@ pub(crate) struct Search<'a> {
     scratch: Vec<Entry>,
 }
 
-const ZERO: [Point; 1] = [Point::ZERO];
+pub(crate) const ZERO: [Point; 1] = [Point::ZERO];
 
 /// The region a child must be exact outside of: the points `c` such that `c + r` is covered
 /// for every point `r` the sibling can reach (`sibling` is a lower bound of those, or their
@@ -124,10 +125,21 @@ impl<'a> Search<'a> {
         cache_bytes: usize,
         deadline: Deadline,
     ) -> Search<'a> {
+        let cache = Arc::new(FrontCache::new(data.n_rows, cache_bytes));
+        Search::sharing(data, bounds, cache, deadline)
+    }
+
+    /// A search that shares `cache` with others (the other threads of one search).
+    pub fn sharing(
+        data: &'a Binned,
+        bounds: ParetoBounds,
+        cache: Arc<FrontCache>,
+        deadline: Deadline,
+    ) -> Search<'a> {
         Search {
             data,
             arena: Arena::new(data),
-            cache: FrontCache::new(data.n_rows, cache_bytes),
+            cache,
             depth_two: DepthTwo::new(data),
             deadline,
             stats: ParetoStats::default(),
@@ -161,24 +173,24 @@ impl<'a> Search<'a> {
         depth: usize,
         budget: usize,
         covered: &[Point],
-    ) -> Option<Rc<[Entry]>> {
+    ) -> Option<Arc<[Entry]>> {
         self.stats.subproblems += 1;
         let (depth, budget) = self.normalize(view, depth, budget);
         let counts = self.arena.counts(view);
         let (negatives, positives) = (counts[0], counts[1]);
         if depth == 0 || negatives == 0 || positives == 0 {
-            return Some(Rc::from(leaf_front(negatives, positives)));
+            return Some(Arc::from(leaf_front(negatives, positives)));
         }
         if depth >= 2 {
             let rows = self.arena.list(view, 0);
-            match lookup(&mut self.cache, view.hash, depth, budget, rows, covered) {
+            match lookup(&self.cache, view.hash, depth, budget, rows, covered) {
                 Lookup::Front(front) => {
                     self.stats.cache_hits += 1;
                     return Some(front);
                 }
                 Lookup::Bound(bound) if self.bounds.upper_bound && covers_all(covered, &bound) => {
                     self.stats.bound_pruned += 1;
-                    return Some(Rc::from(Vec::new()));
+                    return Some(Arc::from(Vec::new()));
                 }
                 _ => {}
             }
@@ -188,7 +200,7 @@ impl<'a> Search<'a> {
         } else {
             &[]
         };
-        let front: Rc<[Entry]> = if depth <= 2 {
+        let front: Arc<[Entry]> = if depth <= 2 {
             self.stats.depth_two_calls += 1;
             let mut out = std::mem::take(&mut self.scratch);
             let finished = self.depth_two.solve(
@@ -202,14 +214,14 @@ impl<'a> Search<'a> {
                 &mut self.deadline,
                 &mut out,
             );
-            let front = Rc::from(out.as_slice());
+            let front = Arc::from(out.as_slice());
             self.scratch = out;
             if !finished {
                 return None;
             }
             front
         } else {
-            match self.general(view, depth, budget, covered, false) {
+            match self.general(view, depth, budget, covered, false, None) {
                 NodeResult::Done(front) => front,
                 NodeResult::Stopped { .. } => return None,
             }
@@ -242,7 +254,7 @@ impl<'a> Search<'a> {
                 lower: ZERO.to_vec(),
             };
         }
-        let result = self.general(root, depth, budget, &[], true);
+        let result = self.general(root, depth, budget, &[], true, None);
         if let NodeResult::Done(front) = &result {
             let rows = self.arena.list(root, 0);
             self.cache
@@ -258,14 +270,17 @@ impl<'a> Search<'a> {
     }
 
     /// Depth three or more: every split position of every feature, by bisection per feature,
-    /// both children solved recursively, their fronts merged into the node's.
-    fn general(
+    /// both children solved recursively, their fronts merged into the node's. With `part`, the
+    /// root's share of one thread: only the feature in that slot, whose region is what the
+    /// other features found (read again before each interval) and whose points are published.
+    pub(crate) fn general(
         &mut self,
         view: &View,
         depth: usize,
         budget: usize,
         covered: &[Point],
         want_bound: bool,
+        part: Option<(usize, &RootShare)>,
     ) -> NodeResult {
         let level = view.level;
         self.ensure_level(level);
@@ -273,7 +288,11 @@ impl<'a> Search<'a> {
         let counts = self.arena.counts(view);
         let (negatives, positives) = (counts[0], counts[1]);
         work.front = leaf_front(negatives, positives);
-        let mut cover = union(covered, &points(&work.front));
+        let region = |front: &[Entry]| match part {
+            None => union(covered, &points(front)),
+            Some((slot, share)) => union(&share.region(slot), &points(front)),
+        };
+        let mut cover = region(&work.front);
         let mut distributions = Vec::new();
         budget_distributions(depth, budget, &mut distributions);
         let child_most = (budget - 1).min(full(depth - 1));
@@ -281,7 +300,11 @@ impl<'a> Search<'a> {
         work.positions.resize_with(view.n_features, Vec::new);
         work.queue.clear();
         work.anchors.clear();
-        for slot in 0..view.n_features {
+        let slots = match part {
+            Some((slot, _)) => slot..slot + 1,
+            None => 0..view.n_features,
+        };
+        for slot in slots {
             let list = self.arena.list(view, slot);
             let positions = &mut work.positions[slot];
             positions.clear();
@@ -302,6 +325,9 @@ impl<'a> Search<'a> {
             if self.deadline.reached() {
                 stopped_at = Some(interval);
                 break;
+            }
+            if part.is_some() {
+                cover = region(&work.front);
             }
             let left_bound = anchor_side(&work.anchors, interval.left, true);
             let right_bound = anchor_side(&work.anchors, interval.right, false);
@@ -391,7 +417,10 @@ impl<'a> Search<'a> {
             }
             if merged {
                 work.table.read(&mut work.front);
-                cover = union(covered, &points(&work.front));
+                if let Some((slot, share)) = part {
+                    share.publish(slot, points(&work.front));
+                }
+                cover = region(&work.front);
             }
             let has_left = anchor.left.is_some();
             let has_right = anchor.right.is_some();
@@ -414,7 +443,7 @@ impl<'a> Search<'a> {
         }
 
         let result = match stopped_at {
-            None => NodeResult::Done(Rc::from(work.front.as_slice())),
+            None => NodeResult::Done(Arc::from(work.front.as_slice())),
             Some(current) => {
                 let lower = if want_bound {
                     let mut all = points(&work.front);

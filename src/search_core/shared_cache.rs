@@ -3,7 +3,8 @@
 //! rarely wait on one another and no lock is global. A single-threaded search pays one
 //! uncontended lock per lookup. The memory cap is shared out evenly between the shards.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use crate::search_core::binned::Element;
 use crate::search_core::cache::{CachedValue, RowSetCache};
@@ -15,6 +16,9 @@ const SHARDS: usize = 64;
 #[derive(Debug)]
 pub(crate) struct SharedCache<V> {
     shards: Box<[Mutex<RowSetCache<V>>]>,
+    /// Lookups that found their shard locked by another thread (a measure of contention;
+    /// counted only then, so the uncontended path touches no shared counter).
+    waits: AtomicU64,
 }
 
 impl<V: CachedValue + Clone> SharedCache<V> {
@@ -25,6 +29,7 @@ impl<V: CachedValue + Clone> SharedCache<V> {
             shards: (0..SHARDS)
                 .map(|_| Mutex::new(RowSetCache::new(n_rows, per_shard)))
                 .collect(),
+            waits: AtomicU64::new(0),
         }
     }
 
@@ -33,9 +38,21 @@ impl<V: CachedValue + Clone> SharedCache<V> {
         let index = (hash >> 58) as usize % SHARDS;
         // A thread that panicked while holding a shard left a valid cache (no entry is
         // half-written): keep using it.
-        self.shards[index]
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        match self.shards[index].try_lock() {
+            Ok(guard) => guard,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                self.waits.fetch_add(1, Ordering::Relaxed);
+                self.shards[index]
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+            }
+        }
+    }
+
+    /// Lookups that waited for a shard another thread held.
+    pub fn lock_waits(&self) -> u64 {
+        self.waits.load(Ordering::Relaxed)
     }
 
     /// What is known about `rows` (with hash `hash`) at `depth` and `budget`.

@@ -233,6 +233,7 @@ fn the_front_matches_the_enumerated_front() {
                 time_limit: Some(60.0),
                 memory_limit_mb: 256,
                 interrupt: None,
+                threads: 1,
             };
             let result = learn_front(&request, &data).expect("the front");
             let expected = oracle_front(&data, depth);

@@ -67,7 +67,7 @@ pub(crate) fn reachable(
     nondominated(&all)
 }
 
-fn oracle_front(data: &Dataset, problem: &ParetoProblem) -> Vec<Point> {
+pub(crate) fn oracle_front(data: &Dataset, problem: &ParetoProblem) -> Vec<Point> {
     let thresholds = match problem.thresholds {
         ThresholdMode::All => all_midpoints(data),
         ThresholdMode::ClassBoundary => feature_thresholds(data, ThresholdMode::ClassBoundary),

@@ -10,6 +10,7 @@
 //! The sparse search likewise (the `sparse_` tests): with and without a depth cap, at several
 //! leaf penalties, 1, 2 and 3 threads give the brute force's optimum and the same tree; a
 //! time-limited run on two threads brackets the optimum; an interrupt stops it within a second.
+//! The front's search likewise (the `pareto_threads` section below).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -414,4 +415,162 @@ fn sparse_a_raised_interrupt_flag_stops_every_thread_within_a_second() {
     let scored = sparse_objective_of(&outcome.tree, &data, &problem).expect("a valid tree");
     assert!((scored - outcome.objective).abs() < 1e-9);
     assert!(outcome.lower_bound <= outcome.objective);
+}
+
+// The front's search on several threads: on small random two-class data (fixed seeds, depths 1
+// to 3, split limits) the front equals the exhaustive oracle's, every tree makes its point's
+// errors, the F1 optimum is the oracle's, and the front and every point's tree (as JSON) are
+// the same with 1, 2 and 3 threads; a time-limited run on two threads returns reachable points
+// and a lower bound below the oracle's front; an interrupt stops every thread within a second;
+// the command line takes `--threads` for the front's search.
+
+mod pareto_threads {
+    use super::*;
+    use milptree::pareto::{self, binary_data, errors_of, Metric, ParetoOptions, ParetoProblem};
+
+    use crate::common::mixed_dataset;
+    use crate::pareto_oracle::oracle_front;
+
+    fn with_threads(threads: usize) -> ParetoOptions {
+        ParetoOptions {
+            threads,
+            ..ParetoOptions::default()
+        }
+    }
+
+    #[test]
+    fn pareto_every_thread_count_gives_the_oracle_front_and_the_same_trees() {
+        for seed in 0..6u64 {
+            let data = mixed_dataset(5000 + seed, 30 + 4 * seed as usize, &[6, 5, 4], 2, 3);
+            for (depth, max_splits) in [(1, None), (2, None), (3, None), (3, Some(4))] {
+                let problem = ParetoProblem {
+                    max_splits,
+                    ..ParetoProblem::new(depth)
+                };
+                let expected = oracle_front(&data, &problem);
+                let mut runs = Vec::new();
+                for threads in [1, 2, 3] {
+                    let outcome =
+                        pareto::solve(&data, &problem, &with_threads(threads)).expect("solves");
+                    assert_eq!(outcome.termination, DpTermination::Optimal);
+                    let found: Vec<_> = outcome.front.iter().map(|t| t.point).collect();
+                    assert_eq!(
+                        found, expected,
+                        "seed {seed} depth {depth} threads {threads}"
+                    );
+                    for front_tree in &outcome.front {
+                        assert_eq!(errors_of(&front_tree.tree, &data), front_tree.point);
+                    }
+                    let oracle_f1 = expected
+                        .iter()
+                        .map(|&p| outcome.value(Metric::F1, p))
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    let best = outcome.best(Metric::F1).expect("a best tree");
+                    let scored = outcome.value(Metric::F1, errors_of(&best.tree, &data));
+                    assert_eq!(scored, oracle_f1, "seed {seed} depth {depth}");
+                    let trees: Vec<String> = outcome
+                        .front
+                        .iter()
+                        .map(|t| t.tree.to_json_string())
+                        .collect();
+                    runs.push(trees);
+                }
+                assert!(
+                    runs.iter().all(|trees| *trees == runs[0]),
+                    "seed {seed} depth {depth} {max_splits:?}: the trees differ between thread \
+                     counts:\n{runs:#?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pareto_a_time_limited_run_on_two_threads_is_bracketed_by_the_oracle_front() {
+        for seed in 0..4u64 {
+            let data = mixed_dataset(6000 + seed, 40, &[6, 5, 4], 2, 2);
+            let problem = ParetoProblem::new(3);
+            let expected = oracle_front(&data, &problem);
+            for limit in [0.0, 1e-4, 1e-3, 5e-3] {
+                let options = ParetoOptions {
+                    time_limit: Some(limit),
+                    threads: 2,
+                    ..ParetoOptions::default()
+                };
+                let outcome = pareto::solve(&data, &problem, &options).expect("stops cleanly");
+                assert!(!outcome.front.is_empty());
+                for front_tree in &outcome.front {
+                    let point = errors_of(&front_tree.tree, &data);
+                    assert_eq!(point, front_tree.point);
+                    assert!(expected.iter().any(|e| e.weakly_dominates(point)));
+                }
+                for e in &expected {
+                    assert!(
+                        outcome.lower_bound.iter().any(|l| l.weakly_dominates(*e)),
+                        "seed {seed} limit {limit}: the lower bound misses ({}, {})",
+                        e.fp,
+                        e.fn_
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pareto_a_raised_interrupt_flag_stops_every_thread_within_a_second() {
+        let data = read_dataset(&dataset("breast_cancer"), &TargetColumn::Last).expect("data");
+        let data = binary_data(&data, None).expect("two classes");
+        let problem = ParetoProblem::new(4);
+        let outcome = interrupted_after_400_ms(|flag| {
+            let options = ParetoOptions {
+                interrupt: Some(flag),
+                threads: 2,
+                ..ParetoOptions::default()
+            };
+            pareto::solve(&data, &problem, &options).expect("stops cleanly")
+        });
+        assert_eq!(outcome.termination, DpTermination::Interrupted);
+        for front_tree in &outcome.front {
+            let point = errors_of(&front_tree.tree, &data);
+            assert_eq!(point, front_tree.point);
+            assert!(outcome
+                .lower_bound
+                .iter()
+                .any(|l| l.weakly_dominates(point)));
+        }
+    }
+
+    #[test]
+    fn pareto_the_command_line_takes_threads_for_the_front() {
+        let data = dataset("breast_cancer");
+        let data = data.to_str().expect("a UTF-8 path");
+        let mut reports = Vec::new();
+        for threads in ["1", "2"] {
+            let args = [
+                "pareto",
+                data,
+                "--depth",
+                "2",
+                "--threads",
+                threads,
+                "--json",
+            ];
+            let report = milptree_json(&args);
+            assert_eq!(report["complete"], true);
+            reports.push((report["points"].clone(), report["best"].clone()));
+        }
+        assert_eq!(reports[0], reports[1]);
+        assert_usage_error(
+            &[
+                "pareto",
+                data,
+                "--solver",
+                "dp",
+                "--depth",
+                "2",
+                "--threads",
+                "0",
+            ],
+            "threads",
+        );
+    }
 }
