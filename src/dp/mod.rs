@@ -104,6 +104,21 @@ fn canonical_tree(
     rebuild_solution(&mut fresh, &root, depth, budget, solution)
 }
 
+/// The most rounds searched below a target short of the incumbent ([`BoundSwitches::ascent`]).
+const ASCENTS: usize = 8;
+
+/// The share of a time limit after which no round below a target is searched any more.
+const ASCENT_SHARE: f64 = 0.5;
+
+/// The upper bound of the next ascent round: a quarter of the way from the proven `lower`
+/// bound to the `incumbent`, while ascent is on and rounds are left; `None`: search below
+/// the incumbent. A round below a target that finds nothing proves the target a lower bound;
+/// one that finds a tree finds the optimum.
+fn next_target(ascent: bool, ascents: usize, lower: f64, incumbent: f64) -> Option<f64> {
+    let target = lower + (incumbent - lower) / 4.0;
+    (ascent && ascents < ASCENTS && target > lower && target < incumbent).then_some(target)
+}
+
 /// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
 /// `options`, with a proven lower bound.
 pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
@@ -168,20 +183,46 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
     search.stats.initial_objective = incumbent.1;
 
     // The exact search, first below the given upper bound when it is tighter than the
-    // incumbent; if nothing is found below it (it was wrong), again below the incumbent.
+    // incumbent; if nothing is found below it (it was wrong), again below the incumbent. With
+    // ascent on, first below targets rising from the lower bound towards the incumbent, each
+    // round that finds nothing raising the proven bound ([`next_target`]).
     let mut lower_bound: f64 = 0.0;
-    let mut bounds = Vec::new();
-    if let Some(given) = options.upper_bound {
-        if given + 2.0 * tol < incumbent.1 {
-            bounds.push(given + 2.0 * tol);
-        }
+    let mut given = options
+        .upper_bound
+        .filter(|&given| given + 2.0 * tol < incumbent.1)
+        .map(|given| given + 2.0 * tol);
+    let mut ascents = 0;
+    let ascent_until = options
+        .time_limit
+        .map(|limit| limit * ASCENT_SHARE)
+        .filter(|&until| options.bounds.ascent && depth >= 3 && search.deadline.seconds() < until);
+    let mut ascending = ascent_until.is_some();
+    if ascending {
+        search.deadline.set_limit(ascent_until);
     }
-    bounds.push(incumbent.1);
-    let last = bounds.len() - 1;
-    for (round, ub) in bounds.into_iter().enumerate() {
+    loop {
         if search.deadline.reached() {
-            break;
+            if !ascending || search.deadline.stopped() != Some(DpTermination::TimeLimit) {
+                break;
+            }
+            // The ascent's share of the time is over: on below the incumbent.
+            ascending = false;
+            search.deadline.set_limit(options.time_limit);
+            continue;
         }
+        let target = given.take().or_else(|| {
+            let target = next_target(ascending, ascents, lower_bound, incumbent.1);
+            ascents += usize::from(target.is_some());
+            target
+        });
+        if target.is_none() && ascending {
+            ascending = false;
+            search.deadline.set_limit(options.time_limit);
+        }
+        let last = target.is_none();
+        let ub = target.unwrap_or(incumbent.1);
+        search.global_lb = lower_bound;
+        search.root_incumbent = incumbent.1;
         let outcome = root::solve_root(&mut search, &root, depth, budget, ub, options.threads)?;
         let complete = search.deadline.stopped().is_none();
         search.deadline.suspended = true;
@@ -206,11 +247,22 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         search.deadline.suspended = false;
         if search.deadline.stopped().is_some() {
             lower_bound = lower_bound.max(outcome.lb);
+            if ascending {
+                continue;
+            }
             break;
         }
-        if outcome.solution.is_some() || round == last {
+        if outcome.solution.is_some() || last {
             lower_bound = incumbent.1;
             break;
+        }
+        if outcome.lb > lower_bound + tol {
+            search.trajectory.push(DpProgress {
+                seconds: search.deadline.seconds(),
+                incumbent: incumbent.1,
+                bound: outcome.lb,
+            });
+            search.deadline.progress.publish(incumbent.1, outcome.lb);
         }
         lower_bound = lower_bound.max(outcome.lb);
     }
