@@ -107,8 +107,9 @@ fn canonical_tree(
 /// The most rounds searched below a target short of the incumbent ([`BoundSwitches::ascent`]).
 const ASCENTS: usize = 8;
 
-/// The share of a time limit after which no round below a target is searched any more.
-const ASCENT_SHARE: f64 = 0.5;
+/// The shares of a time limit at which rounds below targets start and after which none starts
+/// ([`BoundSwitches::ascent`]).
+const ASCENT_PHASE: (f64, f64) = (0.1, 0.5);
 
 /// The upper bound of the next ascent round: a quarter of the way from the proven `lower`
 /// bound to the `incumbent`, while ascent is on and rounds are left; `None`: search below
@@ -192,22 +193,33 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         .filter(|&given| given + 2.0 * tol < incumbent.1)
         .map(|given| given + 2.0 * tol);
     let mut ascents = 0;
-    let ascent_until = options
+    // With ascent, the phases of a time limit: below the incumbent until the ascent starts
+    // (searches that end early pay nothing), rising targets until it ends, then below the
+    // incumbent again.
+    let ascent = options
         .time_limit
-        .map(|limit| limit * ASCENT_SHARE)
-        .filter(|&until| options.bounds.ascent && depth >= 3 && search.deadline.seconds() < until);
-    let mut ascending = ascent_until.is_some();
-    if ascending {
-        search.deadline.set_limit(ascent_until);
+        .filter(|_| options.bounds.ascent && depth >= 3)
+        .map(|limit| (limit * ASCENT_PHASE.0, limit * ASCENT_PHASE.1))
+        .filter(|&(from, _)| search.deadline.seconds() < from);
+    let (mut probing, mut ascending) = (ascent.is_some(), false);
+    if let Some((from, _)) = ascent {
+        search.deadline.set_limit(Some(from));
     }
     loop {
         if search.deadline.reached() {
-            if !ascending || search.deadline.stopped() != Some(DpTermination::TimeLimit) {
+            if search.deadline.stopped() != Some(DpTermination::TimeLimit) {
                 break;
             }
-            // The ascent's share of the time is over: on below the incumbent.
-            ascending = false;
-            search.deadline.set_limit(options.time_limit);
+            if probing {
+                probing = false;
+                ascending = true;
+                search.deadline.set_limit(ascent.map(|(_, until)| until));
+            } else if ascending {
+                ascending = false;
+                search.deadline.set_limit(options.time_limit);
+            } else {
+                break;
+            }
             continue;
         }
         let target = given.take().or_else(|| {
@@ -247,7 +259,7 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         search.deadline.suspended = false;
         if search.deadline.stopped().is_some() {
             lower_bound = lower_bound.max(outcome.lb);
-            if ascending {
+            if probing || ascending {
                 continue;
             }
             break;

@@ -37,12 +37,12 @@ pub struct BoundSwitches {
     /// (G) Greedy start: a first incumbent from the optimal depth-two tree extended by optimal
     /// depth-two subtrees, before the exact search.
     pub greedy_start: bool,
-    /// (H) Bound ascent, in searches with a time limit: in the first half of the limit, up to
-    /// eight rounds below targets rising from the proven lower bound (a quarter of the gap
-    /// each) before the search below the incumbent; a round that finds nothing proves its
-    /// target a lower bound (kept in the cache for the next round), one that finds a tree ends
-    /// the search with the optimum. A time-limited search thus reports a rising lower bound,
-    /// not only the one known before the root is searched.
+    /// (H) Bound ascent, in searches with a time limit that have not ended in its first tenth:
+    /// until half the limit, up to eight rounds below targets rising from the proven lower
+    /// bound (a quarter of the gap each) before the search below the incumbent resumes; a
+    /// round that finds nothing proves its target a lower bound (kept in the cache for the
+    /// next round), one that finds a tree ends the search with the optimum. A long search thus
+    /// reports a rising lower bound, not only the one its root's candidates have proven.
     pub ascent: bool,
 }
 
