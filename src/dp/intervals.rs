@@ -231,6 +231,27 @@ impl SplitSearch {
         None
     }
 
+    /// A lower bound on the total cost of every position neither solved nor pruned yet (from
+    /// the solved positions around it; the split cost alone without bisection), infinite when
+    /// none is left. Valid between a [`SplitSearch::report`] and the next
+    /// [`SplitSearch::next`], when every position is solved, pruned or queued.
+    pub fn unsettled_lb(&self, split_cost: f64) -> f64 {
+        if !self.bisect {
+            return if self.next_slot < self.positions.len() {
+                split_cost
+            } else {
+                f64::INFINITY
+            };
+        }
+        let mut lb = f64::INFINITY;
+        for interval in &self.queue {
+            for slot in interval.lo..=interval.hi {
+                lb = lb.min(self.bound(slot, interval, split_cost).2);
+            }
+        }
+        lb
+    }
+
     fn prune(&mut self, lb: f64) {
         self.pruned += 1;
         self.pruned_lb = self.pruned_lb.min(lb);

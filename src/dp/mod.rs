@@ -106,6 +106,22 @@ fn canonical_tree(
     rebuild_solution(&mut fresh, &root, depth, budget, solution)
 }
 
+/// The most rounds searched below a target short of the incumbent ([`BoundSwitches::ascent`]).
+const ASCENTS: usize = 8;
+
+/// The shares of a time limit at which rounds below targets start and after which none starts
+/// ([`BoundSwitches::ascent`]).
+const ASCENT_PHASE: (f64, f64) = (0.1, 0.5);
+
+/// The upper bound of the next ascent round: a quarter of the way from the proven `lower`
+/// bound to the `incumbent`, while ascent is on and rounds are left; `None`: search below
+/// the incumbent. A round below a target that finds nothing proves the target a lower bound;
+/// one that finds a tree finds the optimum.
+fn next_target(ascent: bool, ascents: usize, lower: f64, incumbent: f64) -> Option<f64> {
+    let target = lower + (incumbent - lower) / 4.0;
+    (ascent && ascents < ASCENTS && target > lower && target < incumbent).then_some(target)
+}
+
 /// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
 /// `options`, with a proven lower bound.
 pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
@@ -170,20 +186,57 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
     search.stats.initial_objective = incumbent.1;
 
     // The exact search, first below the given upper bound when it is tighter than the
-    // incumbent; if nothing is found below it (it was wrong), again below the incumbent.
+    // incumbent; if nothing is found below it (it was wrong), again below the incumbent. With
+    // ascent on, first below targets rising from the lower bound towards the incumbent, each
+    // round that finds nothing raising the proven bound ([`next_target`]).
     let mut lower_bound: f64 = 0.0;
-    let mut bounds = Vec::new();
-    if let Some(given) = options.upper_bound {
-        if given + 2.0 * tol < incumbent.1 {
-            bounds.push(given + 2.0 * tol);
-        }
+    let mut given = options
+        .upper_bound
+        .filter(|&given| given + 2.0 * tol < incumbent.1)
+        .map(|given| given + 2.0 * tol);
+    let mut ascents = 0;
+    // With ascent, the phases of a time limit: below the incumbent until the ascent starts
+    // (searches that end early pay nothing), rising targets until it ends, then below the
+    // incumbent again.
+    let ascent = options
+        .time_limit
+        .filter(|_| options.bounds.ascent && depth >= 3)
+        .map(|limit| (limit * ASCENT_PHASE.0, limit * ASCENT_PHASE.1))
+        .filter(|&(from, _)| search.deadline.seconds() < from);
+    let (mut probing, mut ascending) = (ascent.is_some(), false);
+    if let Some((from, _)) = ascent {
+        search.deadline.set_limit(Some(from));
     }
-    bounds.push(incumbent.1);
-    let last = bounds.len() - 1;
-    for (round, ub) in bounds.into_iter().enumerate() {
+    loop {
         if search.deadline.reached() {
-            break;
+            if search.deadline.stopped() != Some(DpTermination::TimeLimit) {
+                break;
+            }
+            if probing {
+                probing = false;
+                ascending = true;
+                search.deadline.set_limit(ascent.map(|(_, until)| until));
+            } else if ascending {
+                ascending = false;
+                search.deadline.set_limit(options.time_limit);
+            } else {
+                break;
+            }
+            continue;
         }
+        let target = given.take().or_else(|| {
+            let target = next_target(ascending, ascents, lower_bound, incumbent.1);
+            ascents += usize::from(target.is_some());
+            target
+        });
+        if target.is_none() && ascending {
+            ascending = false;
+            search.deadline.set_limit(options.time_limit);
+        }
+        let last = target.is_none();
+        let ub = target.unwrap_or(incumbent.1);
+        search.global_lb = lower_bound;
+        search.root_incumbent = incumbent.1;
         let outcome = root::solve_root(&mut search, &root, depth, budget, ub, options.threads)?;
         let complete = search.deadline.stopped().is_none();
         search.deadline.suspended = true;
@@ -208,11 +261,22 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         search.deadline.suspended = false;
         if search.deadline.stopped().is_some() {
             lower_bound = lower_bound.max(outcome.lb);
+            if probing || ascending {
+                continue;
+            }
             break;
         }
-        if outcome.solution.is_some() || round == last {
+        if outcome.solution.is_some() || last {
             lower_bound = incumbent.1;
             break;
+        }
+        if outcome.lb > lower_bound + tol {
+            search.trajectory.push(DpProgress {
+                seconds: search.deadline.seconds(),
+                incumbent: incumbent.1,
+                bound: outcome.lb,
+            });
+            search.deadline.progress.publish(incumbent.1, outcome.lb);
         }
         lower_bound = lower_bound.max(outcome.lb);
     }

@@ -37,6 +37,13 @@ pub struct BoundSwitches {
     /// (G) Greedy start: a first incumbent from the optimal depth-two tree extended by optimal
     /// depth-two subtrees, before the exact search.
     pub greedy_start: bool,
+    /// (H) Bound ascent, in searches with a time limit that have not ended in its first tenth:
+    /// until half the limit, up to eight rounds below targets rising from the proven lower
+    /// bound (a quarter of the gap each) before the search below the incumbent resumes; a
+    /// round that finds nothing proves its target a lower bound (kept in the cache for the
+    /// next round), one that finds a tree ends the search with the optimum. A long search thus
+    /// reports a rising lower bound, not only the one its root's candidates have proven.
+    pub ascent: bool,
 }
 
 impl Default for BoundSwitches {
@@ -49,13 +56,14 @@ impl Default for BoundSwitches {
             intervals: true,
             depth_one_skip: true,
             greedy_start: true,
+            ascent: true,
         }
     }
 }
 
 impl BoundSwitches {
     /// The names of the switches, in the order of [`BoundSwitches::without`].
-    pub const NAMES: [&'static str; 7] = [
+    pub const NAMES: [&'static str; 8] = [
         "upper_bound",
         "infeasibility",
         "lookahead",
@@ -63,6 +71,7 @@ impl BoundSwitches {
         "intervals",
         "depth_one_skip",
         "greedy_start",
+        "ascent",
     ];
 
     /// All switches on but the one named `name` (one of [`BoundSwitches::NAMES`]).
@@ -76,6 +85,7 @@ impl BoundSwitches {
             "intervals" => &mut switches.intervals,
             "depth_one_skip" => &mut switches.depth_one_skip,
             "greedy_start" => &mut switches.greedy_start,
+            "ascent" => &mut switches.ascent,
             other => {
                 return Err(Error::parameter(
                     "bound",

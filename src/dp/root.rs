@@ -38,6 +38,10 @@ struct Best {
     /// The place of its split (`None`: a leaf, or nothing found yet).
     key: Option<Key>,
     trajectory: Vec<DpProgress>,
+    /// Per feature rank, a lower bound on every split of that feature proven so far.
+    features: Vec<f64>,
+    /// The root's lower bound last published (see [`Shared::settle`]).
+    bound: f64,
 }
 
 /// What the threads share.
@@ -48,6 +52,12 @@ struct Shared<'o> {
     order: &'o [FeatureRank],
     floor: f64,
     tol: f64,
+    /// The leaf's cost: the root's candidate that is not a split.
+    leaf_cost: f64,
+    /// The search's incumbent and lower bound when the root's search began (the other threads'
+    /// searches know neither).
+    incumbent: f64,
+    prior: f64,
 }
 
 impl Shared<'_> {
@@ -97,14 +107,37 @@ impl Shared<'_> {
                 let point = DpProgress {
                     seconds: search.deadline.seconds(),
                     incumbent: found.cost,
-                    bound: search.global_lb,
+                    bound: self.prior.max(best.bound),
                 };
                 best.trajectory.push(point);
-                search
-                    .deadline
-                    .progress
-                    .publish(found.cost, search.global_lb);
+                search.deadline.progress.publish(found.cost, point.bound);
             }
+        }
+    }
+
+    /// Records that every split of the feature at `rank` costs at least `lb`, and publishes
+    /// the root's lower bound when that raises it: the least proven bound of its candidates
+    /// (the leaf, the best found, each feature's bound; a feature not yet searched has the
+    /// root's own bound), so it holds while the root is being searched, on any thread.
+    fn settle(&self, rank: usize, lb: f64, search: &Search) {
+        let mut best = self.best();
+        let Some(slot) = best.features.get_mut(rank) else {
+            return;
+        };
+        *slot = slot.max(lb);
+        let features = best.features.iter().fold(f64::INFINITY, |a, &b| a.min(b));
+        let found = best.solution.map_or(f64::INFINITY, |b| b.cost);
+        let bound = self.leaf_cost.min(found).min(features.max(self.floor));
+        if bound > best.bound + self.tol {
+            best.bound = bound;
+            let incumbent = found.min(self.incumbent);
+            let point = DpProgress {
+                seconds: search.deadline.seconds(),
+                incumbent,
+                bound: self.prior.max(bound),
+            };
+            best.trajectory.push(point);
+            search.deadline.progress.publish(incumbent, point.bound);
         }
     }
 }
@@ -143,6 +176,8 @@ pub(crate) fn solve_root(
         solution: None,
         key: None,
         trajectory: Vec::new(),
+        features: Vec::new(),
+        bound: 0.0,
     };
     if main.cost.improves(leaf_cost, ub) {
         best.cost = leaf_cost;
@@ -166,12 +201,17 @@ pub(crate) fn solve_root(
     }
     let mut order = Vec::new();
     main.feature_order(view, &mut order);
+    best.features = vec![floor; order.len()];
+    best.bound = floor;
     let shared = Shared {
         best: Mutex::new(best),
         next: AtomicUsize::new(0),
         order: &order,
         floor,
         tol,
+        leaf_cost,
+        incumbent: main.root_incumbent,
+        prior: main.global_lb,
     };
 
     // No more threads than root features: each takes whole features.
@@ -224,6 +264,8 @@ pub(crate) fn solve_root(
     let best = shared.best.into_inner().unwrap_or_else(|p| p.into_inner());
     main.trajectory.extend(best.trajectory);
     let aborted = main.deadline.aborted();
+    // After a stop, the root's bound is what its candidates proved.
+    let lb = if aborted { lb.max(best.bound) } else { lb };
     let outcome = finish(best.solution, lb, leaf_cost, candidates_lb, aborted);
     if !aborted {
         main.store(view, depth, budget, &outcome);
@@ -251,6 +293,7 @@ fn work(
     let per_child = distributions.len() == 1;
     let mut positions = SplitSearch::default();
     let mut candidates_lb = f64::INFINITY;
+    let sc = search.cost.split_cost;
     'features: loop {
         let rank = shared.next.fetch_add(1, Ordering::Relaxed);
         let Some(&FeatureRank {
@@ -276,6 +319,8 @@ fn work(
             0,
             (rank < FIRST_AT_GINI).then_some(gini_position),
         );
+        // The least bound of this feature's solved positions.
+        let mut feature_lb = f64::INFINITY;
         loop {
             let (feature_ub, settled) = shared.bound_for_rank(rank);
             if settled {
@@ -298,6 +343,9 @@ fn work(
                     None,
                 );
                 candidates_lb = candidates_lb.min(candidate.lb);
+                feature_lb = feature_lb.min(candidate.lb);
+                let unsettled = positions.pruned_lb.min(positions.unsettled_lb(sc));
+                shared.settle(rank, feature_lb.min(unsettled), search);
                 continue;
             }
             let Some(value) = search.evaluate_split(
@@ -321,8 +369,12 @@ fn work(
                 None,
             );
             candidates_lb = candidates_lb.min(value.lb);
+            feature_lb = feature_lb.min(value.lb);
+            let unsettled = positions.pruned_lb.min(positions.unsettled_lb(sc));
+            shared.settle(rank, feature_lb.min(unsettled), search);
         }
         candidates_lb = candidates_lb.min(positions.pruned_lb);
+        shared.settle(rank, feature_lb.min(positions.pruned_lb), search);
         search.stats.interval_pruned += positions.pruned;
         search.stats.root_work.units.push(RootUnit {
             rank,

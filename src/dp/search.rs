@@ -61,6 +61,8 @@ pub(crate) struct Search<'a> {
     pub(crate) trajectory: Vec<DpProgress>,
     /// Lower bound reported with trajectory points.
     pub(crate) global_lb: f64,
+    /// The root's incumbent, reported with the root's bound as it rises.
+    pub(crate) root_incumbent: f64,
 }
 
 impl<'a> Search<'a> {
@@ -106,6 +108,7 @@ impl<'a> Search<'a> {
             stats: DpStats::default(),
             trajectory: Vec::new(),
             global_lb: 0.0,
+            root_incumbent: f64::INFINITY,
             cost,
         }
     }

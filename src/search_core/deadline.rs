@@ -53,6 +53,15 @@ impl Deadline {
         self.stopped = self.stopped.or(other.stopped);
     }
 
+    /// Moves the wall-clock limit to `seconds` after the start (`None`: no limit) and forgets
+    /// a stop for the old limit: a phase of the search with a limit of its own.
+    pub fn set_limit(&mut self, seconds: Option<f64>) {
+        self.limit = seconds.map(Duration::from_secs_f64);
+        if self.stopped == Some(Termination::TimeLimit) {
+            self.stopped = None;
+        }
+    }
+
     /// Whether the search must stop now.
     pub fn reached(&mut self) -> bool {
         if self.suspended {

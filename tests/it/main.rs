@@ -19,6 +19,7 @@ mod dp_methods;
 mod dp_metrics;
 mod dp_oracle;
 mod dp_peers;
+mod dp_progress;
 mod evaluator_props;
 mod experiment;
 mod experiment_constraints;

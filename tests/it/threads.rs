@@ -50,7 +50,7 @@ fn problem(
     }
 }
 
-fn oracle_optimum(data: &Dataset, problem: &DpProblem) -> f64 {
+pub(crate) fn oracle_optimum(data: &Dataset, problem: &DpProblem) -> f64 {
     optimum(
         data,
         &OracleSpec {
