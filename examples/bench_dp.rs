@@ -2,9 +2,9 @@
 //! with every midpoint a candidate threshold, printed as one JSON line (wall and CPU seconds,
 //! objective, bound, termination, statistics). Run by `scripts/bench-dp`.
 //!
-//! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF] [THREADS]`, where
-//! `DEPTHS` is a comma-separated list, `SWITCH_OFF` names one bound to turn off (see
-//! `BoundSwitches::NAMES`; `none` keeps all on) and `THREADS` is the search's thread count
+//! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS]`, where
+//! `DEPTHS` is a comma-separated list, `SWITCH` names one bound to turn off, or with a `+`
+//! before it on (see `BoundSwitches::NAMES`; `none` keeps the defaults) and `THREADS` is the search's thread count
 //! (default 1; with more, the CPU seconds are the calling thread's alone: compare wall seconds).
 
 use std::path::PathBuf;
@@ -22,7 +22,7 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() -> milptree::Result<()> {
-    let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH_OFF] [THREADS]";
+    let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS]";
     let mut args = std::env::args().skip(1);
     let path = PathBuf::from(
         args.next()
@@ -44,10 +44,10 @@ fn main() -> milptree::Result<()> {
         None => 120.0,
     };
     let off = args.next().unwrap_or_else(|| "none".into());
-    let bounds = if off == "none" {
-        BoundSwitches::default()
-    } else {
-        BoundSwitches::without(&off)?
+    let bounds = match off.strip_prefix('+') {
+        _ if off == "none" => BoundSwitches::default(),
+        Some(on) => BoundSwitches::with(on)?,
+        None => BoundSwitches::without(&off)?,
     };
     let threads: usize = match args.next() {
         Some(s) => s.parse().map_err(|_| {
