@@ -3,7 +3,7 @@
 //! The root's candidate splits (its features, each feature's positions by bisection) are dealt
 //! out feature by feature, in the order of their best Gini split, to the threads; each thread
 //! has its own search (its own row arenas, scratch and similarity memory) and all share the
-//! cache ([`crate::search_core::shared_cache`]) and the root's best subtree so far ([`Best`]),
+//! cache ([`crate::search_core::shared_cache`]) and the root's best subtree so far ([`RootShare`]),
 //! whose cost is the upper bound every thread prunes with from its next candidate on.
 //!
 //! The split returned does not depend on which thread finished first: of the root's cheapest
@@ -15,28 +15,20 @@
 //! fresh single-threaded search ([`super::solve`]), which does not depend on the threads either.
 //! One thread runs the same code, so any number of threads returns the same tree.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use crate::dp::intervals::SplitSearch;
 use crate::dp::known::Solution;
 use crate::dp::search::{finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
 use crate::dp::{DpProgress, DpStats, RootUnit};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::search_core::budget::budget_distributions;
+use crate::search_core::root_share::{on_threads, RootBest, RootKey, RootShare};
 use crate::search_core::view::View;
 
-/// A root split's place in the fixed order: the feature's Gini rank, then the position.
-type Key = (usize, usize);
-
-/// The root's best subtree so far, which every thread reads before each candidate.
+/// What the root's search keeps beside its best subtree, under the same lock.
 #[derive(Debug)]
-struct Best {
-    /// Its cost, or the upper bound the root was given while nothing beats it.
-    cost: f64,
-    solution: Option<Solution>,
-    /// The place of its split (`None`: a leaf, or nothing found yet).
-    key: Option<Key>,
+struct Extra {
     trajectory: Vec<DpProgress>,
     /// Per feature rank, a lower bound on every split of that feature proven so far.
     features: Vec<f64>,
@@ -44,14 +36,10 @@ struct Best {
     bound: f64,
 }
 
-/// What the threads share.
+/// What the threads share: the root's best so far and the features in their order
+/// ([`RootShare`]), and what the published bounds are made of.
 struct Shared<'o> {
-    best: Mutex<Best>,
-    /// The next feature rank to hand out.
-    next: AtomicUsize,
-    order: &'o [FeatureRank],
-    floor: f64,
-    tol: f64,
+    share: RootShare<'o, Solution, FeatureRank, Extra>,
     /// The leaf's cost: the root's candidate that is not a split.
     leaf_cost: f64,
     /// The search's incumbent and lower bound when the root's search began (the other threads'
@@ -61,58 +49,24 @@ struct Shared<'o> {
 }
 
 impl Shared<'_> {
-    fn best(&self) -> MutexGuard<'_, Best> {
-        self.best
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The upper bound of a candidate at `key`: room for a tie if it comes before the best.
-    fn bound_for(&self, key: Key) -> f64 {
-        let best = self.best();
-        match best.key {
-            Some(best_key) if key < best_key => best.cost + 2.0 * self.tol,
-            _ => best.cost,
-        }
-    }
-
-    /// The upper bound for a feature's position search at `rank` (room for a tie if some of
-    /// its positions may come before the best), and whether no candidate of this rank or a
-    /// later one can win any more (the best reaches the root's lower bound).
-    fn bound_for_rank(&self, rank: usize) -> (f64, bool) {
-        let best = self.best();
-        let settled = best
-            .solution
-            .is_some_and(|b| b.cost <= self.floor + self.tol)
-            && best.key.is_none_or(|(best_rank, _)| rank > best_rank);
-        match best.key {
-            Some((best_rank, _)) if rank <= best_rank => (best.cost + 2.0 * self.tol, settled),
-            _ => (best.cost, settled),
-        }
-    }
-
-    /// Offers a subtree found under the split at `key`: it wins if cheaper, or as cheap and
-    /// earlier in the order.
-    fn offer(&self, key: Key, found: Solution, search: &Search) {
-        let mut best = self.best();
-        let cheaper = search.cost.improves(found.cost, best.cost);
-        let tie_before = best.solution.is_some()
-            && (found.cost - best.cost).abs() <= self.tol
-            && best.key.is_some_and(|best_key| key < best_key);
-        if cheaper || tie_before {
-            best.cost = found.cost;
-            best.solution = Some(found);
-            best.key = Some(key);
-            if cheaper {
+    /// Offers a subtree found under the split at `key` ([`RootShare::offer`]); a cheaper one is
+    /// a new point of the trajectory.
+    fn offer(&self, key: RootKey, found: Solution, search: &Search) {
+        self.share.offer_with(
+            key,
+            found.cost,
+            found,
+            |cost, best| search.cost.improves(cost, best),
+            |best| {
                 let point = DpProgress {
                     seconds: search.deadline.seconds(),
                     incumbent: found.cost,
-                    bound: self.prior.max(best.bound),
+                    bound: self.prior.max(best.extra.bound),
                 };
-                best.trajectory.push(point);
+                best.extra.trajectory.push(point);
                 search.deadline.progress.publish(found.cost, point.bound);
-            }
-        }
+            },
+        );
     }
 
     /// Records that every split of the feature at `rank` costs at least `lb`, and publishes
@@ -120,23 +74,30 @@ impl Shared<'_> {
     /// (the leaf, the best found, each feature's bound; a feature not yet searched has the
     /// root's own bound), so it holds while the root is being searched, on any thread.
     fn settle(&self, rank: usize, lb: f64, search: &Search) {
-        let mut best = self.best();
-        let Some(slot) = best.features.get_mut(rank) else {
+        let mut best = self.share.best();
+        let Some(slot) = best.extra.features.get_mut(rank) else {
             return;
         };
         *slot = slot.max(lb);
-        let features = best.features.iter().fold(f64::INFINITY, |a, &b| a.min(b));
+        let features = best
+            .extra
+            .features
+            .iter()
+            .fold(f64::INFINITY, |a, &b| a.min(b));
         let found = best.solution.map_or(f64::INFINITY, |b| b.cost);
-        let bound = self.leaf_cost.min(found).min(features.max(self.floor));
-        if bound > best.bound + self.tol {
-            best.bound = bound;
+        let bound = self
+            .leaf_cost
+            .min(found)
+            .min(features.max(self.share.floor()));
+        if bound > best.extra.bound + search.cost.tol {
+            best.extra.bound = bound;
             let incumbent = found.min(self.incumbent);
             let point = DpProgress {
                 seconds: search.deadline.seconds(),
                 incumbent,
                 bound: self.prior.max(bound),
             };
-            best.trajectory.push(point);
+            best.extra.trajectory.push(point);
             search.deadline.progress.publish(incumbent, point.bound);
         }
     }
@@ -171,13 +132,15 @@ pub(crate) fn solve_root(
             }
         }
     }
-    let mut best = Best {
+    let mut best = RootBest {
         cost: ub,
         solution: None,
         key: None,
-        trajectory: Vec::new(),
-        features: Vec::new(),
-        bound: 0.0,
+        extra: Extra {
+            trajectory: Vec::new(),
+            features: Vec::new(),
+            bound: 0.0,
+        },
     };
     if main.cost.improves(leaf_cost, ub) {
         best.cost = leaf_cost;
@@ -201,14 +164,10 @@ pub(crate) fn solve_root(
     }
     let mut order = Vec::new();
     main.feature_order(view, &mut order);
-    best.features = vec![floor; order.len()];
-    best.bound = floor;
+    best.extra.features = vec![floor; order.len()];
+    best.extra.bound = floor;
     let shared = Shared {
-        best: Mutex::new(best),
-        next: AtomicUsize::new(0),
-        order: &order,
-        floor,
-        tol,
+        share: RootShare::new(best, &order, floor, tol),
         leaf_cost,
         incumbent: main.root_incumbent,
         prior: main.global_lb,
@@ -227,45 +186,29 @@ pub(crate) fn solve_root(
             )
         })
         .collect();
-    let mut found: Vec<f64> = Vec::with_capacity(threads);
-    if others.is_empty() {
-        found.push(work(main, Some(view), depth, budget, &shared));
-    } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| Error::Internal(format!("cannot start {threads} threads: {e}")))?;
-        let results = Mutex::new(Vec::with_capacity(threads));
-        pool.scope(|scope| {
-            let (shared, results) = (&shared, &results);
-            for other in others.iter_mut() {
-                scope.spawn(move |_| {
-                    let value = work(other, None, depth, budget, shared);
-                    results
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .push(value);
-                });
-            }
-            let value = work(main, Some(view), depth, budget, shared);
-            results
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .push(value);
-        });
-        found = results.into_inner().unwrap_or_else(|p| p.into_inner());
-        for other in &others {
-            main.deadline.join(&other.deadline);
-            let stats: DpStats = other.stats.clone();
-            main.stats.absorb(&stats);
-        }
+    let found = on_threads(main, &mut others, |search, is_main| {
+        let root = if is_main {
+            *view
+        } else {
+            search.arena.root(search.data)
+        };
+        work(search, &root, depth, budget, &shared)
+    })?;
+    for other in &others {
+        main.deadline.join(&other.deadline);
+        let stats: DpStats = other.stats.clone();
+        main.stats.absorb(&stats);
     }
     let candidates_lb = found.into_iter().fold(f64::INFINITY, f64::min);
-    let best = shared.best.into_inner().unwrap_or_else(|p| p.into_inner());
-    main.trajectory.extend(best.trajectory);
+    let best = shared.share.into_best();
+    main.trajectory.extend(best.extra.trajectory);
     let aborted = main.deadline.aborted();
     // After a stop, the root's bound is what its candidates proved.
-    let lb = if aborted { lb.max(best.bound) } else { lb };
+    let lb = if aborted {
+        lb.max(best.extra.bound)
+    } else {
+        lb
+    };
     let outcome = finish(best.solution, lb, leaf_cost, candidates_lb, aborted);
     if !aborted {
         main.store(view, depth, budget, &outcome);
@@ -273,20 +216,11 @@ pub(crate) fn solve_root(
     Ok(outcome)
 }
 
-/// One thread's share of the root: features taken from the shared counter until none is
-/// left, or the search stops. `root`: the root in `search`'s arena (`None`: build it there).
-/// Returns the least lower bound of the candidates it settled.
-fn work(
-    search: &mut Search,
-    root: Option<&View>,
-    depth: usize,
-    budget: usize,
-    shared: &Shared,
-) -> f64 {
-    let view = match root {
-        Some(view) => *view,
-        None => search.arena.root(search.data),
-    };
+/// One thread's share of the root (`view`, in `search`'s arena): features taken from the
+/// shared counter until none is left, or the search stops. Returns the least lower bound of
+/// the candidates it settled.
+fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &Shared) -> f64 {
+    let view = *view;
     let tol = search.cost.tol;
     let mut distributions = Vec::new();
     budget_distributions(depth, budget, &mut distributions);
@@ -294,16 +228,15 @@ fn work(
     let mut positions = SplitSearch::default();
     let mut candidates_lb = f64::INFINITY;
     let sc = search.cost.split_cost;
-    'features: loop {
-        let rank = shared.next.fetch_add(1, Ordering::Relaxed);
-        let Some(&FeatureRank {
+    'features: while let Some((
+        rank,
+        &FeatureRank {
             index,
             position: gini_position,
             ..
-        }) = shared.order.get(rank)
-        else {
-            break;
-        };
+        },
+    )) = shared.share.take()
+    {
         if search.deadline.reached() {
             break;
         }
@@ -322,7 +255,7 @@ fn work(
         // The least bound of this feature's solved positions.
         let mut feature_lb = f64::INFINITY;
         loop {
-            let (feature_ub, settled) = shared.bound_for_rank(rank);
+            let (feature_ub, settled) = shared.share.bound_for_rank(rank);
             if settled {
                 break 'features;
             }
@@ -333,7 +266,7 @@ fn work(
                 break 'features;
             }
             let key = (rank, candidate.position);
-            let ub = shared.bound_for(key);
+            let ub = shared.share.bound_for(key);
             if candidate.lb >= ub - tol {
                 positions.report(
                     &candidate,

@@ -16,28 +16,35 @@ use crate::error::{Error, Result};
 /// A root split's place in the fixed order: the item's rank, then the position.
 pub(crate) type RootKey = (usize, usize);
 
-/// The root's best subtree so far.
+/// The root's best subtree so far, and what a search keeps beside it under the same lock
+/// (`extra`).
 #[derive(Debug)]
-pub(crate) struct RootBest<S> {
+pub(crate) struct RootBest<S, X = ()> {
     /// Its cost, or the upper bound the root was given while nothing beats it.
     pub cost: f64,
     pub solution: Option<S>,
     /// The place of its split (`None`: a leaf, or nothing found yet).
     pub key: Option<RootKey>,
+    pub extra: X,
 }
 
 /// What the threads share: the best so far, the next item to hand out, the items in their
 /// fixed order, the root's lower bound and the tolerance of the costs.
-pub(crate) struct RootShare<'o, S, I> {
-    best: Mutex<RootBest<S>>,
+pub(crate) struct RootShare<'o, S, I, X = ()> {
+    best: Mutex<RootBest<S, X>>,
     next: AtomicUsize,
     pub order: &'o [I],
     floor: f64,
     tol: f64,
 }
 
-impl<'o, S: Copy, I> RootShare<'o, S, I> {
-    pub fn new(best: RootBest<S>, order: &'o [I], floor: f64, tol: f64) -> RootShare<'o, S, I> {
+impl<'o, S: Copy, I, X> RootShare<'o, S, I, X> {
+    pub fn new(
+        best: RootBest<S, X>,
+        order: &'o [I],
+        floor: f64,
+        tol: f64,
+    ) -> RootShare<'o, S, I, X> {
         RootShare {
             best: Mutex::new(best),
             next: AtomicUsize::new(0),
@@ -47,10 +54,15 @@ impl<'o, S: Copy, I> RootShare<'o, S, I> {
         }
     }
 
-    pub fn best(&self) -> MutexGuard<'_, RootBest<S>> {
+    pub fn best(&self) -> MutexGuard<'_, RootBest<S, X>> {
         self.best
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The root's lower bound.
+    pub fn floor(&self) -> f64 {
+        self.floor
     }
 
     /// The next item to search and its rank, `None` when all are handed out.
@@ -92,6 +104,19 @@ impl<'o, S: Copy, I> RootShare<'o, S, I> {
         solution: S,
         is_cheaper: impl Fn(f64, f64) -> bool,
     ) -> bool {
+        self.offer_with(key, cost, solution, is_cheaper, |_| {})
+    }
+
+    /// [`RootShare::offer`], and `on_cheaper` run on the new best, still under the lock, when
+    /// the offer was cheaper.
+    pub fn offer_with(
+        &self,
+        key: RootKey,
+        cost: f64,
+        solution: S,
+        is_cheaper: impl Fn(f64, f64) -> bool,
+        on_cheaper: impl FnOnce(&mut RootBest<S, X>),
+    ) -> bool {
         let mut best = self.best();
         let cheaper = is_cheaper(cost, best.cost);
         let tie_before = best.solution.is_some()
@@ -101,11 +126,14 @@ impl<'o, S: Copy, I> RootShare<'o, S, I> {
             best.cost = cost;
             best.solution = Some(solution);
             best.key = Some(key);
+            if cheaper {
+                on_cheaper(&mut best);
+            }
         }
         cheaper
     }
 
-    pub fn into_best(self) -> RootBest<S> {
+    pub fn into_best(self) -> RootBest<S, X> {
         self.best
             .into_inner()
             .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -38,6 +38,7 @@ pub(crate) fn solve_root(
         cost: ub,
         solution: None,
         key: None,
+        extra: (),
     };
     if main.dp.cost.improves(opened.leaf, ub) {
         best.cost = opened.leaf;
