@@ -267,42 +267,28 @@ fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &
             }
             let key = (rank, candidate.position);
             let ub = shared.share.bound_for(key);
-            if candidate.lb >= ub - tol {
-                positions.report(
+            // A candidate its own bound prunes is settled by that bound; any other is searched.
+            let (left, right, lb) = if candidate.lb >= ub - tol {
+                (candidate.left_lb, candidate.right_lb, candidate.lb)
+            } else {
+                let Some(value) = search.evaluate_split(
+                    &view,
+                    depth,
+                    (index, feature),
                     &candidate,
-                    candidate.left_lb,
-                    candidate.right_lb,
-                    candidate.lb,
-                    None,
-                );
-                candidates_lb = candidates_lb.min(candidate.lb);
-                feature_lb = feature_lb.min(candidate.lb);
-                let unsettled = positions.pruned_lb.min(positions.unsettled_lb(sc));
-                shared.settle(rank, feature_lb.min(unsettled), search);
-                continue;
-            }
-            let Some(value) = search.evaluate_split(
-                &view,
-                depth,
-                (index, feature),
-                &candidate,
-                &distributions,
-                ub,
-            ) else {
-                break 'features;
+                    &distributions,
+                    ub,
+                ) else {
+                    break 'features;
+                };
+                if let Some(found) = value.best {
+                    shared.offer(key, found, search);
+                }
+                (value.left_known, value.right_known, value.lb)
             };
-            if let Some(found) = value.best {
-                shared.offer(key, found, search);
-            }
-            positions.report(
-                &candidate,
-                value.left_known,
-                value.right_known,
-                value.lb,
-                None,
-            );
-            candidates_lb = candidates_lb.min(value.lb);
-            feature_lb = feature_lb.min(value.lb);
+            positions.report(&candidate, left, right, lb, None);
+            candidates_lb = candidates_lb.min(lb);
+            feature_lb = feature_lb.min(lb);
             let unsettled = positions.pruned_lb.min(positions.unsettled_lb(sc));
             shared.settle(rank, feature_lb.min(unsettled), search);
         }
