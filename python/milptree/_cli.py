@@ -5,6 +5,13 @@ import sys
 
 
 def main():
+    """Runs the command line on ``sys.argv``.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
     script = os.path.abspath(sys.argv[0])
     if os.path.isfile(script):
         # This program runs the solvers' workers of its own solves.

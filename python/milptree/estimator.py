@@ -31,7 +31,9 @@ except ImportError:  # pragma: no cover - older scikit-learn
 
 
 METHODS = ("dp", "sparse", "oct", "binoct", "flowoct", "olct")
+"""The values of ``OptimalTreeClassifier``'s ``method``."""
 MILP_METHODS = ("oct", "binoct", "flowoct", "olct")
+"""The methods that are MILP formulations, solved by ``solver``."""
 
 # Each parameter passed on as a `solve` option: (parameter, option, kind).
 _OPTIONS = (
@@ -118,7 +120,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     n_jobs : int or None, default=None
         Threads of the exact searches (dp, its metric fronts, sparse), as scikit-learn means it:
         ``None`` is 1, ``-1`` every core, ``-2`` every core but one, ... The tree is the same
-        for any number. With a MILP method it is the solver's threads (as ``threads``).
+        for any number. With a MILP method it is the solver's threads (as ``threads``). The
+        cores counted are this process's share: its CPU affinity, capped by
+        ``OMP_NUM_THREADS`` when set (as joblib's, Dask's and Ray's workers set it).
     class_weight : dict, "balanced" or None
         ``"balanced"`` is the balanced objective; a dict ``{label: weight}`` multiplies the
         cost of an error on a row of that class (the engine's ``--class-weight``).
@@ -305,14 +309,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _jobs(self):
         """``n_jobs`` as a number of threads (scikit-learn's meaning: ``-1`` every core, ``-2``
-        all but one, ...), or None when it asks for one thread."""
+        all but one, ... of this process's share, ``_available_cores``), or None when it asks
+        for one thread."""
         if self.n_jobs is None:
             return None
         _check_kind("n_jobs", self.n_jobs, numbers.Integral)
         n_jobs = int(self.n_jobs)
         if n_jobs == 0:
             raise ValueError("n_jobs must not be 0 (None or 1: one thread, -1: every core)")
-        jobs = n_jobs if n_jobs > 0 else max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+        jobs = n_jobs if n_jobs > 0 else max(1, _available_cores() + 1 + n_jobs)
         return jobs if jobs > 1 else None
 
     def _row_weights(self, y, sample_weight, X):
@@ -416,8 +421,24 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     # -- learning ---------------------------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None):
-        """Learns the tree on ``X`` (array or DataFrame; column names become feature names)
-        and ``y`` (any labels), each row weighing its ``sample_weight``."""
+        """Learns the tree on ``X`` and ``y``.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The training rows; a DataFrame's column names become the feature names
+            (``feature_names_in_``). NaN is a missing value.
+        y : array-like of shape (n_samples,)
+            The labels, any values (at least two classes).
+        sample_weight : array-like of shape (n_samples,), optional
+            Each row's weight: any non-negative weights for the MILP methods, whole numbers
+            for the searches.
+
+        Returns
+        -------
+        self : OptimalTreeClassifier
+            The fitted estimator.
+        """
         words = self._solve_options()
         X, y = _validate_data(self, X, y, dtype=np.float64, **_ALLOW_NAN)
         check_classification_targets(y)
@@ -482,15 +503,38 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return np.ascontiguousarray(X, dtype=np.float64).tobytes(), X.shape[0]
 
     def predict(self, X):
-        """The class of each row."""
+        """The class of each row.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The rows, columns as in ``fit`` (NaN: a missing value).
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            A label of ``classes_`` per row.
+        """
         rows, n = self._rows(X)
         index = np.frombuffer(self.tree_.predict(rows, n), dtype=np.int64)
         return self.classes_[self._tree_classes[index]]
 
     def predict_proba(self, X):
-        """Each row's probability of every class (columns in ``classes_`` order): the class
-        frequencies of the training rows of its leaf (a logistic tree's, OLCT's, logistic
-        models)."""
+        """Each row's probability of every class.
+
+        The class frequencies of the training rows of the row's leaf (a logistic tree's,
+        OLCT's, logistic models).
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The rows, columns as in ``fit`` (NaN: a missing value).
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; each row sums to 1.
+        """
         rows, n = self._rows(X)
         k = len(self.classes_)
         by_tree = np.frombuffer(self.tree_.predict_proba(rows, n), dtype=np.float64).reshape(n, k)
@@ -499,14 +543,35 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return proba
 
     def apply(self, X):
-        """The id of the leaf each row reaches (root 1; the children of ``k`` are ``2k`` and
-        ``2k + 1``)."""
+        """The id of the leaf each row reaches.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The rows, columns as in ``fit`` (NaN: a missing value).
+
+        Returns
+        -------
+        leaves : ndarray of shape (n_samples,)
+            Leaf ids: the root is 1, the children of ``k`` are ``2k`` and ``2k + 1``.
+        """
         rows, n = self._rows(X)
         return np.frombuffer(self.tree_.apply(rows, n), dtype=np.int64).copy()
 
     def decision_path(self, X):
-        """A sparse matrix whose entry ``(i, k)`` is 1 when row ``i`` passes node ``k`` (node
-        ids as in ``apply``; column 0 is no node)."""
+        """The nodes each row passes through.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            The rows, columns as in ``fit`` (NaN: a missing value).
+
+        Returns
+        -------
+        indicator : scipy.sparse.csr_matrix of shape (n_samples, tree_.node_count)
+            Entry ``(i, k)`` is 1 when row ``i`` passes node ``k`` (node ids as in
+            ``apply``; column 0 is no node).
+        """
         from scipy.sparse import csr_matrix
 
         rows, n = self._rows(X)
@@ -517,42 +582,98 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return csr_matrix((data, indices, indptr), shape=(n, self.tree_.node_count))
 
     def get_depth(self):
-        """The depth of the deepest leaf."""
+        """The depth of the deepest leaf.
+
+        Returns
+        -------
+        depth : int
+            0 for a single leaf.
+        """
         check_is_fitted(self)
         return self.tree_.depth
 
     def get_n_leaves(self):
+        """The number of leaves.
+
+        Returns
+        -------
+        n_leaves : int
+            The leaves of the fitted tree.
+        """
         check_is_fitted(self)
         return self.tree_.n_leaves
 
     # -- renderings and files ---------------------------------------------------------------
 
     def export_text(self):
-        """The tree as indented text (as ``milptree show`` prints it)."""
+        """The tree as indented text, as ``milptree show`` prints it.
+
+        Returns
+        -------
+        text : str
+            One line per node, scikit-learn's ``export_text`` layout.
+        """
         check_is_fitted(self)
         return self.tree_.to_text()
 
     def export_graphviz(self):
-        """The tree as a Graphviz DOT digraph."""
+        """The tree as a Graphviz DOT digraph.
+
+        Returns
+        -------
+        dot : str
+            The DOT source (``dot -Tpng`` draws it).
+        """
         check_is_fitted(self)
         return self.tree_.to_dot()
 
     def save_tree(self, path):
-        """Writes the tree file that ``milptree predict --tree`` reads."""
+        """Writes the tree file that ``milptree predict --tree`` reads.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write (JSON). A tree learned from an array has the features ``x0``,
+            ``x1``, ... and the label column ``class``.
+        """
         check_is_fitted(self)
         self.tree_.save(str(path))
 
     def plot_tree(self, ax=None, **kwargs):
-        """Draws the tree with matplotlib (see ``milptree.plot_tree``)."""
+        """Draws the tree with matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes, optional
+            The axes to draw on (the current axes by default).
+        **kwargs
+            Passed to :func:`milptree.plot_tree` (``fontsize``).
+
+        Returns
+        -------
+        annotations : list of matplotlib.text.Annotation
+            One per node.
+        """
         from milptree.plot import plot_tree
 
         return plot_tree(self, ax=ax, **kwargs)
 
 
 def load_tree(path):
-    """An estimator holding the tree of a tree file (as ``milptree solve -o`` writes it), ready
-    to predict: ``classes_`` are the file's class labels (text), ``feature_names_in_`` its
-    feature names, in the columns' order."""
+    """An estimator holding the tree of a tree file, ready to predict.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A tree file, as ``milptree solve -o`` or ``save_tree`` writes it.
+
+    Returns
+    -------
+    model : OptimalTreeClassifier
+        A fitted estimator: ``classes_`` are the file's class labels (text),
+        ``feature_names_in_`` its feature names, in the columns' order (unless they are
+        ``x0``, ``x1``, ..., those of a tree learned from an array).
+    """
     tree = _core.read_tree(str(path))
     model = OptimalTreeClassifier(max_depth=tree.max_depth)
     model.classes_ = np.array(tree.classes, dtype=object)
@@ -565,6 +686,20 @@ def load_tree(path):
     model.optimal_ = None
     model.objective_ = model.bound_ = model.gap_ = None
     return model
+
+
+def _available_cores():
+    """The cores this process may use: those of its CPU affinity mask, no more than
+    ``OMP_NUM_THREADS`` when that is set, as the workers of joblib's loky backend, of Dask
+    (its nanny) and of Ray set it to the share of the machine each worker has."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        cores = os.cpu_count() or 1
+    share = os.environ.get("OMP_NUM_THREADS", "").strip()
+    if share.isdigit() and int(share) > 0:
+        cores = min(cores, int(share))
+    return max(1, cores)
 
 
 def _category_text(value):

@@ -26,16 +26,52 @@ def _write_csv(path, X, y, features):
 def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=None,
                  max_splits=None, thresholds=None, time_limit=None, memory_limit=None,
                  threads=None):
-    """The Pareto front of (false positives, false negatives) over the trees of ``max_depth``
-    levels, learned by the bi-objective search (``method="dp"``) or by the epsilon-constraint
-    method on ``method="oct"`` or ``"binoct"`` with ``solver`` (``highs`` or ``cbc``).
+    """The Pareto front of (false positives, false negatives) over the trees of a depth.
 
-    Returns a pandas DataFrame, one row per point by increasing false positives: ``fp``,
-    ``fn``, ``splits``, ``proven`` (the point is proven on the front), every metric of the
-    point (``accuracy``, ``f1``, ``mcc``, ...), and ``tree``, an ``OptimalTreeClassifier``
-    holding the point's tree (its labels are text; with more than two classes, the others are
-    ``not LABEL``). ``positive_class`` is the positive label (default: the second class).
-    Bad input raises ``ValueError`` with the command line's message.
+    Learned by the bi-objective search (``method="dp"``) or by the epsilon-constraint method
+    on a MILP formulation (``method="oct"`` or ``"binoct"``) with ``solver``; the command
+    line's ``milptree pareto``.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The training rows; a DataFrame's column names become the feature names.
+    y : array-like of shape (n_samples,)
+        The labels.
+    max_depth : int, default=2
+        Levels of splits.
+    positive_class : label, optional
+        The positive label (default: the second class). With more than two classes, the
+        others are learned together as ``not LABEL``.
+    method : {"dp", "oct", "binoct"}, default="dp"
+        The bi-objective exact search, or a MILP formulation.
+    solver : {"highs", "cbc"}, optional
+        The MIP solver of a MILP method (default highs); refused with ``method="dp"``.
+    max_splits : int, optional
+        At most this many split nodes.
+    thresholds : {"all", "class-boundary"}, optional
+        Candidate thresholds.
+    time_limit : float, optional
+        Seconds; past it the front is partial (``proven`` False where not proven).
+    memory_limit : int, optional
+        Cap on the search's cache in MiB.
+    threads : int, optional
+        Threads of the search (default 1; the same front with any number), or of the MILP
+        solver.
+
+    Returns
+    -------
+    front : pandas.DataFrame
+        One row per point by increasing false positives: ``fp``, ``fn``, ``splits``,
+        ``proven`` (the point is proven on the front), every metric of the point
+        (``accuracy``, ``f1``, ``mcc``, ...), and ``tree``, an ``OptimalTreeClassifier``
+        holding the point's tree (its labels are text; with more than two classes, the others
+        are ``not LABEL``).
+
+    Raises
+    ------
+    ValueError
+        On bad input, with the command line's message.
     """
     import pandas as pd
 

@@ -18,8 +18,27 @@ def _label(node, features):
 
 
 def plot_tree(model, ax=None, fontsize=9):
-    """Draws the tree of the fitted ``model`` (an ``OptimalTreeClassifier``) on ``ax`` (the
-    current axes by default); returns the annotations, one per node. Needs matplotlib."""
+    """Draws a fitted tree with matplotlib, one box per node, ``True`` to the left.
+
+    Parameters
+    ----------
+    model : OptimalTreeClassifier
+        A fitted estimator.
+    ax : matplotlib.axes.Axes, optional
+        The axes to draw on (the current axes by default).
+    fontsize : float, default=9
+        The size of the boxes' text.
+
+    Returns
+    -------
+    annotations : list of matplotlib.text.Annotation
+        One per node: its condition or class, rows and class counts.
+
+    Raises
+    ------
+    ImportError
+        Without matplotlib.
+    """
     try:
         import matplotlib.pyplot as plt
     except ImportError as error:  # pragma: no cover - depends on the environment

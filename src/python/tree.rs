@@ -134,11 +134,13 @@ impl PyTree {
         self.tree.depth()
     }
 
+    /// The number of leaves.
     #[getter]
     fn n_leaves(&self) -> usize {
         self.tree.leaves().len()
     }
 
+    /// The number of split nodes.
     #[getter]
     fn n_splits(&self) -> usize {
         self.tree.n_splits()
@@ -175,6 +177,7 @@ impl PyTree {
         })
     }
 
+    /// A one-line summary: depth, leaves, features and classes.
     fn __repr__(&self) -> String {
         format!(
             "<milptree Tree: depth {}, {} leaves, {} features, {} classes>",

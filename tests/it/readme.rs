@@ -1,17 +1,35 @@
-//! The README's command blocks run as the README says they do. Every ```sh and ```console block
-//! is either runnable (each command line is `milptree ...` or `cargo run --release -- ...`; in a
-//! console block, the lines after `$ `) or marked on the line before it by
+//! The command blocks of the README and of the guide's pages (`docs/*.md`) run as the pages say
+//! they do. Every ```sh and ```console block is either runnable (each command line is
+//! `milptree ...`, `cargo run --release -- ...` or one of the shell's tools of [`SHELL_TOOLS`];
+//! in a console block, the lines after `$ `) or marked on the line before it by
 //! `<!-- not run in tests: reason -->`. A runnable block's commands run in order, through `sh`,
 //! with the test binary first on `PATH`, in a fresh directory holding the bundled `datasets/`;
-//! each must exit 0, or with the code its `# exit N` comment names.
+//! each must exit 0, or with the code its `# exit N` comment names. (The Python blocks run in
+//! `python/tests/test_docs.py`.)
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::root;
 
 /// The mark of a block that does not run in tests.
 const NOT_RUN: &str = "<!-- not run in tests:";
+
+/// The commands besides milptree's that a runnable block may use, to handle its files.
+const SHELL_TOOLS: [&str; 8] = ["cat", "for", "grep", "head", "ls", "sed", "sh", "wc"];
+
+/// The pages whose blocks run: the README, then the guide's pages in name order.
+fn pages() -> Vec<PathBuf> {
+    let mut guide: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("the docs folder")
+        .map(|entry| entry.expect("a docs entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    guide.sort();
+    let mut pages = vec![root().join("README.md")];
+    pages.extend(guide);
+    pages
+}
 
 /// One fenced block of the README: the line its fence opens on (1-based), its language, whether
 /// the line before it marks it as not run, and its lines.
@@ -87,7 +105,9 @@ fn commands(block: &Block) -> Result<Vec<BlockCommand>, String> {
         };
         let shell = if let Some(rest) = command.strip_prefix("cargo run --release -- ") {
             format!("milptree {rest}")
-        } else if command.starts_with("milptree ") {
+        } else if command.starts_with("milptree ")
+            || SHELL_TOOLS.contains(&command.split_whitespace().next().unwrap_or(""))
+        {
             command.to_string()
         } else {
             return Err(format!("`{command}` is not a milptree command"));
@@ -120,17 +140,18 @@ fn run(command: &BlockCommand, dir: &Path) -> (Option<i32>, String) {
     )
 }
 
-#[test]
-fn the_readme_command_blocks_run_as_it_says() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("the README");
+/// Runs the runnable blocks of `page`; returns the number of commands run.
+fn run_page(page: &Path) -> usize {
+    let text = std::fs::read_to_string(page).expect("the page");
+    let name = page.strip_prefix(root()).unwrap_or(page).display();
     let mut ran = 0;
-    for block in blocks(&readme) {
+    for block in blocks(&text) {
         if !matches!(block.language.as_str(), "sh" | "console") || block.not_run {
             continue;
         }
         let commands = commands(&block).unwrap_or_else(|reason| {
             panic!(
-                "README.md line {}: the block is neither runnable nor marked \
+                "{name} line {}: the block is neither runnable nor marked \
                  `{NOT_RUN} reason -->`: {reason}",
                 block.line
             )
@@ -143,7 +164,7 @@ fn the_readme_command_blocks_run_as_it_says() {
             assert_eq!(
                 code,
                 Some(command.exit),
-                "README.md line {}: `{}`: {stderr}",
+                "{name} line {}: `{}`: {stderr}",
                 block.line,
                 command.shell
             );
@@ -153,7 +174,17 @@ fn the_readme_command_blocks_run_as_it_says() {
             ran += 1;
         }
     }
-    assert!(ran >= 10, "only {ran} README commands ran");
+    ran
+}
+
+#[test]
+fn the_command_blocks_of_the_readme_and_the_guide_run_as_they_say() {
+    let pages = pages();
+    assert!(pages.len() >= 10, "the guide's pages: {pages:?}");
+    let ran: Vec<usize> = pages.iter().map(|page| run_page(page)).collect();
+    assert!(ran[0] >= 5, "only {} README commands ran", ran[0]);
+    let guide: usize = ran[1..].iter().sum();
+    assert!(guide >= 20, "only {guide} commands of the guide ran");
 }
 
 #[test]

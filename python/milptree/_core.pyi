@@ -1,0 +1,228 @@
+"""The extension module compiled from milptree's Rust library (``src/python/``).
+
+Arrays cross this boundary as the bytes of C-ordered native-endian ``float64`` matrices (rows)
+and ``int64`` vectors (results), read back with ``numpy.frombuffer``; the estimator in
+:mod:`milptree.estimator` does those conversions. Every library error is a ``ValueError``
+carrying the command line's message.
+"""
+
+from os import PathLike
+from typing import Optional, Sequence, Tuple, Union
+
+__version__: str
+"""The version of the Rust library (Cargo.toml's)."""
+
+class Tree:
+    """A learned tree: prediction, probabilities, leaves, paths, renderings and tree files.
+
+    Trees are immutable and picklable (through their JSON text). Node ids number the
+    positions of a complete binary tree: the root is 1, the children of ``k`` are ``2k``
+    (the condition holds) and ``2k + 1``.
+    """
+
+    @property
+    def classes(self) -> list[str]:
+        """The class labels, in class-index order."""
+    @property
+    def features(self) -> list[str]:
+        """The feature names, in feature (column) order."""
+    @property
+    def depth(self) -> int:
+        """The depth of the deepest leaf."""
+    @property
+    def max_depth(self) -> int:
+        """The depth the tree was learned for."""
+    @property
+    def n_leaves(self) -> int:
+        """The number of leaves."""
+    @property
+    def n_splits(self) -> int:
+        """The number of split nodes."""
+    @property
+    def node_count(self) -> int:
+        """One more than the largest node id (the columns of a decision path)."""
+    def predict(self, x: bytes, n_rows: int) -> bytes:
+        """The class index of each row.
+
+        Parameters
+        ----------
+        x : bytes
+            The bytes of a C-ordered ``n_rows`` x ``len(features)`` ``float64`` matrix.
+        n_rows : int
+            The number of rows of ``x``.
+
+        Returns
+        -------
+        bytes
+            One native-endian ``int64`` class index per row.
+        """
+    def apply(self, x: bytes, n_rows: int) -> bytes:
+        """The id of the leaf each row reaches.
+
+        Parameters
+        ----------
+        x : bytes
+            The bytes of a C-ordered ``n_rows`` x ``len(features)`` ``float64`` matrix.
+        n_rows : int
+            The number of rows of ``x``.
+
+        Returns
+        -------
+        bytes
+            One native-endian ``int64`` leaf id per row.
+        """
+    def decision_paths(self, x: bytes, n_rows: int) -> Tuple[bytes, bytes]:
+        """The ids of the nodes each row passes through, root first.
+
+        Parameters
+        ----------
+        x : bytes
+            The bytes of a C-ordered ``n_rows`` x ``len(features)`` ``float64`` matrix.
+        n_rows : int
+            The number of rows of ``x``.
+
+        Returns
+        -------
+        ids : bytes
+            The concatenated paths, native-endian ``int64`` node ids.
+        offsets : bytes
+            ``n_rows + 1`` native-endian ``int64`` offsets of each row's path in ``ids``.
+        """
+    def predict_proba(self, x: bytes, n_rows: int) -> bytes:
+        """Each row's probability of every class.
+
+        A logistic tree's (OLCT's) logistic models; for every other tree, the class
+        frequencies of the training rows of the row's leaf.
+
+        Parameters
+        ----------
+        x : bytes
+            The bytes of a C-ordered ``n_rows`` x ``len(features)`` ``float64`` matrix.
+        n_rows : int
+            The number of rows of ``x``.
+
+        Returns
+        -------
+        bytes
+            ``n_rows`` x ``len(classes)`` native-endian ``float64`` values, row after row.
+        """
+    def to_text(self) -> str:
+        """The tree as indented text, as ``milptree show`` prints it.
+
+        Returns
+        -------
+        str
+            One line per node.
+        """
+    def to_dot(self) -> str:
+        """The tree as a Graphviz DOT digraph.
+
+        Returns
+        -------
+        str
+            The DOT source.
+        """
+    def to_json(self) -> str:
+        """The tree file's JSON text.
+
+        Returns
+        -------
+        str
+            The document ``milptree solve -o`` writes.
+        """
+    def save(self, path: Union[str, PathLike[str]]) -> None:
+        """Writes the tree file that ``milptree predict --tree`` and ``milptree show`` read.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The file to write.
+        """
+
+def fit(
+    x: bytes,
+    n_rows: int,
+    features: Sequence[str],
+    classes: Sequence[str],
+    labels: Sequence[int],
+    weights: Optional[Sequence[float]],
+    options: Sequence[str],
+    categories: Optional[Sequence[Optional[Sequence[str]]]] = None,
+) -> Tuple[Tree, str]:
+    """Learns a tree with ``milptree solve``'s options.
+
+    The search runs on its own thread with the GIL released; Ctrl-C stops it and raises
+    ``KeyboardInterrupt``.
+
+    Parameters
+    ----------
+    x : bytes
+        The bytes of a C-ordered ``n_rows`` x ``len(features)`` ``float64`` matrix (with
+        ``categories``, one 0/1 column per category in place of each categorical column).
+    n_rows : int
+        The number of rows.
+    features : sequence of str
+        The column names.
+    classes : sequence of str
+        The class labels.
+    labels : sequence of int
+        Each row's index into ``classes``.
+    weights : sequence of float or None
+        Each row's weight, or None for weight 1 everywhere.
+    options : sequence of str
+        ``solve``'s model and solver options as command-line words.
+    categories : sequence of (sequence of str or None), optional
+        One entry per name of ``features``: None for a numeric column, its categories for a
+        categorical one.
+
+    Returns
+    -------
+    tree : Tree
+        The learned tree.
+    report : str
+        The JSON document ``milptree solve --json`` prints for the same run.
+    """
+
+def run_command_line(args: Sequence[str]) -> int:
+    """Runs the ``milptree`` command line with the GIL released.
+
+    Parameters
+    ----------
+    args : sequence of str
+        The program name, then its arguments.
+
+    Returns
+    -------
+    int
+        The exit code.
+    """
+
+def tree_from_json(text: str, source: str = "tree") -> Tree:
+    """A tree from the JSON text of a tree file.
+
+    Parameters
+    ----------
+    text : str
+        The tree file's text.
+    source : str, default="tree"
+        The name error messages give the text.
+
+    Returns
+    -------
+    Tree
+        The tree.
+    """
+
+def read_tree(path: Union[str, PathLike[str]]) -> Tree:
+    """The tree of a tree file, as ``milptree solve -o`` writes it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The tree file.
+
+    Returns
+    -------
+    Tree
+        The tree.
+    """
