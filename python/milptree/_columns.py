@@ -57,7 +57,13 @@ def categorical_positions(spec, X):
     ``"from_dtype"`` (the DataFrame's object, string and category columns), ``None`` (none),
     or a list of columns (indexes, names of a DataFrame's columns, or a boolean mask) besides
     those the dtype makes categorical."""
-    n_columns = X.shape[1] if len(getattr(X, "shape", ())) == 2 else 0
+    shape = getattr(X, "shape", None)
+    if shape is None:
+        try:
+            shape = np.asarray(X).shape
+        except (TypeError, ValueError):  # ragged rows: the validation says so
+            shape = ()
+    n_columns = shape[1] if len(shape) == 2 else 0
     typed = set()
     if is_frame(X):
         typed = {j for j, dtype in enumerate(X.dtypes) if _typed_categorical(dtype)}
@@ -195,8 +201,13 @@ def with_codes(X, categories):
     if is_frame(X):
         coded = X.copy(deep=False)
         for j, known in categories.items():
+            if j >= X.shape[1]:
+                continue  # the validation says the columns do not match
             codes, unseen[j] = category_codes(column(X, j), known)
-            coded.isetitem(j, codes)
+            if hasattr(coded, "isetitem"):
+                coded.isetitem(j, codes)
+            else:  # pragma: no cover - pandas < 1.5
+                coded.iloc[:, j] = codes
         return coded, unseen
     array = np.asarray(X)
     if array.ndim != 2:

@@ -381,7 +381,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             _check_kind("proba_smoothing", self.proba_smoothing, numbers.Real)
             if not (np.isfinite(self.proba_smoothing) and self.proba_smoothing >= 0):
                 raise ValueError(
-                    f"proba_smoothing must be a finite number at least 0, not {self.proba_smoothing!r}"
+                    "proba_smoothing must be a finite number at least 0, not "
+                    f"{self.proba_smoothing!r}"
                 )
 
     def _row_weights(self, sample_weight, X):
@@ -398,8 +399,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(
                     f"sample_weight: method={self.method!r} counts a row of weight w as w rows, "
                     f"so it takes whole-number weights only, but row {row} weighs "
-                    f"{float(weights[row])!r}; round the weights, or use a MILP method (method='oct', "
-                    "'binoct', 'flowoct' or 'olct'), which takes any non-negative weights"
+                    f"{float(weights[row])!r}; round the weights, or use a MILP method "
+                    "(method='oct', 'binoct', 'flowoct' or 'olct'), which takes any non-negative "
+                    "weights"
                 )
         return weights
 
@@ -524,7 +526,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             raise interruption
         self.classes_ = classes
         self.n_classes_ = len(classes)
-        row_weights = np.ones(len(labels)) if weights is None else np.asarray(weights, dtype=np.float64)
+        row_weights = np.ones(len(labels)) if weights is None else np.asarray(weights, float)
         totals = tree_structure.node_totals(
             tree, rows, matrix.shape[0], labels, row_weights, len(classes)
         )
@@ -695,7 +697,7 @@ def _drop_unlabelled_rows(X, y, sample_weight):
     with no label at all is an error. Shapes that do not match are left to the validation."""
     if y is None:
         return X, y, sample_weight
-    labels = np.asarray(y, dtype=object) if not hasattr(y, "isna") else y
+    labels = y if hasattr(y, "isna") else np.asarray(y)
     if getattr(labels, "ndim", 1) == 2 and labels.shape[1] == 1:
         labels = np.asarray(labels).ravel()
     if getattr(labels, "ndim", 1) != 1:

@@ -106,7 +106,8 @@ def class_counts(structure, node):
 def _counts_text(counts, decimals):
     if decimals is None and np.allclose(counts, np.round(counts)):
         return "[" + ", ".join(str(int(round(c))) for c in counts) + "]"
-    return "[" + ", ".join(number_text(c, 2 if decimals is None else decimals) for c in counts) + "]"
+    digits = 2 if decimals is None else decimals
+    return "[" + ", ".join(number_text(c, digits) for c in counts) + "]"
 
 
 def export_text(model, *, feature_names=None, class_names=None, max_depth=10, spacing=3,

@@ -1,6 +1,7 @@
-"""``TreeStructure``: a fitted tree as the arrays of scikit-learn's ``DecisionTreeClassifier.tree_``,
-so that code and tools written for them (``SelectFromModel``, ``permutation_importance``,
-functions that walk ``children_left``/``children_right``) work on a milptree tree.
+"""``TreeStructure``: a fitted tree as the arrays of scikit-learn's
+``DecisionTreeClassifier.tree_``, so that code and tools written for them
+(``SelectFromModel``, ``permutation_importance``, functions that walk ``children_left`` and
+``children_right``) work on a milptree tree.
 
 Nodes are numbered depth-first, the root 0 and a split's left child right after it, as
 scikit-learn numbers them (``node_id`` gives each node's number in the engine's files and in
@@ -129,8 +130,8 @@ class TreeStructure:
             left, right = self.children_left[i], self.children_right[i]
             if left == TREE_LEAF:
                 continue
-            decrease = self.leaf_objective[i] - self.leaf_objective[left] - self.leaf_objective[right]
-            decrease = max(decrease, 0.0)
+            objective = self.leaf_objective
+            decrease = max(objective[i] - objective[left] - objective[right], 0.0)
             if self.feature[i] >= 0:
                 importances[self.feature[i]] += decrease
             elif i in self.oblique:
@@ -212,9 +213,10 @@ def build(core, class_positions, categories, n_features, totals=None, class_cost
     else:
         rows_per_id, weighted = totals
         ids = np.array(order)
-        n_samples = np.where(ids < len(rows_per_id), rows_per_id[np.minimum(ids, len(rows_per_id) - 1)], 0)
+        inside = ids < len(rows_per_id)  # ids past the last reached have no row
+        n_samples = np.zeros(count, dtype=np.int64)
+        n_samples[inside] = rows_per_id[ids[inside]]
         per_class = np.zeros((count, n_classes))
-        inside = ids < len(weighted)
         per_class[inside] = weighted[ids[inside]]
     weighted_n = per_class.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -18,7 +18,8 @@ def test_front_points_trees_and_fewest_errors(seed):
     X, y = random_data(500 + seed, n_rows=30)
     front = pareto_front(X, y, max_depth=2)
     assert len(front) >= 1 and front["proven"].all()
-    assert list(front["fp"]) == sorted(front["fp"]) and list(front["fn"]) == sorted(front["fn"], reverse=True)
+    assert list(front["fp"]) == sorted(front["fp"])
+    assert list(front["fn"]) == sorted(front["fn"], reverse=True)
     for point in front.itertuples():
         predicted = point.tree.predict(X)
         assert ((predicted == 1) & (y == 0)).sum() == point.fp
