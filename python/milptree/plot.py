@@ -2,7 +2,7 @@
 arguments. One box per node: a split's condition (the side it holds on is the left child,
 ``True`` on the root's left edge, as scikit-learn draws it), where its missing values go when
 it learned that, and the node's training rows, class counts and class. Leaves are spread evenly
-and parents sit above the middle of their children. The font is made as large as fits without
+and parents sit above the middle of their children; each edge runs from box to box. The font is made as large as fits without
 two boxes overlapping; with no ``ax`` given, the current figure is first widened so that each
 leaf has about 1.4 inches, which keeps a depth-5 tree readable (about 8-point text).
 """
@@ -101,6 +101,7 @@ def plot_tree(model, ax=None, *, max_depth=None, feature_names=None, class_names
     """
     try:
         import matplotlib.pyplot as plt
+        from matplotlib.patches import FancyArrowPatch
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("plot_tree needs matplotlib: pip install matplotlib") from error
     check_is_fitted(model)
@@ -140,25 +141,33 @@ def plot_tree(model, ax=None, *, max_depth=None, feature_names=None, class_names
             red, green, blue, _ = colours(top % 10)
             box["facecolor"] = (1 - strength * (1 - red), 1 - strength * (1 - green),
                                 1 - strength * (1 - blue))
-        options = dict(xycoords="axes fraction", ha="center", va="center", bbox=box,
-                       fontsize=fontsize or _LARGEST_FONT)
+        annotations.append(ax.annotate(text, xy(node), xycoords="axes fraction", ha="center",
+                                       va="center", bbox=box, zorder=3,
+                                       fontsize=fontsize or _LARGEST_FONT))
+    nodes = sorted(position)
+    for node in nodes:
         parent = _parent(structure, node)
-        if parent is None:
-            annotation = ax.annotate(text, xy(node), **options)
-        else:
-            annotation = ax.annotate(text, xy(parent), xytext=xy(node),
-                                     textcoords="axes fraction",
-                                     arrowprops=dict(arrowstyle="<-"), **options)
-            if parent == 0:
-                # The root's edges say which side the condition holds on, as scikit-learn's.
-                (x0, y0), (x1, y1) = xy(parent), xy(node)
-                left = node == structure.children_left[0]
-                ax.annotate("True" if left else "False", ((x0 + x1) / 2, (y0 + y1) / 2),
-                            xycoords="axes fraction", ha="center", va="center",
-                            fontsize=fontsize or _LARGEST_FONT)
-        annotations.append(annotation)
+        if parent == 0:
+            # The root's edges say which side the condition holds on, as scikit-learn's.
+            (x0, y0), (x1, y1) = xy(parent), xy(node)
+            left = node == structure.children_left[0]
+            ax.annotate("True" if left else "False", ((x0 + x1) / 2, (y0 + y1) / 2),
+                        xycoords="axes fraction", ha="center", va="center", zorder=3,
+                        fontsize=fontsize or _LARGEST_FONT)
     if fontsize is None:
-        _fit_font(ax, annotations, columns, depth)
+        _fit_font(ax, annotations, [(position[n], level[n]) for n in nodes], columns, depth)
+    renderer = ax.figure.canvas.get_renderer()
+    for annotation in annotations:
+        annotation.update_bbox_position_size(renderer)
+    box_of = dict(zip(nodes, annotations))
+    for node in nodes:
+        parent = _parent(structure, node)
+        if parent is not None:
+            # Each edge runs from the parent's box to the child's, under both.
+            ax.add_patch(FancyArrowPatch(
+                xy(parent), xy(node), transform=ax.transAxes, arrowstyle="->",
+                mutation_scale=10, patchA=box_of[parent].get_bbox_patch(),
+                patchB=box_of[node].get_bbox_patch(), zorder=1))
     return annotations
 
 
@@ -172,25 +181,32 @@ def _parent(structure, node):
     return None
 
 
-def _fit_font(ax, annotations, columns, depth):
-    """Sets the largest font size (at most ``_LARGEST_FONT``) at which every box fits its
-    column and level, so that no two boxes overlap."""
+def _fit_font(ax, annotations, places, columns, depth):
+    """Sets the largest font size (at most ``_LARGEST_FONT``) at which no two boxes overlap:
+    boxes of one level leave a gap between them (``places``: each box's column and level), and
+    no box is taller than 90% of a level, so that boxes of two levels never meet."""
     figure = ax.figure
     renderer = figure.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
     column_width = frame.width / columns
     level_height = frame.height / (depth + 1)
     size = _LARGEST_FONT
-    for _ in range(3):
+    for _ in range(4):
         for annotation in annotations:
             annotation.set_fontsize(size)
             annotation.update_bbox_position_size(renderer)
         extents = [a.get_bbox_patch().get_window_extent(renderer) for a in annotations]
-        widest = max(extent.width for extent in extents)
-        tallest = max(extent.height for extent in extents)
-        scale = min(0.95 * column_width / widest, 0.9 * level_height / tallest)
-        if scale >= 1:
+        scale = 0.9 * level_height / max(extent.height for extent in extents)
+        by_level = {}
+        for (column, level), extent in zip(places, extents):
+            by_level.setdefault(level, []).append((column, extent.width))
+        for boxes in by_level.values():
+            boxes.sort()
+            for (left, left_width), (right, right_width) in zip(boxes, boxes[1:]):
+                room = (right - left) * column_width
+                scale = min(scale, 0.95 * room / ((left_width + right_width) / 2))
+        if 0.98 <= scale <= 1.0 or (scale > 1 and size >= _LARGEST_FONT):
             break
-        size = max(size * scale, _SMALLEST_FONT)
+        size = min(max(size * scale, _SMALLEST_FONT), _LARGEST_FONT)
     for text in ax.texts:
         text.set_fontsize(size)

@@ -73,8 +73,9 @@ class TreeStructure:
         errors, each weighing its row's ``sample_weight`` times its class's cost
         (``class_weight``; ``1 / class weight`` for the balanced objective; 1 otherwise).
     core : milptree._core.Tree
-        The engine's tree: ``to_text()``, ``to_dot()``, ``to_json()``, ``save(path)`` (also
-        reachable here directly).
+        The engine's tree: ``to_text()``, ``to_dot()``, ``to_json()``, ``save(path)``; these,
+        and any other name of the engine's tree that scikit-learn's arrays do not use
+        (``classes``, ``features``, ``depth``, ...), are reachable here directly.
     """
 
     def __init__(self, core, arrays):
@@ -99,6 +100,16 @@ class TreeStructure:
     def save(self, path):
         """Writes the tree file that ``milptree predict --tree`` reads."""
         self.core.save(str(path))
+
+    def __getattr__(self, name):
+        # ``tree_`` was the engine's tree before it had these arrays: a name this class does
+        # not define reaches it (``tree_.classes``, ``tree_.features``, ``tree_.depth``, ...).
+        # The arrays' names keep scikit-learn's meanings (``node_count``, ``max_depth``,
+        # ``n_leaves``); the engine's are on ``core``.
+        core = self.__dict__.get("core")
+        if core is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(core, name)
 
     def __repr__(self):
         return (

@@ -67,7 +67,7 @@ def test_plot_tree_at_depth_five_is_readable_and_shows_categories_and_missing_si
     X = rng.integers(0, 8, size=(400, 5)).astype(float)
     X[rng.random(X.shape) < 0.05] = np.nan
     y = ((X[:, 0] + X[:, 1] + rng.normal(size=400)) > 7).astype(int)
-    model = OptimalTreeClassifier(max_depth=5, categorical_features=[4], time_limit=5)
+    model = OptimalTreeClassifier(max_depth=5, categorical_features=[4], time_limit=2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # the time limit may stop it
         model.fit(X, y)

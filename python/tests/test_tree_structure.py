@@ -183,4 +183,6 @@ def test_the_engines_tree_stays_reachable(iris):
     assert model.tree_.to_dot().startswith("digraph")
     assert '"nodes"' in model.tree_.to_json()
     assert list(model.tree_.node_id) == [1, 2, 3, 6, 7]
+    assert model.tree_.classes == model.tree_.core.classes == ["0", "1", "2"]
+    assert model.tree_.depth == 2 and model.tree_.n_splits == 2
     assert model.get_depth() == 2 and model.get_n_leaves() == 3
