@@ -131,8 +131,9 @@ def export_text(model, *, feature_names=None, class_names=None, max_depth=10, sp
         As scikit-learn: each leaf shows ``weights: [...]``, the weighted training rows of each
         class, before its class.
     show_counts : bool, default=True
-        Each leaf shows its training rows per class after its class, as ``milptree show`` does
-        (weighted by ``sample_weight``).
+        Each leaf shows its training rows per class after its class, as ``milptree show`` does,
+        weighted by ``sample_weight`` (the searches' tree files hold the same weighted counts;
+        the MILP methods' hold unweighted ones, which ``milptree show`` prints).
     """
     check_is_fitted(model)
     structure = model.tree_
