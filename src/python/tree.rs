@@ -93,15 +93,18 @@ impl PyTree {
 
     /// Each row's probability of every class, row after row, as the bytes of a native-endian
     /// `float64` array: a logistic tree's (OLCT's) logistic models, every other tree's leaf
-    /// class frequencies.
+    /// class frequencies, smoothed by `smoothing` pseudo-rows per class when given (as
+    /// `milptree predict --proba-smoothing`; refused for a logistic tree).
+    #[pyo3(signature = (x, n_rows, smoothing=None))]
     fn predict_proba<'py>(
         &self,
         py: Python<'py>,
         x: &[u8],
         n_rows: usize,
+        smoothing: Option<f64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let rows = self.rows(x, n_rows)?;
-        let model = ProbabilityModel::for_tree(&self.tree, None).map_err(value_error)?;
+        let model = ProbabilityModel::for_tree(&self.tree, smoothing).map_err(value_error)?;
         let bytes: Vec<u8> = rows
             .iter()
             .flat_map(|row| model.class_probabilities(row))
