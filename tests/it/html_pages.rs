@@ -125,12 +125,15 @@ fn shown_nodes(dom: &str) -> HashMap<usize, ShownNode> {
         .collect()
 }
 
-/// `shown` equals `full`, or is its start cut short by an ellipsis (the full text then in the
-/// tooltip).
+/// `shown` equals `full`, or is its start and its end around an ellipsis (the full text then
+/// in the tooltip).
 fn assert_shows(shown: &str, full: &str, title: &str) {
-    match shown.strip_suffix('\u{2026}') {
-        Some(start) => {
-            assert!(full.starts_with(start), "`{shown}` is not the start of `{full}`");
+    match shown.split_once('\u{2026}') {
+        Some((start, end)) => {
+            assert!(
+                full.starts_with(start) && full.ends_with(end) && start.len() + end.len() < full.len(),
+                "`{shown}` does not shorten `{full}`"
+            );
             assert!(title.contains(full), "the tooltip lacks `{full}`: {title}");
         }
         None => assert_eq!(shown, full),

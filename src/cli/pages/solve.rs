@@ -93,7 +93,7 @@ fn report_facts(document: &SolveDocument) -> Vec<Fact> {
             "first incumbent",
             format!(
                 "{} after {first:.3} s",
-                decimals(report.first_incumbent, 6)
+                figure(report.first_incumbent)
             ),
         ));
     }

@@ -195,7 +195,7 @@ pub fn tree_page(tree: &Tree, rows: Option<&Rows<'_>>) -> String {
     page.facts = tree.provenance.as_ref().map(provenance_facts).unwrap_or_default();
     if tree.provenance.is_none() {
         page.notes
-            .push("the tree file records no provenance (a version-1 file)".to_string());
+            .push("the tree file records no provenance".to_string());
     }
     page.add_tree(tree, tree_caption(tree), Vec::new(), rows);
     page.to_html(Some(&TextView(tree).to_string()))

@@ -6,8 +6,15 @@ use serde::Serialize;
 
 use crate::export::html::tree_model::{RowsModel, TreeModel};
 
-/// The script that draws every page (plain JavaScript, inline SVG).
-const SCRIPT: &str = include_str!("page.js");
+/// The script that draws every page (plain JavaScript, inline SVG): its files in order, run
+/// as one function.
+const SCRIPT: [&str; 5] = [
+    include_str!("script/common.js"),
+    include_str!("script/router.js"),
+    include_str!("script/tree_view.js"),
+    include_str!("script/chart.js"),
+    include_str!("script/page.js"),
+];
 /// The page's styles.
 const STYLE: &str = include_str!("page.css");
 /// No request of any kind: scripts and styles are inline, images are `data:` URLs at most.
@@ -170,6 +177,7 @@ impl Page {
         let data = serde_json::to_string(self)
             .expect("a page is plain data")
             .replace('<', "\\u003c");
+        let script = format!("(function () {{\n'use strict';\n{}}})();\n", SCRIPT.join("\n"));
         let fallback = fallback.map_or_else(String::new, |text| {
             format!("<pre>{}</pre>", escape(text))
         });
@@ -182,7 +190,7 @@ impl Page {
              <main id=\"app\"><h1>{title}</h1><noscript><p>This page draws its trees and \
              charts with JavaScript, which is off.</p>{fallback}</noscript></main>\n\
              <script type=\"application/json\" id=\"milptree-data\">{data}</script>\n\
-             <script>\n{SCRIPT}</script>\n</body>\n</html>\n",
+             <script>\n{script}</script>\n</body>\n</html>\n",
             version = escape(&self.version),
             title = escape(&self.title),
         )
