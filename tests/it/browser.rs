@@ -74,7 +74,10 @@ pub fn open(browser: &Path, page: &Path, fragment: &str, screenshot: Option<&Pat
         "--virtual-time-budget=3000",
     ]);
     command
-        .arg(format!("--user-data-dir={}", dir.path().join("profile").display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.path().join("profile").display()
+        ))
         .arg(format!("--log-net-log={}", netlog.display()));
     if let Some(path) = screenshot {
         command.arg(format!("--screenshot={}", path.display()));
@@ -189,7 +192,12 @@ fn attributes(tag: &str) -> Vec<(String, String)> {
     let mut found = Vec::new();
     let mut rest = tag;
     while let Some(eq) = rest.find("=\"") {
-        let name = rest[..eq].trim().rsplit(' ').next().unwrap_or("").to_string();
+        let name = rest[..eq]
+            .trim()
+            .rsplit(' ')
+            .next()
+            .unwrap_or("")
+            .to_string();
         let value_start = eq + 2;
         let Some(len) = rest[value_start..].find('"') else {
             break;
@@ -213,7 +221,10 @@ pub fn elements<'a>(dom: &'a str, tag: &str, name: &str, prefix: &str) -> Vec<El
             attributes: attributes(&dom[start + open.len()..end]),
             rest: &dom[end + 1..],
         };
-        if element.attribute(name).is_some_and(|v| v.starts_with(prefix)) {
+        if element
+            .attribute(name)
+            .is_some_and(|v| v.starts_with(prefix))
+        {
             found.push(element);
         }
         at = end + 1;

@@ -34,14 +34,17 @@ fn read_json(path: &Path) -> Value {
         .expect("JSON")
 }
 
-/// Per node id, the rows of each class (the tree's classes) and their weight, of the rows of
-/// `data` routed by `milptree predict` with `tree`: a row counts at its leaf and every
-/// ancestor. `weight_column` names the weights in `data`, if any.
+/// Per node id, the rows of each class (the tree's classes) and their total weight.
+type NodeCounts = HashMap<usize, (Vec<usize>, f64)>;
+
+/// The counts of the rows of `data` routed by `milptree predict` with `tree` (a row counts at
+/// its leaf and every ancestor; `weight_column` names the weights in `data`, if any), and
+/// each row's leaf.
 fn routed_counts(
     tree: &Path,
     data: &Path,
     weight_column: Option<&str>,
-) -> (HashMap<usize, (Vec<usize>, f64)>, Vec<usize>) {
+) -> (NodeCounts, Vec<usize>) {
     let dir = tempfile::tempdir().expect("a directory");
     let predictions = dir.path().join("predictions.csv");
     run(&[
@@ -66,7 +69,7 @@ fn routed_counts(
         let record = record.expect("a record");
         weights.push(weight_at.map_or(1.0, |i| record[i].parse::<f64>().expect("a weight")));
     }
-    let mut counts: HashMap<usize, (Vec<usize>, f64)> = HashMap::new();
+    let mut counts = NodeCounts::new();
     let mut leaves = Vec::new();
     let mut reader = csv::Reader::from_path(&predictions).expect("the predictions read");
     for (i, record) in reader.records().enumerate() {
@@ -111,7 +114,9 @@ fn shown_nodes(dom: &str) -> HashMap<usize, ShownNode> {
                     .find(&format!("class=\"{class}"))
                     .expect("the node's text");
                 let start = at + node.rest[at..].find('>').expect("a tag") + 1;
-                crate::browser::unescape(&node.rest[start..start + node.rest[start..].find("</text>").expect("text")])
+                crate::browser::unescape(
+                    &node.rest[start..start + node.rest[start..].find("</text>").expect("text")],
+                )
             };
             let title_start = node.rest.find("<title>").expect("a title") + 7;
             let title_end = node.rest.find("</title>").expect("a title");
@@ -131,7 +136,9 @@ fn assert_shows(shown: &str, full: &str, title: &str) {
     match shown.split_once('\u{2026}') {
         Some((start, end)) => {
             assert!(
-                full.starts_with(start) && full.ends_with(end) && start.len() + end.len() < full.len(),
+                full.starts_with(start)
+                    && full.ends_with(end)
+                    && start.len() + end.len() < full.len(),
                 "`{shown}` does not shorten `{full}`"
             );
             assert!(title.contains(full), "the tooltip lacks `{full}`: {title}");
@@ -176,12 +183,19 @@ fn check_tree(dom: &str, tree_file: &Path, data: &Path, weight_column: Option<&s
             }
             Some("leaf") => {
                 let label = node["label"].as_str().expect("a label");
-                assert!(page.head.starts_with(&format!("{label} \u{b7} p ")), "{}", page.head);
+                assert!(
+                    page.head.starts_with(&format!("{label} \u{b7} p ")),
+                    "{}",
+                    page.head
+                );
             }
             other => panic!("a node of kind {other:?}"),
         }
         let (counts, weight) = routed.get(&id).cloned().unwrap_or_else(|| {
-            (vec![0; tree["classes"].as_array().expect("classes").len()], 0.0)
+            (
+                vec![0; tree["classes"].as_array().expect("classes").len()],
+                0.0,
+            )
         });
         let list: Vec<String> = counts.iter().map(usize::to_string).collect();
         let rows: usize = counts.iter().sum();
@@ -208,7 +222,10 @@ fn check_provenance(dom: &str, made: &Value) {
     for key in ["objective", "bound"] {
         let shown: f64 = fact(dom, key).expect(key).parse().expect("a number");
         let stored = made[key].as_f64().expect(key);
-        assert!((shown - stored).abs() <= 1e-9 * stored.abs().max(1.0), "{key}");
+        assert!(
+            (shown - stored).abs() <= 1e-9 * stored.abs().max(1.0),
+            "{key}"
+        );
     }
     let gap = made["gap"].as_f64().expect("a gap");
     assert_eq!(fact(dom, "gap"), Some(format!("{:.4}%", 100.0 * gap)));
@@ -217,12 +234,18 @@ fn check_provenance(dom: &str, made: &Value) {
         made["training"]["fingerprint"].as_str()
     );
     let rows = made["training"]["rows"].as_u64().expect("rows");
-    assert!(fact(dom, "training").expect("training").starts_with(&format!("{rows} of ")));
+    assert!(fact(dom, "training")
+        .expect("training")
+        .starts_with(&format!("{rows} of ")));
 }
 
 /// No request left the page: none in the browser's network log, none counted by the page.
 fn check_offline(opened: &Opened) {
-    assert!(opened.requests.is_empty(), "requests: {:?}", opened.requests);
+    assert!(
+        opened.requests.is_empty(),
+        "requests: {:?}",
+        opened.requests
+    );
     let counted = element(&opened.dom, "output", "id", "requests");
     assert_eq!(counted.attribute("data-resources"), Some("0"));
     assert_eq!(counted.attribute("data-blocked"), Some("0"));
@@ -275,7 +298,10 @@ fn a_tree_page_shows_every_split_count_and_fact_and_routes_rows_as_predict() {
     // predict's leaf.
     let (_, leaves) = routed_counts(&tree, &penguins, None);
     let routes = element(&opened.dom, "pre", "id", "routes").text("pre");
-    let page_leaves: Vec<usize> = routes.split(',').map(|l| l.parse().expect("a leaf")).collect();
+    let page_leaves: Vec<usize> = routes
+        .split(',')
+        .map(|l| l.parse().expect("a leaf"))
+        .collect();
     assert_eq!(page_leaves, leaves);
     assert!(shot.is_file());
 }
@@ -289,7 +315,11 @@ fn a_solve_page_shows_the_certificate_side_constraints_weights_and_trajectory() 
     let mut weighted = String::new();
     for (i, line) in text.lines().enumerate() {
         let (features, label) = line.rsplit_once(',').expect("a label");
-        let weight = if i == 0 { "w".to_string() } else { (1 + i % 3).to_string() };
+        let weight = if i == 0 {
+            "w".to_string()
+        } else {
+            (1 + i % 3).to_string()
+        };
         weighted.push_str(&format!("{features},{weight},{label}\n"));
     }
     let data = dir.path().join("iris-weighted.csv");
@@ -318,11 +348,20 @@ fn a_solve_page_shows_the_certificate_side_constraints_weights_and_trajectory() 
     check_offline(&opened);
     check_tree(&opened.dom, &tree, &data, Some("w"));
     check_provenance(&opened.dom, &read_json(&tree)["provenance"]);
-    let verdict = report["certificate"]["verdict"].as_str().expect("a verdict");
-    assert!(fact(&opened.dom, "certificate").expect("certificate").starts_with(verdict));
+    let verdict = report["certificate"]["verdict"]
+        .as_str()
+        .expect("a verdict");
+    assert!(fact(&opened.dom, "certificate")
+        .expect("certificate")
+        .starts_with(verdict));
     let constraints = fact(&opened.dom, "side_constraints").expect("side constraints");
-    let used = report["side_constraints"]["features_used"][0].as_str().expect("a feature");
-    assert!(constraints.contains(&format!("features used: {used}")), "{constraints}");
+    let used = report["side_constraints"]["features_used"][0]
+        .as_str()
+        .expect("a feature");
+    assert!(
+        constraints.contains(&format!("features used: {used}")),
+        "{constraints}"
+    );
     assert!(constraints.contains("max_features"), "{constraints}");
     let trajectory = report["trajectory"].as_array().expect("a trajectory");
     let with = |key: &str| trajectory.iter().filter(|p| !p[key].is_null()).count();
@@ -368,7 +407,9 @@ fn a_front_page_shows_every_point_and_each_points_tree() {
             points.len(),
             "a table row per point"
         );
-        let tree = out.join("trees").join(format!("fp{}-fn{}.json", point["fp"], point["fn"]));
+        let tree = out
+            .join("trees")
+            .join(format!("fp{}-fn{}.json", point["fp"], point["fn"]));
         let caption = element(&opened.dom, "h2", "id", "tree-caption").text("h2");
         assert!(
             caption.starts_with(&format!("FP {}, FN {}:", point["fp"], point["fn"])),
@@ -380,7 +421,10 @@ fn a_front_page_shows_every_point_and_each_points_tree() {
             read_json(&tree)["provenance"]["training"]["fingerprint"].as_str()
         );
         assert_eq!(fact(&opened.dom, "fp"), Some(point["fp"].to_string()));
-        assert_eq!(fact(&opened.dom, "termination").as_deref(), front["termination"].as_str());
+        assert_eq!(
+            fact(&opened.dom, "termination").as_deref(),
+            front["termination"].as_str()
+        );
     }
 }
 
@@ -404,12 +448,23 @@ fn a_tune_page_shows_the_curve_the_choice_and_the_refitted_tree() {
         path_str(&out),
     ]);
     let results = read_json(&out.join("results.json"));
-    let opened = open(&browser, &out.join("tune.html"), "", Some(&screenshots().join("tune.png")));
+    let opened = open(
+        &browser,
+        &out.join("tune.html"),
+        "",
+        Some(&screenshots().join("tune.png")),
+    );
     check_offline(&opened);
     let rows = results["rows"].as_array().expect("rows");
-    assert_eq!(series_points(&opened.dom, "validation (mean +/- 1 sd)"), rows.len());
+    assert_eq!(
+        series_points(&opened.dom, "validation (mean +/- 1 sd)"),
+        rows.len()
+    );
     assert_eq!(opened.dom.matches("class=\"chosen-ring\"").count(), 1);
-    assert_eq!(fact(&opened.dom, "chosen").as_deref(), results["chosen"].as_str());
+    assert_eq!(
+        fact(&opened.dom, "chosen").as_deref(),
+        results["chosen"].as_str()
+    );
     let tree = out.join("tree.json");
     check_tree(&opened.dom, &tree, &data, None);
     check_provenance(&opened.dom, &read_json(&tree)["provenance"]);
@@ -462,7 +517,11 @@ fn deep_tree(dir: &Path) -> (PathBuf, PathBuf) {
         .map(|j| format!("a rather long measurement name number {j}"))
         .collect();
     let rows: Vec<Vec<f64>> = (0..600)
-        .map(|_| (0..120).map(|_| f64::from(rng.random_range(0..100u32))).collect())
+        .map(|_| {
+            (0..120)
+                .map(|_| f64::from(rng.random_range(0..100u32)))
+                .collect()
+        })
         .collect();
     let labels: Vec<usize> = (0..600).map(|i| i % 3).collect();
     let classes = vec!["low".to_string(), "middle".to_string(), "high".to_string()];
@@ -539,7 +598,14 @@ fn a_depth_four_tree_page_with_its_rows_is_at_most_300_kb() {
     let dir = tempfile::tempdir().expect("a directory");
     let (tree, page) = (dir.path().join("tree.json"), dir.path().join("tree.html"));
     let data = dataset("breast_cancer");
-    run(&["greedy", path_str(&data), "--depth", "4", "-o", path_str(&tree)]);
+    run(&[
+        "greedy",
+        path_str(&data),
+        "--depth",
+        "4",
+        "-o",
+        path_str(&tree),
+    ]);
     run(&[
         "show",
         path_str(&tree),
@@ -562,7 +628,14 @@ fn the_request_checks_see_a_request_when_a_page_makes_one() {
     let Some(browser) = chromium() else { return };
     let dir = tempfile::tempdir().expect("a directory");
     let tree = dir.path().join("tree.json");
-    run(&["greedy", path_str(&dataset("iris")), "--depth", "1", "-o", path_str(&tree)]);
+    run(&[
+        "greedy",
+        path_str(&dataset("iris")),
+        "--depth",
+        "1",
+        "-o",
+        path_str(&tree),
+    ]);
     let html = run(&["show", path_str(&tree), "--format", "html"]);
     let image = "<img src=\"http://192.0.2.1/pixel.png\"></body>";
     // With the page's policy, the image is blocked before it leaves, and the page counts it.
@@ -573,11 +646,65 @@ fn the_request_checks_see_a_request_when_a_page_makes_one() {
     let counted = element(&opened.dom, "output", "id", "requests");
     assert_eq!(counted.attribute("data-blocked"), Some("1"));
     // Without it, the request starts (and fails: the network is off), and the log has it.
-    let policy_start = html.find("<meta http-equiv=\"Content-Security-Policy\"").expect("a policy");
+    let policy_start = html
+        .find("<meta http-equiv=\"Content-Security-Policy\"")
+        .expect("a policy");
     let policy_end = policy_start + html[policy_start..].find('>').expect("its end") + 1;
     let open_page = format!("{}{}", &html[..policy_start], &html[policy_end..]);
     let leaky = dir.path().join("leaky.html");
     std::fs::write(&leaky, open_page.replace("</body>", image)).expect("written");
     let opened = open(&browser, &leaky, "", None);
     assert_eq!(opened.requests, ["http://192.0.2.1/pixel.png"]);
+}
+
+#[test]
+fn show_writes_every_format_to_o_as_to_stdout_and_data_needs_html() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let tree = dir.path().join("tree.json");
+    let iris = dataset("iris");
+    run(&[
+        "greedy",
+        path_str(&iris),
+        "--depth",
+        "2",
+        "-o",
+        path_str(&tree),
+    ]);
+    for format in ["text", "dot", "json", "html"] {
+        let file = dir.path().join(format!("tree.{format}"));
+        let printed = run(&["show", path_str(&tree), "--format", format]);
+        assert_eq!(
+            run(&[
+                "show",
+                path_str(&tree),
+                "--format",
+                format,
+                "-o",
+                path_str(&file)
+            ]),
+            ""
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).expect("written"),
+            printed,
+            "{format}"
+        );
+    }
+    crate::common::assert_usage_error(
+        &["show", path_str(&tree), "--data", path_str(&iris)],
+        "--data",
+    );
+    // Rows without a column the tree reads are refused, naming it.
+    let (_dir, partial) =
+        crate::common::temp_file("rows.csv", "sepal_length_cm,class\n5.1,setosa\n");
+    let output = milptree(&[
+        "show",
+        path_str(&tree),
+        "--format",
+        "html",
+        "--data",
+        path_str(&partial),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("petal"), "{}", stderr(&output));
 }

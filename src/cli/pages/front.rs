@@ -102,7 +102,12 @@ pub fn front_page(
     let best = document.best.get(Metric::F1.key());
     let mut front = Vec::new();
     let mut table = Vec::new();
-    for (i, (point, tree)) in document.points.iter().zip(&result.outcome.front).enumerate() {
+    for (i, (point, tree)) in document
+        .points
+        .iter()
+        .zip(&result.outcome.front)
+        .enumerate()
+    {
         let chosen = best.is_some_and(|b| b.fp == point.train.fp && b.fn_ == point.train.fn_);
         if chosen {
             page.selected = i;
@@ -191,7 +196,10 @@ pub fn front_page(
             points: vec![ChartPoint {
                 tree: Some(index),
                 label: Some(caption.clone()),
-                ..ChartPoint::at(f64::from(reference.train.fp), f64::from(reference.train.fn_))
+                ..ChartPoint::at(
+                    f64::from(reference.train.fp),
+                    f64::from(reference.train.fn_),
+                )
             }],
         });
         page.add_tree(

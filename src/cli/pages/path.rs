@@ -3,8 +3,8 @@
 
 use crate::cli::path::PathDocument;
 use crate::export::html::{
-    figure, provenance_facts, tree_caption, Chart, ChartPoint, Fact, Page, Rows, Series, SeriesStyle,
-    Table, TableRow,
+    figure, provenance_facts, tree_caption, Chart, ChartPoint, Fact, Page, Rows, Series,
+    SeriesStyle, Table, TableRow,
 };
 use crate::tree::Tree;
 
@@ -82,11 +82,22 @@ pub fn path_page(
             tree: Some(i),
             chosen: false,
         });
-        let mut facts = tree.provenance.as_ref().map(provenance_facts).unwrap_or_default();
-        facts.insert(0, Fact::new("lambda", "leaf penalty", figure(Some(row.lambda))));
+        let mut facts = tree
+            .provenance
+            .as_ref()
+            .map(provenance_facts)
+            .unwrap_or_default();
+        facts.insert(
+            0,
+            Fact::new("lambda", "leaf penalty", figure(Some(row.lambda))),
+        );
         page.add_tree(
             tree,
-            format!("lambda {}: {}", figure(Some(row.lambda)), tree_caption(tree)),
+            format!(
+                "lambda {}: {}",
+                figure(Some(row.lambda)),
+                tree_caption(tree)
+            ),
             facts,
             Some(rows),
         );
@@ -112,7 +123,14 @@ pub fn path_page(
     });
     page.table = Some(Table {
         columns: [
-            "lambda", "leaves", "depth", "objective", "bound", "train", "test", "status",
+            "lambda",
+            "leaves",
+            "depth",
+            "objective",
+            "bound",
+            "train",
+            "test",
+            "status",
             "seconds",
         ]
         .iter()

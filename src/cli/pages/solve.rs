@@ -4,7 +4,8 @@
 
 use crate::cli::output::summary_line;
 use crate::export::html::{
-    figure, provenance_facts, tree_caption, Chart, ChartPoint, Fact, Page, Rows, Series, SeriesStyle,
+    figure, provenance_facts, tree_caption, Chart, ChartPoint, Fact, Page, Rows, Series,
+    SeriesStyle,
 };
 use crate::learn::SolveDocument;
 use crate::solver::TrajectoryPoint;
@@ -45,10 +46,18 @@ fn report_facts(document: &SolveDocument) -> Vec<Fact> {
     let report = &document.report;
     let mut facts = Vec::new();
     if let Some(train) = &document.train {
-        facts.push(Fact::new("train", "on training rows", summary_line("train", train)));
+        facts.push(Fact::new(
+            "train",
+            "on training rows",
+            summary_line("train", train),
+        ));
     }
     if let Some(test) = &document.test {
-        facts.push(Fact::new("test", "on test rows", summary_line("test", test)));
+        facts.push(Fact::new(
+            "test",
+            "on test rows",
+            summary_line("test", test),
+        ));
     }
     facts.push(Fact::new(
         "solver_version",
@@ -79,7 +88,11 @@ fn report_facts(document: &SolveDocument) -> Vec<Fact> {
             format!(
                 "objective {}, {}{}",
                 figure(Some(warm.objective)),
-                if warm.feasible { "feasible" } else { "infeasible" },
+                if warm.feasible {
+                    "feasible"
+                } else {
+                    "infeasible"
+                },
                 document
                     .warm_start_source
                     .as_ref()
@@ -91,10 +104,7 @@ fn report_facts(document: &SolveDocument) -> Vec<Fact> {
         facts.push(Fact::new(
             "first_incumbent",
             "first incumbent",
-            format!(
-                "{} after {first:.3} s",
-                figure(report.first_incumbent)
-            ),
+            format!("{} after {first:.3} s", figure(report.first_incumbent)),
         ));
     }
     facts
@@ -122,10 +132,14 @@ pub fn solve_page(
     if let Some(mismatch) = &document.decode_mismatch {
         page.notes.push(mismatch.message.clone());
     }
-    page.charts.extend(trajectory_chart(&document.report.trajectory));
+    page.charts
+        .extend(trajectory_chart(&document.report.trajectory));
     match tree {
         Some(tree) => page.add_tree(tree, tree_caption(tree), Vec::new(), rows),
         None => page.notes.push("the run found no tree".to_string()),
     }
-    page.to_html(tree.map(|t| crate::export::TextView(t).to_string()).as_deref())
+    page.to_html(
+        tree.map(|t| crate::export::TextView(t).to_string())
+            .as_deref(),
+    )
 }

@@ -49,7 +49,10 @@ pub fn tune_page(
         Fact::new(
             "chosen",
             "chosen",
-            document.chosen.clone().unwrap_or_else(|| "none".to_string()),
+            document
+                .chosen
+                .clone()
+                .unwrap_or_else(|| "none".to_string()),
         ),
         Fact::new(
             "best",
@@ -151,7 +154,11 @@ pub fn tune_page(
         rows: table,
     });
     if let (Some(tree), Some(fit)) = (refit, &document.refit) {
-        let mut facts = tree.provenance.as_ref().map(provenance_facts).unwrap_or_default();
+        let mut facts = tree
+            .provenance
+            .as_ref()
+            .map(provenance_facts)
+            .unwrap_or_default();
         facts.push(Fact::new(
             "refit",
             "refit",

@@ -86,7 +86,11 @@ pub fn provenance_facts(made: &Provenance) -> Vec<Fact> {
     let mut facts = vec![
         Fact::new("method", "method", &made.method),
         Fact::new("solver", "solver", &made.solver),
-        Fact::new("parameters", "parameters", parameters_text(&made.parameters)),
+        Fact::new(
+            "parameters",
+            "parameters",
+            parameters_text(&made.parameters),
+        ),
         Fact::new("termination", "termination", &made.termination),
     ];
     if let Some(source) = &made.tree_source {
@@ -179,7 +183,13 @@ impl Page {
 
     /// Adds `tree` (its weights from `rows`, when they have some) under `caption`, with
     /// `facts` of its own.
-    pub fn add_tree(&mut self, tree: &Tree, caption: String, facts: Vec<Fact>, rows: Option<&Rows<'_>>) {
+    pub fn add_tree(
+        &mut self,
+        tree: &Tree,
+        caption: String,
+        facts: Vec<Fact>,
+        rows: Option<&Rows<'_>>,
+    ) {
         self.trees.push(TreeEntry {
             caption,
             facts,
@@ -192,7 +202,11 @@ impl Page {
 /// or any rows with the tree's columns), embedded when few enough.
 pub fn tree_page(tree: &Tree, rows: Option<&Rows<'_>>) -> String {
     let mut page = Page::new("tree", tree_title(tree)).with_rows(rows);
-    page.facts = tree.provenance.as_ref().map(provenance_facts).unwrap_or_default();
+    page.facts = tree
+        .provenance
+        .as_ref()
+        .map(provenance_facts)
+        .unwrap_or_default();
     if tree.provenance.is_none() {
         page.notes
             .push("the tree file records no provenance".to_string());

@@ -177,10 +177,12 @@ impl Page {
         let data = serde_json::to_string(self)
             .expect("a page is plain data")
             .replace('<', "\\u003c");
-        let script = format!("(function () {{\n'use strict';\n{}}})();\n", SCRIPT.join("\n"));
-        let fallback = fallback.map_or_else(String::new, |text| {
-            format!("<pre>{}</pre>", escape(text))
-        });
+        let script = format!(
+            "(function () {{\n'use strict';\n{}}})();\n",
+            SCRIPT.join("\n")
+        );
+        let fallback =
+            fallback.map_or_else(String::new, |text| format!("<pre>{}</pre>", escape(text)));
         format!(
             "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
              <meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">\n\
@@ -194,5 +196,50 @@ impl Page {
             version = escape(&self.version),
             title = escape(&self.title),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_text_of_the_data_can_close_the_script_or_the_title() {
+        let hostile = "</script><script>alert(1)</script><!--";
+        let mut page = Page::new("tree", format!("title {hostile}"));
+        page.facts.push(Fact::new("method", hostile, hostile));
+        page.notes.push(hostile.to_string());
+        let html = page.to_html(Some(hostile));
+        // The page's own two scripts, and nothing else opens or closes one.
+        assert_eq!(html.matches("<script").count(), 2, "{html}");
+        assert_eq!(html.matches("</script>").count(), 2, "{html}");
+        assert!(!html.contains("<!--"));
+        // The data still holds the text as given.
+        let start = html.find("id=\"milptree-data\">").expect("the data") + 19;
+        let end = start + html[start..].find("</script>").expect("its end");
+        let data: serde_json::Value = serde_json::from_str(&html[start..end]).expect("JSON");
+        assert_eq!(data["facts"][0]["value"], hostile);
+        assert_eq!(data["notes"][0], hostile);
+    }
+
+    #[test]
+    fn the_policy_forbids_every_request() {
+        let html = Page::new("tree", "t").to_html(None);
+        assert!(html.contains(&format!(
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"{POLICY}\">"
+        )));
+        assert!(POLICY.starts_with("default-src 'none';"));
+        for directive in [
+            "connect-src",
+            "font-src",
+            "frame-src",
+            "media-src",
+            "object-src",
+        ] {
+            assert!(
+                !POLICY.contains(directive),
+                "{directive} is left to default-src"
+            );
+        }
     }
 }

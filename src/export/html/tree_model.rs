@@ -218,7 +218,10 @@ fn inputs(tree: &Tree) -> Vec<Input> {
 /// The texts of a split: the left condition and the right one.
 fn split_texts(tree: &Tree, split: &Split) -> (String, String) {
     if let Some((column, value)) = tree.category_split(split) {
-        return (format!("{column} != {value}"), format!("{column} = {value}"));
+        return (
+            format!("{column} != {value}"),
+            format!("{column} = {value}"),
+        );
     }
     let (lhs, rhs) = split_condition(tree, split);
     (format!("{lhs} <= {rhs}"), format!("{lhs} > {rhs}"))
@@ -290,5 +293,32 @@ impl TreeModel {
             logistic: probabilities.and_then(|p| p.logistic_classes()),
             weighted: weighted.is_some(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_embedded_up_to_the_limit_of_values() {
+        let classes = vec!["a".to_string(), "b".to_string()];
+        let fits = vec![vec![1.0; 4]; MAX_EMBEDDED_VALUES / 4];
+        let rows = Rows {
+            source: "rows",
+            values: &fits,
+            classes: &classes,
+            labels: None,
+            weights: None,
+        };
+        assert_eq!(rows.embedded().expect("embedded").values.len(), fits.len());
+        let more = vec![vec![1.0; 4]; MAX_EMBEDDED_VALUES / 4 + 1];
+        let note = Rows {
+            values: &more,
+            ..rows
+        }
+        .embedded()
+        .expect_err("too many values");
+        assert!(note.contains("are not embedded"), "{note}");
     }
 }
