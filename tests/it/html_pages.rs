@@ -480,9 +480,9 @@ fn a_path_page_shows_the_loss_against_leaves_and_each_penaltys_tree() {
         "path",
         path_str(&data),
         "--depth",
-        "2",
+        "3",
         "--leaf-penalty",
-        "0.005..0.1",
+        "0.002..0.1",
         "--steps",
         "3",
         "--quiet",
@@ -501,6 +501,10 @@ fn a_path_page_shows_the_loss_against_leaves_and_each_penaltys_tree() {
     );
     check_offline(&opened);
     assert_eq!(series_points(&opened.dom, "train"), rows.len());
+    // The penalties give trees of more than one size.
+    let leaves: std::collections::HashSet<u64> =
+        rows.iter().filter_map(|r| r["leaves"].as_u64()).collect();
+    assert!(leaves.len() > 1, "{leaves:?}");
     let tree = PathBuf::from(rows[last]["tree_file"].as_str().expect("a tree file"));
     check_tree(&opened.dom, &tree, &data, None);
     check_provenance(&opened.dom, &read_json(&tree)["provenance"]);

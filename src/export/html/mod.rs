@@ -32,11 +32,12 @@ pub fn gap_text(gap: Option<f64>) -> String {
     gap.map_or_else(|| "-".to_string(), |g| format!("{:.4}%", 100.0 * g))
 }
 
-/// A JSON value as short text: strings bare, arrays of strings joined by commas, others as
-/// compact JSON.
+/// A JSON value as short text: strings bare, fractions to ten significant digits, arrays of
+/// strings joined by commas, others as compact JSON.
 fn value_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
+        Value::Number(number) if number.is_f64() => figure(number.as_f64()),
         Value::Array(items) if items.iter().all(Value::is_string) => {
             if items.is_empty() {
                 "none".to_string()
@@ -149,11 +150,12 @@ pub fn provenance_facts(made: &Provenance) -> Vec<Fact> {
 
 /// A tree's caption: its depth, splits and leaves.
 pub fn tree_caption(tree: &Tree) -> String {
+    let (splits, leaves) = (tree.n_splits(), tree.leaves().len());
     format!(
-        "Tree of depth {}: {} splits, {} leaves",
+        "Tree of depth {}: {splits} split{}, {leaves} lea{}",
         tree.actual_depth(),
-        tree.n_splits(),
-        tree.leaves().len()
+        if splits == 1 { "" } else { "s" },
+        if leaves == 1 { "f" } else { "ves" }
     )
 }
 

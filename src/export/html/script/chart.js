@@ -47,6 +47,9 @@ function drawChart(spec, onPick) {
     const c = colour(k);
     const g = s('g', { class: 'series', 'data-name': series.name, 'data-points': series.points.length });
     const sorted = series.style === 'points' ? series.points : series.points.slice().sort((a, b) => a.x - b.x);
+    // A series of points after the first (a reference beside a front) is drawn as rings, so
+    // that a point it shares with the first shows.
+    const ring = series.style === 'points' && k > 0;
     if (series.style === 'line' && sorted.length > 1) {
       g.append(s('polyline', { points: sorted.map((p) => `${X(p.x)},${Y(p.y)}`).join(' '), stroke: c, class: 'line' }));
     }
@@ -60,15 +63,17 @@ function drawChart(spec, onPick) {
         g.append(s('path', { class: 'err', stroke: c,
           d: `M${X(p.x)},${Y(p.y - p.err)} V${Y(p.y + p.err)} M${X(p.x) - 4},${Y(p.y - p.err)} h8 M${X(p.x) - 4},${Y(p.y + p.err)} h8` }));
       }
-      const mark = s('circle', { class: 'pt' + (p.tree !== undefined ? ' pickable' : ''), cx: X(p.x), cy: Y(p.y),
-        r: series.style === 'step' ? 2.5 : 4.5, fill: c, 'data-x': p.x, 'data-y': p.y,
+      const mark = s('circle', { class: 'pt' + (p.tree !== undefined ? ' pickable' : '') + (ring ? ' ring' : ''),
+        cx: X(p.x), cy: Y(p.y), r: series.style === 'step' ? 2.5 : ring ? 7 : 4.5,
+        fill: ring ? 'none' : c, stroke: ring ? c : null, 'data-x': p.x, 'data-y': p.y,
         'data-tree': p.tree, onclick: p.tree !== undefined ? () => onPick(p.tree) : null },
       s('title', { text: p.label || `${spec.x_label} ${num(p.x, 6)}, ${spec.y_label} ${num(p.y, 6)}` }));
       g.append(mark);
       if (p.chosen) g.append(s('circle', { class: 'chosen-ring', cx: X(p.x), cy: Y(p.y), r: 9 }));
     }
     svg.append(g);
-    legend.append(h('span', { class: 'key' }, h('i', { style: `background:${c}` }), series.name));
+    const swatch = ring ? `border:2px solid ${c};border-radius:50%;box-sizing:border-box` : `background:${c}`;
+    legend.append(h('span', { class: 'key' }, h('i', { style: swatch }), series.name));
   });
   return h('section', { class: 'chart-box' }, h('h2', { text: spec.title }), legend, svg);
 }

@@ -1,9 +1,9 @@
 /* milptree's page script: draws the trees, charts and tables of the JSON in #milptree-data as
- HTML and inline SVG. No library and no request: everything the page shows is in the file.
- The page writes these files, in this order, into one function (page.rs): common.js,
- router.js, tree_view.js, chart.js, page.js. The address's fragment can drive it
- (#select=N&click=ID,ID&row=N&route=all): the same actions as the controls, for scripted
- checks. */
+   HTML and inline SVG. No library and no request: everything the page shows is in the file.
+   page.rs writes these files, in this order, into one function: common.js, router.js,
+   tree_view.js, chart.js, page.js. The address's fragment can drive it
+   (#select=N&click=ID,ID&row=N&route=all): the same actions as the controls, for scripted
+   checks. */
 
 // Shared pieces: the page's data, the requests it is refused, sizes, DOM helpers, numbers.
 const started = performance.now();

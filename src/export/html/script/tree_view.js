@@ -10,6 +10,7 @@ class TreeView {
 
   show(entry) {
     this.entry = entry;
+    this.scale = 1;
     this.model = entry.model;
     this.router = new Router(this.model);
     this.byId = this.router.byId;
