@@ -10,6 +10,7 @@ the scikit-learn arrays of ``tree_`` are ``milptree.tree_structure``; the text r
 ``milptree.export``.
 """
 
+import html
 import json
 import numbers
 import os
@@ -689,6 +690,49 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         from milptree.plot import plot_tree
 
         return plot_tree(self, ax=ax, **kwargs)
+
+    def to_html(self, path=None, X=None, y=None):
+        """The fitted tree as one self-contained HTML page (``milptree solve --html``): the
+        diagram, collapsible, with every split, count and leaf probability, and the provenance
+        and report beside it; it opens offline and makes no request. With ``X`` (and ``y``),
+        rows to pick and route through the tree, embedded when they hold at most 20000 values.
+        Written to ``path`` when given; returns the page's text."""
+        check_is_fitted(self)
+        rows, n_rows, labels = None, 0, None
+        if X is not None:
+            rows, n_rows = self._rows(X)
+            if y is not None:
+                position = {c: i for i, c in enumerate(self.tree_.classes)}
+                try:
+                    labels = [position[str(c)] for c in np.asarray(y)]
+                except KeyError as error:
+                    raise ValueError(
+                        f"y has the label {error.args[0]!r}, not a class of the tree"
+                    ) from None
+        report = None if self.report_ is None else json.dumps(self.report_)
+        page = self.tree_.to_html(report, rows, n_rows, labels)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(page)
+        return page
+
+    def _repr_html_(self):
+        """Jupyter's view of a fitted estimator: its page (``to_html``) in a frame of its own;
+        before ``fit``, scikit-learn's view of the parameters."""
+        if not hasattr(self, "tree_"):
+            inner = getattr(super(), "_repr_html_inner", None)
+            return inner() if inner is not None else None
+        page = html.escape(self.to_html(), quote=True)
+        return (f'<iframe title="milptree tree" sandbox="allow-scripts" srcdoc="{page}" '
+                'style="width: 100%; height: 640px; border: 1px solid #d5d9e0; '
+                'border-radius: 8px"></iframe>')
+
+    def _repr_mimebundle_(self, **kwargs):
+        """Jupyter takes the HTML of this bundle before ``_repr_html_``: the fitted tree's
+        page, or scikit-learn's bundle before ``fit``."""
+        if not hasattr(self, "tree_"):
+            return super()._repr_mimebundle_(**kwargs)
+        return {"text/plain": repr(self), "text/html": self._repr_html_()}
 
 
 def _drop_unlabelled_rows(X, y, sample_weight):

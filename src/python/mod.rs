@@ -100,6 +100,7 @@ fn fit(
         data = data.with_weights(weights).map_err(value_error)?;
     }
     let mut classes = data.classes().to_vec();
+    let training = learn::provenance::training_rows(&data, Path::new("X"), None, None);
     let prepared = method.prepare(data).map_err(value_error)?;
     // A method may order the classes its own way (the positive class second), but not
     // learn other ones.
@@ -129,6 +130,10 @@ fn fit(
     let learned = outcome.and_then(|mut outcome| {
         outcome.report.time_limit = time_limit;
         refuse_failed_run(&method, &outcome)?;
+        let made = learn::provenance::of_outcome(&outcome, training);
+        if let Some(tree) = outcome.tree.as_mut() {
+            tree.provenance = Some(made);
+        }
         let sets = Sets {
             train: prepared,
             test: None,
