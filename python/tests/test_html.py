@@ -35,8 +35,9 @@ def test_the_page_holds_the_tree_its_counts_and_provenance(tmp_path, iris):
     assert data["kind"] == "solve"
     tree = data["trees"][0]["model"]
     assert len(tree["nodes"]) == 2 * model.get_n_leaves() - 1
-    # Every node's counts are those of the rows `apply` routes through it.
-    leaves = model.apply(X)
+    # Every node's counts are those of the rows `apply` routes through it (`apply` gives
+    # indexes of `tree_`'s arrays; `tree_.node_id` maps them to the page's heap ids).
+    leaves = model.tree_.node_id[model.apply(X)]
     for node in tree["nodes"]:
         through = np.zeros(len(X), dtype=bool)
         for i, leaf in enumerate(leaves):
