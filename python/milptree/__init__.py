@@ -16,7 +16,23 @@ import sysconfig
 
 from milptree._core import __version__
 
-__all__ = ["OptimalTreeClassifier", "load_tree", "pareto_front", "plot_tree", "__version__"]
+__all__ = [
+    "OptimalTreeClassifier",
+    "export_text",
+    "load_tree",
+    "pareto_front",
+    "plot_tree",
+    "__version__",
+]
+
+# The public names the package imports on first use, and the module each comes from.
+_LAZY = {
+    "OptimalTreeClassifier": "milptree.estimator",
+    "load_tree": "milptree.estimator",
+    "export_text": "milptree.export",
+    "pareto_front": "milptree.pareto",
+    "plot_tree": "milptree.plot",
+}
 
 _WORKER_ENV = "MILPTREE_WORKER"
 
@@ -42,16 +58,13 @@ _use_installed_worker()
 
 
 def __getattr__(name):
-    if name in ("OptimalTreeClassifier", "load_tree"):
-        from milptree import estimator
+    if name in _LAZY:
+        import importlib
 
-        return getattr(estimator, name)
-    if name == "pareto_front":
-        from milptree.pareto import pareto_front
-
-        return pareto_front
-    if name == "plot_tree":
-        from milptree.plot import plot_tree
-
-        return plot_tree
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'milptree' has no attribute {name!r}")
+
+
+def __dir__():
+    """The module's names with those imported on first use, so that completion finds them."""
+    return sorted(set(globals()) | set(__all__))

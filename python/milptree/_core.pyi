@@ -88,11 +88,12 @@ class Tree:
         offsets : bytes
             ``n_rows + 1`` native-endian ``int64`` offsets of each row's path in ``ids``.
         """
-    def predict_proba(self, x: bytes, n_rows: int) -> bytes:
+    def predict_proba(self, x: bytes, n_rows: int, smoothing: Optional[float] = None) -> bytes:
         """Each row's probability of every class.
 
         A logistic tree's (OLCT's) logistic models; for every other tree, the class
-        frequencies of the training rows of the row's leaf.
+        frequencies of the training rows of the row's leaf, smoothed by ``smoothing``
+        pseudo-rows per class when given.
 
         Parameters
         ----------
@@ -100,6 +101,9 @@ class Tree:
             The bytes of a C-ordered ``n_rows`` x ``len(features)`` ``float64`` matrix.
         n_rows : int
             The number of rows of ``x``.
+        smoothing : float, optional
+            Laplace smoothing of the leaf frequencies, ``(n_c + A) / (n + K A)`` over ``K``
+            classes (``milptree predict --proba-smoothing``); refused for a logistic tree.
 
         Returns
         -------
@@ -130,6 +134,33 @@ class Tree:
         str
             The document ``milptree solve -o`` writes.
         """
+    def to_html(
+        self,
+        report: Optional[str] = None,
+        x: Optional[bytes] = None,
+        n_rows: int = 0,
+        labels: Optional[Sequence[int]] = None,
+    ) -> str:
+        """A self-contained HTML page of the tree, as ``milptree show --format html`` writes it.
+
+        Parameters
+        ----------
+        report : str, optional
+            The JSON text of the solve report; with it, the solve's page (``milptree solve
+            --html``): the tree beside its provenance and report.
+        x : bytes, optional
+            Rows to pick and route through the tree: the bytes of a C-ordered ``n_rows`` x
+            ``len(features)`` ``float64`` matrix, embedded when few enough.
+        n_rows : int, default=0
+            The number of rows of ``x``.
+        labels : sequence of int, optional
+            Each row's index into ``classes``.
+
+        Returns
+        -------
+        str
+            The page's text; it opens offline and makes no request.
+        """
     def save(self, path: Union[str, PathLike[str]]) -> None:
         """Writes the tree file that ``milptree predict --tree`` and ``milptree show`` read.
 
@@ -148,11 +179,12 @@ def fit(
     weights: Optional[Sequence[float]],
     options: Sequence[str],
     categories: Optional[Sequence[Optional[Sequence[str]]]] = None,
-) -> Tuple[Tree, str]:
+) -> Tuple[Tree, str, Optional[BaseException]]:
     """Learns a tree with ``milptree solve``'s options.
 
-    The search runs on its own thread with the GIL released; Ctrl-C stops it and raises
-    ``KeyboardInterrupt``.
+    The search runs on its own thread with the GIL released; Ctrl-C asks it to stop and waits
+    for it: the best tree found is returned with the interruption beside it, for the caller to
+    keep or raise. A run stopped before it had a tree raises the interruption.
 
     Parameters
     ----------
@@ -181,6 +213,10 @@ def fit(
         The learned tree.
     report : str
         The JSON document ``milptree solve --json`` prints for the same run.
+    interruption : BaseException or None
+        The exception a signal handler raised while the run went on (Ctrl-C's
+        ``KeyboardInterrupt``; the run then stopped early and the tree is the best it found),
+        or None.
     """
 
 def run_command_line(args: Sequence[str]) -> int:

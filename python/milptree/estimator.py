@@ -4,18 +4,26 @@ The parameters are stored as given in ``__init__`` and checked in ``fit``, where
 the options of ``milptree solve`` (``max_depth`` is ``--depth``, ``min_samples_leaf`` is
 ``--min-leaf``, ...) and go through the command line's own checks: an engine error is a
 ``ValueError`` with the command line's message, the options named as this class names them.
+
+How ``X`` is read (categorical columns, their labels, sparse input) is ``milptree._columns``;
+the scikit-learn arrays of ``tree_`` are ``milptree.tree_structure``; the text rendering is
+``milptree.export``.
 """
 
+import html
 import json
 import numbers
 import os
+import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import _safe_indexing
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, _num_samples, check_is_fitted
 
-from milptree import _core
+from milptree import _columns, _core, tree_structure
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -34,6 +42,9 @@ METHODS = ("dp", "sparse", "oct", "binoct", "flowoct", "olct")
 """The values of ``OptimalTreeClassifier``'s ``method``."""
 MILP_METHODS = ("oct", "binoct", "flowoct", "olct")
 """The methods that are MILP formulations, solved by ``solver``."""
+ON_INTERRUPT = ("keep", "raise")
+"""The values of ``on_interrupt``: what an interrupted fit does (keep the best tree found, or
+re-raise and stay as it was)."""
 
 # Each parameter passed on as a `solve` option: (parameter, option, kind).
 _OPTIONS = (
@@ -78,7 +89,8 @@ def _translate(message, method):
               ("--solver", "solver"), ("--formulation", "method"),
               ("--max-features", "max_features"), ("--max-leaves", "max_leaves"),
               ("--min-leaf-rows", "min_leaf_rows"), ("--max-leaf-rows", "max_leaf_rows"),
-              ("--forbid-feature", "forbidden_features")]
+              ("--forbid-feature", "forbidden_features"), ("--weight-column", "sample_weight"),
+              ("--proba-smoothing", "proba_smoothing")]
     for option, name in sorted(names, key=lambda pair: -len(pair[0])):
         message = message.replace(option, name)
     return message
@@ -151,42 +163,86 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     max_leaf_rows : int, optional
         Side constraint: every leaf has at most this many training rows, counted unweighted
         (oct, binoct, flowoct; ``--max-leaf-rows``).
-    categorical_features : list, optional
-        Columns of ``X`` read as categorical (indexes, or a DataFrame's column names): each
-        value seen in ``fit`` is a category, and splits on the column are equality tests
-        (``colour = 2`` in ``tree_.to_text()``). A value ``fit`` did not see goes the ``!=``
-        way at every split on its column.
+    categorical_features : "from_dtype", list or None, default="from_dtype"
+        Which columns of ``X`` are categorical. ``"from_dtype"``: a DataFrame's object, string
+        and category columns (scikit-learn's meaning); a list (indexes, a DataFrame's column
+        names, or a boolean mask): those columns too, numeric codes read as categories;
+        ``None``: none (a text column is then an error). Each value ``fit`` sees in such a
+        column is a category, kept as ``X`` holds it (``categories_``), and splits on the
+        column are equality tests (``island != Dream`` in ``export_text``). A value ``fit``
+        did not see goes the ``!=`` way at every split on its column, with a warning.
+    proba_smoothing : float, optional
+        Laplace smoothing of ``predict_proba``'s leaf frequencies, ``(n_c + A) / (n + K A)``
+        over ``K`` classes (the command line's ``predict --proba-smoothing``); default 0. Not
+        for a logistic tree (olct).
+    on_interrupt : {"keep", "raise"}, default="keep"
+        What Ctrl-C (a ``KeyboardInterrupt`` raised while ``fit`` runs) does: ``"keep"`` stops
+        the run within a second and keeps the best tree it found (``optimal_`` False, its bound
+        and gap, a ``ConvergenceWarning``); ``"raise"`` stops it and re-raises, the estimator
+        left as it was before ``fit``. A run stopped before it had any tree re-raises either way.
 
     Attributes
     ----------
-    tree_ : milptree._core.Tree
-        The tree: ``to_text()``, ``to_dot()``, ``to_json()``, ``save(path)``.
-    classes_, n_features_in_, feature_names_in_
-        As scikit-learn's estimators have them.
+    tree_ : milptree.tree_structure.TreeStructure
+        The tree as scikit-learn's ``DecisionTreeClassifier.tree_`` has it (``children_left``,
+        ``children_right``, ``feature``, ``threshold``, ``value``, ``n_node_samples``,
+        ``weighted_n_node_samples``, ``impurity``, ``missing_go_to_left``, ``node_count``,
+        ``max_depth``, ``n_leaves``; ``TREE_LEAF`` and ``TREE_UNDEFINED``), with the
+        categorical splits' ``is_categorical`` and ``category``; the engine's tree is
+        ``tree_.core`` (``to_text()``, ``to_dot()``, ``to_json()``, ``save(path)``, also on
+        ``tree_`` itself).
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Each column's share of the decrease of the training objective the tree's splits bring:
+        at each split, the node's errors as a leaf less its two children's (each predicting its
+        best class; an error weighs its row's ``sample_weight`` times its class's cost: the
+        ``class_weight`` dict's, ``1 / class weight`` for the balanced objective, 1 otherwise),
+        added up per column and normalised to sum 1 (all 0 for a single leaf). Metric
+        objectives (f1, mcc, auc, ...) are not sums over rows; their trees are credited by
+        errors.
+    classes_, n_classes_, n_features_in_, feature_names_in_
+        As scikit-learn's classifiers have them.
     categories_ : dict
-        The categories of each categorical column, ``{column index: sorted values}``.
+        The categories of each categorical column, ``{column index: values}`` (numbers sorted
+        as numbers, anything else sorted as text).
     optimal_ : bool
         Whether the tree is proven optimal.
     objective_, bound_, gap_ : float or None
-        The objective of the tree, the proven bound and the relative gap between them.
+        The tree's objective, the proven lower bound on it and the relative gap between them,
+        in the method's own units (what the method minimises, the command line's
+        ``objective``): training errors (each weighing its row's weight) plus ``alpha`` per
+        split for dp and binoct/flowoct; for ``objective="balanced"``, errors weighted so each
+        class weighs as much as in the data; for a metric objective, one minus the metric
+        (f1, mcc, ...); for sparse, the normalised errors (a share of the rows) plus
+        ``leaf_penalty`` per leaf; for oct, the normalised errors plus ``alpha`` per split;
+        for olct, its penalised log-loss. ``report_["errors"]`` is every method's training
+        errors on one scale.
     report_ : dict
         The report ``milptree solve --json`` prints for the same run.
 
-    NaN in ``X`` is a missing value: every split learns, optimally, where the rows missing its
+    ``X`` may be an array, a DataFrame (column names become ``feature_names_in_``; text and
+    category columns are categorical, see ``categorical_features``) or a scipy sparse matrix,
+    made dense (its implicit zeros are zeros, not missing values). NaN (or None, ``pd.NA``) in
+    ``X`` is a missing value: every split learns, optimally, where the rows missing its
     feature go (``olct`` refuses them). At prediction time, a value missing in a feature that
-    had none in training goes to the child more training rows reached.
+    had none in training goes to the child more training rows reached. A row whose label is
+    missing in ``y`` (NaN, None) is dropped with a warning, as the command line drops it.
 
-    Ctrl-C during ``fit`` stops the run within a second and raises ``KeyboardInterrupt``; the
-    estimator is then left as it was before ``fit``.
+    ``fit`` never leaves a half-fitted estimator: when it raises, every attribute is as it was
+    before. A fit stopped by ``time_limit`` keeps the best tree found, with a
+    ``ConvergenceWarning`` (and ``optimal_`` False); so does Ctrl-C (see ``on_interrupt``).
     """
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        tags.input_tags.sparse = True  # made dense, see ``milptree._columns.dense``
         return tags
 
     def _more_tags(self):  # pragma: no cover - scikit-learn < 1.6
         return {"allow_nan": True}
+
+    def __sklearn_is_fitted__(self):
+        return hasattr(self, "tree_")
 
     def __init__(
         self,
@@ -210,12 +266,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         certify=None,
         mip_gap=None,
         solver_options=None,
-        categorical_features=None,
+        categorical_features="from_dtype",
         max_features=None,
         forbidden_features=None,
         max_leaves=None,
         min_leaf_rows=None,
         max_leaf_rows=None,
+        proba_smoothing=None,
+        on_interrupt="keep",
     ):
         self.method = method
         self.categorical_features = categorical_features
@@ -242,6 +300,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_leaves = max_leaves
         self.min_leaf_rows = min_leaf_rows
         self.max_leaf_rows = max_leaf_rows
+        self.proba_smoothing = proba_smoothing
+        self.on_interrupt = on_interrupt
 
     # -- parameters -------------------------------------------------------------------------
 
@@ -320,40 +380,37 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         jobs = n_jobs if n_jobs > 0 else max(1, _available_cores() + 1 + n_jobs)
         return jobs if jobs > 1 else None
 
-    def _row_weights(self, y, sample_weight, X):
+    def _check_own_parameters(self):
+        """The parameters the engine does not see."""
+        if self.on_interrupt not in ON_INTERRUPT:
+            raise ValueError(f"on_interrupt must be 'keep' or 'raise', not {self.on_interrupt!r}")
+        if self.proba_smoothing is not None:
+            _check_kind("proba_smoothing", self.proba_smoothing, numbers.Real)
+            if not (np.isfinite(self.proba_smoothing) and self.proba_smoothing >= 0):
+                raise ValueError(
+                    "proba_smoothing must be a finite number at least 0, not "
+                    f"{self.proba_smoothing!r}"
+                )
+
+    def _row_weights(self, sample_weight, X):
         """Each row's weight (a dict class_weight goes to the engine as class weights), or None
-        when every row weighs 1."""
+        when every row weighs 1. The searches count a row of weight w as w rows: they take
+        whole numbers only."""
         if sample_weight is None:
             return None
-        return _check_sample_weight(sample_weight, X, dtype=np.float64)
-
-    def _categorical_columns(self, n_columns):
-        """The positions of the columns ``categorical_features`` names."""
-        if self.categorical_features is None:
-            return []
-        if isinstance(self.categorical_features, (str, bytes)) or not hasattr(
-            self.categorical_features, "__iter__"
-        ):
-            raise ValueError(
-                f"categorical_features must be a list of columns, not {self.categorical_features!r}"
-            )
-        names = [str(f) for f in getattr(self, "feature_names_in_", [])]
-        positions = set()
-        for item in self.categorical_features:
-            if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
-                if not 0 <= item < n_columns:
-                    raise ValueError(
-                        f"categorical_features: column {item} is out of range (X has {n_columns} columns)"
-                    )
-                positions.add(int(item))
-            elif isinstance(item, str) and item in names:
-                positions.add(names.index(item))
-            else:
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if self.method not in MILP_METHODS:
+            fractional = np.flatnonzero(np.isfinite(weights) & (np.mod(weights, 1) != 0))
+            if len(fractional):
+                row = int(fractional[0])
                 raise ValueError(
-                    f"categorical_features: {item!r} is not a column of X (give column indexes, "
-                    "or names of a DataFrame's columns)"
+                    f"sample_weight: method={self.method!r} counts a row of weight w as w rows, "
+                    f"so it takes whole-number weights only, but row {row} weighs "
+                    f"{float(weights[row])!r}; round the weights, or use a MILP method "
+                    "(method='oct', 'binoct', 'flowoct' or 'olct'), which takes any non-negative "
+                    "weights"
                 )
-        return sorted(positions)
+        return weights
 
     def _constraint_words(self, features):
         """The side constraints as `solve` options, ``forbidden_features`` resolved to the
@@ -400,36 +457,24 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             words += ["--forbid-feature", features[position]]
         return words
 
-    def _encode(self, X):
-        """``X`` with each categorical column replaced by one 0/1 column per category of
-        ``categories_`` (a value not among them: all zeros; a missing value, NaN: NaN in each
-        of its column's categories)."""
-        if not self.categories_:
-            return X
-        parts = []
-        for j in range(X.shape[1]):
-            categories = self.categories_.get(j)
-            if categories is None:
-                parts.append(X[:, j : j + 1])
-            else:
-                column = X[:, j : j + 1]
-                encoded = (column == categories[None, :]).astype(np.float64)
-                encoded[np.isnan(column[:, 0]), :] = np.nan
-                parts.append(encoded)
-        return np.hstack(parts)
-
     # -- learning ---------------------------------------------------------------------------
 
     def fit(self, X, y, sample_weight=None):
         """Learns the tree on ``X`` and ``y``.
 
+        When it raises (or an interruption is re-raised, see ``on_interrupt``), the estimator
+        is left as it was before.
+
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            The training rows; a DataFrame's column names become the feature names
-            (``feature_names_in_``). NaN is a missing value.
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
+            The training rows. A DataFrame's column names become the feature names
+            (``feature_names_in_``) and its text and category columns are categorical (see
+            ``categorical_features``); a scipy sparse matrix is made dense. NaN (or None,
+            ``pd.NA``) is a missing value.
         y : array-like of shape (n_samples,)
-            The labels, any values (at least two classes).
+            The labels, any values (at least two classes); a row whose label is missing is
+            dropped with a warning.
         sample_weight : array-like of shape (n_samples,), optional
             Each row's weight: any non-negative weights for the MILP methods, whole numbers
             for the searches.
@@ -439,76 +484,169 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self : OptimalTreeClassifier
             The fitted estimator.
         """
-        words = self._solve_options()
-        X, y = _validate_data(self, X, y, dtype=np.float64, **_ALLOW_NAN)
+        before = dict(self.__dict__)
+        try:
+            return self._fit(X, y, sample_weight)
+        except BaseException:
+            # Never half-fitted: an error, or an interruption re-raised, leaves every attribute
+            # as it was before fit.
+            self.__dict__.clear()
+            self.__dict__.update(before)
+            raise
+
+    def _training_data(self, X, y, sample_weight):
+        """``X``, ``y`` and ``sample_weight`` as ``fit`` reads them (``milptree._columns``): a
+        sparse ``X`` made dense, the rows without a label dropped, the categorical columns'
+        categories learned and replaced by codes, all validated (``n_features_in_`` and
+        ``feature_names_in_`` set). Returns the coded matrix, ``y``, ``sample_weight`` and the
+        categories, ``{column: categories}``."""
+        X = _columns.dense(X)
+        X, y, sample_weight = _drop_unlabelled_rows(X, y, sample_weight)
+        positions = _columns.categorical_positions(self.categorical_features, X)
+        _refuse_text_read_as_numbers(X, positions)
+        categories = {j: _columns.learn_categories(_columns.column(X, j)) for j in positions}
+        coded, _ = _columns.with_codes(X, categories)
+        coded, y = _validate_data(self, coded, y, dtype=np.float64, **_ALLOW_NAN)
         check_classification_targets(y)
+        return coded, y, sample_weight, categories
+
+    def _fit(self, X, y, sample_weight):
+        words = self._solve_options()
+        self._check_own_parameters()
+        coded, y, sample_weight, categories = self._training_data(X, y, sample_weight)
         classes, labels = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError(
                 f"y has one class only ({classes[0]!r}): a classifier needs at least two classes"
             )
-        weights = self._row_weights(y, sample_weight, X)
+        weights = self._row_weights(sample_weight, coded)
         names = [str(c) for c in classes]
         if len(set(names)) < len(names):
             raise ValueError("two classes of y have the same text; give y labels that differ as text")
-        features = (
-            [str(f) for f in self.feature_names_in_]
-            if hasattr(self, "feature_names_in_")
-            else [f"x{j}" for j in range(X.shape[1])]
-        )
-        self.categories_ = {
-            j: np.unique(X[~np.isnan(X[:, j]), j]) for j in self._categorical_columns(X.shape[1])
-        }
+        features = self._feature_names(coded.shape[1])
+        self.categories_ = categories
         words = words + self._constraint_words(features)
-        categories = None
-        if self.categories_:
-            categories = [
-                [_category_text(v) for v in self.categories_[j]] if j in self.categories_ else None
-                for j in range(X.shape[1])
+        texts = None
+        if categories:
+            texts = [
+                _columns.category_texts(categories[j]) if j in categories else None
+                for j in range(coded.shape[1])
             ]
+        matrix = np.ascontiguousarray(_columns.one_hot(coded, categories), dtype=np.float64)
+        rows = matrix.tobytes()
         try:
-            tree, report = _core.fit(
-                np.ascontiguousarray(self._encode(X), dtype=np.float64).tobytes(),
-                X.shape[0],
+            tree, report, interruption = _core.fit(
+                rows,
+                matrix.shape[0],
                 features,
                 names,
                 labels.astype(np.int64).tolist(),
                 None if weights is None else np.asarray(weights, dtype=np.float64).tolist(),
                 words,
-                categories,
+                texts,
             )
         except ValueError as error:
             raise ValueError(_translate(str(error), self.method)) from None
+        if interruption is not None and (
+            self.on_interrupt == "raise" or not isinstance(interruption, KeyboardInterrupt)
+        ):
+            raise interruption
         self.classes_ = classes
-        self._set_tree(tree)
+        self.n_classes_ = len(classes)
+        row_weights = np.ones(len(labels)) if weights is None else np.asarray(weights, float)
+        totals = tree_structure.node_totals(
+            tree, rows, matrix.shape[0], labels, row_weights, len(classes)
+        )
+        self._set_tree(tree, totals, self._class_costs(labels, row_weights))
         self.report_ = json.loads(report)
         self.optimal_ = self.report_.get("termination") == "optimal"
         self.objective_ = self.report_.get("objective")
         self.bound_ = self.report_.get("best_bound")
         self.gap_ = self.report_.get("rel_gap")
+        self._warn_if_stopped(interrupted=interruption is not None)
         return self
 
-    def _set_tree(self, tree):
-        """Keeps ``tree`` and the map from its class order to ``classes_``."""
+    def _feature_names(self, n_columns):
+        """The engine's name of each column of ``X``: the DataFrame's, or ``x0``, ``x1``, ..."""
+        if hasattr(self, "feature_names_in_"):
+            return [str(f) for f in self.feature_names_in_]
+        return [f"x{j}" for j in range(n_columns)]
+
+    def _class_costs(self, labels, weights):
+        """What an error on each class costs in the training objective (``feature_importances_``):
+        a dict ``class_weight``'s weight, ``1 / class weight`` for the balanced objective, 1
+        otherwise."""
+        if self.class_weight == "balanced" or self.objective == "balanced":
+            totals = np.bincount(labels, weights=weights, minlength=len(self.classes_))
+            return np.where(totals > 0, 1.0 / np.where(totals > 0, totals, 1.0), 0.0)
+        if isinstance(self.class_weight, dict):
+            given = {str(label): float(w) for label, w in self.class_weight.items()}
+            return np.array([given.get(str(c), 1.0) for c in self.classes_])
+        return np.ones(len(self.classes_))
+
+    def _warn_if_stopped(self, interrupted):
+        """A ``ConvergenceWarning`` when the run stopped before proving its tree optimal."""
+        termination = self.report_.get("termination")
+        if not interrupted and termination in (None, "optimal"):
+            return
+        why = "interrupted" if interrupted else f"stopped ({termination})"
+
+        def figure(value):
+            return "unknown" if value is None else f"{value:.6g}"
+
+        warnings.warn(
+            f"fit {why}: the tree kept is the best found, not proven optimal (objective "
+            f"{figure(self.objective_)}, bound {figure(self.bound_)}, gap {figure(self.gap_)})",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+
+    def _set_tree(self, tree, totals=None, class_costs=None, document=None):
+        """Keeps the engine's ``tree`` (``tree_.core``), its scikit-learn arrays (``tree_``;
+        ``totals``: the training rows reaching each node, see
+        ``tree_structure.node_totals``), and the map from its class order to ``classes_``."""
         position = {str(c): i for i, c in enumerate(self.classes_)}
-        self.tree_ = tree
         self._tree_classes = np.array([position[c] for c in tree.classes], dtype=np.int64)
+        self.tree_ = tree_structure.build(
+            tree, self._tree_classes, self.categories_, self.n_features_in_, totals, class_costs,
+            document,
+        )
+
+    @property
+    def feature_importances_(self):
+        """Each column's share of the decrease of the training objective the tree's splits bring.
+
+        See the class's documentation and ``TreeStructure.compute_feature_importances``.
+
+        Returns
+        -------
+        importances : ndarray of shape (n_features_in_,)
+            Normalised to sum 1 (all 0 for a single leaf).
+        """
+        check_is_fitted(self)
+        return self.tree_.compute_feature_importances()
 
     # -- prediction -------------------------------------------------------------------------
 
     def _rows(self, X):
+        """The engine's matrix of ``X`` (its bytes and rows), checked against the fit; a
+        category ``fit`` never saw is a warning."""
         check_is_fitted(self)
-        X = _validate_data(self, X, reset=False, dtype=np.float64, **_ALLOW_NAN)
-        X = self._encode(X) if getattr(self, "categories_", None) else X
-        return np.ascontiguousarray(X, dtype=np.float64).tobytes(), X.shape[0]
+        X = _columns.dense(X)
+        coded, unseen = _columns.with_codes(X, self.categories_)
+        coded = _validate_data(self, coded, reset=False, dtype=np.float64, **_ALLOW_NAN)
+        _columns.warn_unseen(unseen, self._feature_names(coded.shape[1]))
+        matrix = _columns.one_hot(coded, self.categories_)
+        return np.ascontiguousarray(matrix, dtype=np.float64).tobytes(), matrix.shape[0]
 
     def predict(self, X):
         """The class of each row.
 
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
-            The rows, columns as in ``fit`` (NaN: a missing value).
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
+            The rows, columns as in ``fit`` (NaN: a missing value; a category ``fit`` did not
+            see goes the ``!=`` way, with a warning).
 
         Returns
         -------
@@ -516,18 +654,18 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             A label of ``classes_`` per row.
         """
         rows, n = self._rows(X)
-        index = np.frombuffer(self.tree_.predict(rows, n), dtype=np.int64)
+        index = np.frombuffer(self.tree_.core.predict(rows, n), dtype=np.int64)
         return self.classes_[self._tree_classes[index]]
 
     def predict_proba(self, X):
         """Each row's probability of every class.
 
-        The class frequencies of the training rows of the row's leaf (a logistic tree's,
-        OLCT's, logistic models).
+        The class frequencies of the training rows of the row's leaf, smoothed by
+        ``proba_smoothing`` (a logistic tree's, OLCT's, logistic models).
 
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
             The rows, columns as in ``fit`` (NaN: a missing value).
 
         Returns
@@ -537,46 +675,59 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         rows, n = self._rows(X)
         k = len(self.classes_)
-        by_tree = np.frombuffer(self.tree_.predict_proba(rows, n), dtype=np.float64).reshape(n, k)
+        smoothing = None if self.proba_smoothing is None else float(self.proba_smoothing)
+        try:
+            proba = self.tree_.core.predict_proba(rows, n, smoothing)
+        except ValueError as error:
+            raise ValueError(_translate(str(error), self.method)) from None
+        by_tree = np.frombuffer(proba, dtype=np.float64).reshape(n, k)
         proba = np.empty_like(by_tree)
         proba[:, self._tree_classes] = by_tree
         return proba
 
+    def _node_indexes(self, ids):
+        """The ``tree_`` index of each of the engine's node ids."""
+        lookup = np.full(int(self.tree_.node_id.max()) + 1, -1, dtype=np.int64)
+        lookup[self.tree_.node_id] = np.arange(self.tree_.node_count)
+        return lookup[ids]
+
     def apply(self, X):
-        """The id of the leaf each row reaches.
+        """The leaf each row reaches, as its index in ``tree_``'s arrays (as scikit-learn's).
 
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
             The rows, columns as in ``fit`` (NaN: a missing value).
 
         Returns
         -------
         leaves : ndarray of shape (n_samples,)
-            Leaf ids: the root is 1, the children of ``k`` are ``2k`` and ``2k + 1``.
+            Indexes into ``tree_``'s arrays; ``tree_.node_id[leaves]`` gives the engine's ids
+            (root 1, the children of ``k`` are ``2k`` and ``2k + 1``), the leaf ``milptree
+            predict`` prints.
         """
         rows, n = self._rows(X)
-        return np.frombuffer(self.tree_.apply(rows, n), dtype=np.int64).copy()
+        return self._node_indexes(np.frombuffer(self.tree_.core.apply(rows, n), dtype=np.int64))
 
     def decision_path(self, X):
         """The nodes each row passes through.
 
         Parameters
         ----------
-        X : array-like or DataFrame of shape (n_samples, n_features)
+        X : array-like, DataFrame or sparse matrix of shape (n_samples, n_features)
             The rows, columns as in ``fit`` (NaN: a missing value).
 
         Returns
         -------
         indicator : scipy.sparse.csr_matrix of shape (n_samples, tree_.node_count)
-            Entry ``(i, k)`` is 1 when row ``i`` passes node ``k`` (node ids as in
-            ``apply``; column 0 is no node).
+            Entry ``(i, k)`` is 1 when row ``i`` passes node ``k``, the index in ``tree_``'s
+            arrays (as scikit-learn's).
         """
         from scipy.sparse import csr_matrix
 
         rows, n = self._rows(X)
-        ids, offsets = self.tree_.decision_paths(rows, n)
-        indices = np.frombuffer(ids, dtype=np.int64)
+        ids, offsets = self.tree_.core.decision_paths(rows, n)
+        indices = self._node_indexes(np.frombuffer(ids, dtype=np.int64))
         indptr = np.frombuffer(offsets, dtype=np.int64)
         data = np.ones(len(indices), dtype=np.int64)
         return csr_matrix((data, indices, indptr), shape=(n, self.tree_.node_count))
@@ -590,7 +741,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             0 for a single leaf.
         """
         check_is_fitted(self)
-        return self.tree_.depth
+        return self.tree_.max_depth
 
     def get_n_leaves(self):
         """The number of leaves.
@@ -605,16 +756,42 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # -- renderings and files ---------------------------------------------------------------
 
-    def export_text(self):
-        """The tree as indented text, as ``milptree show`` prints it.
+    def export_text(self, *, feature_names=None, class_names=None, max_depth=10, spacing=3,
+                    decimals=None, show_weights=False, show_counts=True):
+        """The tree as indented text, with scikit-learn's ``export_text`` arguments.
+
+        With none, as ``milptree show`` prints it; see :func:`milptree.export_text`.
+
+        Parameters
+        ----------
+        feature_names : list of str, optional
+            A name per column of ``X`` (default: ``feature_names_in_``, or ``x0``, ``x1``,
+            ...).
+        class_names : list of str or "auto", optional
+            A name per class, in ``classes_`` order (default: the classes).
+        max_depth : int, default=10
+            Levels shown; a deeper branch reads ``truncated branch of depth N``.
+        spacing : int, default=3
+            Width of each level's indentation.
+        decimals : int, optional
+            Decimals of thresholds and weights (default: thresholds as the command line
+            writes them, weights with 2).
+        show_weights : bool, default=False
+            Each leaf shows ``weights: [...]``, the weighted training rows of each class.
+        show_counts : bool, default=True
+            Each leaf shows its training rows per class after its class, as ``milptree show``
+            does.
 
         Returns
         -------
         text : str
-            One line per node, scikit-learn's ``export_text`` layout.
+            One line per node, ending with a newline.
         """
-        check_is_fitted(self)
-        return self.tree_.to_text()
+        from milptree.export import export_text
+
+        return export_text(self, feature_names=feature_names, class_names=class_names,
+                           max_depth=max_depth, spacing=spacing, decimals=decimals,
+                           show_weights=show_weights, show_counts=show_counts)
 
     def export_graphviz(self):
         """The tree as a Graphviz DOT digraph.
@@ -625,7 +802,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             The DOT source (``dot -Tpng`` draws it).
         """
         check_is_fitted(self)
-        return self.tree_.to_dot()
+        return self.tree_.core.to_dot()
 
     def save_tree(self, path):
         """Writes the tree file that ``milptree predict --tree`` reads.
@@ -637,7 +814,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             ``x1``, ... and the label column ``class``.
         """
         check_is_fitted(self)
-        self.tree_.save(str(path))
+        self.tree_.core.save(str(path))
 
     def plot_tree(self, ax=None, **kwargs):
         """Draws the tree with matplotlib.
@@ -647,16 +824,124 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         ax : matplotlib.axes.Axes, optional
             The axes to draw on (the current axes by default).
         **kwargs
-            Passed to :func:`milptree.plot_tree` (``fontsize``).
+            Passed to :func:`milptree.plot_tree` (scikit-learn's arguments: ``max_depth``,
+            ``feature_names``, ``class_names``, ``filled``, ``fontsize``, ...).
 
         Returns
         -------
         annotations : list of matplotlib.text.Annotation
-            One per node.
+            One per node drawn.
         """
         from milptree.plot import plot_tree
 
         return plot_tree(self, ax=ax, **kwargs)
+
+    def to_html(self, path=None, X=None, y=None):
+        """The fitted tree as one self-contained HTML page, as ``milptree solve --html`` writes it.
+
+        The diagram, collapsible, with every split, count and leaf probability, and the
+        provenance and report beside it; it opens offline and makes no request.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            The file to write the page to.
+        X : array-like or DataFrame of shape (n_samples, n_features), optional
+            Rows to pick and route through the tree, columns as in ``fit``; embedded when they
+            hold at most 20000 values.
+        y : array-like of shape (n_samples,), optional
+            The labels of the rows of ``X``, each a class of the tree.
+
+        Returns
+        -------
+        page : str
+            The page's text (also written to ``path`` when given).
+        """
+        check_is_fitted(self)
+        rows, n_rows, labels = None, 0, None
+        if X is not None:
+            rows, n_rows = self._rows(X)
+            if y is not None:
+                position = {c: i for i, c in enumerate(self.tree_.classes)}
+                try:
+                    labels = [position[str(c)] for c in np.asarray(y)]
+                except KeyError as error:
+                    raise ValueError(
+                        f"y has the label {error.args[0]!r}, not a class of the tree"
+                    ) from None
+        report = None if self.report_ is None else json.dumps(self.report_)
+        page = self.tree_.to_html(report, rows, n_rows, labels)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(page)
+        return page
+
+    def _repr_html_(self):
+        """Jupyter's view of a fitted estimator: its page (``to_html``) in a frame of its own;
+        before ``fit``, scikit-learn's view of the parameters."""
+        if not hasattr(self, "tree_"):
+            inner = getattr(super(), "_repr_html_inner", None)
+            return inner() if inner is not None else None
+        page = html.escape(self.to_html(), quote=True)
+        return (f'<iframe title="milptree tree" sandbox="allow-scripts" srcdoc="{page}" '
+                'style="width: 100%; height: 640px; border: 1px solid #d5d9e0; '
+                'border-radius: 8px"></iframe>')
+
+    def _repr_mimebundle_(self, **kwargs):
+        """Jupyter takes the HTML of this bundle before ``_repr_html_``: the fitted tree's
+        page, or scikit-learn's bundle before ``fit``."""
+        if not hasattr(self, "tree_"):
+            return super()._repr_mimebundle_(**kwargs)
+        return {"text/plain": repr(self), "text/html": self._repr_html_()}
+
+
+def _drop_unlabelled_rows(X, y, sample_weight):
+    """``X``, ``y`` and ``sample_weight`` without the rows whose label is missing (NaN, None,
+    ``pd.NA``), with a warning giving their number, as the command line drops them; a ``y``
+    with no label at all is an error. Shapes that do not match are left to the validation."""
+    if y is None:
+        return X, y, sample_weight
+    labels = y if hasattr(y, "isna") else np.asarray(y)
+    if getattr(labels, "ndim", 1) == 2 and labels.shape[1] == 1:
+        labels = np.asarray(labels).ravel()
+    if getattr(labels, "ndim", 1) != 1:
+        return X, y, sample_weight
+    missing = labels.isna().to_numpy() if hasattr(labels, "isna") else _columns.is_missing(labels)
+    if not missing.any():
+        return X, y, sample_weight
+    try:
+        same_rows = _num_samples(X) == len(missing)
+    except TypeError:
+        same_rows = False
+    if not same_rows:
+        return X, y, sample_weight
+    if missing.all():
+        raise ValueError("Input y contains NaN: every label is missing")
+    dropped = int(missing.sum())
+    warnings.warn(
+        f"y: {dropped} row{'' if dropped == 1 else 's'} with a missing label dropped",
+        UserWarning,
+        stacklevel=4,
+    )
+    keep = np.flatnonzero(~missing)
+    if sample_weight is not None and not np.isscalar(sample_weight):
+        sample_weight = _safe_indexing(np.asarray(sample_weight), keep)
+    return _safe_indexing(X, keep), _safe_indexing(y, keep), sample_weight
+
+
+def _refuse_text_read_as_numbers(X, categorical):
+    """Refuses a DataFrame text or category column that is not read as categorical, naming it
+    (the conversion to numbers would say only that a string is not a number)."""
+    if not _columns.is_frame(X):
+        return
+    typed = _columns.categorical_positions(_columns.FROM_DTYPE, X)
+    left = [X.columns[j] for j in typed if j not in categorical]
+    if left:
+        raise ValueError(
+            f"column {left[0]!r} holds text or categories, but categorical_features=None reads "
+            "every column as numbers; leave categorical_features at 'from_dtype' (the default) "
+            "to read it as categorical"
+        )
 
 
 def load_tree(path):
@@ -670,18 +955,57 @@ def load_tree(path):
     Returns
     -------
     model : OptimalTreeClassifier
-        A fitted estimator: ``classes_`` are the file's class labels (text),
-        ``feature_names_in_`` its feature names, in the columns' order (unless they are
-        ``x0``, ``x1``, ..., those of a tree learned from an array).
+        A fitted estimator that predicts on the columns the tree was learned from:
+        ``classes_`` are the file's class labels (text), ``feature_names_in_`` its columns'
+        names (unless they are ``x0``, ``x1``, ..., those of a tree learned from an array),
+        ``categories_`` the categories of its categorical columns (text).
     """
-    tree = _core.read_tree(str(path))
+    return estimator_of_tree(_core.read_tree(str(path)))
+
+
+def estimator_of_tree(tree, classes=None, categories=None):
+    """An estimator holding the engine's tree (see ``load_tree``).
+
+    Parameters
+    ----------
+    tree : milptree._core.Tree
+        The engine's tree.
+    classes : ndarray, optional
+        The labels of its classes in ``classes_``'s order, each ``str`` of one of the tree's
+        (default: the tree's, as text).
+    categories : dict, optional
+        ``{column: values}`` whose texts are the tree's categories, to keep in
+        ``categories_`` in their place (default: the texts).
+
+    Returns
+    -------
+    model : OptimalTreeClassifier
+        A fitted estimator (``report_``, ``optimal_``, ``objective_``, ``bound_`` and
+        ``gap_`` None).
+    """
+    document = json.loads(tree.to_json())
+    columns = [c for c in document["columns"] if c["kind"] in ("numeric", "categorical")]
     model = OptimalTreeClassifier(max_depth=tree.max_depth)
-    model.classes_ = np.array(tree.classes, dtype=object)
-    model.n_features_in_ = len(tree.features)
-    if tree.features != [f"x{j}" for j in range(len(tree.features))]:
+    model.classes_ = np.array(tree.classes, dtype=object) if classes is None else classes
+    model.n_classes_ = len(model.classes_)
+    model.n_features_in_ = len(columns)
+    names = [c["name"] for c in columns]
+    if names != [f"x{j}" for j in range(len(names))]:
         # Named features (not those of a tree learned from an array).
-        model.feature_names_in_ = np.array(tree.features, dtype=object)
-    model._set_tree(tree)
+        model.feature_names_in_ = np.array(names, dtype=object)
+    model.categories_ = {}
+    for j, column in enumerate(columns):
+        if column["kind"] != "categorical":
+            continue
+        texts = column["categories"]
+        known = (categories or {}).get(j)
+        if known is not None and set(_columns.category_texts(known)) == set(texts):
+            # The same categories, in the tree's order (its features follow it).
+            by_text = dict(zip(_columns.category_texts(known), known))
+            model.categories_[j] = np.array([by_text[t] for t in texts], dtype=known.dtype)
+        else:
+            model.categories_[j] = np.array(texts, dtype=object)
+    model._set_tree(tree, document=document)
     model.report_ = None
     model.optimal_ = None
     model.objective_ = model.bound_ = model.gap_ = None
@@ -700,10 +1024,3 @@ def _available_cores():
     if share.isdigit() and int(share) > 0:
         cores = min(cores, int(share))
     return max(1, cores)
-
-
-def _category_text(value):
-    """A category's text: a whole number without its ``.0``, any other number as Python
-    writes it."""
-    value = float(value)
-    return str(int(value)) if value.is_integer() else repr(value)

@@ -16,7 +16,14 @@ import milptree
 from milptree import _core
 
 PACKAGE = pathlib.Path(milptree.__file__).parent
-MODULES = ["milptree", "milptree.estimator", "milptree.pareto", "milptree.plot"]
+MODULES = [
+    "milptree",
+    "milptree.estimator",
+    "milptree.export",
+    "milptree.pareto",
+    "milptree.plot",
+    "milptree.tree_structure",
+]
 # numpydoc's checks that every docstring passes: GL08 no docstring, SS01 no summary, SS03 a
 # summary without a full stop, PR01 a parameter not described, PR02 a described parameter that
 # is not one, PR07 a parameter without a description, RT01 no Returns section where a value is
@@ -56,6 +63,9 @@ def test_the_public_names_are_found():
     assert "milptree.pareto.pareto_front" in NAMES
     assert "milptree.plot.plot_tree" in NAMES
     assert "milptree.estimator.load_tree" in NAMES
+    assert "milptree.export.export_text" in NAMES
+    assert "milptree.estimator.OptimalTreeClassifier.to_html" in NAMES
+    assert "milptree.tree_structure.TreeStructure.compute_feature_importances" in NAMES
 
 
 def test_every_exported_name_resolves_to_a_documented_object():

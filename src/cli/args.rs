@@ -27,7 +27,7 @@ pub enum Command {
     Greedy(GreedyArgs),
     /// Predict the class of every row of a CSV file with a saved tree.
     Predict(PredictArgs),
-    /// Render a saved tree as text, Graphviz DOT or JSON.
+    /// Render a saved tree as text, Graphviz DOT, JSON or a self-contained HTML page.
     Show(ShowArgs),
     /// Learn an optimal tree: build a formulation, solve it with HiGHS or CBC, report.
     Solve(SolveArgs),
@@ -201,6 +201,10 @@ pub struct SolveArgs {
     /// Write the tree to this JSON file.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Write a self-contained HTML page to this file: the tree, its provenance and
+    /// certificate, and the solver's incumbent and bound against time.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -271,6 +275,10 @@ pub struct ParetoArgs {
     /// Without --out-dir: print the JSON report on stdout instead of the CSV.
     #[arg(long)]
     pub json: bool,
+    /// Write a self-contained HTML page of the front to this file (each point's tree a click
+    /// away); with --out-dir it is also written there as front.html.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// No progress line and no summary.
     #[arg(long)]
     pub quiet: bool,
@@ -342,6 +350,8 @@ pub enum ShowFormat {
     Text,
     Dot,
     Json,
+    /// One self-contained page: the tree as a diagram, its provenance, a row's path.
+    Html,
 }
 
 #[derive(Debug, Args)]
@@ -351,4 +361,16 @@ pub struct ShowArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = ShowFormat::Text)]
     pub format: ShowFormat,
+    /// Write the rendering to this file instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// [html] Rows to pick and route on the page (the training file, or any CSV file with the
+    /// tree's columns, read as `predict` reads it), embedded when they hold at most 20000
+    /// values; with a weight column, every node also shows its rows' weight.
+    #[arg(long, value_name = "FILE")]
+    pub data: Option<PathBuf>,
+    #[command(flatten)]
+    pub delimiter: crate::cli::column_args::DelimiterArgs,
+    #[command(flatten)]
+    pub missing: crate::cli::missing_args::MissingArgs,
 }

@@ -41,6 +41,8 @@ pub fn run(args: GreedyArgs) -> Result<()> {
         time_limit: None,
         milptree_version: Provenance::this_version(),
         training: crate::cli::output::training_rows(&args.data, &data.train),
+        certificate: None,
+        side_constraints: None,
     });
     if let Some(path) = &args.output {
         write_file(path, &tree.to_json_string())?;

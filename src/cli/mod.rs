@@ -17,6 +17,7 @@ mod interrupt;
 mod missing_args;
 mod model_args;
 mod output;
+pub(crate) mod pages;
 mod pareto;
 mod path;
 mod predict;

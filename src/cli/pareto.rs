@@ -10,11 +10,13 @@ use crate::cli::args::ParetoArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::SolverChoice;
 use crate::cli::output::{data_block, print_json, write_file};
+use crate::cli::pages::{front_page, write_page};
 use crate::cli::solve::relabel_rule;
 use crate::data::ThresholdMode;
 use crate::dp::DEFAULT_MEMORY_LIMIT_MB;
 use crate::error::{Error, Result};
 use crate::experiment::plots::front::FrontFigure;
+use crate::export::html::Rows;
 use crate::formulation::binoct::BinOct;
 use crate::formulation::oct::Oct;
 use crate::formulation::{AnyFormulation, FormulationName, Objective};
@@ -105,6 +107,8 @@ pub fn run(args: ParetoArgs) -> Result<()> {
                 time_limit: args.time_limit,
                 milptree_version: Provenance::this_version(),
                 training: training.clone(),
+                certificate: None,
+                side_constraints: None,
             });
             tree.learned_by = Some(learned_by);
             let path = dir.join(format!(
@@ -128,6 +132,33 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         &tree_files,
     );
     let mut written = Vec::new();
+    let pages = args
+        .html
+        .iter()
+        .cloned()
+        .chain(args.out.as_ref().map(|dir| dir.join("front.html")))
+        .collect::<Vec<_>>();
+    if !pages.is_empty() {
+        if let Some(dir) = &args.out {
+            create_dir(dir)?;
+        }
+        let source = format!(
+            "training rows of {} (positive class {})",
+            args.data.data.display(),
+            sets.train.classes()[1]
+        );
+        let fingerprint = crate::cli::output::training_rows(&args.data, &original.train);
+        let page = front_page(
+            &document,
+            &result,
+            &Rows::of(&sets.train, &source),
+            &fingerprint.fingerprint,
+        );
+        for path in &pages {
+            write_page(path, &page)?;
+            written.push(path.display().to_string());
+        }
+    }
     if let Some(dir) = &args.out {
         create_dir(dir)?;
         let json_path = dir.join("front.json");

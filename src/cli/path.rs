@@ -16,8 +16,10 @@ use crate::cli::model_args::{
     SparseArgs,
 };
 use crate::cli::output::{print_json, write_file};
+use crate::cli::pages::{path_page, write_page};
 use crate::data::{Sets, ThresholdMode};
 use crate::error::{Error, Result};
+use crate::export::html::Rows;
 use crate::learn::search_line::SearchLine;
 use crate::learn::{provenance, DataBlock, LearnOptions, SparseParams};
 use crate::solver::Progress;
@@ -69,6 +71,10 @@ pub struct PathArgs {
     /// command lines).
     #[arg(long, value_name = "FILE", hide = true)]
     pub plot: Option<PathBuf>,
+    /// Write a self-contained HTML page to this file: loss against leaves, the table and each
+    /// penalty's tree; with --out-dir it is also written there as path.html.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,
@@ -264,6 +270,7 @@ pub fn run(args: PathArgs) -> Result<()> {
         })?;
     }
     let mut rows = Vec::with_capacity(found.len());
+    let mut trees = Vec::with_capacity(found.len());
     for ((search, problem), found) in searches.iter().zip(&problems).zip(found) {
         let mut outcome = search.outcome(found, &data.train, problem, args.time_limit);
         let made = provenance::of_outcome(
@@ -312,6 +319,7 @@ pub fn run(args: PathArgs) -> Result<()> {
             test,
             tree_file,
         });
+        trees.push(tree.clone());
     }
     let objective = base.objective.name().to_string();
     let mut figures_written = Vec::new();
@@ -325,25 +333,48 @@ pub fn run(args: PathArgs) -> Result<()> {
     for csv in args.output.iter().chain(&table) {
         write_file(csv, &to_csv(&rows))?;
     }
+    let document = PathDocument {
+        command: "path".to_string(),
+        data: DataBlock::new(
+            &args.data.data,
+            &data,
+            Some(args.data.seed),
+            args.data.test_fraction,
+        ),
+        objective,
+        depth,
+        thresholds: base.thresholds,
+        rows,
+        figures: figures_written,
+    };
+    let pages: Vec<PathBuf> = args
+        .html
+        .iter()
+        .cloned()
+        .chain(args.out.as_ref().map(|dir| dir.join("path.html")))
+        .collect();
+    if !pages.is_empty() {
+        let source = format!("training rows of {}", args.data.data.display());
+        let training = crate::cli::output::training_rows(&args.data, &data.train);
+        let page = path_page(
+            &document,
+            &trees,
+            &Rows::of(&data.train, &source),
+            &training.fingerprint,
+        );
+        for path in &pages {
+            write_page(path, &page)?;
+        }
+    }
     if args.json {
-        print_json(&PathDocument {
-            command: "path".to_string(),
-            data: DataBlock::new(
-                &args.data.data,
-                &data,
-                Some(args.data.seed),
-                args.data.test_fraction,
-            ),
-            objective,
-            depth,
-            thresholds: base.thresholds,
-            rows,
-            figures: figures_written,
-        })?;
+        print_json(&document)?;
     } else {
-        print_table(&args.data.data, &data, &objective, &rows)?;
-        for file in &figures_written {
+        print_table(&args.data.data, &data, &document.objective, &document.rows)?;
+        for file in &document.figures {
             crate::outln!("figure written to {file}")?;
+        }
+        for page in &pages {
+            crate::outln!("page written to {}", page.display())?;
         }
     }
     Ok(())

@@ -191,7 +191,7 @@ fn roc_auc(
 /// Maps the labels of the data the way the tree's training data was relabelled, when it was
 /// (`learned_by.relabel.map`, e.g. OLCT's `X` / `not X`), numbers matched by value; labels
 /// outside the map stay as they are.
-fn apply_relabel_rule(tree: &Tree, observations: &mut Observations) {
+pub(crate) fn apply_relabel_rule(tree: &Tree, observations: &mut Observations) {
     let Some(map) = tree
         .learned_by
         .as_ref()

@@ -8,8 +8,10 @@ use serde_json::{json, Map, Value};
 use crate::cli::args::SolveArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::output::{one_sided_note, print_json, summary_line, train_test, write_file};
+use crate::cli::pages::{solve_page, write_page};
 use crate::data::Sets;
 use crate::error::{Error, Result};
+use crate::export::html::Rows;
 use crate::export::TextView;
 use crate::learn::certificate::Verdict;
 use crate::learn::counterpart;
@@ -40,7 +42,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         tree.learned_by = Some(learned_by);
     }
     let training = crate::cli::output::training_rows(&args.data, &original.train);
-    let made = provenance::of_outcome(&outcome, training);
+    let made = provenance::of_outcome(&outcome, training.clone());
     if let Some(tree) = outcome.tree.as_mut() {
         tree.provenance = Some(made);
     }
@@ -48,7 +50,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         write_file(path, &tree.to_json_string())?;
     }
     let unwritten = args.output.as_ref().filter(|_| outcome.tree.is_none());
-    if args.json {
+    if args.json || args.html.is_some() {
         let mut document = SolveDocument::new(
             &outcome,
             &data,
@@ -61,8 +63,18 @@ pub fn run(args: SolveArgs) -> Result<()> {
             .tree
             .as_ref()
             .and_then(|tree| counterpart::dp_objective(&method, &data.train, tree));
-        print_json(&document)?;
-    } else {
+        if let Some(path) = &args.html {
+            let source = format!("training rows of {}", args.data.data.display());
+            let rows = Rows::of(&data.train, &source);
+            let made = provenance::of_outcome(&outcome, training.clone());
+            let page = solve_page(&document, Some(&made), outcome.tree.as_ref(), Some(&rows));
+            write_page(path, &page)?;
+        }
+        if args.json {
+            print_json(&document)?;
+        }
+    }
+    if !args.json {
         print_human(&args, &data, &outcome)?;
     }
     if let Some(certificate) = outcome
@@ -293,6 +305,9 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) -> Result<()> {
     }
     if let Some(path) = &args.output {
         outln!("tree written to {}", path.display())?;
+    }
+    if let Some(path) = &args.html {
+        outln!("page written to {}", path.display())?;
     }
     out!("{}", TextView(tree))?;
     Ok(())

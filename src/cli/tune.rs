@@ -17,9 +17,11 @@ use crate::cli::model_args::{
     WarmStartArgs,
 };
 use crate::cli::output::{print_json, write_file};
+use crate::cli::pages::{tune_page, write_page};
 use crate::cli::solve::relabel_rule;
 use crate::data::Sets;
 use crate::error::{Error, Result};
+use crate::export::html::Rows;
 use crate::formulation::FormulationName;
 use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
 use crate::solver::Progress;
@@ -31,6 +33,8 @@ use crate::tune::{
 use crate::{noteln, outln};
 
 mod figure;
+
+pub(crate) use figure::depth_only;
 
 #[derive(Debug, Args)]
 pub struct TuneArgs {
@@ -98,9 +102,13 @@ pub struct TuneArgs {
     #[arg(long, short, alias = "csv", value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// The run directory: settings, every fit and its tree, the folds, the table, the refitted
-    /// tree and the figure. A run resumes from what the directory holds.
+    /// tree, the figure and the page (tune.html). A run resumes from what the directory holds.
     #[arg(long = "out-dir", alias = "out", value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Write a self-contained HTML page to this file: the validation curve with its error
+    /// bars, the table, and the chosen configuration's refitted tree.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// No progress notes on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -369,15 +377,18 @@ pub fn run(args: TuneArgs) -> Result<()> {
         );
     }
     let result = tune::cross_validate(&data.train, &candidates, &options, store.as_ref())?;
-    let refit = match result.chosen.filter(|_| !result.interrupted) {
-        Some(index) => Some(refit(
-            &args,
-            &candidates[index],
-            &data,
-            relabel.as_ref(),
-            store.as_ref(),
-        )?),
-        None => None,
+    let (refit, refit_tree) = match result.chosen.filter(|_| !result.interrupted) {
+        Some(index) => {
+            let (refit, tree) = refit(
+                &args,
+                &candidates[index],
+                &data,
+                relabel.as_ref(),
+                store.as_ref(),
+            )?;
+            (Some(refit), Some(tree))
+        }
+        None => (None, None),
     };
     let mut figures = Vec::new();
     if let Some(store) = &store {
@@ -412,6 +423,25 @@ pub fn run(args: TuneArgs) -> Result<()> {
         seconds: result.seconds,
         figures,
     };
+    let pages: Vec<PathBuf> = args
+        .html
+        .iter()
+        .cloned()
+        .chain(store.as_ref().map(|store| store.dir().join("tune.html")))
+        .collect();
+    if !pages.is_empty() {
+        let source = format!("training rows of {}", args.data.data.display());
+        let training = crate::cli::output::training_rows(&args.data, &original.train);
+        let page = tune_page(
+            &document,
+            refit_tree.as_ref(),
+            &Rows::of(&data.train, &source),
+            &training.fingerprint,
+        );
+        for path in &pages {
+            write_page(path, &page)?;
+        }
+    }
     let csv = to_csv(&result, args.metric);
     if let Some(path) = &args.output {
         write_file(path, &csv)?;
@@ -455,7 +485,7 @@ fn refit(
     data: &Sets,
     relabel: Option<&serde_json::Value>,
     store: Option<&Store>,
-) -> Result<Refit> {
+) -> Result<(Refit, crate::tree::Tree)> {
     let options = LearnOptions {
         time_limit: args.time_limit,
         warm_start: args.warm.warm_start,
@@ -485,7 +515,7 @@ fn refit(
         .map(|store| store.write("tree.json", &tree.to_json_string()))
         .transpose()?
         .map(|p| p.display().to_string());
-    Ok(Refit {
+    let refit = Refit {
         config: config.label(),
         termination: outcome.report.termination.to_string(),
         seconds: outcome.report.seconds,
@@ -498,7 +528,8 @@ fn refit(
             .map(|test| Scores::of(&tree, test))
             .transpose()?,
         tree_file,
-    })
+    };
+    Ok((refit, tree))
 }
 
 /// `row,repeat,fold`: the fold of every training row in every repeat.

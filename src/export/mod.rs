@@ -1,8 +1,10 @@
 //! Renderings of a tree: indented text in the style of scikit-learn's `export_text`
-//! ([`TextView`]) and Graphviz DOT ([`DotView`]). Both are borrowed `Display` views; the JSON
-//! rendering is the tree file format itself (`Tree::to_json_string`).
+//! ([`TextView`]) and Graphviz DOT ([`DotView`]), both borrowed `Display` views, and
+//! self-contained HTML pages of trees, fronts and runs ([`html`]); the JSON rendering is the
+//! tree file format itself (`Tree::to_json_string`).
 
 mod dot;
+pub mod html;
 mod text;
 
 pub use dot::DotView;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::data::Dataset;
 use crate::learn::Outcome;
-use crate::tree::{Provenance, TrainingRows};
+use crate::tree::{CertificateNote, Provenance, TrainingRows};
 
 /// The training rows block: `train` as read from `path` (before any relabelling), split with
 /// `seed` and `test_fraction`.
@@ -26,7 +26,8 @@ pub fn training_rows(
 
 /// How `outcome`'s tree was made. The objective is the plain evaluation of the returned tree;
 /// the bound is the best the run proved (the solver's, or the certificate's search's when
-/// higher), and the gap is computed from the two with the reports' one formula.
+/// higher), and the gap is computed from the two with the reports' one formula; the
+/// certificate's verdict and the side constraints' values come with it.
 pub fn of_outcome(outcome: &Outcome, training: TrainingRows) -> Provenance {
     let report = &outcome.report;
     let objective = outcome.evaluated_objective.or(report.objective);
@@ -56,5 +57,10 @@ pub fn of_outcome(outcome: &Outcome, training: TrainingRows) -> Provenance {
         time_limit: report.time_limit,
         milptree_version: Provenance::this_version(),
         training,
+        certificate: outcome.certificate.as_ref().map(|c| CertificateNote {
+            verdict: c.verdict.name().to_string(),
+            message: c.message.clone(),
+        }),
+        side_constraints: Some(outcome.side_constraints.clone()).filter(|v| !v.is_null()),
     }
 }

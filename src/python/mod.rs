@@ -6,7 +6,9 @@
 //!   array), class indices and optional row weights, with `solve`'s options, and returns the
 //!   tree and the report `milptree solve --json` prints. The search runs on its own thread with
 //!   the GIL released; every tenth of a second the caller's thread checks for signals, and on
-//!   Ctrl-C it asks the search to stop, waits for it, and raises `KeyboardInterrupt`.
+//!   Ctrl-C it asks the search to stop and waits for it: the best tree found is returned with
+//!   the interruption (`KeyboardInterrupt`) beside it, for the caller to keep or raise; a run
+//!   stopped before it had a tree raises the interruption.
 //! - [`tree`]: the learned tree as a Python object: prediction, probabilities, leaves, paths,
 //!   text, DOT and JSON renderings, tree files, pickling.
 //! - [`run_command_line`]: the `milptree` command line, for the package's console script (which
@@ -22,7 +24,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
 
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyBaseException, PyValueError};
 use pyo3::prelude::*;
 
 use crate::cli::embed::{refuse_failed_run, solve_settings};
@@ -64,7 +66,9 @@ pub(crate) fn rows_of(bytes: &[u8], n_rows: usize, n_features: usize) -> PyResul
 /// `options`: `solve`'s model and solver options as words; `categories`: when given, one entry
 /// per name of `features`, `None` for a numeric column and its categories for a categorical
 /// one, whose features (one 0/1 column per category, in that order) `x` then holds in its
-/// place. Returns the tree and the solve report as JSON text.
+/// place. Returns the tree, the solve report as JSON text, and the exception a signal handler
+/// raised while the run went on (Ctrl-C's `KeyboardInterrupt`; the run then stopped early and
+/// the tree is the best it found), or `None`.
 #[pyfunction]
 #[pyo3(signature = (x, n_rows, features, classes, labels, weights, options, categories=None))]
 #[allow(clippy::too_many_arguments)]
@@ -78,7 +82,7 @@ fn fit(
     weights: Option<Vec<f64>>,
     options: Vec<String>,
     categories: Option<Vec<Option<Vec<String>>>>,
-) -> PyResult<(PyTree, String)> {
+) -> PyResult<(PyTree, String, Option<Py<PyBaseException>>)> {
     let (method, mut learn_options) = solve_settings(&options).map_err(value_error)?;
     let mut data = match categories {
         None => {
@@ -96,6 +100,7 @@ fn fit(
         data = data.with_weights(weights).map_err(value_error)?;
     }
     let mut classes = data.classes().to_vec();
+    let training = learn::provenance::training_rows(&data, Path::new("X"), None, None);
     let prepared = method.prepare(data).map_err(value_error)?;
     // A method may order the classes its own way (the positive class second), but not
     // learn other ones.
@@ -115,26 +120,40 @@ fn fit(
     let interrupt = Arc::new(AtomicBool::new(false));
     learn_options.interrupt = Some(Arc::clone(&interrupt));
     let time_limit = learn_options.time_limit;
-    let outcome = run_interruptibly(
+    let (outcome, interruption) = run_interruptibly(
         py,
         &interrupt,
         method.clone(),
         prepared.clone(),
         learn_options,
     )?;
-    let mut outcome = outcome.map_err(value_error)?;
-    outcome.report.time_limit = time_limit;
-    refuse_failed_run(&method, &outcome).map_err(value_error)?;
-    let sets = Sets {
-        train: prepared,
-        test: None,
-    };
-    let document =
-        SolveDocument::new(&outcome, &sets, Path::new("X"), None, None).map_err(value_error)?;
-    let tree = outcome
-        .tree
-        .ok_or_else(|| value_error(Error::Internal("a run without a tree passed".into())))?;
-    Ok((PyTree::new(tree), document.to_json()))
+    let learned = outcome.and_then(|mut outcome| {
+        outcome.report.time_limit = time_limit;
+        refuse_failed_run(&method, &outcome)?;
+        let made = learn::provenance::of_outcome(&outcome, training);
+        if let Some(tree) = outcome.tree.as_mut() {
+            tree.provenance = Some(made);
+        }
+        let sets = Sets {
+            train: prepared,
+            test: None,
+        };
+        let document = SolveDocument::new(&outcome, &sets, Path::new("X"), None, None)?;
+        let tree = outcome
+            .tree
+            .ok_or_else(|| Error::Internal("a run without a tree passed".into()))?;
+        Ok((tree, document.to_json()))
+    });
+    match (learned, interruption) {
+        (Ok((tree, report)), interruption) => Ok((
+            PyTree::new(tree),
+            report,
+            interruption.map(|error| error.into_value(py)),
+        )),
+        // Stopped before it had a tree to keep: the interruption is the answer.
+        (Err(_), Some(interruption)) => Err(interruption),
+        (Err(error), None) => Err(value_error(error)),
+    }
 }
 
 /// The schema of columns `names`, each numeric (`None`) or categorical with the categories
@@ -180,15 +199,16 @@ fn categorical_schema(
 }
 
 /// Runs the method on its own thread with the GIL released, checking for signals every tenth
-/// of a second; on a Python exception (Ctrl-C), asks the run to stop, waits for it and returns
-/// the exception. A panic of the run is an error, not a crash.
+/// of a second; on a Python exception (Ctrl-C), asks the run to stop and waits for it. Returns
+/// the run's outcome and the exception, if one was raised meanwhile. A panic of the run is an
+/// error, not a crash.
 fn run_interruptibly(
     py: Python<'_>,
     interrupt: &AtomicBool,
     method: Method,
     train: Dataset,
     options: learn::LearnOptions,
-) -> PyResult<crate::Result<Outcome>> {
+) -> PyResult<(crate::Result<Outcome>, Option<PyErr>)> {
     let (sender, receiver) = mpsc::channel();
     let worker = std::thread::spawn(move || {
         let outcome = learn::learn(&method, &train, options);
@@ -218,11 +238,8 @@ fn run_interruptibly(
         }
     };
     let joined = py.detach(|| worker.join());
-    if let Some(error) = pending {
-        return Err(error);
-    }
     match (outcome, joined) {
-        (Some(outcome), _) => Ok(outcome),
+        (Some(outcome), _) => Ok((outcome, pending)),
         (None, Err(panic)) => {
             let message = panic
                 .downcast_ref::<&str>()

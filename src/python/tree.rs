@@ -1,15 +1,18 @@
 //! A learned tree as a Python object (`milptree._core.Tree`): prediction, class
 //! probabilities, leaves and paths for a matrix of rows given as the bytes of a C-ordered
-//! `float64` array; the text, DOT and JSON renderings; tree files (the format `milptree predict`
-//! reads); pickling through the JSON text.
+//! `float64` array; the text, DOT, JSON and HTML renderings; tree files (the format `milptree
+//! predict` reads); pickling through the JSON text.
 
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::cli::pages::solve_page;
 use crate::error::Error;
+use crate::export::html::{tree_page, Rows};
 use crate::export::{DotView, TextView};
+use crate::learn::SolveDocument;
 use crate::tree::ProbabilityModel;
 use crate::tree::Tree;
 
@@ -93,15 +96,18 @@ impl PyTree {
 
     /// Each row's probability of every class, row after row, as the bytes of a native-endian
     /// `float64` array: a logistic tree's (OLCT's) logistic models, every other tree's leaf
-    /// class frequencies.
+    /// class frequencies, smoothed by `smoothing` pseudo-rows per class when given (as
+    /// `milptree predict --proba-smoothing`; refused for a logistic tree).
+    #[pyo3(signature = (x, n_rows, smoothing=None))]
     fn predict_proba<'py>(
         &self,
         py: Python<'py>,
         x: &[u8],
         n_rows: usize,
+        smoothing: Option<f64>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let rows = self.rows(x, n_rows)?;
-        let model = ProbabilityModel::for_tree(&self.tree, None).map_err(value_error)?;
+        let model = ProbabilityModel::for_tree(&self.tree, smoothing).map_err(value_error)?;
         let bytes: Vec<u8> = rows
             .iter()
             .flat_map(|row| model.class_probabilities(row))
@@ -165,6 +171,50 @@ impl PyTree {
     /// The tree file's JSON text.
     fn to_json(&self) -> String {
         self.tree.to_json_string()
+    }
+
+    /// A self-contained HTML page of the tree (`milptree show --format html`): with `report`
+    /// (the JSON text of the solve report) the solve's page (`milptree solve --html`); with
+    /// `x` (the bytes of `n_rows` rows, as `predict` takes them) and `labels` (each row's
+    /// index into the tree's classes), rows to pick and route, embedded when few enough.
+    #[pyo3(signature = (report=None, x=None, n_rows=0, labels=None))]
+    fn to_html(
+        &self,
+        report: Option<&str>,
+        x: Option<&[u8]>,
+        n_rows: usize,
+        labels: Option<Vec<usize>>,
+    ) -> PyResult<String> {
+        let values = x.map(|x| self.rows(x, n_rows)).transpose()?;
+        if let (Some(values), Some(labels)) = (&values, &labels) {
+            let n_classes = self.tree.classes().len();
+            if labels.len() != values.len() || labels.iter().any(|&l| l >= n_classes) {
+                return Err(value_error(Error::TreeMismatch(format!(
+                    "{} labels for {} rows, each one of the tree's {n_classes} classes",
+                    labels.len(),
+                    values.len()
+                ))));
+            }
+        }
+        let rows = values.as_ref().map(|values| Rows {
+            source: "rows given",
+            values,
+            classes: self.tree.classes(),
+            labels: labels.as_deref(),
+            weights: None,
+        });
+        Ok(match report {
+            Some(text) => {
+                let document = SolveDocument::from_json(text, "report").map_err(value_error)?;
+                solve_page(
+                    &document,
+                    self.tree.provenance.as_ref(),
+                    Some(&self.tree),
+                    rows.as_ref(),
+                )
+            }
+            None => tree_page(&self.tree, rows.as_ref()),
+        })
     }
 
     /// Writes the tree file that `milptree predict --tree` and `milptree show` read.

@@ -31,7 +31,7 @@ pub use auc::auc;
 pub use eval::{evaluate, from_confusion, ClassMetrics, Evaluation, Summary};
 pub use json::{TREE_FORMAT, TREE_FORMAT_VERSION};
 pub use probability::{sigmoid, ProbabilityModel};
-pub use provenance::{Provenance, TrainingRows};
+pub use provenance::{CertificateNote, Provenance, TrainingRows};
 
 /// The deepest tree milptree represents (2^(depth+1) node positions).
 pub const MAX_DEPTH: usize = 20;

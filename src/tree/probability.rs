@@ -133,21 +133,42 @@ impl<'a> ProbabilityModel<'a> {
                 probabilities[positive_class] = p;
                 probabilities
             }
-            Rule::LeafFrequency { smoothing } => {
-                let counts = self.counts_for(self.tree.leaf_of(row));
-                if counts.len() != n_classes {
-                    return vec![1.0 / n_classes as f64; n_classes];
-                }
-                let total: usize = counts.iter().sum();
-                let denominator = total as f64 + n_classes as f64 * smoothing;
-                if denominator <= 0.0 {
-                    return vec![1.0 / n_classes as f64; n_classes];
-                }
-                counts
-                    .iter()
-                    .map(|&count| (count as f64 + smoothing) / denominator)
-                    .collect()
-            }
+            Rule::LeafFrequency { .. } => self.leaf_probabilities(self.tree.leaf_of(row)),
+        }
+    }
+
+    /// The leaf-frequency probabilities of every class at leaf `leaf` (those of its nearest
+    /// counted ancestor when no training row reached it), smoothed as the model says; with
+    /// the logistic rule, the unsmoothed frequencies.
+    pub fn leaf_probabilities(&self, leaf: usize) -> Vec<f64> {
+        let n_classes = self.tree.classes().len();
+        let smoothing = match self.rule {
+            Rule::LeafFrequency { smoothing } => smoothing,
+            Rule::Logistic { .. } => 0.0,
+        };
+        let counts = self.counts_for(leaf);
+        if counts.len() != n_classes {
+            return vec![1.0 / n_classes as f64; n_classes];
+        }
+        let total: usize = counts.iter().sum();
+        let denominator = total as f64 + n_classes as f64 * smoothing;
+        if denominator <= 0.0 {
+            return vec![1.0 / n_classes as f64; n_classes];
+        }
+        counts
+            .iter()
+            .map(|&count| (count as f64 + smoothing) / denominator)
+            .collect()
+    }
+
+    /// The negative and positive classes of a logistic tree (`None` for leaf frequencies).
+    pub fn logistic_classes(&self) -> Option<(usize, usize)> {
+        match self.rule {
+            Rule::Logistic {
+                negative_class,
+                positive_class,
+            } => Some((negative_class, positive_class)),
+            Rule::LeafFrequency { .. } => None,
         }
     }
 

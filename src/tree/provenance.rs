@@ -1,7 +1,8 @@
 //! How a tree was made ([`Provenance`]), as tree files from version 2 on record it: the method
 //! and its parameters, why the run stopped and how good the tree is known to be, the program's
-//! version, and which training rows it was learned on (their count and fingerprint, and the
-//! split that set them apart). A figure a run does not give is `None`.
+//! version, which training rows it was learned on (their count and fingerprint, and the
+//! split that set them apart), and, where the run had them, the certificate's verdict and the
+//! side constraints with the tree's values under them. A figure a run does not give is `None`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -20,6 +21,16 @@ pub struct TrainingRows {
     pub split_seed: Option<u64>,
     /// The fraction held out as the test set; `None`: none.
     pub test_fraction: Option<f64>,
+}
+
+/// The certificate of a MILP result, as a tree file records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CertificateNote {
+    /// `agrees`, `incumbent_optimal`, `incumbent_suboptimal`, `unknown`, `CONTRADICTION` or
+    /// `not_applicable` (see [`crate::learn::certificate::Verdict`]).
+    pub verdict: String,
+    /// What the verdict rests on.
+    pub message: String,
 }
 
 /// How a tree was made.
@@ -53,6 +64,13 @@ pub struct Provenance {
     /// The version of milptree that wrote the file.
     pub milptree_version: String,
     pub training: TrainingRows,
+    /// The certificate's verdict on a MILP result; `None`: no certificate was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<CertificateNote>,
+    /// The side constraints and the tree's values under them (the solve report's
+    /// `side_constraints`); `None`: the run had none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side_constraints: Option<Value>,
 }
 
 impl Provenance {
@@ -100,6 +118,15 @@ impl Provenance {
                 .map_or_else(|| "-".to_string(), |s| s.to_string()),
             figure(training.test_fraction)
         ));
+        if let Some(certificate) = &self.certificate {
+            lines.push(format!(
+                "certificate: {} ({})",
+                certificate.verdict, certificate.message
+            ));
+        }
+        if let Some(constraints) = &self.side_constraints {
+            lines.push(format!("side constraints: {constraints}"));
+        }
         lines.push(format!("milptree version: {}", self.milptree_version));
         lines
     }

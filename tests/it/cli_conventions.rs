@@ -314,7 +314,7 @@ fn each_command_lists_only_what_applies_and_refuses_the_rest() {
             vec!["--tree", tree, iris],
             &["--depth", "--test-fraction", "--seed", "--out-dir"],
         ),
-        ("show", vec![tree], &["--output", "--json", "--depth"]),
+        ("show", vec![tree], &["--out-dir", "--json", "--depth"]),
         (
             "solve",
             vec![iris, "--solver", "dp", "--depth", "1"],

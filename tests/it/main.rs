@@ -1,6 +1,7 @@
 //! milptree's integration tests: one test binary, one module per area.
 
 mod binoct;
+mod browser;
 mod cart_sklearn;
 mod category_oracle;
 mod cbc_worker;
@@ -28,6 +29,7 @@ mod figures;
 mod flowoct;
 mod fuzz;
 mod highs_worker;
+mod html_pages;
 mod leaf_rows;
 mod mip;
 mod missing_values;

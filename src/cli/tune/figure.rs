@@ -28,7 +28,7 @@ struct TuneFigure<'a> {
 }
 
 /// Whether the configurations differ in their depth only.
-fn depth_only(rows: &[ConfigRow]) -> bool {
+pub(crate) fn depth_only(rows: &[ConfigRow]) -> bool {
     let key = |c: &Config| Config { depth: None, ..*c };
     rows.iter()
         .all(|r| r.config.depth.is_some() && key(&r.config) == key(&rows[0].config))

@@ -1,0 +1,105 @@
+"""The package's smaller surface: completion sees the lazily imported names, a fractional
+``sample_weight`` is refused by the searches in the estimator's terms and taken by a MILP
+(whose optimum then equals an exhaustive weighted search), ``objective_`` is what the class
+documentation says for each method, and ``proba_smoothing`` smooths as the command line does."""
+
+import numpy as np
+import pytest
+
+import milptree
+from conftest import random_data
+from milptree import OptimalTreeClassifier
+
+
+def test_dir_lists_the_names_imported_on_first_use():
+    names = dir(milptree)
+    for name in ("OptimalTreeClassifier", "pareto_front", "plot_tree", "load_tree",
+                 "export_text", "__version__"):
+        assert name in names
+    assert callable(milptree.export_text)
+
+
+def weighted_fewest_errors_depth_one(X, y, weights):
+    """The least weighted training errors of a tree of depth at most 1 (every midpoint)."""
+
+    def leaf(mask):
+        totals = np.bincount(y[mask], weights=weights[mask], minlength=2)
+        return totals.sum() - totals.max()
+
+    best = leaf(np.ones(len(y), dtype=bool))
+    for j in range(X.shape[1]):
+        values = np.unique(X[:, j])
+        for low, high in zip(values[:-1], values[1:]):
+            left = X[:, j] <= (low + high) / 2
+            best = min(best, leaf(left) + leaf(~left))
+    return best
+
+
+@pytest.mark.parametrize("method", ["dp", "sparse"])
+def test_a_fractional_weight_is_refused_by_the_searches_in_the_estimators_terms(method):
+    X, y = random_data(20)
+    weights = np.ones(len(y))
+    weights[4] = 0.5
+    with pytest.raises(ValueError) as raised:
+        OptimalTreeClassifier(method, max_depth=1).fit(X, y, sample_weight=weights)
+    message = str(raised.value)
+    assert message.startswith(f"sample_weight: method='{method}'") and "row 4 weighs 0.5" in message
+    assert "method='oct'" in message and "--" not in message
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_milp_takes_fractional_weights_and_finds_the_weighted_optimum(seed):
+    X, y = random_data(40 + seed, n_rows=14)
+    weights = np.random.default_rng(seed).uniform(0.1, 2.0, size=len(y))
+    model = OptimalTreeClassifier("oct", max_depth=1, time_limit=60)
+    model.fit(X, y, sample_weight=weights)
+    assert model.optimal_
+    errors = float(weights @ (model.predict(X) != y))
+    assert errors == pytest.approx(weighted_fewest_errors_depth_one(X, y, weights))
+
+
+def test_objective_is_in_each_methods_documented_units():
+    X, y = random_data(50, n_rows=30)
+    n = len(y)
+
+    def errors(model):
+        return int((model.predict(X) != y).sum())
+
+    dp = OptimalTreeClassifier("dp", max_depth=2).fit(X, y)
+    assert dp.objective_ == errors(dp) == dp.report_["errors"]
+    sparse = OptimalTreeClassifier("sparse", max_depth=2, leaf_penalty=0.02).fit(X, y)
+    expected = errors(sparse) / n + 0.02 * sparse.get_n_leaves()
+    assert sparse.objective_ == pytest.approx(expected)
+    oct_ = OptimalTreeClassifier("oct", max_depth=1, time_limit=60).fit(X, y)
+    baseline = n - np.bincount(y).max()  # the errors of the best single leaf
+    assert oct_.optimal_ and oct_.objective_ == pytest.approx(errors(oct_) / baseline)
+    binoct = OptimalTreeClassifier("binoct", max_depth=1, time_limit=60).fit(X, y)
+    assert binoct.objective_ == pytest.approx(errors(binoct))
+    f1 = OptimalTreeClassifier("dp", max_depth=2, objective="f1").fit(X, y)
+    predicted = f1.predict(X)
+    tp = int(((predicted == 1) & (y == 1)).sum())
+    score = 2 * tp / (2 * tp + int((predicted != y).sum()))
+    assert f1.objective_ == pytest.approx(1 - score)
+    counts = np.bincount(y)
+    balanced = OptimalTreeClassifier("dp", max_depth=2, objective="balanced").fit(X, y)
+    wrong = balanced.predict(X) != y
+    cost = sum(wrong[y == k].sum() * n / (2 * counts[k]) for k in (0, 1))
+    assert balanced.objective_ == pytest.approx(cost)
+
+
+def test_proba_smoothing_smooths_the_leaf_frequencies_as_the_command_line_does(iris):
+    X, y = iris
+    plain = OptimalTreeClassifier(max_depth=2).fit(X, y)
+    smooth = OptimalTreeClassifier(max_depth=2, proba_smoothing=1.0).fit(X, y)
+    leaves = plain.apply(X)
+    counts = plain.tree_.value[leaves, 0] * plain.tree_.weighted_n_node_samples[leaves, None]
+    expected = (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + 3.0)
+    assert np.allclose(smooth.predict_proba(X), expected)
+    assert np.allclose(plain.predict_proba(X), counts / counts.sum(axis=1, keepdims=True))
+    with pytest.raises(ValueError, match="proba_smoothing must be a finite number"):
+        OptimalTreeClassifier(max_depth=1, proba_smoothing=-1).fit(X, y)
+    binary = (y == 1).astype(int)
+    logistic = OptimalTreeClassifier("olct", max_depth=1, time_limit=30, proba_smoothing=1.0)
+    logistic.fit(X[:, :2], binary)
+    with pytest.raises(ValueError, match="proba_smoothing: applies to leaf frequencies"):
+        logistic.predict_proba(X[:, :2])
