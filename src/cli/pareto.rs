@@ -30,11 +30,12 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     let original = args.data.load()?;
     // The front counts false positives and false negatives in rows: a row of whole-number
     // weight w counts as w rows.
-    let sets = original
+    // The relabelling rule compares rows one to one: before the rows are repeated.
+    let binary = original
         .clone()
-        .map(|set| binary_data(&set, args.positive_class.as_deref()))?
-        .map(|set| Ok(set.repeated_by_weight("pareto")?.into_owned()))?;
-    let rule = relabel_rule(&original, &sets);
+        .map(|set| binary_data(&set, args.positive_class.as_deref()))?;
+    let rule = relabel_rule(&original, &binary);
+    let sets = binary.map(|set| Ok(set.repeated_by_weight("pareto")?.into_owned()))?;
     let request = FrontRequest {
         problem: problem.clone(),
         method: method.clone(),

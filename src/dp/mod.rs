@@ -126,7 +126,7 @@ fn next_target(ascent: bool, ascents: usize, lower: f64, incumbent: f64) -> Opti
 /// `options`, with a proven lower bound.
 pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
     problem.check(data)?;
-    crate::search_core::refuse_row_weights(data, "the exact search")?;
+    crate::search_core::check_searchable(data, "the exact search")?;
     options.check()?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);
@@ -139,8 +139,8 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         &problem.class_weights,
         problem.split_cost,
         problem.min_leaf,
-        total_weight,
-    );
+        (data.n_rows(), total_weight),
+    )?;
     let tol = cost.tol;
     let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
     deadline.progress = options.progress.clone();

@@ -132,7 +132,12 @@ pub(crate) fn solve_with(
         Some(start) => Some(warm_start::check_start(model, start)?),
         None => None,
     };
-    let mut solved = backend.solve(model, options)?;
+    let no_time_left = options.time_limit.is_some_and(|limit| limit <= 0.0);
+    let mut solved = if no_time_left {
+        without_time(backend, model, options, start.as_ref())
+    } else {
+        backend.solve(model, options)?
+    };
     if let (Some(given), Some(checked)) = (&options.warm_start, &start) {
         if checked.feasible {
             cutoff::settle(&mut solved, options, given, checked.objective);
@@ -170,6 +175,39 @@ pub(crate) fn solve_with(
     report.error = report.termination.error_text().map(str::to_string);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(solved)
+}
+
+/// The report of a solve with no time left for the solver (the build and the warm start took
+/// the limit): the solver is not started, and the warm start, when it is feasible by our check
+/// (`start`), is the solution returned, at `time_limit`.
+fn without_time(
+    backend: &dyn Backend,
+    model: &MipModel,
+    options: &SolveOptions,
+    start: Option<&WarmStartReport>,
+) -> Solved {
+    let mut report = SolveReport::new(backend.name(), backend.version(), options);
+    report.termination = Termination::TimeLimit;
+    report
+        .notes
+        .push("no time was left for the solver: it was not started".to_string());
+    let solution = match (&options.warm_start, start) {
+        (Some(given), Some(checked)) if checked.feasible => {
+            report.objective = Some(model.objective_value(given));
+            report.has_solution = true;
+            report.notes.push(
+                "the warm start, feasible by our check, is the solution returned".to_string(),
+            );
+            Some(given.clone())
+        }
+        _ => None,
+    };
+    report.trajectory.push(TrajectoryPoint {
+        seconds: 0.0,
+        incumbent: report.objective,
+        bound: None,
+    });
+    Solved { report, solution }
 }
 
 /// Sets `abs_gap` and `rel_gap` from the objective and bound of `report`.

@@ -123,10 +123,11 @@ impl<'a> AdditiveSearch<'a> {
 
     /// Sets a new penalty for the next solve. The penalty may only grow: what the cache holds
     /// stays a valid lower bound.
-    pub fn raise_penalty(&mut self, penalty: f64) {
+    pub fn raise_penalty(&mut self, penalty: f64) -> crate::Result<()> {
         self.penalty = penalty;
-        self.dp.cost.split_cost = penalty;
+        self.dp.cost.set_split_cost(penalty)?;
         self.dp.cache.for_each_value(CachedKnown::demote);
+        Ok(())
     }
 
     fn tol(&self) -> f64 {

@@ -335,7 +335,8 @@ impl<'a> WholeTree<'a> {
 /// The project's tree of `subtree`, its leaves labelled for `loss`: F1's best labelling, the
 /// majority class for the AUCs.
 fn into_tree(subtree: &SubTree, binned: &Binned, data: &Dataset, loss: &Loss) -> Result<Tree> {
-    let majority = CostModel::new(&vec![1.0; data.n_classes()], 0.0, 1, data.n_rows() as f64);
+    let rows = data.n_rows();
+    let majority = CostModel::new(&vec![1.0; data.n_classes()], 0.0, 1, (rows, rows as f64))?;
     let mut tree = to_tree(subtree, binned, data, &majority, depth_of(subtree).max(1))?;
     if let Loss::F1 { positive } = loss {
         let negative = 1 - positive;

@@ -324,12 +324,7 @@ impl Formulation for Olct {
 
     fn build(&self, data: &Dataset) -> Result<OlctModel> {
         let training = self.training(data)?;
-        Ok(model::build_model(
-            training,
-            self.tangents,
-            self.univariate,
-            self.refine,
-        ))
+        model::build_model(training, self.tangents, self.univariate, self.refine)
     }
 
     fn encode(&self, built: &OlctModel, tree: &Tree) -> Result<Encoded> {
