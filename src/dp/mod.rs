@@ -81,7 +81,7 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 use crate::search_core::budget::full;
-use crate::search_core::cost::CostModel;
+use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::{to_tree, SubTree};
 use subtree::{cost_of, rebuild_solution};
@@ -139,7 +139,10 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         &problem.class_weights,
         problem.split_cost,
         problem.min_leaf,
-        (data.n_rows(), total_weight),
+        Scale {
+            rows: data.n_rows(),
+            total_weight,
+        },
     )?;
     let tol = cost.tol;
     let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());

@@ -42,22 +42,20 @@ pub(crate) struct CostModel {
     /// Costs closer than this are equal; an improvement must exceed it (see the module
     /// documentation).
     pub tol: f64,
-    /// The data's total weight, from which [`CostModel::tol`] is derived.
-    total_weight: f64,
-    /// The most terms a cost sums (see the module documentation).
-    terms: f64,
+}
+
+/// What the tolerance of a cost model is derived from: the rows' count and total weight.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scale {
+    pub rows: usize,
+    pub total_weight: f64,
 }
 
 impl CostModel {
-    /// The cost model of `weights` (one per class), `split_cost`, `min_leaf` on `rows` rows of
-    /// total weight `total_weight`; an error naming `--class-weight` when the weights span more
-    /// than `f64` costs can tell apart by one error.
-    pub fn new(
-        weights: &[f64],
-        split_cost: f64,
-        min_leaf: usize,
-        (rows, total_weight): (usize, f64),
-    ) -> Result<Self> {
+    /// The cost model of `weights` (one per class), `split_cost`, `min_leaf` on rows of
+    /// `scale`; an error naming `--class-weight` when the weights span more than `f64` costs
+    /// can tell apart by one error.
+    pub fn new(weights: &[f64], split_cost: f64, min_leaf: usize, scale: Scale) -> Result<Self> {
         let mut cost = CostModel {
             weights: weights.to_vec(),
             split_cost,
@@ -68,10 +66,8 @@ impl CostModel {
                 .copied()
                 .filter(|&w| w > 0.0 && weights.iter().all(|&v| v == w)),
             tol: 0.0,
-            total_weight,
-            terms: 2.0 * (rows as f64 + weights.len() as f64 + 1.0),
         };
-        cost.tol = cost.tolerance()?;
+        cost.tol = cost.tolerance(scale)?;
         Ok(cost)
     }
 
@@ -92,9 +88,11 @@ impl CostModel {
     }
 
     /// The tolerance of these weights (see the module documentation).
-    fn tolerance(&self) -> Result<f64> {
+    fn tolerance(&self, scale: Scale) -> Result<f64> {
         let unit = self.unit();
-        let largest = 2.0 * self.total_weight.max(0.0);
+        let total_weight = scale.total_weight;
+        let largest = 2.0 * total_weight.max(0.0);
+        let terms = 2.0 * (scale.rows as f64 + self.weights.len() as f64 + 1.0);
         let whole = |w: f64| w.fract() == 0.0;
         let exact = self.weights.iter().all(|&w| whole(w))
             && whole(self.split_cost)
@@ -102,7 +100,7 @@ impl CostModel {
         let rounding = if exact {
             0.0
         } else {
-            self.terms * ROUNDING * largest
+            terms * ROUNDING * largest
         };
         if !(rounding.is_finite() && 4.0 * rounding <= unit) {
             return Err(Error::parameter(
@@ -111,8 +109,8 @@ impl CostModel {
                     "the least error costs {unit:e} and all the errors together {:e}, {:.1e} \
                      times more: the search's 64-bit sums of costs cannot tell apart trees one \
                      error apart; bring the class weights closer together",
-                    self.total_weight,
-                    self.total_weight / unit
+                    total_weight,
+                    total_weight / unit
                 ),
             ));
         }
@@ -121,9 +119,9 @@ impl CostModel {
 
     /// Sets the split cost (a sparse search's next penalty); the tolerance never shrinks, so
     /// what was decided under the previous one stays valid.
-    pub fn set_split_cost(&mut self, split_cost: f64) -> Result<()> {
+    pub fn set_split_cost(&mut self, split_cost: f64, scale: Scale) -> Result<()> {
         self.split_cost = split_cost;
-        self.tol = self.tol.max(self.tolerance()?);
+        self.tol = self.tol.max(self.tolerance(scale)?);
         Ok(())
     }
 
@@ -153,10 +151,15 @@ impl CostModel {
 mod tests {
     use super::*;
 
+    fn scale(rows: usize, total_weight: f64) -> Scale {
+        Scale { rows, total_weight }
+    }
+
     #[test]
     fn whole_weights_keep_a_tolerance_below_one_error_at_any_scale() {
         for big in [1.0, 2e9, 1e12, 1e15] {
-            let cost = CostModel::new(&[big, 1.0], 0.0, 1, (6, 2.0 * big + 4.0)).expect("exact");
+            let cost =
+                CostModel::new(&[big, 1.0], 0.0, 1, scale(6, 2.0 * big + 4.0)).expect("exact");
             assert!(cost.tol < 1e-6, "weight {big}: tolerance {}", cost.tol);
             // The leaf that misclassifies four rows of weight 1 against the split that
             // misclassifies one: three errors apart, never equal.
@@ -166,7 +169,7 @@ mod tests {
 
     #[test]
     fn fractional_weights_round_within_a_quarter_of_the_least_error() {
-        let cost = CostModel::new(&[1.5, 0.25], 0.1, 1, (1_000_000, 1e6)).expect("resolvable");
+        let cost = CostModel::new(&[1.5, 0.25], 0.1, 1, scale(1_000_000, 1e6)).expect("resolvable");
         assert!(cost.tol > 0.0 && 4.0 * cost.tol <= 0.25);
         assert!(cost.improves(10.0, 10.25));
     }
@@ -175,22 +178,25 @@ mod tests {
     fn weights_no_cost_can_tell_apart_by_one_error_are_refused() {
         // Past 2^53 sums of whole numbers round; 1e300 beside 1 loses the 1 altogether.
         for big in [1e17, 1e300] {
-            let refused = CostModel::new(&[big, 1.0], 0.0, 1, (4, 3.0 * big)).expect_err("refused");
+            let refused =
+                CostModel::new(&[big, 1.0], 0.0, 1, scale(4, 3.0 * big)).expect_err("refused");
             assert!(refused.to_string().contains("--class-weight"), "{refused}");
         }
-        assert!(CostModel::new(&[0.5, 1e-9], 0.0, 1, (1000, 1e8)).is_err());
+        assert!(CostModel::new(&[0.5, 1e-9], 0.0, 1, scale(1000, 1e8)).is_err());
         // A fractional split cost on large weights: rounding is bounded by the rows' count.
-        assert!(CostModel::new(&[2e9, 1.0], 4.000000004, 1, (6, 4e9 + 4.0)).is_ok());
+        assert!(CostModel::new(&[2e9, 1.0], 4.000000004, 1, scale(6, 4e9 + 4.0)).is_ok());
     }
 
     #[test]
     fn a_higher_split_cost_never_shrinks_the_tolerance() {
-        let mut cost = CostModel::new(&[1.0, 1.0], 0.0, 1, (1000, 1e6)).expect("exact");
+        let mut cost = CostModel::new(&[1.0, 1.0], 0.0, 1, scale(1000, 1e6)).expect("exact");
         let exact = cost.tol;
-        cost.set_split_cost(0.37).expect("resolvable");
+        cost.set_split_cost(0.37, scale(1000, 1e6))
+            .expect("resolvable");
         assert!(cost.tol >= exact && cost.tol > 1e-9);
         let fractional = cost.tol;
-        cost.set_split_cost(2.0).expect("resolvable");
+        cost.set_split_cost(2.0, scale(1000, 1e6))
+            .expect("resolvable");
         assert_eq!(cost.tol, fractional);
     }
 }

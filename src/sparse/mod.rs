@@ -44,7 +44,7 @@ use crate::data::Dataset;
 use crate::dp::{BoundSwitches, Search, Solution};
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
-use crate::search_core::cost::CostModel;
+use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::SubTree;
 use crate::search_core::{
@@ -314,12 +314,11 @@ fn additive_path(
 ) -> Result<Vec<SparseOutcome>> {
     let total_weight: f64 = data.labels().iter().map(|&label| weights[label]).sum();
     let penalty_of = |problem: &SparseProblem| problem.leaf_penalty * total_weight;
-    let cost = CostModel::new(
-        weights,
-        penalty_of(&problems[0]),
-        1,
-        (data.n_rows(), total_weight),
-    )?;
+    let scale = Scale {
+        rows: data.n_rows(),
+        total_weight,
+    };
+    let cost = CostModel::new(weights, penalty_of(&problems[0]), 1, scale)?;
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
     let mut deadline = Deadline::new(
         Instant::now(),
@@ -340,7 +339,7 @@ fn additive_path(
     let mut outcomes: Vec<SparseOutcome> = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
         if i > 0 {
-            search.raise_penalty(penalty_of(problem))?;
+            search.raise_penalty(penalty_of(problem), scale)?;
             search.dp.deadline = Deadline::new(
                 Instant::now(),
                 options.time_limit,
