@@ -76,7 +76,7 @@ impl ErrorCosts {
 
 /// Refuses costs of one error outside [`COST_RANGE`] (see the module documentation): `rows`
 /// are the rows' costs, `class_factors` the classes' (what they are without row weights).
-fn check_range(rows: &[f64], class_factors: &[f64], data: &Dataset) -> Result<()> {
+pub(crate) fn check_range(rows: &[f64], class_factors: &[f64], data: &Dataset) -> Result<()> {
     let (least, largest) = COST_RANGE;
     let outside = |cost: &f64| *cost > 0.0 && !(least..=largest).contains(cost);
     let Some(cost) = rows.iter().find(|c| outside(c) || !c.is_finite()) else {
