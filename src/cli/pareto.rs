@@ -26,6 +26,7 @@ use crate::solver::Progress;
 use crate::tree::Provenance;
 
 pub fn run(args: ParetoArgs) -> Result<()> {
+    let started = std::time::Instant::now();
     let (method, problem) = settings(&args)?;
     let original = args.data.load()?;
     // The front counts false positives and false negatives in rows: a row of whole-number
@@ -39,7 +40,10 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     let request = FrontRequest {
         problem: problem.clone(),
         method: method.clone(),
-        time_limit: args.time_limit,
+        // The limit bounds the whole command: what reading the data took is gone from it.
+        time_limit: args
+            .time_limit
+            .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0)),
         memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
         interrupt: Some(interrupt_flag()),
         threads: match method {

@@ -71,6 +71,27 @@ pub struct MilpOptions {
     pub bound_below_for_tests: bool,
 }
 
+/// A value freed on a thread of its own when it is dropped: a model of millions of rows takes
+/// seconds to free, which the caller's time limit need not wait for.
+struct FreedElsewhere<T: Send + 'static>(Option<T>);
+
+impl<T: Send + 'static> std::ops::Deref for FreedElsewhere<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.0.as_ref().expect("present until dropped")
+    }
+}
+
+impl<T: Send + 'static> Drop for FreedElsewhere<T> {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
+            // A thread that cannot start frees the value here.
+            let _ = std::thread::Builder::new().spawn(move || drop(value));
+        }
+    }
+}
+
 /// Builds `formulation`'s model on `train`, stopped (with an error that says what to change) when
 /// the time limit of `solve` runs out or its interrupt is raised first.
 fn build_within<F: Formulation>(
@@ -116,9 +137,12 @@ pub fn run<F: Formulation>(
     formulation: &F,
     train: &Dataset,
     options: MilpOptions,
-) -> Result<Outcome> {
+) -> Result<Outcome>
+where
+    F::Built: Send + 'static,
+{
     let started = Instant::now();
-    let built = build_within(formulation, train, &options.solve)?;
+    let built = FreedElsewhere(Some(build_within(formulation, train, &options.solve)?));
     let build_seconds = started.elapsed().as_secs_f64();
     let tolerance = built.objective_tolerance();
     let mut notes = Vec::new();

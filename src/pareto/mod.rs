@@ -113,7 +113,7 @@ impl Default for ParetoOptions {
 
 /// Seconds past the time limit (or past an interrupt) by which the trees of the front's points
 /// are rebuilt: a point whose tree is not rebuilt by then is left out of the front.
-pub const REBUILD_GRACE: f64 = 0.5;
+pub const REBUILD_GRACE: f64 = 0.3;
 
 /// Computes the front of `problem` on the two-class `data` (class 1 positive; see
 /// [`binary_data`]), with a tree for each point, or the points found within the limits of
@@ -185,6 +185,16 @@ pub fn solve(
     });
     let mut front: Vec<FrontTree> = Vec::with_capacity(found.len());
     for entry in &found {
+        // The deadline is looked at between points too: rebuilding a point from the cache
+        // may not reach a check inside the search.
+        let out_of_time = match fresh.as_mut() {
+            Some((fresh, _)) => fresh.deadline.reached(),
+            None => search.deadline.reached(),
+        };
+        if out_of_time {
+            stats.trees_not_rebuilt += 1;
+            continue;
+        }
         let (rebuilt, deadline) = match fresh.as_mut() {
             Some((fresh, root)) => (
                 rebuild::rebuild_entry(fresh, root, root_depth, *entry),

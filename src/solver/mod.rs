@@ -132,11 +132,16 @@ pub(crate) fn solve_with(
         Some(start) => Some(warm_start::check_start(model, start)?),
         None => None,
     };
-    let no_time_left = options.time_limit.is_some_and(|limit| limit <= 0.0);
-    let mut solved = if no_time_left {
-        without_time(backend, model, options, start.as_ref())
+    let stopped = if options.interrupted() {
+        Some(Termination::Interrupted)
+    } else if options.time_limit.is_some_and(|limit| limit <= 0.0) {
+        Some(Termination::TimeLimit)
     } else {
-        backend.solve(model, options)?
+        None
+    };
+    let mut solved = match stopped {
+        Some(termination) => not_started(backend, model, options, start.as_ref(), termination),
+        None => backend.solve(model, options)?,
     };
     if let (Some(given), Some(checked)) = (&options.warm_start, &start) {
         if checked.feasible {
@@ -177,20 +182,22 @@ pub(crate) fn solve_with(
     Ok(solved)
 }
 
-/// The report of a solve with no time left for the solver (the build and the warm start took
-/// the limit): the solver is not started, and the warm start, when it is feasible by our check
-/// (`start`), is the solution returned, at `time_limit`.
-fn without_time(
+/// The report of a solve stopped before the solver started (`termination`: no time was left
+/// after the build and the warm start, or Ctrl-C came first): the solver is not started, and
+/// the warm start, when it is feasible by our check (`start`), is the solution returned.
+fn not_started(
     backend: &dyn Backend,
     model: &MipModel,
     options: &SolveOptions,
     start: Option<&WarmStartReport>,
+    termination: Termination,
 ) -> Solved {
     let mut report = SolveReport::new(backend.name(), backend.version(), options);
-    report.termination = Termination::TimeLimit;
-    report
-        .notes
-        .push("no time was left for the solver: it was not started".to_string());
+    report.notes.push(match termination {
+        Termination::Interrupted => "interrupted before the solver started".to_string(),
+        _ => "no time was left for the solver: it was not started".to_string(),
+    });
+    report.termination = termination;
     let solution = match (&options.warm_start, start) {
         (Some(given), Some(checked)) if checked.feasible => {
             report.objective = Some(model.objective_value(given));
