@@ -326,7 +326,7 @@ pub struct PredictArgs {
     #[command(flatten)]
     pub delimiter: crate::cli::column_args::DelimiterArgs,
     #[command(flatten)]
-    pub missing: crate::cli::missing_args::MissingArgs,
+    pub missing: crate::cli::missing_args::NaValuesArgs,
     /// Write the predictions (CSV: row, leaf, predicted[, probabilities][, actual]) to this
     /// file. Without it they go to stdout and the metrics to stderr.
     #[arg(long, short)]

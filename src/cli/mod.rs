@@ -89,6 +89,12 @@ where
     match check_options(&command, &matches).and_then(|()| run(cli)) {
         Ok(()) if interrupt::was_interrupted() => interrupt::INTERRUPTED_EXIT_CODE,
         Ok(()) => 0,
+        // Stopped by Ctrl-C before it had anything to write (a model interrupted while it was
+        // built): said, and the interrupt's code.
+        Err(error) if interrupt::was_interrupted() => {
+            report(error);
+            interrupt::INTERRUPTED_EXIT_CODE
+        }
         Err(error) => report(error),
     }
 }

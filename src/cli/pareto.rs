@@ -28,19 +28,24 @@ use crate::solver::Progress;
 use crate::tree::Provenance;
 
 pub fn run(args: ParetoArgs) -> Result<()> {
+    let started = std::time::Instant::now();
     let (method, problem) = settings(&args)?;
     let original = args.data.load()?;
     // The front counts false positives and false negatives in rows: a row of whole-number
     // weight w counts as w rows.
-    let sets = original
+    // The relabelling rule compares rows one to one: before the rows are repeated.
+    let binary = original
         .clone()
-        .map(|set| binary_data(&set, args.positive_class.as_deref()))?
-        .map(|set| Ok(set.repeated_by_weight("pareto")?.into_owned()))?;
-    let rule = relabel_rule(&original, &sets);
+        .map(|set| binary_data(&set, args.positive_class.as_deref()))?;
+    let rule = relabel_rule(&original, &binary);
+    let sets = binary.map(|set| Ok(set.repeated_by_weight("pareto")?.into_owned()))?;
     let request = FrontRequest {
         problem: problem.clone(),
         method: method.clone(),
-        time_limit: args.time_limit,
+        // The limit bounds the whole command: what reading the data took is gone from it.
+        time_limit: args
+            .time_limit
+            .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0)),
         memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
         interrupt: Some(interrupt_flag()),
         threads: match method {

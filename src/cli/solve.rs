@@ -169,14 +169,21 @@ fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
 
 /// How a relabelling method maps the data's classes to the classes it learns
 /// (`{"map": {original: learned}}`), recorded in the tree so that `predict` maps labels the same
-/// way; `None` when the classes are unchanged.
+/// way; `None` when the classes are unchanged. `relabelled` holds the same rows as `original`,
+/// one to one (relabelled, not repeated or dropped).
 pub fn relabel_rule(original: &Sets, relabelled: &Sets) -> Option<Value> {
     if original.train.classes() == relabelled.train.classes() {
         return None;
     }
+    debug_assert_eq!(original.train.n_rows(), relabelled.train.n_rows());
     let mut map = Map::new();
-    for (i, &label) in original.train.labels().iter().enumerate() {
-        let learned = &relabelled.train.classes()[relabelled.train.labels()[i]];
+    for (&label, &learned) in original
+        .train
+        .labels()
+        .iter()
+        .zip(relabelled.train.labels())
+    {
+        let learned = &relabelled.train.classes()[learned];
         map.insert(original.train.classes()[label].clone(), json!(learned));
     }
     Some(json!({ "map": map }))

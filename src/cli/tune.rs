@@ -19,7 +19,7 @@ use crate::cli::model_args::{
 use crate::cli::output::{print_json, write_file};
 use crate::cli::pages::{tune_page, write_page};
 use crate::cli::solve::relabel_rule;
-use crate::data::Sets;
+use crate::data::{Dataset, Sets};
 use crate::error::{Error, Result};
 use crate::export::html::Rows;
 use crate::formulation::FormulationName;
@@ -43,9 +43,9 @@ pub struct TuneArgs {
     /// The method: dp, sparse, oct, binoct, flowoct or olct.
     #[arg(long, value_name = "METHOD")]
     pub method: String,
-    /// [oct, binoct, flowoct, olct] The MIP solver: highs or cbc.
-    #[arg(long, default_value = "highs", value_parser = parse_solver)]
-    pub solver: SolverKind,
+    /// [oct, binoct, flowoct, olct] The MIP solver: highs (the default) or cbc.
+    #[arg(long, value_parser = parse_solver)]
+    pub solver: Option<SolverKind>,
     /// Depths: `LOW..HIGH` or a list (`2,3,4`); the sparse search's cap.
     #[arg(long, value_name = "D..D|D,D,...")]
     pub depth: Option<String>,
@@ -75,7 +75,7 @@ pub struct TuneArgs {
     /// Number of folds (stratified by class).
     #[arg(long, default_value_t = 5, value_name = "K")]
     pub folds: usize,
-    /// Number of repeats, each with its own folds (seeds S, S+1, ...).
+    /// Number of repeats, each with its own folds (seeds S, S+1, ...); at most 1000.
     #[arg(long, default_value_t = 1, value_name = "R")]
     pub repeats: usize,
     /// The validation metric maximised: accuracy, balanced, f1, mcc or auc (the last three on
@@ -89,7 +89,8 @@ pub struct TuneArgs {
     /// Wall-clock limit of each fit, in seconds: a fit stopped there counts with its tree.
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
-    /// Fits run at once (folds and configurations in parallel), each with one solver thread.
+    /// Fits run at once (folds and configurations in parallel), each with one solver thread: at
+    /// most the machine's hardware threads.
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub threads: usize,
     /// [sparse] Fit every leaf penalty alone instead of one path per fold.
@@ -126,10 +127,18 @@ fn parse_metric(text: &str) -> std::result::Result<TuneMetric, String> {
 /// The methods `tune` knows, as `--method` spells them.
 const METHODS: [&str; 6] = ["dp", "sparse", "oct", "binoct", "flowoct", "olct"];
 
+/// The most repeats of a run (each holds a fold for every training row).
+pub const MAX_REPEATS: usize = 1000;
+
 /// Options given once that apply to some methods only: option, given, methods.
 fn refuse_options_that_do_not_apply(args: &TuneArgs) -> Result<()> {
     let method = args.method.as_str();
-    let checks: [(&str, bool, &[&str]); 3] = [
+    let checks: [(&str, bool, &[&str]); 4] = [
+        (
+            "--solver",
+            args.solver.is_some(),
+            &["oct", "binoct", "flowoct", "olct"],
+        ),
         (
             "--objective",
             args.errors.objective.is_some(),
@@ -163,7 +172,7 @@ impl TuneArgs {
         match self.method.as_str() {
             "dp" => SolverChoice::Dp,
             "sparse" => SolverChoice::Sparse,
-            _ => SolverChoice::Mip(self.solver),
+            _ => SolverChoice::Mip(self.solver.unwrap_or(SolverKind::Highs)),
         }
     }
 
@@ -255,17 +264,23 @@ impl TuneArgs {
             .collect()
     }
 
-    /// What the fits depend on: a run directory holds the fits of these settings only.
-    fn settings(&self) -> serde_json::Value {
+    /// What the fits depend on: a run directory holds the fits of these settings only. The data
+    /// enters by what the fits see of it, whatever option or file shaped it: the training
+    /// rows' fingerprint (values, labels, weights) and their schema (the columns read, their
+    /// kinds, the features).
+    fn settings(&self, train: &Dataset) -> serde_json::Value {
         json!({
-            "data": self.data.data.display().to_string(),
-            "target": self.data.target,
+            "rows": train.fingerprint(),
+            "schema": train.schema(),
             "test_fraction": self.data.test_fraction,
             "seed": self.data.seed,
             "folds": self.folds,
             "repeats": self.repeats,
             "method": self.method,
-            "solver": matches!(self.solver_choice(), SolverChoice::Mip(_)).then(|| self.solver.name()),
+            "solver": match self.solver_choice() {
+                SolverChoice::Mip(solver) => Some(solver.name()),
+                _ => None,
+            },
             "objective": self.errors.objective.map(|o| format!("{o:?}")),
             "thresholds": self.thresholds.thresholds.map(|t| format!("{t:?}")),
             "positive_class": self.positive.positive_class,
@@ -311,7 +326,38 @@ pub struct TuneDocument {
     pub figures: Vec<String>,
 }
 
+/// Refuses, before anything is read or fitted, the counts no run needs: more repeats than
+/// [`MAX_REPEATS`], more fits at once than the machine's hardware threads, a time limit that is
+/// not a number of seconds.
+fn refuse_absurd_counts(args: &TuneArgs) -> Result<()> {
+    if !(1..=MAX_REPEATS).contains(&args.repeats) {
+        return Err(Error::parameter(
+            "--repeats",
+            format!("{} repeats: from 1 to {MAX_REPEATS}", args.repeats),
+        ));
+    }
+    let machine = crate::solver::machine_threads();
+    if !(1..=machine).contains(&args.threads) {
+        return Err(Error::parameter(
+            "--threads",
+            format!(
+                "{} fits at once: from 1 to this machine's {machine} hardware threads (each fit \
+                 takes one)",
+                args.threads
+            ),
+        ));
+    }
+    if let Some(limit) = args.time_limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(Error::parameter(
+            "--time-limit",
+            format!("{limit} is not a positive number of seconds"),
+        ));
+    }
+    crate::time_limit::check_limit("--time-limit", args.time_limit).map(|_| ())
+}
+
 pub fn run(args: TuneArgs) -> Result<()> {
+    refuse_absurd_counts(&args)?;
     let candidates = args.candidates()?;
     let Some((_, first)) = candidates.first() else {
         return Err(Error::Internal("a grid with no configuration".into()));
@@ -319,6 +365,8 @@ pub fn run(args: TuneArgs) -> Result<()> {
     args.data.refuse_weights("tune")?;
     let original = args.data.load()?;
     let data = original.clone().map(|set| first.prepare(set))?;
+    // What every fit would refuse of the data, refused once before the folds.
+    first.refuse_missing(&data.train)?;
     let relabel = relabel_rule(&original, &data);
     if args.metric.needs_two_classes() && data.train.n_classes() != 2 {
         return Err(Error::parameter(
@@ -329,15 +377,6 @@ pub fn run(args: TuneArgs) -> Result<()> {
                 data.train.n_classes()
             ),
         ));
-    }
-    if let Some(limit) = args.time_limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
-        return Err(Error::parameter(
-            "--time-limit",
-            format!("{limit} is not a positive number of seconds"),
-        ));
-    }
-    if args.threads == 0 {
-        return Err(Error::parameter("--threads", "must be at least 1"));
     }
     let options = TuneOptions {
         folds: args.folds,
@@ -359,7 +398,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
     let store = args
         .out
         .as_ref()
-        .map(|dir| Store::open(dir, &args.settings()))
+        .map(|dir| Store::open(dir, &args.settings(&original.train)))
         .transpose()?;
     if let Some(store) = &store {
         store.write(

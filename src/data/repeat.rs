@@ -46,6 +46,14 @@ impl Dataset {
         })
     }
 
+    /// Whether a learner that holds the rows repeated by weight meets a leaf minimum of
+    /// `min_leaf` rows on this data. `--min-leaf` counts rows (as OCT's model does, every row
+    /// whatever its weight): on copies a row of weight `w` would count `w` times, so a minimum
+    /// above 1 is met on the copies only when every weight is 1.
+    pub fn copies_count_leaf_rows(&self, min_leaf: usize) -> bool {
+        min_leaf <= 1 || self.weights().is_none_or(|w| w.iter().all(|&w| w == 1.0))
+    }
+
     /// The data with each row repeated its weight's number of times and no weights (rows of
     /// weight 0 are left out); the data itself when it has no weights. `method` names the
     /// learner in the error when a weight is not a whole number or the copies are too many

@@ -81,7 +81,7 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 use crate::search_core::budget::full;
-use crate::search_core::cost::CostModel;
+use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::{to_tree, SubTree};
 use subtree::{cost_of, rebuild_solution};
@@ -126,7 +126,7 @@ fn next_target(ascent: bool, ascents: usize, lower: f64, incumbent: f64) -> Opti
 /// `options`, with a proven lower bound.
 pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
     problem.check(data)?;
-    crate::search_core::refuse_row_weights(data, "the exact search")?;
+    crate::search_core::check_searchable(data, "the exact search")?;
     options.check()?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);
@@ -139,8 +139,11 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         &problem.class_weights,
         problem.split_cost,
         problem.min_leaf,
-        total_weight,
-    );
+        Scale {
+            rows: data.n_rows(),
+            total_weight,
+        },
+    )?;
     let tol = cost.tol;
     let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
     deadline.progress = options.progress.clone();

@@ -9,8 +9,8 @@ use crate::tree::{NodeKind, Tree};
 /// every row its leaf misclassifies (rows are routed with [`Tree::leaf_of`], leaves predict
 /// their own class), plus `split_cost` per split node. `None` when the tree is not a solution
 /// of the problem: deeper than `problem.depth`, more split nodes than `max_splits`, a leaf that
-/// receives a row weight between 0 and `min_leaf` (both excluded; the number of rows without
-/// weights), or a class without a weight.
+/// receives between 0 and `min_leaf` rows (both excluded; rows, whatever their weights, as
+/// OCT's model counts them), or a class without a weight.
 pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<f64> {
     let splits = tree.n_splits();
     if problem.max_splits.is_some_and(|limit| splits > limit) {
@@ -19,11 +19,11 @@ pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<
     if tree.actual_depth() > problem.depth {
         return None;
     }
-    let mut weight_in_leaf = vec![0.0; 1 << (tree.depth() + 1)];
+    let mut rows_in_leaf = vec![0usize; 1 << (tree.depth() + 1)];
     let mut errors = 0.0;
     for (i, (row, &label)) in data.rows().iter().zip(data.labels()).enumerate() {
         let leaf = tree.leaf_of(row);
-        *weight_in_leaf.get_mut(leaf)? += data.weight(i);
+        *rows_in_leaf.get_mut(leaf)? += 1;
         let NodeKind::Leaf { class } = tree.node(leaf)?.kind else {
             return None;
         };
@@ -31,9 +31,9 @@ pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<
             errors += problem.class_weights.get(label)? * data.weight(i);
         }
     }
-    if weight_in_leaf
+    if rows_in_leaf
         .iter()
-        .any(|&weight| weight > 0.0 && weight < problem.min_leaf as f64)
+        .any(|&rows| rows > 0 && rows < problem.min_leaf)
     {
         return None;
     }

@@ -154,12 +154,10 @@ impl Default for DpOptions {
 }
 
 impl DpOptions {
-    /// Checks the options: a finite non-negative time limit, a finite upper bound and at least
-    /// one thread.
+    /// Checks the options: a finite non-negative time limit, a finite upper bound and from 1 to
+    /// [`crate::search_core::MAX_THREADS`] threads.
     pub fn check(&self) -> Result<()> {
-        if self.threads == 0 {
-            return Err(Error::parameter("threads", "must be at least 1"));
-        }
+        crate::search_core::check_threads(self.threads)?;
         crate::time_limit::check_limit("time limit", self.time_limit)?;
         if let Some(bound) = self.upper_bound {
             if !bound.is_finite() {

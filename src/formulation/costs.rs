@@ -3,10 +3,18 @@
 //! weight (`--class-weight`) times the row's weight (1 for data without row weights). The
 //! models sum these costs over the rows they misclassify, and the plain evaluation of a tree
 //! ([`ErrorCosts::errors_of`]) sums the same costs, so the two agree.
+//!
+//! Every positive cost must lie in [`COST_RANGE`]: the solvers drop coefficients below their
+//! tolerances and fail on huge ones (HiGHS from 1e15, CBC from 1e25), and no objective holds
+//! one error beside another 1e18 times larger. Costs outside are refused, naming the option
+//! that made them (`--class-weight`, or `--weight-column` when the row weights alone do).
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::score::{class_weight_vector, ClassWeight, Objective};
+
+/// The least and the largest positive cost of one error the models take.
+pub const COST_RANGE: (f64, f64) = (1e-6, 1e12);
 
 /// The cost of an error on each row of the training data, and its parts.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +40,7 @@ impl ErrorCosts {
             .map(|(cost, factor)| cost * factor)
             .collect();
         let rows = objective.row_costs(data, &factors);
+        check_range(&rows, &class_factors, data)?;
         let mut class_totals = vec![0.0; data.n_classes()];
         for (&label, cost) in data.labels().iter().zip(&rows) {
             class_totals[label] += cost;
@@ -63,6 +72,29 @@ impl ErrorCosts {
             .map(|(_, cost)| cost)
             .sum()
     }
+}
+
+/// Refuses costs of one error outside [`COST_RANGE`] (see the module documentation): `rows`
+/// are the rows' costs, `class_factors` the classes' (what they are without row weights).
+pub(crate) fn check_range(rows: &[f64], class_factors: &[f64], data: &Dataset) -> Result<()> {
+    let (least, largest) = COST_RANGE;
+    let outside = |cost: &f64| *cost > 0.0 && !(least..=largest).contains(cost);
+    let Some(cost) = rows.iter().find(|c| outside(c) || !c.is_finite()) else {
+        return Ok(());
+    };
+    let option = if data.is_weighted() && !class_factors.iter().any(outside) {
+        "--weight-column"
+    } else {
+        "--class-weight"
+    };
+    Err(Error::parameter(
+        option,
+        format!(
+            "an error costs {cost:e} here; the models take costs of one error from {least:e} to \
+             {largest:e} (solvers drop smaller coefficients and fail on larger ones): scale the \
+             weights into that range"
+        ),
+    ))
 }
 
 /// An error when `data` has row weights: for `what`, a model that counts rows (its false

@@ -9,6 +9,10 @@
 //! `min_leaf` rows on each side. Like scikit-learn, a split is made even when it does not lower
 //! the impurity. Leaves predict their majority class (lowest class index on ties).
 //!
+//! Row weights (whole numbers): the class counts are weights (a row of weight `w` counts as `w`
+//! rows of its class, as if repeated), a side that weighs nothing is no split, and `min_leaf`
+//! counts rows whatever their weights, as scikit-learn's `min_samples_leaf` and OCT's model do.
+//!
 //! Thresholds come from the dataset's candidate thresholds (see [`crate::data::ThresholdMode`]):
 //! between the node's two neighbouring values the candidate nearest to their midpoint is used.
 
@@ -73,6 +77,8 @@ struct Grower<'a> {
     params: &'a CartParams,
     thresholds: Vec<Vec<f64>>,
     builder: TreeBuilder,
+    /// Each row's whole-number weight (1 without weights).
+    weights: Vec<usize>,
 }
 
 fn sum_of_squares(counts: &[usize]) -> u128 {
@@ -115,23 +121,32 @@ impl Grower<'_> {
             let mut left = vec![0usize; n_classes];
             let mut right = vec![0usize; n_classes];
             for &i in &order {
-                right[self.data.labels()[i]] += 1;
+                right[self.data.labels()[i]] += self.weights[i];
             }
+            let total: usize = right.iter().sum();
+            let mut weight_left = 0;
             for position in 0..order.len() - 1 {
-                let label = self.data.labels()[order[position]];
-                left[label] += 1;
-                right[label] -= 1;
-                let (low, high) = (value(order[position]), value(order[position + 1]));
-                let n_left = position + 1;
-                let n_right = order.len() - n_left;
-                if low == high || n_left < min_leaf || n_right < min_leaf {
+                let row = order[position];
+                let label = self.data.labels()[row];
+                left[label] += self.weights[row];
+                right[label] -= self.weights[row];
+                weight_left += self.weights[row];
+                let (low, high) = (value(row), value(order[position + 1]));
+                let rows_left = position + 1;
+                let rows_right = order.len() - rows_left;
+                if low == high
+                    || rows_left < min_leaf
+                    || rows_right < min_leaf
+                    || weight_left == 0
+                    || weight_left == total
+                {
                     continue;
                 }
                 let score = Score {
                     sum_sq_left: sum_of_squares(&left),
-                    n_left: n_left as u128,
+                    n_left: weight_left as u128,
                     sum_sq_right: sum_of_squares(&right),
-                    n_right: n_right as u128,
+                    n_right: (total - weight_left) as u128,
                 };
                 if best
                     .as_ref()
@@ -152,13 +167,10 @@ impl Grower<'_> {
     }
 
     fn grow(&mut self, id: usize, level: usize, rows: Vec<usize>) -> Result<()> {
-        let counts = crate::data::count_classes(
-            &rows
-                .iter()
-                .map(|&i| self.data.labels()[i])
-                .collect::<Vec<_>>(),
-            self.data.n_classes(),
-        );
+        let mut counts = vec![0usize; self.data.n_classes()];
+        for &i in &rows {
+            counts[self.data.labels()[i]] += self.weights[i];
+        }
         let pure = counts.iter().filter(|&&c| c > 0).count() <= 1;
         let can_split =
             level < self.params.depth && !pure && rows.len() >= 2 * self.params.min_leaf;
@@ -214,13 +226,14 @@ pub fn cart_start(data: &Dataset, params: &CartParams) -> Result<Tree> {
     }
 }
 
-/// Grows a CART tree on `data`, with training counts in every node. CART counts rows: a row of
-/// whole-number weight `w` counts as `w` rows (see [`Dataset::repeated_by_weight`]); other
-/// weights are refused.
+/// Grows a CART tree on `data`, with training counts in every node. A row of whole-number weight
+/// `w` counts as `w` rows of its class (as if repeated, see [`Dataset::repeated_by_weight`]);
+/// other weights are refused; `min_leaf` counts rows.
 pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
     check_depth(params.depth, MAX_DEPTH)?;
-    // CART counts rows: a row of whole-number weight w is grown on as w rows.
-    let data = &*data.repeated_by_weight("CART")?;
+    if let Some(refusal) = data.refuses_repeating("CART") {
+        return Err(refusal);
+    }
     if params.min_leaf == 0 {
         return Err(Error::parameter("--min-leaf", "must be at least 1"));
     }
@@ -239,10 +252,13 @@ pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
         params,
         thresholds: feature_thresholds(data, params.thresholds),
         builder: TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), params.depth)?,
+        weights: (0..data.n_rows())
+            .map(|i| data.weight(i) as usize)
+            .collect(),
     };
     grower.grow(1, 0, (0..data.n_rows()).collect())?;
     let mut tree = grower.builder.build()?;
-    tree.recount(data.rows(), data.labels())?;
+    tree.recount_on(data)?;
     tree.learned_by = Some(json!({
         "method": "cart",
         "criterion": "gini",

@@ -3,15 +3,26 @@
 //!
 //! Verdicts ([`Verdict`]), with `m` the plain evaluation of the MILP's tree, `c` and `b` the
 //! solver's claimed objective and bound, `o` and `l` the search's objective and lower bound
-//! (all in the formulation's units), and `=` within a relative 1e-6:
-//! - `CONTRADICTION` when something must be wrong with a solver or a model: the solver claims
-//!   optimality and `o < m` (the search found a strictly better tree), or `c < l` (the solver
-//!   claims an incumbent better than any tree can be), or `b > o` (the solver claims a bound
-//!   above a tree the search found);
+//! (all in the formulation's units). Two equalities, because the figures are of two kinds:
+//! - `≈`, for what the solver claims (`c`, `b`, and whether it is optimal), within a relative
+//!   1e-6, the solvers' own accuracy: only a claim off by more is a contradiction;
+//! - `=`, between plain evaluations of trees (`m`, `o`, `l`), within a quarter of the least cost
+//!   of one error (`unit`) and never more than the relative 1e-6: trees a whole error apart are
+//!   never equal, however large the class weights make the objective.
+//!
+//! The solver *proved* optimality when it says so and its bound meets its objective (`b ≈ c`);
+//! a solver stopped by a relative gap (`--mip-gap`) says "optimal" with a bound short of it,
+//! and counts as stopped at a limit.
+//! - `CONTRADICTION` when something must be wrong with a solver or a model: the solver proved
+//!   optimality and `o < m`, not `o ≈ m` (the search found a better tree than the solver's
+//!   tolerances allow), or `c < l`, not `c ≈ l` (the solver claims an incumbent better than
+//!   any tree can be), or `b > o`, not `b ≈ o` (the solver claims a bound above a tree the
+//!   search found);
 //! - `agrees`: the solver proved optimality and `m = o` with the search's optimum proven;
 //! - `incumbent_optimal`: the solver stopped at a limit, but `m = l` (its tree is optimal; the
 //!   gap was only the bound's);
-//! - `incumbent_suboptimal`: the search's optimum is proven and `m > o`, by `difference`;
+//! - `incumbent_suboptimal`: the search's optimum is proven and `m > o`, by `difference` (the
+//!   solver stopped short, or proved an optimum within its tolerances that is not exact);
 //! - `unknown`: the search's budget was not enough to tell;
 //! - `not_applicable`: the search does not solve this problem (row or class weights, see
 //!   [`super::counterpart::search_lacks`]); no search is run and the message says why.
@@ -24,7 +35,8 @@ use crate::dp::DpTermination;
 use crate::learn::objectives_agree;
 use crate::tree::Tree;
 
-/// The relative tolerance within which two objectives are the same.
+/// The relative tolerance within which two objectives are the same: a solver's claims, and at
+/// most, plain evaluations.
 const TOLERANCE: f64 = 1e-6;
 
 /// What the certificate concludes.
@@ -67,7 +79,7 @@ impl fmt::Display for Verdict {
 /// What the MILP run claims and what its tree is worth, in the formulation's units.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MilpClaim {
-    /// The solver proved optimality.
+    /// The solver reported optimality (see [`MilpClaim::proven`] for what it proved).
     pub optimal: bool,
     /// The solver's objective of its incumbent.
     pub objective: Option<f64>,
@@ -77,12 +89,29 @@ pub struct MilpClaim {
     pub tree_objective: Option<f64>,
 }
 
+impl MilpClaim {
+    /// Whether the solver proved optimality: it reported it, and its bound (when it gave one)
+    /// meets its objective within its accuracy; a solver stopped by a relative gap did not.
+    pub fn proven(&self) -> bool {
+        self.optimal
+            && match (self.objective, self.bound) {
+                (Some(objective), Some(bound)) => {
+                    bound >= objective || objectives_agree(objective, bound, TOLERANCE)
+                }
+                _ => true,
+            }
+    }
+}
+
 /// What the search found, in the formulation's units.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SearchResult {
     pub optimal: bool,
     pub objective: f64,
     pub bound: f64,
+    /// The least cost of one error (the least positive class weight, scaled to the
+    /// formulation's units): plain evaluations of trees this far apart are never equal.
+    pub unit: f64,
 }
 
 /// A search run of the certificate, in the formulation's units.
@@ -126,13 +155,25 @@ impl Certificate {
     }
 }
 
+/// Whether two plain evaluations of trees are the same objective: within a quarter of `unit`
+/// (the least cost of one error) and never more than a relative 1e-6 apart.
+pub fn evaluations_equal(a: f64, b: f64, unit: f64) -> bool {
+    let relative = TOLERANCE * a.abs().max(b.abs()).max(1.0);
+    (a - b).abs() <= relative.min(unit / 4.0)
+}
+
 /// The verdict on `milp` given `search`, the difference for a suboptimal incumbent, and the
 /// verdict in words (see the module documentation).
 pub fn verdict(milp: &MilpClaim, search: &SearchResult) -> (Verdict, Option<f64>, String) {
-    let same = |a: f64, b: f64| objectives_agree(a, b, TOLERANCE);
+    // `≈`: a solver's claim, within its accuracy.
+    let near = |a: f64, b: f64| objectives_agree(a, b, TOLERANCE);
+    let below_claim = |a: f64, b: f64| a < b && !near(a, b);
+    // `=`: plain evaluations, never a whole error apart.
+    let same = |a: f64, b: f64| evaluations_equal(a, b, search.unit);
     let below = |a: f64, b: f64| a < b && !same(a, b);
+    let proven = milp.proven();
     if let Some(tree) = milp.tree_objective {
-        if milp.optimal && below(search.objective, tree) {
+        if proven && below_claim(search.objective, tree) {
             return (
                 Verdict::Contradiction,
                 Some(tree - search.objective),
@@ -145,7 +186,7 @@ pub fn verdict(milp: &MilpClaim, search: &SearchResult) -> (Verdict, Option<f64>
         }
     }
     if let Some(claimed) = milp.objective {
-        if below(claimed, search.bound) {
+        if below_claim(claimed, search.bound) {
             return (
                 Verdict::Contradiction,
                 None,
@@ -158,7 +199,7 @@ pub fn verdict(milp: &MilpClaim, search: &SearchResult) -> (Verdict, Option<f64>
         }
     }
     if let Some(bound) = milp.bound {
-        if below(search.objective, bound) {
+        if below_claim(search.objective, bound) {
             return (
                 Verdict::Contradiction,
                 None,
@@ -178,7 +219,7 @@ pub fn verdict(milp: &MilpClaim, search: &SearchResult) -> (Verdict, Option<f64>
         );
     };
     if same(tree, search.bound) {
-        return if milp.optimal {
+        return if proven {
             (
                 Verdict::Agrees,
                 None,
@@ -233,6 +274,7 @@ mod tests {
             optimal: true,
             objective: value,
             bound: value,
+            unit: 1.0,
         }
     }
 
@@ -270,12 +312,14 @@ mod tests {
             optimal: false,
             objective: 6.0,
             bound: 4.0,
+            unit: 1.0,
         };
         assert_eq!(v(&claim(false, 6.0, 2.0, 6.0), &partial), Verdict::Unknown);
         let tight = SearchResult {
             optimal: false,
             objective: 6.0,
             bound: 6.0,
+            unit: 1.0,
         };
         assert_eq!(
             v(&claim(false, 6.0, 2.0, 6.0), &tight),
@@ -294,5 +338,44 @@ mod tests {
             tree_objective: None,
         };
         assert_eq!(v(&none, &proven(5.0)), Verdict::Unknown);
+    }
+
+    #[test]
+    fn a_whole_error_is_never_within_the_tolerance() {
+        // Objectives of about 1 where one error costs 1e-9 (a class weight 1e9 times the
+        // other's, normalised by the baseline): a relative 1e-6 would merge a thousand errors.
+        let unit = 1e-9;
+        let search = SearchResult {
+            optimal: true,
+            objective: 1.0,
+            bound: 1.0,
+            unit,
+        };
+        let stopped = |tree: f64| claim(false, tree, 0.5, tree);
+        assert_eq!(
+            verdict(&stopped(1.0 + unit), &search).0,
+            Verdict::IncumbentSuboptimal
+        );
+        assert_eq!(
+            verdict(&stopped(1.0 + unit / 8.0), &search).0,
+            Verdict::IncumbentOptimal
+        );
+        // A solver that proved an optimum within its own accuracy but a whole error off: not a
+        // contradiction (its claim holds to 1e-6), not agreement either.
+        assert_eq!(
+            verdict(&claim(true, 1.0 + unit, 1.0 + unit, 1.0 + unit), &search).0,
+            Verdict::IncumbentSuboptimal
+        );
+    }
+
+    #[test]
+    fn a_solver_stopped_by_a_relative_gap_has_not_proven_its_tree() {
+        // `--mip-gap 1`: the solver says optimal with its bound far below its incumbent.
+        let gap_stop = claim(true, 12.0, 1.0, 12.0);
+        assert!(!gap_stop.proven());
+        let (verdict_of, difference, _) = verdict(&gap_stop, &proven(10.0));
+        assert_eq!(verdict_of, Verdict::IncumbentSuboptimal);
+        assert_eq!(difference, Some(2.0));
+        assert!(claim(true, 12.0, 12.0 - 1e-9, 12.0).proven());
     }
 }

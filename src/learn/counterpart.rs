@@ -48,6 +48,23 @@ impl Counterpart {
     pub fn to_model(&self, dp_objective: f64) -> f64 {
         (dp_objective + self.offset) * self.scale
     }
+
+    /// The least cost of one error on `train` in the formulation's units: the least positive
+    /// class weight of the search's problem, scaled.
+    pub fn unit(&self, train: &Dataset) -> f64 {
+        let least = self
+            .search
+            .problem(train)
+            .class_weights
+            .into_iter()
+            .filter(|&w| w > 0.0)
+            .fold(f64::INFINITY, f64::min);
+        if least.is_finite() {
+            least * self.scale
+        } else {
+            self.scale
+        }
+    }
 }
 
 /// What the formulation's problem has that the exact search does not solve, in words: row
@@ -153,11 +170,19 @@ pub fn counterpart(
         ..params
     };
     let search = params.check(depth).ok()?;
+    let not_applicable = search_lacks(train).or_else(|| {
+        (!train.copies_count_leaf_rows(search.params.min_leaf)).then(|| {
+            "--min-leaf counts rows, whatever their weights, and the exact search, which holds \
+             a row of weight w as w copies, cannot count rows, so its optimum is not this \
+             model's"
+                .to_string()
+        })
+    });
     Some(Counterpart {
         search,
         scale,
         offset,
-        not_applicable: search_lacks(train),
+        not_applicable,
     })
 }
 

@@ -262,6 +262,14 @@ impl DpSearch {
     /// [`Dataset::repeated_by_weight`]), and the tree is re-evaluated on the weighted rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
         class_weight_vector(&self.params.class_weights, train, "--class-weight")?;
+        if !train.copies_count_leaf_rows(self.params.min_leaf) {
+            return Err(Error::parameter(
+                "--min-leaf",
+                "--min-leaf counts rows, whatever their weights; the exact search holds a row of \
+                 weight w as w copies and cannot count rows: with row weights it takes \
+                 --min-leaf 1 only (OCT and CART take both)",
+            ));
+        }
         let copies = train.repeated_by_weight("--solver dp")?;
         if let Some(metric) = self.params.objective.metric() {
             return self.run_front(metric, &copies, options);

@@ -1,5 +1,7 @@
 //! Runs a MILP formulation end to end: build the model, encode the warm-start tree, solve,
-//! decode the incumbent, and check the decoded tree against the solver.
+//! decode the incumbent, and check the decoded tree against the solver. The build counts
+//! against the time limit: a model still being built when the limit runs out (or Ctrl-C
+//! comes) is stopped ([`crate::mip::build_clock`]) with an error that says what to change.
 //!
 //! The check is the project's rule that an optimal tree is a claim: the objective the model
 //! assigns to the decoded tree is recomputed by plain code ([`Formulation::objective_of`]);
@@ -7,17 +9,18 @@
 //! reproduce the solution's routing), the outcome says so in `decode_mismatch`, and every
 //! figure reported about the tree comes from the plain evaluation, never from the model.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::constraints::ConstraintSpec;
 use crate::data::Dataset;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::formulation::side_constraints::Constrained;
 use crate::formulation::{AnyFormulation, BuiltModel, Formulation, StartKind};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
 use crate::learn::WarmStartMode;
+use crate::mip::build_clock::{BuildClock, Stopped, TIME_LIMIT_OPTION};
 use crate::mip::RowSense;
 use crate::solver::{self, SolveOptions, SolverKind};
 use crate::tree::Tree;
@@ -68,14 +71,78 @@ pub struct MilpOptions {
     pub bound_below_for_tests: bool,
 }
 
+/// A value freed on a thread of its own when it is dropped: a model of millions of rows takes
+/// seconds to free, which the caller's time limit need not wait for.
+struct FreedElsewhere<T: Send + 'static>(Option<T>);
+
+impl<T: Send + 'static> std::ops::Deref for FreedElsewhere<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.0.as_ref().expect("present until dropped")
+    }
+}
+
+impl<T: Send + 'static> Drop for FreedElsewhere<T> {
+    fn drop(&mut self) {
+        if let Some(value) = self.0.take() {
+            // A thread that cannot start frees the value here.
+            let _ = std::thread::Builder::new().spawn(move || drop(value));
+        }
+    }
+}
+
+/// Builds `formulation`'s model on `train`, stopped (with an error that says what to change) when
+/// the time limit of `solve` runs out or its interrupt is raised first.
+fn build_within<F: Formulation>(
+    formulation: &F,
+    train: &Dataset,
+    solve: &SolveOptions,
+) -> Result<F::Built> {
+    let deadline = solve
+        .time_limit
+        .and_then(|limit| Duration::try_from_secs_f64(limit).ok())
+        .and_then(|limit| Instant::now().checked_add(limit));
+    let clock = BuildClock::start(deadline, solve.interrupt.clone());
+    let built = formulation.build(train);
+    let what = || {
+        format!(
+            "the {} model of depth {} on {} rows",
+            formulation.name().to_uppercase(),
+            formulation.depth(),
+            train.n_rows()
+        )
+    };
+    match (built, clock.stopped()) {
+        (Err(_), Some(Stopped::TimeLimit)) => Err(Error::parameter(
+            TIME_LIMIT_OPTION,
+            format!(
+                "{} was still being built when the time limit ({:.2} s left of it) ran out, and \
+                 was stopped; give a longer --time-limit or a smaller --depth, or use --solver \
+                 dp (the exact search builds no model)",
+                what(),
+                solve.time_limit.unwrap_or(0.0)
+            ),
+        )),
+        (Err(_), Some(Stopped::Interrupted)) => Err(Error::Solver {
+            solver: formulation.name().to_string(),
+            message: format!("interrupted while {} was being built; no tree", what()),
+        }),
+        (built, _) => built,
+    }
+}
+
 /// Runs `formulation` on the training data `train` (already prepared for it, e.g. relabelled).
 pub fn run<F: Formulation>(
     formulation: &F,
     train: &Dataset,
     options: MilpOptions,
-) -> Result<Outcome> {
+) -> Result<Outcome>
+where
+    F::Built: Send + 'static,
+{
     let started = Instant::now();
-    let built = formulation.build(train)?;
+    let built = FreedElsewhere(Some(build_within(formulation, train, &options.solve)?));
     let build_seconds = started.elapsed().as_secs_f64();
     let tolerance = built.objective_tolerance();
     let mut notes = Vec::new();

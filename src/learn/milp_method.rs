@@ -186,7 +186,12 @@ pub fn adopt_certificate_tree(
     let better = match (&outcome.tree, outcome.evaluated_objective) {
         (None, _) => true,
         (Some(_), Some(current)) => {
-            objective < current && !crate::learn::objectives_agree(objective, current, 1e-9)
+            objective < current
+                && !crate::learn::certificate::evaluations_equal(
+                    objective,
+                    current,
+                    counterpart.unit(train),
+                )
         }
         (Some(_), None) => false,
     };
@@ -415,6 +420,7 @@ fn certify(
         optimal: found.is_optimal(),
         objective,
         bound,
+        unit: counterpart.unit(train),
     };
     let (verdict, difference, message) = verdict(&claim, &search);
     let reduced = match formulation {

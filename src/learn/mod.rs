@@ -212,8 +212,20 @@ impl Default for LearnOptions {
 /// [`Method::prepare`]).
 ///
 /// On data with missing values, the method learns over the data's copies and the outcome's
-/// trees are mapped back, each split with its learned missing side (see [`missing`]).
+/// trees are mapped back, each split with its learned missing side (see [`missing`]). Every
+/// tree of the outcome has its counts by the one rule of [`Tree::recount_on`], whatever the
+/// method and the options that led to it.
 pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
+    let outcome = learn_any(method, train, options)?;
+    missing::map_outcome(outcome, &|tree| {
+        let mut counted = tree.clone();
+        counted.recount_on(train)?;
+        Ok(counted)
+    })
+}
+
+/// [`learn`], with each tree's counts as its method left them.
+fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
     options.check()?;
     method.refuse_missing(train)?;
     if options.constraints.is_some() {

@@ -23,6 +23,7 @@
 //! files).
 
 mod assignment;
+pub mod build_clock;
 mod check;
 mod column_map;
 mod lp_writer;

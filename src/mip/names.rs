@@ -10,7 +10,7 @@
 //! default one as soon as one is longer). A name already taken (among columns, or among rows,
 //! where the objective is `obj`) gets the first free suffix `_2`, `_3`, ...
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::record::{RowInfo, VarInfo};
 
@@ -38,12 +38,12 @@ pub(crate) struct FileNames {
 impl FileNames {
     /// Sanitised, unique names for `vars` and `rows`.
     pub(crate) fn new(vars: &[VarInfo], rows: &[RowInfo]) -> FileNames {
-        let mut taken = HashSet::new();
+        let mut taken = HashSet::default();
         let columns = vars
             .iter()
             .map(|v| unique(sanitise(&v.name), &mut taken))
             .collect();
-        let mut taken = HashSet::from([OBJECTIVE_NAME.to_string()]);
+        let mut taken = HashSet::from_iter([OBJECTIVE_NAME.to_string()]);
         let rows = rows
             .iter()
             .map(|r| unique(sanitise(&r.name), &mut taken))

@@ -111,6 +111,10 @@ impl Default for ParetoOptions {
     }
 }
 
+/// Seconds past the time limit (or past an interrupt) by which the trees of the front's points
+/// are rebuilt: a point whose tree is not rebuilt by then is left out of the front.
+pub const REBUILD_GRACE: f64 = 0.3;
+
 /// Computes the front of `problem` on the two-class `data` (class 1 positive; see
 /// [`binary_data`]), with a tree for each point, or the points found within the limits of
 /// `options` and a lower-bound front.
@@ -120,11 +124,9 @@ pub fn solve(
     options: &ParetoOptions,
 ) -> Result<ParetoOutcome> {
     problem.check(data)?;
-    crate::search_core::refuse_row_weights(data, "the front's search")?;
+    crate::search_core::check_searchable(data, "the front's search")?;
     crate::time_limit::check_limit("time limit", options.time_limit)?;
-    if options.threads == 0 {
-        return Err(Error::parameter("--threads", "must be at least 1"));
-    }
+    crate::search_core::check_threads(options.threads)?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);
     let deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
@@ -158,32 +160,61 @@ pub fn solve(
         }
         NodeResult::Stopped { found, lower } => (found, lower),
     };
-    let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
+    let mut termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
+    let exact = termination == DpTermination::Optimal;
 
-    // Rebuild and check every point's tree (the deadline no longer applies). A complete front's
-    // trees are rebuilt in a fresh search: what the threads left in the cache depends on
-    // timing, the fresh search does not. After a stop, the search's own cache answers faster.
-    search.deadline.suspended = true;
-    let mut fresh = (termination == DpTermination::Optimal).then(|| {
+    // Rebuild and check every point's tree, by [`REBUILD_GRACE`] past the limit (or past an
+    // interrupt): a point whose tree is not rebuilt by then is left out of the front (the
+    // lower bound keeps it). A complete front's trees are rebuilt in a fresh search: what the
+    // threads left in the cache depends on timing, the fresh search does not. After a stop,
+    // the search's own cache answers faster.
+    let until = match (termination, options.time_limit) {
+        (DpTermination::Interrupted, _) => Some(start.elapsed().as_secs_f64() + REBUILD_GRACE),
+        (_, limit) => limit.map(|limit| limit + REBUILD_GRACE),
+    };
+    search.deadline = Deadline::new(start, until, None);
+    let mut fresh = exact.then(|| {
         let mut fresh = Search::new(
             &binned,
             options.bounds,
             cache_bytes,
-            Deadline::new(start, None, None),
+            Deadline::new(start, until, None),
         );
-        fresh.deadline.suspended = true;
         let root = fresh.arena.root(&binned);
         (fresh, root)
     });
     let mut front: Vec<FrontTree> = Vec::with_capacity(found.len());
     for entry in &found {
-        let shape = match fresh.as_mut() {
-            Some((fresh, root)) => rebuild::rebuild_entry(fresh, root, root_depth, *entry)?,
-            None => rebuild::rebuild_entry(&mut search, &root, root_depth, *entry)?,
+        // The deadline is looked at between points too: rebuilding a point from the cache
+        // may not reach a check inside the search.
+        let out_of_time = match fresh.as_mut() {
+            Some((fresh, _)) => fresh.deadline.reached(),
+            None => search.deadline.reached(),
+        };
+        if out_of_time {
+            stats.trees_not_rebuilt += 1;
+            continue;
+        }
+        let (rebuilt, deadline) = match fresh.as_mut() {
+            Some((fresh, root)) => (
+                rebuild::rebuild_entry(fresh, root, root_depth, *entry),
+                &fresh.deadline,
+            ),
+            None => (
+                rebuild::rebuild_entry(&mut search, &root, root_depth, *entry),
+                &search.deadline,
+            ),
+        };
+        let shape = match rebuilt {
+            Ok(shape) => shape,
+            Err(_) if deadline.stopped().is_some() => {
+                stats.trees_not_rebuilt += 1;
+                continue;
+            }
+            Err(error) => return Err(error),
         };
         let tree = rebuild::to_tree(&shape, &binned, data, depth)?;
         let point = errors_of(&tree, data);
-        let exact = termination == DpTermination::Optimal;
         if (exact && point != entry.point) || !point.weakly_dominates(entry.point) {
             return Err(Error::Internal(format!(
                 "the search's tree for ({}, {}) makes ({}, {}) errors",
@@ -202,6 +233,9 @@ pub fn solve(
     front.dedup_by_key(|t| t.point);
     let kept = front::nondominated(front.iter().map(|t| t.point).collect());
     front.retain(|t| kept.binary_search(&t.point).is_ok());
+    if stats.trees_not_rebuilt > 0 && termination == DpTermination::Optimal {
+        termination = DpTermination::TimeLimit;
+    }
 
     let counts = data.class_counts();
     stats.absorb(&search.stats);

@@ -37,6 +37,10 @@ pub struct ParetoStats {
     pub second_children_pruned: u64,
     /// Subproblems skipped because a cached lower bound lay in the region already covered.
     pub bound_pruned: u64,
+    /// Points found whose trees were not rebuilt within [`crate::pareto::REBUILD_GRACE`] of the
+    /// limit, and are left out of the front.
+    #[serde(default)]
+    pub trees_not_rebuilt: u64,
 }
 
 impl ParetoStats {

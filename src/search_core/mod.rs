@@ -28,14 +28,35 @@ pub(crate) mod view;
 pub use progress_sink::ProgressSink;
 pub use termination::{Progress, Termination};
 
-/// Fails when `data` has row weights: the searches count rows, so weighted data reaches them as
-/// its rows repeated by weight ([`crate::data::Dataset::repeated_by_weight`]); `search` names
-/// the search in the error.
-pub(crate) fn refuse_row_weights(data: &crate::data::Dataset, search: &str) -> crate::Result<()> {
+/// Fails when `data` is not what a search takes: row weights (the searches count rows, so
+/// weighted data reaches them as its rows repeated by weight,
+/// [`crate::data::Dataset::repeated_by_weight`]) or missing values (binned features have no bin
+/// for them: data with missing values reaches a search as its copies,
+/// [`crate::tree::missing_copies`], as [`crate::learn::learn`] makes them). `search` names the
+/// search in the error.
+pub(crate) fn check_searchable(data: &crate::data::Dataset, search: &str) -> crate::Result<()> {
     if data.is_weighted() {
         return Err(crate::Error::parameter(
             "--weight-column",
             format!("{search} counts rows: weighted rows reach it repeated by their weights"),
+        ));
+    }
+    data.refuse_missing(&format!(
+        "{search} (learn through milptree::learn, which searches over missing-value copies)"
+    ))
+}
+
+/// The most threads a search takes: more than any machine it runs on has, fewer than would
+/// exhaust the threads and stacks a process may hold.
+pub const MAX_THREADS: usize = 1024;
+
+/// Fails unless a search's thread count is from 1 to [`MAX_THREADS`] (an error naming
+/// `--threads`).
+pub(crate) fn check_threads(threads: usize) -> crate::Result<()> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(crate::Error::parameter(
+            "--threads",
+            format!("{threads} threads: a search takes from 1 to {MAX_THREADS}"),
         ));
     }
     Ok(())

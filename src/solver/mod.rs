@@ -132,7 +132,17 @@ pub(crate) fn solve_with(
         Some(start) => Some(warm_start::check_start(model, start)?),
         None => None,
     };
-    let mut solved = backend.solve(model, options)?;
+    let stopped = if options.interrupted() {
+        Some(Termination::Interrupted)
+    } else if options.time_limit.is_some_and(|limit| limit <= 0.0) {
+        Some(Termination::TimeLimit)
+    } else {
+        None
+    };
+    let mut solved = match stopped {
+        Some(termination) => not_started(backend, model, options, start.as_ref(), termination),
+        None => backend.solve(model, options)?,
+    };
     if let (Some(given), Some(checked)) = (&options.warm_start, &start) {
         if checked.feasible {
             cutoff::settle(&mut solved, options, given, checked.objective);
@@ -170,6 +180,41 @@ pub(crate) fn solve_with(
     report.error = report.termination.error_text().map(str::to_string);
     report.seconds = started.elapsed().as_secs_f64();
     Ok(solved)
+}
+
+/// The report of a solve stopped before the solver started (`termination`: no time was left
+/// after the build and the warm start, or Ctrl-C came first): the solver is not started, and
+/// the warm start, when it is feasible by our check (`start`), is the solution returned.
+fn not_started(
+    backend: &dyn Backend,
+    model: &MipModel,
+    options: &SolveOptions,
+    start: Option<&WarmStartReport>,
+    termination: Termination,
+) -> Solved {
+    let mut report = SolveReport::new(backend.name(), backend.version(), options);
+    report.notes.push(match termination {
+        Termination::Interrupted => "interrupted before the solver started".to_string(),
+        _ => "no time was left for the solver: it was not started".to_string(),
+    });
+    report.termination = termination;
+    let solution = match (&options.warm_start, start) {
+        (Some(given), Some(checked)) if checked.feasible => {
+            report.objective = Some(model.objective_value(given));
+            report.has_solution = true;
+            report.notes.push(
+                "the warm start, feasible by our check, is the solution returned".to_string(),
+            );
+            Some(given.clone())
+        }
+        _ => None,
+    };
+    report.trajectory.push(TrajectoryPoint {
+        seconds: 0.0,
+        incumbent: report.objective,
+        bound: None,
+    });
+    Solved { report, solution }
 }
 
 /// Sets `abs_gap` and `rel_gap` from the objective and bound of `report`.

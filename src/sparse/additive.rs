@@ -31,6 +31,7 @@ use crate::dp::{
     FeatureRank, Known as CachedKnown, Outcome, Search, Solution, SplitChoice, SplitSearch,
 };
 use crate::search_core::binned::split_bin;
+use crate::search_core::cost::Scale;
 use crate::search_core::view::View;
 use crate::search_core::Progress as DpProgress;
 use crate::sparse::equivalence::Equivalence;
@@ -123,10 +124,11 @@ impl<'a> AdditiveSearch<'a> {
 
     /// Sets a new penalty for the next solve. The penalty may only grow: what the cache holds
     /// stays a valid lower bound.
-    pub fn raise_penalty(&mut self, penalty: f64) {
+    pub fn raise_penalty(&mut self, penalty: f64, scale: Scale) -> crate::Result<()> {
         self.penalty = penalty;
-        self.dp.cost.split_cost = penalty;
+        self.dp.cost.set_split_cost(penalty, scale)?;
         self.dp.cache.for_each_value(CachedKnown::demote);
+        Ok(())
     }
 
     fn tol(&self) -> f64 {

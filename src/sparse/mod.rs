@@ -44,7 +44,7 @@ use crate::data::Dataset;
 use crate::dp::{BoundSwitches, Search, Solution};
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
-use crate::search_core::cost::CostModel;
+use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::SubTree;
 use crate::search_core::{
@@ -161,9 +161,7 @@ impl Default for SparseOptions {
 impl SparseOptions {
     fn check(&self) -> Result<()> {
         crate::time_limit::check_limit("time limit", self.time_limit)?;
-        if self.threads == 0 {
-            return Err(Error::parameter("--threads", "must be at least 1"));
-        }
+        crate::search_core::check_threads(self.threads)?;
         Ok(())
     }
 }
@@ -279,7 +277,7 @@ pub fn solve_path(
     }
     for problem in problems {
         problem.check(data)?;
-        crate::search_core::refuse_row_weights(data, "the sparse search")?;
+        crate::search_core::check_searchable(data, "the sparse search")?;
     }
     let binned = Binned::new(data, first.thresholds);
     match first.loss.class_weights(data) {
@@ -316,7 +314,11 @@ fn additive_path(
 ) -> Result<Vec<SparseOutcome>> {
     let total_weight: f64 = data.labels().iter().map(|&label| weights[label]).sum();
     let penalty_of = |problem: &SparseProblem| problem.leaf_penalty * total_weight;
-    let cost = CostModel::new(weights, penalty_of(&problems[0]), 1, total_weight);
+    let scale = Scale {
+        rows: data.n_rows(),
+        total_weight,
+    };
+    let cost = CostModel::new(weights, penalty_of(&problems[0]), 1, scale)?;
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
     let mut deadline = Deadline::new(
         Instant::now(),
@@ -337,7 +339,7 @@ fn additive_path(
     let mut outcomes: Vec<SparseOutcome> = Vec::new();
     for (i, problem) in problems.iter().enumerate() {
         if i > 0 {
-            search.raise_penalty(penalty_of(problem));
+            search.raise_penalty(penalty_of(problem), scale)?;
             search.dp.deadline = Deadline::new(
                 Instant::now(),
                 options.time_limit,

@@ -30,7 +30,7 @@ use rustc_hash::FxHashSet;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::binned::{split_bin, Binned};
-use crate::search_core::cost::CostModel;
+use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::{to_tree, SubTree};
 use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
@@ -335,7 +335,12 @@ impl<'a> WholeTree<'a> {
 /// The project's tree of `subtree`, its leaves labelled for `loss`: F1's best labelling, the
 /// majority class for the AUCs.
 fn into_tree(subtree: &SubTree, binned: &Binned, data: &Dataset, loss: &Loss) -> Result<Tree> {
-    let majority = CostModel::new(&vec![1.0; data.n_classes()], 0.0, 1, data.n_rows() as f64);
+    let rows = data.n_rows();
+    let scale = Scale {
+        rows,
+        total_weight: rows as f64,
+    };
+    let majority = CostModel::new(&vec![1.0; data.n_classes()], 0.0, 1, scale)?;
     let mut tree = to_tree(subtree, binned, data, &majority, depth_of(subtree).max(1))?;
     if let Loss::F1 { positive } = loss {
         let negative = 1 - positive;

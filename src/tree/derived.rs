@@ -55,7 +55,7 @@ pub fn map_back(
     let mut mapped = builder.build()?;
     mapped.learned_by = tree.learned_by.clone();
     mapped.provenance = tree.provenance.clone();
-    mapped.recount(original.rows(), original.labels())?;
+    mapped.recount_on(original)?;
     let same_leaves = original
         .rows()
         .iter()

@@ -6,7 +6,10 @@
 //! A split is axis-aligned (`x[feature] <= threshold` goes left, in the data's original units)
 //! or oblique (`w . z + b <= 0` goes left, over the standardised features `z = (x - mean) / scale`
 //! whose scaling the tree keeps). Every node stores the per-class counts of the training rows
-//! that reach it, recomputed from data by plain code ([`Tree::recount`]).
+//! that reach it, recomputed from data by plain code ([`Tree::recount`]). A learned tree's
+//! counts follow one rule whatever learned it ([`Tree::recount_on`]): with row weights that are
+//! all whole numbers each row counts its weight (the counts of the rows repeated by weight),
+//! otherwise each row counts 1.
 //!
 //! A missing value (`NaN`) at an axis split goes the split's learned [`MissingSide`] when it
 //! has one; otherwise (a feature with no missing value in training, or an oblique split that
@@ -540,12 +543,37 @@ impl Tree {
     /// labels differ in number, a row is not one value per feature of the tree, or a label is
     /// not one of the tree's classes.
     pub fn recount(&mut self, rows: &[Vec<f64>], labels: &[usize]) -> Result<()> {
+        self.count_rows(rows, labels, |_| 1)
+    }
+
+    /// Recomputes every node's per-class counts from the training rows of `data`, by the one
+    /// rule of a learned tree, whatever learned it and however: when `data` has row weights that
+    /// are all whole numbers, each row counts its weight (the counts of the rows repeated by
+    /// weight, so that class frequencies, and the side a missing value takes where no side was
+    /// learned, are those of a tree learned on the repeated rows); otherwise each row counts 1.
+    pub fn recount_on(&mut self, data: &crate::data::Dataset) -> Result<()> {
+        let whole = data
+            .weights()
+            .filter(|weights| weights.iter().all(|w| w.fract() == 0.0 && *w >= 0.0));
+        match whole {
+            Some(weights) => self.count_rows(data.rows(), data.labels(), |i| weights[i] as usize),
+            None => self.count_rows(data.rows(), data.labels(), |_| 1),
+        }
+    }
+
+    /// Sets every node's counts from `rows` and `labels`, row `i` counting `weight(i)`.
+    fn count_rows(
+        &mut self,
+        rows: &[Vec<f64>],
+        labels: &[usize],
+        weight: impl Fn(usize) -> usize,
+    ) -> Result<()> {
         self.check_rows(rows, labels)?;
         let n_classes = self.classes.len();
         for node in self.nodes.iter_mut().flatten() {
             node.counts = vec![0; n_classes];
         }
-        for (row, &label) in rows.iter().zip(labels) {
+        for (i, (row, &label)) in rows.iter().zip(labels).enumerate() {
             for id in self.path(row) {
                 if let Some(count) = self
                     .nodes
@@ -553,7 +581,7 @@ impl Tree {
                     .and_then(Option::as_mut)
                     .and_then(|node| node.counts.get_mut(label))
                 {
-                    *count += 1;
+                    *count += weight(i);
                 }
             }
         }

@@ -94,23 +94,30 @@ pub fn fit_path(
             _ => None,
         })
         .collect();
-    let solved = (|| -> Result<Vec<Outcome>> {
+    // As `learn` runs a method: over the fold's missing-value copies, its trees mapped back.
+    let solve = |train: &Dataset| -> Result<Vec<Outcome>> {
         let problems = searches
             .iter()
-            .map(|search| search.problem(fold.train))
+            .map(|search| search.problem(train))
             .collect::<Result<Vec<_>>>()?;
         let first = searches.first().ok_or_else(|| {
             crate::Error::Internal("a path of sparse searches with no search".into())
         })?;
-        let found = sparse::solve_path(fold.train, &problems, &first.options(options))?;
+        let found = sparse::solve_path(train, &problems, &first.options(options))?;
         Ok(found
             .into_iter()
             .zip(searches.iter().zip(&problems))
             .map(|(found, (search, problem))| {
-                search.outcome(found, fold.train, problem, options.time_limit)
+                search.outcome(found, train, problem, options.time_limit)
             })
             .collect())
-    })();
+    };
+    let solved = learn::missing::with_copies(fold.train, solve, |outcomes, map| {
+        outcomes
+            .into_iter()
+            .map(|outcome| learn::missing::map_outcome(outcome, map))
+            .collect()
+    });
     match solved {
         Ok(outcomes) if outcomes.len() == group.len() => group
             .iter()

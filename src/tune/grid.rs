@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::tree::MAX_DEPTH;
 
 /// The parameters a tuning run can vary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,9 +131,13 @@ impl Config {
     }
 }
 
+/// The most values one parameter takes (a range longer than this is refused before it is
+/// expanded).
+pub const MAX_VALUES: usize = 1000;
+
 /// The values of one parameter: `LOW..HIGH` (whole numbers, both ends included) or a
-/// comma-separated list; each value finite, at least 0 (positive for a leaf penalty and C),
-/// given once.
+/// comma-separated list, at most [`MAX_VALUES`] of them; each value finite, at least 0
+/// (positive for a leaf penalty and C; a depth from 1 to [`MAX_DEPTH`]), given once.
 pub fn parse_values(param: Param, text: &str) -> Result<Vec<f64>> {
     let bad = |message: String| Error::parameter(param.option(), message);
     let number = |piece: &str| -> Result<f64> {
@@ -150,6 +155,11 @@ pub fn parse_values(param: Param, text: &str) -> Result<Vec<f64>> {
         if param.integral() && value.fract() != 0.0 {
             return Err(bad(format!("{value} is not a whole number")));
         }
+        if param == Param::Depth && !(1.0..=MAX_DEPTH as f64).contains(&value) {
+            return Err(bad(format!(
+                "{value} is not a tree depth from 1 to {MAX_DEPTH}"
+            )));
+        }
         Ok(value)
     };
     let values: Vec<f64> = match text.split_once("..") {
@@ -163,10 +173,22 @@ pub fn parse_values(param: Param, text: &str) -> Result<Vec<f64>> {
             if low > high {
                 return Err(bad(format!("the range {low}..{high} is empty")));
             }
+            if high - low >= MAX_VALUES {
+                return Err(bad(format!(
+                    "the range {low}..{high} has {} values; a parameter takes at most {MAX_VALUES}",
+                    high - low + 1
+                )));
+            }
             (low..=high).map(|v| v as f64).collect()
         }
         None => text.split(',').map(number).collect::<Result<_>>()?,
     };
+    if values.len() > MAX_VALUES {
+        return Err(bad(format!(
+            "{} values; a parameter takes at most {MAX_VALUES}",
+            values.len()
+        )));
+    }
     for (i, value) in values.iter().enumerate() {
         if values[..i].contains(value) {
             return Err(bad(format!("{value} is given twice")));

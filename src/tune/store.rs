@@ -1,7 +1,8 @@
 //! A tuning run's directory (`--out-dir DIR`), which makes the run resumable:
 //!
-//! - `settings.json`: what the fits depend on (data, seed, folds, repeats, method and its fixed
-//!   parameters, time limit); a second run in the same directory must have the same;
+//! - `settings.json`: what the fits depend on (the training rows' fingerprint and schema, seed,
+//!   folds, repeats, method and its fixed parameters, time limit); a second run in the same
+//!   directory must have the same;
 //! - `fits.jsonl`: one [`Fit`] per line, appended as each fit ends, so an interrupted run
 //!   loses at most the fits that were running; a line that does not parse (cut short) is
 //!   fitted again;
@@ -164,7 +165,13 @@ fn differences(stored: &serde_json::Value, now: &serde_json::Value) -> Vec<Strin
     keys.into_iter()
         .filter(|k| a.get(*k) != b.get(*k))
         .map(|k| {
-            let show = |v: Option<&serde_json::Value>| v.map_or("none".into(), |v| v.to_string());
+            let show = |v: Option<&serde_json::Value>| {
+                let text = v.map_or("none".into(), |v| v.to_string());
+                match text.char_indices().nth(60) {
+                    Some((end, _)) => format!("{}...", &text[..end]),
+                    None => text,
+                }
+            };
             format!("{k}: {} then, {} now", show(a.get(k)), show(b.get(k)))
         })
         .collect()

@@ -134,11 +134,12 @@ fn a_presolve_longer_than_the_limit_is_stopped_by_the_parent() {
     // HiGHS's presolve alone on this model runs for seconds: whether it stops at the clock
     // (it does not always) or the parent stops it, the report comes within the limit and 2 s.
     let (_dir, data) = large_table();
+    let limit = 3.0;
     let child = start_solve(
         &data,
         "flowoct",
         "2",
-        "1",
+        "3",
         &["--warm-start", "none", "--certify", "off"],
     );
     let (code, report) = report_of(child);
@@ -146,17 +147,14 @@ fn a_presolve_longer_than_the_limit_is_stopped_by_the_parent() {
     assert_eq!(report["solver"], "highs");
     assert_eq!(report["termination"], "time_limit", "{report}");
     let seconds = number(&report, "seconds");
-    assert!(seconds <= 1.0 + 2.0, "{seconds} s on a 1 s limit");
-    // The build (over a second here) shares the limit: the solver had what it left, and the
-    // whole command ends soon after the build (the margin allows for a busy machine, where
-    // reading the table and handing the model to the worker take seconds too).
+    assert!(seconds <= limit + 2.0, "{seconds} s on a {limit} s limit");
+    // The build (under a second here) shares the limit: the solver had what it left, and the
+    // whole command ends within the limit and a second (the margin allows for a busy machine,
+    // where handing the model to the worker takes seconds too).
     let build = number(&report, "build_seconds");
     let command = number(&report, "command_seconds");
     assert!(command >= build + seconds, "{report}");
-    assert!(
-        command <= build.max(1.0) + 3.0,
-        "{command} s, build {build} s"
-    );
+    assert!(command <= limit + 2.0, "{command} s, build {build} s");
 }
 
 #[test]

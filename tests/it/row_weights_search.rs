@@ -1,7 +1,8 @@
 //! Row weights in the searches, against independent references: on small random data with
 //! ties and whole-number row weights (some 0), the exact search's optimum equals the exhaustive
 //! oracle's on the weighted rows (accuracy, balanced, class weights, split cost, split limits)
-//! and the oracle's on the rows repeated by weight (leaf minima, which count rows); the sparse
+//! and the oracle's on the rows repeated by weight; a leaf minimum above 1, which counts rows
+//! whatever their weights, is refused (the search holds copies of rows); the sparse
 //! search with a depth cap equals the oracle's weighted errors plus its leaf penalty; the
 //! metric objectives and the `pareto` front equal those of the repeated rows; a row of weight 0
 //! changes no optimum; weights that are not whole numbers are refused by every search, exit 2
@@ -140,21 +141,26 @@ fn whole_number_weights_give_the_optimum_of_the_repeated_rows() {
         let data = case(seed);
         let copies = repeated_rows(&data);
         let depth = 1 + (seed % 3) as usize;
-        // A leaf minimum counts rows: a row of weight w is w rows.
-        for min_leaf in [1, 3] {
-            let params = DpParams {
-                min_leaf,
-                ..DpParams::default()
-            };
-            let spec = OracleSpec {
-                min_leaf,
-                ..OracleSpec::errors(&copies, depth)
-            };
-            let what = format!("seed {seed} depth {depth} min leaf {min_leaf}");
-            let found = dp(&data, depth, &params);
-            close(found, optimum(&copies, &spec).objective, &what);
-            close(found, dp(&copies, depth, &params), &what);
+        // The optimum of the rows repeated; a leaf minimum counts rows whatever their weights,
+        // which the search, holding copies, cannot count: it is refused above 1.
+        let params = DpParams::default();
+        let what = format!("seed {seed} depth {depth}");
+        let found = dp(&data, depth, &params);
+        close(
+            found,
+            optimum(&copies, &OracleSpec::errors(&copies, depth)).objective,
+            &what,
+        );
+        close(found, dp(&copies, depth, &params), &what);
+        let refused = DpParams {
+            min_leaf: 3,
+            ..DpParams::default()
         }
+        .check(depth)
+        .expect("valid parameters")
+        .run(&data, &LearnOptions::default())
+        .expect_err("a leaf minimum over weighted rows");
+        assert!(refused.to_string().contains("--min-leaf"), "{refused}");
         // The metric objectives, on the front of false positives and false negatives.
         for objective in [DpObjective::F1, DpObjective::Mcc] {
             if data.n_classes() != 2 {

@@ -54,14 +54,14 @@ impl BinOct {
     /// The model, with split indicators when the leaf penalty or `split_indicators` asks.
     fn build_model(&self, data: &Dataset, split_indicators: bool) -> Result<BinOctModel> {
         self.check(data)?;
-        Ok(BinOctModel::build(
+        BinOctModel::build(
             data,
             self.depth,
             Candidates::new(data, self.thresholds),
             ErrorCosts::new(self.objective, &self.class_weights, data)?,
             self.leaf_penalty,
             split_indicators,
-        ))
+        )
     }
 
     /// Depth `depth`, class-boundary thresholds (as in the paper), accuracy objective.

@@ -63,7 +63,7 @@ impl BinOctModel {
         costs: ErrorCosts,
         leaf_penalty: f64,
         split_indicators: bool,
-    ) -> BinOctModel {
+    ) -> Result<BinOctModel> {
         let n_branch = (1usize << depth) - 1;
         let first_leaf = 1usize << depth;
         let n_bits = candidates.n_bits();
@@ -118,6 +118,7 @@ impl BinOctModel {
         let twins = Twins::of(candidates.bins.iter());
         let mut leaf_vars: Vec<Vec<Variable>> = Vec::with_capacity(data.n_rows());
         for r in 0..data.n_rows() {
+            crate::mip::build_clock::check()?;
             if !twins.is_first(r) {
                 leaf_vars.push(leaf_vars[twins.first_of(r)].clone());
                 continue;
@@ -186,16 +187,17 @@ impl BinOctModel {
             error_vars,
             roles,
         };
-        model.add_rows();
-        model
+        model.add_rows()?;
+        Ok(model)
     }
 
-    fn add_rows(&mut self) {
+    fn add_rows(&mut self) -> Result<()> {
         let n_branch = (1usize << self.depth) - 1;
         let first_leaf = 1usize << self.depth;
         let usable = self.candidates.usable();
         let n_rows = self.twins.rows_and_sets().1 as f64;
         for n in 1..=n_branch {
+            crate::mip::build_clock::check()?;
             let mut right = Expression::default();
             for (_, row) in self.first_twins() {
                 for l in leaves_under(2 * n + 1, self.depth) {
@@ -255,6 +257,7 @@ impl BinOctModel {
         for &f in &usable {
             let rows_by_bin = self.candidates.rows_by_bin(f);
             for n in 1..=n_branch {
+                crate::mip::build_clock::check()?;
                 self.add_range_rules(n, f, &rows_by_bin);
             }
         }
@@ -264,6 +267,7 @@ impl BinOctModel {
         let mut objective = Expression::default();
         for i in 0..first_leaf {
             for (c, &n_c) in class_totals.iter().enumerate() {
+                crate::mip::build_clock::check()?;
                 let mut lhs = Expression::default();
                 for (r, (row, &label)) in self.leaf_vars.iter().zip(self.data.labels()).enumerate()
                 {
@@ -291,6 +295,7 @@ impl BinOctModel {
             objective += self.leaf_cost;
         }
         self.mip.set_objective(objective);
+        Ok(())
     }
 
     /// The first row of each set of twins, with its leaf variables.

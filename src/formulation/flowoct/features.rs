@@ -14,7 +14,7 @@
 //! [`NodeFeatures::express`] maps a split of another tree onto these features without raising
 //! its weighted errors.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::constraints::SideConstraints;
 use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
@@ -81,9 +81,20 @@ impl NodeFeatures {
                 boundary_thresholds[f.feature].contains(&threshold)
             })
             .collect();
-        let patterns: Vec<Vec<bool>> = binary
+        // Which groups each binary feature sends left, as bits (hashed once per level and
+        // feature: as `bool`s, the keys of thousands of features over thousands of groups took
+        // seconds to hash).
+        let patterns: Vec<Vec<u64>> = binary
             .iter()
-            .map(|f| groups.iter().map(|g| g.bins[f.feature] < f.index).collect())
+            .map(|f| {
+                let mut bits = vec![0u64; groups.len().div_ceil(64)];
+                for (g, group) in groups.iter().enumerate() {
+                    if group.bins[f.feature] < f.index {
+                        bits[g / 64] |= 1 << (g % 64);
+                    }
+                }
+                bits
+            })
             .collect();
         let mut allowed = Vec::with_capacity(depth);
         let mut representative = Vec::with_capacity(depth);
@@ -98,7 +109,7 @@ impl NodeFeatures {
                     patterns[f].as_slice(),
                 )
             };
-            let mut first: HashMap<(Option<usize>, &[bool]), usize> = HashMap::new();
+            let mut first: FxHashMap<(Option<usize>, &[u64]), usize> = FxHashMap::default();
             let mut level_allowed = Vec::new();
             for f in 0..patterns.len() {
                 if (last && !fair && !class_boundary[f]) || !permits(binary[f].feature, level) {

@@ -59,13 +59,13 @@ impl FlowOct {
         constraints: Option<&SideConstraints>,
     ) -> Result<FlowOctModel> {
         self.check(data)?;
-        Ok(FlowOctModel::build(
+        FlowOctModel::build(
             data,
             self.depth,
             Candidates::new(data, self.thresholds),
             ErrorCosts::new(self.objective, &self.class_weights, data)?,
             constraints,
-        ))
+        )
     }
 
     /// Depth `depth`, every midpoint as a threshold, accuracy objective.

@@ -131,7 +131,7 @@ impl FlowOctModel {
         candidates: Candidates,
         costs: ErrorCosts,
         constraints: Option<&SideConstraints>,
-    ) -> FlowOctModel {
+    ) -> Result<FlowOctModel> {
         let n_nodes = (1usize << (depth + 1)) - 1;
         let n_branch = (1usize << depth) - 1;
         let k = data.n_classes();
@@ -237,6 +237,7 @@ impl FlowOctModel {
         let mut flow_vars = Vec::with_capacity(groups.len());
         let mut sink_vars = Vec::with_capacity(groups.len());
         for (g, group) in groups.iter().enumerate() {
+            crate::mip::build_clock::check()?;
             let mut flows = Vec::with_capacity(n_nodes);
             let mut sinks = Vec::with_capacity(n_nodes);
             for n in 1..=n_nodes {
@@ -309,6 +310,7 @@ impl FlowOctModel {
 
         // Flow: conservation at every node, routing by the split, leaving only as the leaf's class.
         for (g, group) in groups.iter().enumerate() {
+            crate::mip::build_clock::check()?;
             for n in 1..=n_nodes {
                 let mut out = Expression::default();
                 for &sink in sink_vars[g][n - 1].iter().flatten() {
@@ -373,7 +375,7 @@ impl FlowOctModel {
         }
         mip.set_objective(objective);
 
-        FlowOctModel {
+        Ok(FlowOctModel {
             mip,
             data: data.clone(),
             depth,
@@ -390,7 +392,7 @@ impl FlowOctModel {
             roles,
             forced,
             alike,
-        }
+        })
     }
 
     /// The assignment of a tree whose splits all use candidate thresholds (a snapped tree):

@@ -2,7 +2,7 @@
 //! meaning of every variable, and the scaled features the rows are written in.
 
 use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::cuts::Cuts;
 use crate::formulation::oct::Oct;
@@ -281,13 +281,9 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
     let features = scaled_features(data);
     let costs = ErrorCosts::new(params.objective, &params.class_weights, data)?;
     let total_weight = costs.total();
-    let baseline = costs.baseline();
-    if baseline <= 0.0 {
-        return Err(Error::input(
-            data.source(),
-            "the majority-class baseline makes no error, so OCT's objective (normalised by it) is undefined",
-        ));
-    }
+    // A baseline without errors (one class) leaves nothing to normalise: the errors count as
+    // they are, and the single leaf, which makes none, is optimal.
+    let baseline = Some(costs.baseline()).filter(|&b| b > 0.0).unwrap_or(1.0);
     let epsilon_max = features
         .iter()
         .filter_map(|f| f.epsilon)
@@ -328,6 +324,7 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
     let mut loss = Vec::with_capacity(n_leaves);
     for t in 0..n_leaves {
         let id = n_leaves + t;
+        crate::mip::build_clock::check()?;
         for i in 0..n {
             let first = twins.first_of(i);
             let var = if first == i {
@@ -352,6 +349,7 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
     let big = total_weight;
     for t in 0..n_leaves {
         let id = n_leaves + t;
+        crate::mip::build_clock::check()?;
         for class in 0..k {
             mip.add_constraint(
                 format!("loss_lb[k={class},l={id}]"),
@@ -394,6 +392,7 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
     }
     for t in 0..n_leaves {
         let id = n_leaves + t;
+        crate::mip::build_clock::check()?;
         for (m, goes_left) in ancestors(depth, t) {
             let node = m + 1;
             if goes_left {

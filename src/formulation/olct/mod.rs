@@ -107,6 +107,16 @@ impl Olct {
                 format!("{bad} is not a positive number (the weight of a level's loss)"),
             ));
         }
+        let (least, largest) = crate::formulation::costs::COST_RANGE;
+        if let Some(bad) = c.iter().find(|c| !(least..=largest).contains(*c)) {
+            return Err(Error::parameter(
+                "--c",
+                format!(
+                    "{bad}: the weight of a level's loss is a coefficient of the model, from \
+                     {least:e} to {largest:e} (solvers drop smaller ones and fail on larger)"
+                ),
+            ));
+        }
         if !(self.epsilon.is_finite() && self.epsilon > 0.0) {
             return Err(Error::parameter(
                 "--epsilon",
@@ -324,12 +334,7 @@ impl Formulation for Olct {
 
     fn build(&self, data: &Dataset) -> Result<OlctModel> {
         let training = self.training(data)?;
-        Ok(model::build_model(
-            training,
-            self.tangents,
-            self.univariate,
-            self.refine,
-        ))
+        model::build_model(training, self.tangents, self.univariate, self.refine)
     }
 
     fn encode(&self, built: &OlctModel, tree: &Tree) -> Result<Encoded> {

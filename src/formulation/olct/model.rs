@@ -5,6 +5,7 @@
 //! `2^(d-1) .. 2^d - 1`, and `T_d(t)` the last-level nodes under `t` (left part `T_d^l(t)`,
 //! right part `T_d^r(t)`).
 
+use crate::error::Result;
 use crate::formulation::olct::tangents::{TangentPoint, TangentSet};
 use crate::formulation::olct::training::Training;
 use crate::mip::{Expression, MipModel, Variable};
@@ -102,7 +103,7 @@ pub(crate) fn build_model(
     tangents: TangentSet,
     univariate: bool,
     refine: bool,
-) -> OlctModel {
+) -> Result<OlctModel> {
     let settings = &training.settings;
     let layout = Layout {
         depth: settings.depth,
@@ -212,6 +213,7 @@ pub(crate) fn build_model(
         let left = layout.last_under(2 * t);
         let right = layout.last_under(2 * t + 1);
         for i in 0..n {
+            crate::mip::build_clock::check()?;
             let mut e = score(&vars, &training, i, t);
             e.add_mul(m, reach(&vars, i, left.clone()));
             mip.add_constraint(format!("left[i={i},n={t}]"), e.leq(m));
@@ -230,6 +232,7 @@ pub(crate) fn build_model(
         let h = layout.level(t);
         let under = layout.last_under(t);
         for i in 0..n {
+            crate::mip::build_clock::check()?;
             let y = training.y(i);
             for line in &lines {
                 let mut e = Expression::with_capacity(p + 2 + under.len());
@@ -261,12 +264,12 @@ pub(crate) fn build_model(
         }
     }
     mip.set_objective(objective);
-    OlctModel {
+    Ok(OlctModel {
         mip,
         training,
         tangents,
         vars,
         univariate,
         refine,
-    }
+    })
 }

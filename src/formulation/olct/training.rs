@@ -136,12 +136,13 @@ impl Training {
         settings: Settings,
     ) -> Result<Training> {
         let factors = class_weight_vector(class_weights, data, "--class-weight")?;
-        let loss_weights = data
+        let loss_weights: Vec<f64> = data
             .labels()
             .iter()
             .enumerate()
             .map(|(i, &label)| data.weight(i) * factors[label])
             .collect();
+        crate::formulation::costs::check_range(&loss_weights, &factors, data)?;
         let data = match relabel(data, positive)? {
             Some(relabelled) => relabelled,
             None => data.clone(),

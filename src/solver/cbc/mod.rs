@@ -80,7 +80,7 @@ use self::protocol::{Job, Problem, Settings};
 use super::outcome::Outcome;
 use super::progress::Monitor;
 use super::report::{FileSolved, SolveReport, Solved, Termination};
-use super::worker::parent::{deadline, file_solved, solved, KnownStart};
+use super::worker::parent::{deadline, file_solved, interrupted_before_worker, solved, KnownStart};
 use super::worker::protocol::{ColumnModel, WireOutcome};
 use super::worker::supervisor::{json_job, supervise, Finished, LineAction, Stop, WorkerSpec};
 use super::worker::{abort_after_first_incumbent, worker_program};
@@ -146,6 +146,12 @@ impl Backend for Cbc {
         let mut settings = settings(options, started, preprocess);
         settings.common.objective_cutoff = start.as_ref().and_then(|s| s.cutoff(options));
         let constant = problem.objective_constant;
+        if options.interrupted() {
+            // Freeing a large model's columns is no reason to keep an interrupted caller.
+            let _ = std::thread::Builder::new().spawn(move || drop(problem));
+            let outcome = interrupted_before_worker(start.as_ref());
+            return solved(model, outcome, report, monitor, started);
+        }
         let run = run_worker(
             Problem::Model(Box::new(problem)),
             settings,

@@ -34,7 +34,7 @@ use self::protocol::{Job, Problem};
 use super::outcome::Outcome;
 use super::progress::Monitor;
 use super::report::{FileSolved, SolveReport, Solved, Termination};
-use super::worker::parent::{deadline, file_solved, solved, KnownStart};
+use super::worker::parent::{deadline, file_solved, interrupted_before_worker, solved, KnownStart};
 use super::worker::protocol::{ColumnModel, Event, Settings, WireOutcome, EVENT_PREFIX};
 use super::worker::supervisor::{json_job, supervise, Finished, LineAction, Stop, WorkerSpec};
 use super::worker::{abort_after_first_incumbent, worker_program};
@@ -73,6 +73,12 @@ impl Backend for Highs {
         let report = SolveReport::new(self.name(), self.version(), options);
         let start = KnownStart::of(model, options);
         let problem = ColumnModel::new(model, start.as_ref().map(|s| s.values.clone()));
+        if options.interrupted() {
+            // Freeing a large model's columns is no reason to keep an interrupted caller.
+            let _ = std::thread::Builder::new().spawn(move || drop(problem));
+            let outcome = interrupted_before_worker(start.as_ref());
+            return solved(model, outcome, report, monitor, started);
+        }
         let mut settings = Settings::new(options, started);
         settings.objective_cutoff = start.as_ref().and_then(|s| s.cutoff(options));
         let run = run_worker(

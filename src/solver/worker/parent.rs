@@ -36,6 +36,21 @@ impl KnownStart {
     }
 }
 
+/// The outcome of a solve interrupted after the model was handed over but before its worker
+/// started (Ctrl-C while the model was converted): the warm start, when feasible by our
+/// check, is its solution.
+pub(crate) fn interrupted_before_worker(start: Option<&KnownStart>) -> Outcome {
+    let start = start.filter(|s| s.feasible);
+    Outcome {
+        termination: crate::solver::Termination::Interrupted,
+        objective: start.map(|s| s.objective),
+        bound: None,
+        nodes: None,
+        values: start.map(|s| s.values.clone()),
+        notes: vec!["interrupted before the solver's worker started".to_string()],
+    }
+}
+
 /// When a worker still running is killed: `grace` seconds past the time limit of `options`,
 /// `monitor` telling how much of it is gone; `None` without a limit or with one too far away to
 /// be a clock time.

@@ -124,24 +124,34 @@ impl ColumnModel {
     /// `model` in column form, with the start `start` (one value per column).
     pub(crate) fn new(model: &MipModel, start: Option<Vec<f64>>) -> ColumnModel {
         let columns = model.vars().len();
-        let mut entries: Vec<Vec<(usize, f64)>> = vec![Vec::new(); columns];
+        // Column-wise by counting: each column's entries, in row order, without a vector per
+        // column (a model of a million columns would allocate a million).
+        let mut column_starts = vec![0usize; columns + 1];
+        for row in model.rows() {
+            for &(j, _) in &row.terms {
+                column_starts[j + 1] += 1;
+            }
+        }
+        for j in 0..columns {
+            column_starts[j + 1] += column_starts[j];
+        }
+        let entries = column_starts[columns];
+        let mut next = column_starts.clone();
+        let mut row_indices = vec![0usize; entries];
+        let mut values = vec![0.0; entries];
         for (i, row) in model.rows().iter().enumerate() {
             for &(j, c) in &row.terms {
-                entries[j].push((i, c));
+                row_indices[next[j]] = i;
+                values[next[j]] = c;
+                next[j] += 1;
             }
         }
         let mut problem = ColumnModel {
-            column_starts: Vec::with_capacity(columns + 1),
+            column_starts,
+            row_indices,
+            values,
             ..ColumnModel::default()
         };
-        problem.column_starts.push(0);
-        for column in entries {
-            for (i, c) in column {
-                problem.row_indices.push(i);
-                problem.values.push(c);
-            }
-            problem.column_starts.push(problem.row_indices.len());
-        }
         let bound = |value: f64| value.clamp(-WIRE_INFINITY, WIRE_INFINITY);
         problem.costs = vec![0.0; columns];
         for &(j, c) in model.objective_terms() {

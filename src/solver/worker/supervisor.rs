@@ -151,9 +151,12 @@ pub(crate) fn supervise(
         let _ = child.kill();
         let _ = child.wait();
     }
-    for handle in readers.into_iter().flatten().chain(feeder) {
+    for handle in readers.into_iter().flatten() {
         let _ = handle.join();
     }
+    // The feeder is not waited for: once the worker has ended, its write fails at once, and
+    // freeing a large job's memory is no reason to keep the caller past its limit.
+    drop(feeder);
     outcome
 }
 
