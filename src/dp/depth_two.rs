@@ -9,9 +9,11 @@
 //!
 //! Each solved position also records, per child and feature, a lower bound on the child's best
 //! split on that feature. A neighbouring position inherits them (a child's best split on one
-//! feature costs no less on more rows, and at most the weight of the moved rows less on fewer),
-//! and a feature whose inherited bound reaches the child's target is not scanned at all.
-//! Features are scanned in increasing order of that bound, so the target falls early.
+//! feature costs no less on more rows, less the leaf minimum's slack, and at most the weight of
+//! the moved rows less on fewer: [`crate::dp::leaf_minimum`], bound 3), and a feature whose
+//! inherited bound reaches the child's target is not scanned at all. Features are scanned in
+//! increasing order of that bound, so the target falls early. A child too small to split under
+//! the leaf minimum is its leaf, without a scan.
 
 use crate::dp::depth_one::{best_split, BestSplit};
 use crate::dp::known::{Solution, SplitChoice};
@@ -95,6 +97,7 @@ impl Search<'_> {
         let n_features = view.n_features;
         let m = view.size;
         let propagate = self.switches.upper_bound;
+        let leaf_minimum = self.cost.min_leaf > 1;
         let mut order = std::mem::take(&mut self.orders[level]);
         self.feature_order(view, &mut order);
         'features: for (
@@ -115,6 +118,8 @@ impl Search<'_> {
                 true,
                 n_features,
                 (rank < FIRST_AT_GINI).then_some(gini_position),
+                // Each child is a leaf or a single split.
+                [1, 1],
             );
             while let Some(candidate) = search.next(ub, &self.cost) {
                 if self.deadline.reached() {
@@ -250,11 +255,23 @@ impl Search<'_> {
                         (with_second, values[second].exact, splitting)
                     }
                 };
-                for ((bounds, priors), scanned) in
-                    pair.bounds.iter_mut().zip(&pair.priors).zip(scanned)
+                for (((bounds, priors), scanned), leaf) in pair
+                    .bounds
+                    .iter_mut()
+                    .zip(&pair.priors)
+                    .zip(scanned)
+                    .zip(leaves)
                 {
                     if !scanned {
                         bounds[..n_features].copy_from_slice(&priors[..n_features]);
+                    }
+                    if leaf_minimum {
+                        // What the neighbours inherit bounds the leaf plus a split too
+                        // (bound 3 of `leaf_minimum`); without a minimum, every bound does.
+                        let most = leaf + sc;
+                        bounds[..n_features]
+                            .iter_mut()
+                            .for_each(|b| *b = b.min(most));
                     }
                 }
                 if exact && self.cost.improves(total, ub) {
@@ -314,6 +331,15 @@ impl Search<'_> {
         leaf: f64,
         target: f64,
     ) -> SideValue {
+        if self.cost.min_leaf > 1 && size < 2 * self.cost.min_leaf as usize {
+            // Too few rows to split under the leaf minimum: a leaf, whatever the feature.
+            let most = leaf + self.cost.split_cost;
+            pair.bounds[side][..view.n_features].fill(most);
+            return SideValue {
+                value: leaf,
+                exact: true,
+            };
+        }
         // With the leaf as incumbent, the optimum is the best split below it, or the leaf.
         let exact_anyway = leaf <= target;
         let target = target.min(leaf);

@@ -2,19 +2,21 @@
 //!
 //! A position `p` of a feature's sorted list sends its first `p` rows left. Positions are
 //! searched by bisection: each solved position `a` bounds its unsolved neighbours `j`, since
-//! the rows between them (weight `W(a, j)`) change each subtree's cost by at most their weight,
-//! and a subtree over a superset of rows costs at least as much:
-//! - left(j) >= left(a) when `a < j`, and >= left(b) - W(j, b) when `j < b`;
-//! - right(j) >= right(b) when `j < b`, and >= right(a) - W(a, j) when `a < j`;
-//! - total(j) >= total(a) - W(a, j) and >= total(b) - W(j, b).
+//! the rows between them (weight `W(a, j)`, `k(a, j)` rows) change each subtree's cost by
+//! at most their weight when they leave it, and by at most `g(k)` when they join it, `g`
+//! being zero without a leaf minimum and `min(k, splits) · δ` with one
+//! ([`super::leaf_minimum`], bounds 1 and 2):
+//! - left(j) >= left(a) - g(k(a, j)) when `a < j`, and >= left(b) - W(j, b) when `j < b`;
+//! - right(j) >= right(b) - g(k(j, b)) when `j < b`, and >= right(a) - W(a, j) when `a < j`;
+//! - total(j) >= total(a) - W(a, j) - g(k(a, j)) and >= total(b) - W(j, b) - g(k(j, b)).
 //!
 //! An interval of positions between two solved ones is shrunk from both ends while these bounds
-//! reach the upper bound, and its middle is solved next. These bounds need subtree costs that
-//! never drop when rows are added, which a leaf minimum above one breaks: then every position
-//! is searched in order, without them.
+//! reach the upper bound, and its middle is solved next. Only positions that leave the leaf
+//! minimum on both sides are candidates.
 
 use std::collections::VecDeque;
 
+use crate::dp::leaf_minimum::LeafSlack;
 use crate::search_core::binned::Element;
 use crate::search_core::cost::CostModel;
 
@@ -27,8 +29,9 @@ pub(crate) struct Candidate {
     pub right_lb: f64,
     /// Lower bound on the split's total cost (split cost included).
     pub lb: f64,
-    /// Weight of the rows between this position and the farther end of its interval: how
-    /// far above the upper bound a bound on this position can still prune its neighbours.
+    /// What the bounds of the farther end of its interval lose to those of this position
+    /// (the weight of the rows between them, and the leaf minimum's slack): how far above the
+    /// upper bound a bound on this position can still prune its neighbours.
     pub reach: f64,
     slot: usize,
     interval: Interval,
@@ -56,6 +59,10 @@ pub(crate) struct SplitSearch {
     positions: Vec<usize>,
     /// Weight of the first `i` rows of the list.
     prefix: Vec<f64>,
+    /// What a leaf minimum takes from the bounds of a child that gains rows.
+    slack: LeafSlack,
+    /// The most splits of the left and of the right child's subtree.
+    child_splits: [usize; 2],
     solved: Vec<Solved>,
     queue: VecDeque<Interval>,
     bisect: bool,
@@ -79,7 +86,8 @@ impl SplitSearch {
     /// bounds; `per_child`: the solved positions report one bound per child (else only totals);
     /// `features`: the solved positions also report one bound per child and feature (the
     /// child's best split on that feature), for that many features. `first`: the position to
-    /// solve first (else the middle one).
+    /// solve first (else the middle one). `child_splits`: the most splits of the left and of
+    /// the right child's subtree (what the leaf minimum's slack counts).
     #[allow(clippy::too_many_arguments)]
     pub fn reset(
         &mut self,
@@ -90,8 +98,11 @@ impl SplitSearch {
         per_child: bool,
         features: usize,
         first: Option<usize>,
+        child_splits: [usize; 2],
     ) {
         let m = list.len();
+        self.slack = LeafSlack::new(cost);
+        self.child_splits = child_splits;
         let min_leaf = cost.min_leaf as usize;
         self.positions.clear();
         if m >= 2 * min_leaf {
@@ -136,20 +147,24 @@ impl SplitSearch {
         let position = self.positions[slot];
         let (mut left, mut right, mut total) = (0.0f64, 0.0f64, f64::NEG_INFINITY);
         if let Some(a) = interval.left.map(|i| self.solved[i]) {
-            let moved = self.prefix[position] - self.prefix[self.positions[a.slot]];
+            let from = self.positions[a.slot];
+            let moved = self.prefix[position] - self.prefix[from];
+            let grown = self.slack.grown(position - from, self.child_splits[0]);
             if self.per_child {
-                left = left.max(a.left);
+                left = left.max(a.left - grown);
                 right = right.max(a.right - moved);
             }
-            total = total.max(a.total - moved);
+            total = total.max(a.total - moved - grown);
         }
         if let Some(b) = interval.right.map(|i| self.solved[i]) {
-            let moved = self.prefix[self.positions[b.slot]] - self.prefix[position];
+            let to = self.positions[b.slot];
+            let moved = self.prefix[to] - self.prefix[position];
+            let grown = self.slack.grown(to - position, self.child_splits[1]);
             if self.per_child {
                 left = left.max(b.left - moved);
-                right = right.max(b.right);
+                right = right.max(b.right - grown);
             }
-            total = total.max(b.total - moved);
+            total = total.max(b.total - moved - grown);
         }
         (left, right, total.max(left + right + split_cost))
     }
@@ -216,8 +231,12 @@ impl SplitSearch {
                 continue;
             }
             let position = self.positions[slot];
-            let below = self.prefix[position] - self.prefix[self.positions[interval.lo]];
-            let above = self.prefix[self.positions[interval.hi]] - self.prefix[position];
+            let (lo, hi) = (self.positions[interval.lo], self.positions[interval.hi]);
+            // The lowest position sees this one as its right neighbour, the highest as its left.
+            let below = self.prefix[position] - self.prefix[lo]
+                + self.slack.grown(position - lo, self.child_splits[1]);
+            let above = self.prefix[hi] - self.prefix[position]
+                + self.slack.grown(hi - position, self.child_splits[0]);
             return Some(Candidate {
                 position,
                 left_lb,
@@ -323,8 +342,10 @@ impl SplitSearch {
     }
 
     /// Lower bounds on each child's best split on each feature at `candidate`, from the
-    /// solved positions around it (a child's best split on one feature also costs no less on
-    /// more rows); zero where nothing is known.
+    /// solved positions around it, whose reported bounds must not exceed the child's leaf plus
+    /// the split cost ([`super::leaf_minimum`], bound 3: a child's best split on one feature
+    /// costs at most `(m - 1) w` less on more rows, and at most their weight less on fewer);
+    /// zero where nothing is known.
     pub fn feature_priors(&self, candidate: &Candidate, left: &mut [f64], right: &mut [f64]) {
         let n = self.features;
         left[..n].iter_mut().for_each(|x| *x = 0.0);
@@ -336,17 +357,19 @@ impl SplitSearch {
         if let Some(a) = candidate.interval.left {
             let moved = self.prefix[position] - self.prefix[self.positions[self.solved[a].slot]];
             let bounds = &self.feature_bounds[2 * n * a..2 * n * (a + 1)];
+            let grown = self.slack.grown_split();
             for f in 0..n {
-                left[f] = left[f].max(bounds[f]);
+                left[f] = left[f].max(bounds[f] - grown);
                 right[f] = right[f].max(bounds[n + f] - moved);
             }
         }
         if let Some(b) = candidate.interval.right {
             let moved = self.prefix[self.positions[self.solved[b].slot]] - self.prefix[position];
             let bounds = &self.feature_bounds[2 * n * b..2 * n * (b + 1)];
+            let grown = self.slack.grown_split();
             for f in 0..n {
                 left[f] = left[f].max(bounds[f] - moved);
-                right[f] = right[f].max(bounds[n + f]);
+                right[f] = right[f].max(bounds[n + f] - grown);
             }
         }
     }

@@ -53,6 +53,7 @@ mod depth_two;
 mod incumbent;
 mod intervals;
 mod known;
+mod leaf_minimum;
 mod objective;
 mod options;
 mod outcome;

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use crate::dp::intervals::SplitSearch;
 use crate::dp::known::Solution;
-use crate::dp::search::{finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
+use crate::dp::search::{child_splits, finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
 use crate::dp::{DpProgress, DpStats, RootUnit};
 use crate::error::Result;
 use crate::search_core::budget::budget_distributions;
@@ -251,6 +251,7 @@ fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &
             per_child,
             0,
             (rank < FIRST_AT_GINI).then_some(gini_position),
+            [child_splits(depth, budget); 2],
         );
         // The least bound of this feature's solved positions.
         let mut feature_lb = f64::INFINITY;

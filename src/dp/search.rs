@@ -85,13 +85,6 @@ impl<'a> Search<'a> {
         cache: Arc<Cache>,
         deadline: Deadline,
     ) -> Search<'a> {
-        // Bounds that rely on a subtree costing no less on more rows need a leaf minimum of one.
-        let monotone = cost.min_leaf <= 1;
-        let switches = BoundSwitches {
-            intervals: switches.intervals && monotone,
-            similarity: switches.similarity && monotone,
-            ..switches
-        };
         let k = data.n_classes;
         Search {
             data,
@@ -301,6 +294,7 @@ impl<'a> Search<'a> {
         let mut distributions = std::mem::take(&mut self.distributions[level]);
         budget_distributions(depth, budget, &mut distributions);
         let per_child = distributions.len() == 1;
+        let child_splits = child_splits(depth, budget);
         self.feature_order(view, &mut order);
         let mut candidates_lb = f64::INFINITY;
         'features: for (
@@ -321,6 +315,7 @@ impl<'a> Search<'a> {
                 per_child,
                 0,
                 (rank < FIRST_AT_GINI).then_some(gini_position),
+                [child_splits; 2],
             );
             while let Some(candidate) = search.next(ub, &self.cost) {
                 if self.deadline.reached() {
@@ -588,6 +583,11 @@ impl<'a> Search<'a> {
                 .then(a.index.cmp(&b.index))
         });
     }
+}
+
+/// The most splits of either child's subtree in a tree of `depth` and `budget` splits.
+pub(crate) fn child_splits(depth: usize, budget: usize) -> usize {
+    budget.saturating_sub(1).min(full(depth - 1))
 }
 
 /// How many of the best-ranked features are first split at their best Gini split rather than
