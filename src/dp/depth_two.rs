@@ -16,6 +16,8 @@
 //! the leaf minimum is its leaf, without a scan.
 
 use crate::dp::depth_one::{best_split, BestSplit};
+use crate::dp::intervals::{Report, SplitBounds};
+use crate::dp::leaf_minimum::LeafSlack;
 use crate::dp::known::{Solution, SplitChoice};
 use crate::dp::search::{finish, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI};
 use crate::search_core::binned::{split_bin, Binned, Element};
@@ -98,6 +100,7 @@ impl Search<'_> {
         let m = view.size;
         let propagate = self.switches.upper_bound;
         let leaf_minimum = self.cost.min_leaf > 1;
+        let slack = LeafSlack::new(&self.cost);
         let mut order = std::mem::take(&mut self.orders[level]);
         self.feature_order(view, &mut order);
         'features: for (
@@ -296,14 +299,37 @@ impl Search<'_> {
                     ub = total;
                 }
                 {
+                    // Without the leaf minimum, a child's best single split costs at least
+                    // the least of its value and its leaf less the slack (bound 2 of
+                    // `leaf_minimum` with one split).
+                    let relaxed = [
+                        slack
+                            .grown_from(values[0].value, leaves[0], 1, 1)
+                            .max(candidate.relaxed.left),
+                        slack
+                            .grown_from(values[1].value, leaves[1], 1, 1)
+                            .max(candidate.relaxed.right),
+                    ];
+                    let relaxed_total = if budget >= 3 {
+                        sc + relaxed[0] + relaxed[1]
+                    } else {
+                        sc + (relaxed[0] + leaves[1]).min(leaves[0] + relaxed[1])
+                    };
+                    let report = Report {
+                        bounds: SplitBounds {
+                            left: values[0].value,
+                            right: values[1].value,
+                            total,
+                        },
+                        relaxed: SplitBounds {
+                            left: relaxed[0],
+                            right: relaxed[1],
+                            total: relaxed_total,
+                        },
+                        leaves,
+                    };
                     let [left_bounds, right_bounds] = &pair.bounds;
-                    search.report(
-                        &candidate,
-                        values[0].value,
-                        values[1].value,
-                        total,
-                        Some((left_bounds, right_bounds)),
-                    );
+                    search.report_with(&candidate, report, Some((left_bounds, right_bounds)));
                 }
                 candidates_lb = candidates_lb.min(total);
                 if best.is_some_and(|b| b.cost <= floor + tol) {

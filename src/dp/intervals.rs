@@ -10,6 +10,10 @@
 //! - right(j) >= right(b) - g(k(j, b)) when `j < b`, and >= right(a) - W(a, j) when `a < j`;
 //! - total(j) >= total(a) - W(a, j) - g(k(a, j)) and >= total(b) - W(j, b) - g(k(j, b)).
 //!
+//! Under a leaf minimum, each solved position also reports bounds on the problem without it
+//! ([`super::relaxation`]), whose optima bound the problem's and follow the bounds above with
+//! `g = 0`; a position's bounds are the larger of both.
+//!
 //! An interval of positions between two solved ones is shrunk from both ends while these bounds
 //! reach the upper bound, and its middle is solved next. Only positions that leave the leaf
 //! minimum on both sides are candidates.
@@ -20,6 +24,43 @@ use crate::dp::leaf_minimum::LeafSlack;
 use crate::search_core::binned::Element;
 use crate::search_core::cost::CostModel;
 
+/// Lower bounds on the subtrees under one split: each child's optimum and the total (split
+/// cost included).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SplitBounds {
+    pub left: f64,
+    pub right: f64,
+    pub total: f64,
+}
+
+impl SplitBounds {
+    /// Nothing known.
+    pub const NONE: SplitBounds = SplitBounds {
+        left: 0.0,
+        right: 0.0,
+        total: f64::NEG_INFINITY,
+    };
+
+    fn max(self, other: SplitBounds) -> SplitBounds {
+        SplitBounds {
+            left: self.left.max(other.left),
+            right: self.right.max(other.right),
+            total: self.total.max(other.total),
+        }
+    }
+}
+
+/// What solving a position proved ([`SplitSearch::report_with`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Report {
+    /// Bounds on the problem (exact costs when solved).
+    pub bounds: SplitBounds,
+    /// Bounds on the problem without the leaf minimum (the same without one).
+    pub relaxed: SplitBounds,
+    /// The leaf costs of the two children.
+    pub leaves: [f64; 2],
+}
+
 /// A position to solve, with the lower bounds its solved neighbours give.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Candidate {
@@ -29,9 +70,11 @@ pub(crate) struct Candidate {
     pub right_lb: f64,
     /// Lower bound on the split's total cost (split cost included).
     pub lb: f64,
-    /// What the bounds of the farther end of its interval lose to those of this position
-    /// (the weight of the rows between them, and the leaf minimum's slack): how far above the
-    /// upper bound a bound on this position can still prune its neighbours.
+    /// The same bounds on the problem without the leaf minimum (without one: these).
+    pub relaxed: SplitBounds,
+    /// Weight of the rows between this position and the farther end of its interval: how
+    /// far above the upper bound a bound on this position can still prune its neighbours
+    /// (without a leaf minimum, or through the bounds without it).
     pub reach: f64,
     slot: usize,
     interval: Interval,
@@ -40,9 +83,7 @@ pub(crate) struct Candidate {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Solved {
     slot: usize,
-    left: f64,
-    right: f64,
-    total: f64,
+    report: Report,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -142,31 +183,63 @@ impl SplitSearch {
         }
     }
 
-    /// Lower bounds (left, right, total) at `slot` from the solved positions around it.
-    fn bound(&self, slot: usize, interval: &Interval, split_cost: f64) -> (f64, f64, f64) {
+    /// Lower bounds at `slot` from the solved positions around it: on the problem, and on
+    /// the problem without the leaf minimum (the same without one).
+    fn bound(&self, slot: usize, interval: &Interval, split_cost: f64) -> (SplitBounds, SplitBounds) {
         let position = self.positions[slot];
-        let (mut left, mut right, mut total) = (0.0f64, 0.0f64, f64::NEG_INFINITY);
-        if let Some(a) = interval.left.map(|i| self.solved[i]) {
-            let from = self.positions[a.slot];
+        let binds = self.slack.binds();
+        let (mut bounds, mut relaxed) = (SplitBounds::NONE, SplitBounds::NONE);
+        if let Some(Solved { slot, report: a }) = interval.left.map(|i| self.solved[i]) {
+            let from = self.positions[slot];
             let moved = self.prefix[position] - self.prefix[from];
-            let grown = self.slack.grown(position - from, self.child_splits[0]);
+            let rows = position - from;
+            let splits = self.child_splits[0];
             if self.per_child {
-                left = left.max(a.left - grown);
-                right = right.max(a.right - moved);
+                let grown = self.slack.grown_from(a.bounds.left, a.leaves[0], rows, splits);
+                bounds.left = bounds.left.max(grown);
+                bounds.right = bounds.right.max(a.bounds.right - moved);
             }
-            total = total.max(a.total - moved - grown);
+            let grown = self.slack.grown(rows, splits);
+            bounds.total = bounds.total.max(a.bounds.total - moved - grown);
+            if binds {
+                relaxed = relaxed.max(SplitBounds {
+                    left: a.relaxed.left,
+                    right: a.relaxed.right - moved,
+                    total: a.relaxed.total - moved,
+                });
+            }
         }
-        if let Some(b) = interval.right.map(|i| self.solved[i]) {
-            let to = self.positions[b.slot];
+        if let Some(Solved { slot, report: b }) = interval.right.map(|i| self.solved[i]) {
+            let to = self.positions[slot];
             let moved = self.prefix[to] - self.prefix[position];
-            let grown = self.slack.grown(to - position, self.child_splits[1]);
+            let rows = to - position;
+            let splits = self.child_splits[1];
             if self.per_child {
-                left = left.max(b.left - moved);
-                right = right.max(b.right - grown);
+                let grown = self.slack.grown_from(b.bounds.right, b.leaves[1], rows, splits);
+                bounds.left = bounds.left.max(b.bounds.left - moved);
+                bounds.right = bounds.right.max(grown);
             }
-            total = total.max(b.total - moved - grown);
+            let grown = self.slack.grown(rows, splits);
+            bounds.total = bounds.total.max(b.bounds.total - moved - grown);
+            if binds {
+                relaxed = relaxed.max(SplitBounds {
+                    left: b.relaxed.left - moved,
+                    right: b.relaxed.right,
+                    total: b.relaxed.total - moved,
+                });
+            }
         }
-        (left, right, total.max(left + right + split_cost))
+        if !binds {
+            bounds.total = bounds.total.max(bounds.left + bounds.right + split_cost);
+            return (bounds, bounds);
+        }
+        if !self.per_child {
+            (relaxed.left, relaxed.right) = (0.0, 0.0);
+        }
+        relaxed.total = relaxed.total.max(relaxed.left + relaxed.right + split_cost);
+        let mut bounds = bounds.max(relaxed);
+        bounds.total = bounds.total.max(bounds.left + bounds.right + split_cost);
+        (bounds, relaxed)
     }
 
     /// The next position worth solving under upper bound `ub`, or `None` when every position
@@ -185,6 +258,11 @@ impl SplitSearch {
                 left_lb: 0.0,
                 right_lb: 0.0,
                 lb: sc,
+                relaxed: SplitBounds {
+                    left: 0.0,
+                    right: 0.0,
+                    total: sc,
+                },
                 reach: 0.0,
                 slot,
                 interval: Interval {
@@ -198,7 +276,7 @@ impl SplitSearch {
         while let Some(mut interval) = self.queue.pop_front() {
             // Shrink from both ends while the bound reaches the upper bound.
             loop {
-                let (_, _, lb) = self.bound(interval.lo, &interval, sc);
+                let lb = self.bound(interval.lo, &interval, sc).0.total;
                 if lb < limit {
                     break;
                 }
@@ -208,11 +286,11 @@ impl SplitSearch {
                 }
                 interval.lo += 1;
             }
-            if self.bound(interval.lo, &interval, sc).2 >= limit {
+            if self.bound(interval.lo, &interval, sc).0.total >= limit {
                 continue;
             }
             while interval.hi > interval.lo {
-                let (_, _, lb) = self.bound(interval.hi, &interval, sc);
+                let lb = self.bound(interval.hi, &interval, sc).0.total;
                 if lb < limit {
                     break;
                 }
@@ -224,24 +302,22 @@ impl SplitSearch {
                 Some(first) if (interval.lo..=interval.hi).contains(&first) => first,
                 _ => middle,
             };
-            let (left_lb, right_lb, lb) = self.bound(slot, &interval, sc);
+            let (bounds, relaxed) = self.bound(slot, &interval, sc);
+            let lb = bounds.total;
             if lb >= limit {
                 self.prune(lb);
                 self.push_halves(&interval, slot, interval.left, interval.right);
                 continue;
             }
             let position = self.positions[slot];
-            let (lo, hi) = (self.positions[interval.lo], self.positions[interval.hi]);
-            // The lowest position sees this one as its right neighbour, the highest as its left.
-            let below = self.prefix[position] - self.prefix[lo]
-                + self.slack.grown(position - lo, self.child_splits[1]);
-            let above = self.prefix[hi] - self.prefix[position]
-                + self.slack.grown(hi - position, self.child_splits[0]);
+            let below = self.prefix[position] - self.prefix[self.positions[interval.lo]];
+            let above = self.prefix[self.positions[interval.hi]] - self.prefix[position];
             return Some(Candidate {
                 position,
-                left_lb,
-                right_lb,
+                left_lb: bounds.left,
+                right_lb: bounds.right,
                 lb,
+                relaxed,
                 reach: below.max(above),
                 slot,
                 interval,
@@ -265,7 +341,7 @@ impl SplitSearch {
         let mut lb = f64::INFINITY;
         for interval in &self.queue {
             for slot in interval.lo..=interval.hi {
-                lb = lb.min(self.bound(slot, interval, split_cost).2);
+                lb = lb.min(self.bound(slot, interval, split_cost).0.total);
             }
         }
         lb
@@ -303,13 +379,32 @@ impl SplitSearch {
 
     /// Records what solving `candidate` proved: lower bounds on its left and right subtrees
     /// (exact costs when solved) and on its total, and optionally on each child's best split
-    /// on each feature.
+    /// on each feature. Without a leaf minimum only ([`SplitSearch::report_with`] otherwise).
     pub fn report(
         &mut self,
         candidate: &Candidate,
         left: f64,
         right: f64,
         total: f64,
+        per_feature: Option<(&[f64], &[f64])>,
+    ) {
+        debug_assert!(!self.slack.binds(), "a leaf minimum needs report_with");
+        let bounds = SplitBounds { left, right, total };
+        let report = Report {
+            bounds,
+            relaxed: bounds,
+            leaves: [f64::INFINITY; 2],
+        };
+        self.report_with(candidate, report, per_feature);
+    }
+
+    /// Records what solving `candidate` proved ([`Report`]), and optionally a lower bound on
+    /// each child's best split on each feature or its leaf plus the split cost, whichever is
+    /// less (bound 3 of [`super::leaf_minimum`]).
+    pub fn report_with(
+        &mut self,
+        candidate: &Candidate,
+        report: Report,
         per_feature: Option<(&[f64], &[f64])>,
     ) {
         if !self.bisect {
@@ -329,9 +424,7 @@ impl SplitSearch {
         let index = self.solved.len();
         self.solved.push(Solved {
             slot: candidate.slot,
-            left,
-            right,
-            total,
+            report,
         });
         self.push_halves(
             &candidate.interval,
@@ -342,9 +435,9 @@ impl SplitSearch {
     }
 
     /// Lower bounds on each child's best split on each feature at `candidate`, from the
-    /// solved positions around it, whose reported bounds must not exceed the child's leaf plus
-    /// the split cost ([`super::leaf_minimum`], bound 3: a child's best split on one feature
-    /// costs at most `(m - 1) w` less on more rows, and at most their weight less on fewer);
+    /// solved positions around it ([`super::leaf_minimum`], bound 3: a child's best split on
+    /// one feature costs at most the weight of the rows it loses less on fewer rows, and on
+    /// more rows no less than its least with the leaf plus the split cost less `(m - 1) w`);
     /// zero where nothing is known.
     pub fn feature_priors(&self, candidate: &Candidate, left: &mut [f64], right: &mut [f64]) {
         let n = self.features;
@@ -355,21 +448,23 @@ impl SplitSearch {
         }
         let position = self.positions[candidate.slot];
         if let Some(a) = candidate.interval.left {
-            let moved = self.prefix[position] - self.prefix[self.positions[self.solved[a].slot]];
+            let solved = self.solved[a];
+            let moved = self.prefix[position] - self.prefix[self.positions[solved.slot]];
             let bounds = &self.feature_bounds[2 * n * a..2 * n * (a + 1)];
-            let grown = self.slack.grown_split();
+            let leaf = solved.report.leaves[0];
             for f in 0..n {
-                left[f] = left[f].max(bounds[f] - grown);
+                left[f] = left[f].max(self.slack.grown_split_from(bounds[f], leaf));
                 right[f] = right[f].max(bounds[n + f] - moved);
             }
         }
         if let Some(b) = candidate.interval.right {
-            let moved = self.prefix[self.positions[self.solved[b].slot]] - self.prefix[position];
+            let solved = self.solved[b];
+            let moved = self.prefix[self.positions[solved.slot]] - self.prefix[position];
             let bounds = &self.feature_bounds[2 * n * b..2 * n * (b + 1)];
-            let grown = self.slack.grown_split();
+            let leaf = solved.report.leaves[1];
             for f in 0..n {
                 left[f] = left[f].max(bounds[f] - moved);
-                right[f] = right[f].max(bounds[n + f] - grown);
+                right[f] = right[f].max(self.slack.grown_split_from(bounds[n + f], leaf));
             }
         }
     }

@@ -24,7 +24,13 @@
 //!    class, under `(m - 1) w`, and falls by the split cost `c`. Each repair removes a split,
 //!    so there are at most `min(k, b)`, and the tree left is one of `S` (no deeper, no more
 //!    splits). So `T(S) <= T(S') + min(k, b) · δ`. With `m = 1`, `δ = 0`: more rows never cost
-//!    less, the bound without a leaf minimum.
+//!    less, the bound without a leaf minimum. Since each repair removes a split, the tree left
+//!    after `r` repairs is one of at most `b - r` splits: `T(S'; b) >= T(S; b - r) - r δ` for
+//!    the `r <= min(k, b)` repairs made, where `T(S; b - r) >= T(S; b)` and `T(S; 0)` is the
+//!    leaf: `T(S'; b) >= min(T(S; b) - min(k, b - 1) δ, leaf(S) - b δ)` (the second term only
+//!    when `k >= b`). For a single split (`b = 1`) that is `min(T(S; 1), leaf(S) - δ)`, which
+//!    also bounds the optimum of `S` itself without the leaf minimum (a split that leaves fewer
+//!    than `m` rows on a side costs at least the leaf less those rows' weight, plus `c`).
 //! 3. **One feature's best split**: write `E(S)` for the least of `leaf(S) + c` and the cost of
 //!    the splits of `S` on one feature that leave `m` rows on each side. Then
 //!    `E(S) >= E(S') - W(S' ∖ S)` (a split of `S` on the feature still leaves `m` rows on each
@@ -32,7 +38,11 @@
 //!    `S`, as in 1) and `E(S') >= E(S) - (m - 1) w` (the best split of `S'`, applied to `S`,
 //!    either still leaves `m` rows on each side and costs no more, or leaves a side of fewer
 //!    than `m` rows, whose heaviest class then costs at most `(m - 1) w` when the side joins
-//!    the other in `leaf(S) + c`).
+//!    the other in `leaf(S) + c`), so `E(S') >= min(E(S), leaf(S) + c - (m - 1) w)`.
+//!
+//! Bounds 2 and 3 are weak when the minimum is large or the rows many; the problem without the
+//! leaf minimum is a relaxation whose optimum never exceeds it and never falls on more rows
+//! (bound 2 with `m = 1`), so the search also bounds neighbours by it ([`super::relaxation`]).
 
 use crate::search_core::cost::CostModel;
 
@@ -43,6 +53,7 @@ pub(crate) struct LeafSlack {
     per_repair: f64,
     /// `(m - 1) w` of bound 3.
     per_split: f64,
+    split_cost: f64,
     /// The leaf minimum `m`.
     min_leaf: usize,
 }
@@ -53,6 +64,7 @@ impl LeafSlack {
         LeafSlack {
             per_repair: (below - cost.split_cost).max(0.0),
             per_split: below,
+            split_cost: cost.split_cost,
             min_leaf: cost.min_leaf.max(1) as usize,
         }
     }
@@ -68,11 +80,30 @@ impl LeafSlack {
         }
     }
 
-    /// How much less than a set's best split on one feature (or its leaf plus the split cost)
-    /// the same can be on a set with more rows (bound 3).
+    /// A lower bound on the optimum of a set with `rows` more rows than one whose optimum is
+    /// at least `value` and whose leaf costs `leaf`, for subtrees of at most `splits` splits
+    /// (bound 2, its second form).
     #[inline]
-    pub fn grown_split(&self) -> f64 {
-        self.per_split
+    pub fn grown_from(&self, value: f64, leaf: f64, rows: usize, splits: usize) -> f64 {
+        if self.per_repair == 0.0 || splits == 0 {
+            return value;
+        }
+        if rows < splits {
+            return value - self.per_repair * rows as f64;
+        }
+        (value - self.per_repair * (splits - 1) as f64).min(leaf - self.per_repair * splits as f64)
+    }
+
+    /// A lower bound, on a set with more rows, on its best split on one feature or its leaf
+    /// plus the split cost, from the same at most `bound` on a set whose leaf costs `leaf`
+    /// (bound 3).
+    #[inline]
+    pub fn grown_split_from(&self, bound: f64, leaf: f64) -> f64 {
+        if self.per_split == 0.0 {
+            bound
+        } else {
+            bound.min(leaf + self.split_cost - self.per_split)
+        }
     }
 
     /// Whether the leaf minimum is above one (else every slack is zero).

@@ -58,6 +58,7 @@ mod objective;
 mod options;
 mod outcome;
 mod problem;
+mod relaxation;
 mod root;
 mod root_work;
 mod search;
