@@ -24,7 +24,8 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() -> milptree::Result<()> {
-    let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS] [MIN_LEAF]";
+    let usage =
+        "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS] [MIN_LEAF]";
     let mut args = std::env::args().skip(1);
     let path = PathBuf::from(
         args.next()

@@ -17,8 +17,8 @@
 
 use crate::dp::depth_one::{best_split, BestSplit};
 use crate::dp::intervals::{Report, SplitBounds};
-use crate::dp::leaf_minimum::LeafSlack;
 use crate::dp::known::{Solution, SplitChoice};
+use crate::dp::leaf_minimum::LeafSlack;
 use crate::dp::search::{finish, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI};
 use crate::search_core::binned::{split_bin, Binned, Element};
 use crate::search_core::view::View;
@@ -37,10 +37,14 @@ pub(crate) struct PairScratch {
     sizes: [usize; 2],
     /// Per child: class counts.
     counts: [Vec<u32>; 2],
-    /// Per child and feature: the bound inherited from solved neighbours.
-    priors: [Vec<f64>; 2],
-    /// Per child and feature: the bound this candidate proves.
-    bounds: [Vec<f64>; 2],
+    /// Per child and feature: the bound inherited from solved neighbours (the left child's, the
+    /// right child's, then under a leaf minimum the same without it).
+    priors: [Vec<f64>; 4],
+    /// Per child and feature: the bound this candidate proves (as `priors`).
+    bounds: [Vec<f64>; 4],
+    /// Per child, under a leaf minimum: a lower bound on its best single split or leaf without
+    /// the minimum, from the scans of the current candidate.
+    free: [f64; 2],
     /// Features by increasing prior.
     order: Vec<(f64, usize)>,
 }
@@ -58,8 +62,9 @@ impl PairScratch {
             split: vec![false; f],
             sizes: [0, 0],
             counts: [vec![0; k], vec![0; k]],
-            priors: [vec![0.0; f], vec![0.0; f]],
-            bounds: [vec![0.0; f], vec![0.0; f]],
+            priors: std::array::from_fn(|_| vec![0.0; f]),
+            bounds: std::array::from_fn(|_| vec![0.0; f]),
+            free: [f64::NEG_INFINITY; 2],
             order: Vec::with_capacity(f),
         }
     }
@@ -157,9 +162,10 @@ impl Search<'_> {
                 ];
                 let sizes = [position, m - position];
                 {
-                    let [left_priors, right_priors] = &mut pair.priors;
-                    search.feature_priors(&candidate, left_priors, right_priors);
+                    let [left, right, free_left, free_right] = &mut pair.priors;
+                    search.feature_priors(&candidate, [left, right, free_left, free_right]);
                 }
+                pair.free = [f64::NEG_INFINITY; 2];
                 let child_priors = [candidate.left_lb, candidate.right_lb];
                 let room = ub - sc;
                 // The larger child first; the other's target is what the first leaves.
@@ -258,20 +264,19 @@ impl Search<'_> {
                         (with_second, values[second].exact, splitting)
                     }
                 };
-                for (((bounds, priors), scanned), leaf) in pair
-                    .bounds
-                    .iter_mut()
-                    .zip(&pair.priors)
-                    .zip(scanned)
-                    .zip(leaves)
+                for (kind, (bounds, priors)) in pair.bounds.iter_mut().zip(&pair.priors).enumerate()
                 {
-                    if !scanned {
+                    let side = kind % 2;
+                    if kind >= 2 && !leaf_minimum {
+                        break;
+                    }
+                    if !scanned[side] {
                         bounds[..n_features].copy_from_slice(&priors[..n_features]);
                     }
                     if leaf_minimum {
                         // What the neighbours inherit bounds the leaf plus a split too
                         // (bound 3 of `leaf_minimum`); without a minimum, every bound does.
-                        let most = leaf + sc;
+                        let most = leaves[side] + sc;
                         bounds[..n_features]
                             .iter_mut()
                             .for_each(|b| *b = b.min(most));
@@ -305,10 +310,12 @@ impl Search<'_> {
                     let relaxed = [
                         slack
                             .grown_from(values[0].value, leaves[0], 1, 1)
-                            .max(candidate.relaxed.left),
+                            .max(candidate.relaxed.left)
+                            .max(pair.free[0]),
                         slack
                             .grown_from(values[1].value, leaves[1], 1, 1)
-                            .max(candidate.relaxed.right),
+                            .max(candidate.relaxed.right)
+                            .max(pair.free[1]),
                     ];
                     let relaxed_total = if budget >= 3 {
                         sc + relaxed[0] + relaxed[1]
@@ -328,8 +335,12 @@ impl Search<'_> {
                         },
                         leaves,
                     };
-                    let [left_bounds, right_bounds] = &pair.bounds;
-                    search.report_with(&candidate, report, Some((left_bounds, right_bounds)));
+                    let [left, right, free_left, free_right] = &pair.bounds;
+                    search.report_with(
+                        &candidate,
+                        report,
+                        Some([left, right, free_left, free_right]),
+                    );
                 }
                 candidates_lb = candidates_lb.min(total);
                 if best.is_some_and(|b| b.cost <= floor + tol) {
@@ -347,7 +358,8 @@ impl Search<'_> {
 
     /// What a depth-one scan of child `side` (its rows marked in `pair.side`) below `target`
     /// proves about the child's depth-one optimum; records per-feature bounds in
-    /// `pair.bounds[side]`.
+    /// `pair.bounds[side]` (and `pair.bounds[side + 2]`, `pair.free[side]` under a leaf
+    /// minimum).
     fn child_value(
         &mut self,
         view: &View,
@@ -359,8 +371,12 @@ impl Search<'_> {
     ) -> SideValue {
         if self.cost.min_leaf > 1 && size < 2 * self.cost.min_leaf as usize {
             // Too few rows to split under the leaf minimum: a leaf, whatever the feature.
+            let n = view.n_features;
             let most = leaf + self.cost.split_cost;
-            pair.bounds[side][..view.n_features].fill(most);
+            pair.bounds[side][..n].fill(most);
+            let [_, _, free_left, free_right] = &mut pair.bounds;
+            let free = if side == 0 { free_left } else { free_right };
+            free[..n].copy_from_slice(&pair.priors[side + 2][..n]);
             return SideValue {
                 value: leaf,
                 exact: true,
@@ -386,7 +402,9 @@ impl Search<'_> {
     }
 
     /// The best split of child `side` below `target`, feature by feature in increasing order
-    /// of their inherited bounds, skipping those whose bound reaches the target.
+    /// of their inherited bounds, skipping those whose bound reaches the target. Under a leaf
+    /// minimum, the scans also bound each feature's splits without it, and so the child's best
+    /// split or leaf without it (`pair.free[side]`).
     fn scan_child(
         &mut self,
         view: &View,
@@ -399,9 +417,18 @@ impl Search<'_> {
         let n_features = view.n_features;
         let tol = self.cost.tol;
         let floor = self.cost.split_cost + tol;
+        let leaf_minimum = self.cost.min_leaf > 1;
         let priors = &pair.priors[side];
-        let bounds = &mut pair.bounds[side];
+        let [left, right, free_left, free_right] = &mut pair.bounds;
+        let (bounds, free_bounds) = if side == 0 {
+            (left, free_left)
+        } else {
+            (right, free_right)
+        };
         bounds[..n_features].copy_from_slice(&priors[..n_features]);
+        if leaf_minimum {
+            free_bounds[..n_features].copy_from_slice(&pair.priors[side + 2][..n_features]);
+        }
         pair.order.clear();
         pair.order
             .extend((0..n_features).map(|index| (priors[index], index)));
@@ -436,9 +463,11 @@ impl Search<'_> {
             if rows[0].bin == rows[size - 1].bin {
                 // The feature no longer splits this child: its splits send every row one way.
                 bounds[index] = bounds[index].max(leaf + self.cost.split_cost);
+                free_bounds[index] = free_bounds[index].max(leaf + self.cost.split_cost);
                 continue;
             }
             let feature = self.arena.feature(view, index);
+            let mut free = f64::INFINITY;
             let found = best_split(
                 std::iter::once((feature, rows)),
                 &self.data.labels,
@@ -448,16 +477,27 @@ impl Search<'_> {
                 target,
                 &self.cost,
                 self.switches.depth_one_skip,
+                leaf_minimum.then_some(&mut free),
             );
             self.stats.depth1_scans += 1;
             match found {
                 Some(split) => {
                     bounds[index] = bounds[index].max(split.cost);
+                    free_bounds[index] = free_bounds[index].max(free.min(split.cost));
                     target = split.cost;
                     best = Some(split);
                 }
-                None => bounds[index] = bounds[index].max(target),
+                None => {
+                    bounds[index] = bounds[index].max(target);
+                    free_bounds[index] = free_bounds[index].max(free.min(target));
+                }
             }
+        }
+        if leaf_minimum {
+            // Without the minimum: the leaf, or a split on some feature.
+            pair.free[side] = free_bounds[..n_features]
+                .iter()
+                .fold(leaf, |least, &bound| least.min(bound));
         }
         best
     }

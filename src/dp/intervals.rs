@@ -104,12 +104,15 @@ pub(crate) struct SplitSearch {
     slack: LeafSlack,
     /// The most splits of the left and of the right child's subtree.
     child_splits: [usize; 2],
+    /// Rows of the list.
+    size: usize,
     solved: Vec<Solved>,
     queue: VecDeque<Interval>,
     bisect: bool,
     per_child: bool,
     /// Per-feature bounds kept for each solved position (0: none): `2 * features` values each,
-    /// the left child's then the right child's.
+    /// the left child's then the right child's, and under a leaf minimum as many again without
+    /// it.
     features: usize,
     feature_bounds: Vec<f64>,
     next_slot: usize,
@@ -144,6 +147,7 @@ impl SplitSearch {
         let m = list.len();
         self.slack = LeafSlack::new(cost);
         self.child_splits = child_splits;
+        self.size = m;
         let min_leaf = cost.min_leaf as usize;
         self.positions.clear();
         if m >= 2 * min_leaf {
@@ -185,7 +189,12 @@ impl SplitSearch {
 
     /// Lower bounds at `slot` from the solved positions around it: on the problem, and on
     /// the problem without the leaf minimum (the same without one).
-    fn bound(&self, slot: usize, interval: &Interval, split_cost: f64) -> (SplitBounds, SplitBounds) {
+    fn bound(
+        &self,
+        slot: usize,
+        interval: &Interval,
+        split_cost: f64,
+    ) -> (SplitBounds, SplitBounds) {
         let position = self.positions[slot];
         let binds = self.slack.binds();
         let (mut bounds, mut relaxed) = (SplitBounds::NONE, SplitBounds::NONE);
@@ -193,9 +202,12 @@ impl SplitSearch {
             let from = self.positions[slot];
             let moved = self.prefix[position] - self.prefix[from];
             let rows = position - from;
-            let splits = self.child_splits[0];
+            // The left child, grown to `position` rows, holds no more splits than they allow.
+            let splits = self.child_splits[0].min(self.slack.most_splits(position));
             if self.per_child {
-                let grown = self.slack.grown_from(a.bounds.left, a.leaves[0], rows, splits);
+                let grown = self
+                    .slack
+                    .grown_from(a.bounds.left, a.leaves[0], rows, splits);
                 bounds.left = bounds.left.max(grown);
                 bounds.right = bounds.right.max(a.bounds.right - moved);
             }
@@ -213,9 +225,11 @@ impl SplitSearch {
             let to = self.positions[slot];
             let moved = self.prefix[to] - self.prefix[position];
             let rows = to - position;
-            let splits = self.child_splits[1];
+            let splits = self.child_splits[1].min(self.slack.most_splits(self.size - position));
             if self.per_child {
-                let grown = self.slack.grown_from(b.bounds.right, b.leaves[1], rows, splits);
+                let grown = self
+                    .slack
+                    .grown_from(b.bounds.right, b.leaves[1], rows, splits);
                 bounds.left = bounds.left.max(b.bounds.left - moved);
                 bounds.right = bounds.right.max(grown);
             }
@@ -395,30 +409,34 @@ impl SplitSearch {
             relaxed: bounds,
             leaves: [f64::INFINITY; 2],
         };
-        self.report_with(candidate, report, per_feature);
+        self.report_with(candidate, report, per_feature.map(|(l, r)| [l, r, l, r]));
     }
 
     /// Records what solving `candidate` proved ([`Report`]), and optionally a lower bound on
     /// each child's best split on each feature or its leaf plus the split cost, whichever is
-    /// less (bound 3 of [`super::leaf_minimum`]).
+    /// less (bound 3 of [`super::leaf_minimum`]): the left child's, the right child's, then the
+    /// same without the leaf minimum (read under one only).
     pub fn report_with(
         &mut self,
         candidate: &Candidate,
         report: Report,
-        per_feature: Option<(&[f64], &[f64])>,
+        per_feature: Option<[&[f64]; 4]>,
     ) {
         if !self.bisect {
             return;
         }
         if self.features > 0 {
+            let kept = if self.slack.binds() { 4 } else { 2 };
             match per_feature {
-                Some((l, r)) => {
-                    self.feature_bounds.extend_from_slice(&l[..self.features]);
-                    self.feature_bounds.extend_from_slice(&r[..self.features]);
+                Some(bounds) => {
+                    for side in &bounds[..kept] {
+                        self.feature_bounds
+                            .extend_from_slice(&side[..self.features]);
+                    }
                 }
                 None => self
                     .feature_bounds
-                    .extend(std::iter::repeat_n(0.0, 2 * self.features)),
+                    .extend(std::iter::repeat_n(0.0, kept * self.features)),
             }
         }
         let index = self.solved.len();
@@ -434,37 +452,62 @@ impl SplitSearch {
         );
     }
 
-    /// Lower bounds on each child's best split on each feature at `candidate`, from the
-    /// solved positions around it ([`super::leaf_minimum`], bound 3: a child's best split on
-    /// one feature costs at most the weight of the rows it loses less on fewer rows, and on
-    /// more rows no less than its least with the leaf plus the split cost less `(m - 1) w`);
-    /// zero where nothing is known.
-    pub fn feature_priors(&self, candidate: &Candidate, left: &mut [f64], right: &mut [f64]) {
+    /// Lower bounds on each child's best split on each feature or its leaf plus the split
+    /// cost at `candidate`, into `out` (the left child's, the right child's, then the same
+    /// without the leaf minimum, written under one only), from the solved positions around it
+    /// ([`super::leaf_minimum`], bound 3: on fewer rows these cost at most the weight of the
+    /// rows lost less; on more rows, without the minimum no less, and with it no less than
+    /// their least with the leaf plus the split cost less `(m - 1) w`); zero where nothing is
+    /// known.
+    pub fn feature_priors(&self, candidate: &Candidate, out: [&mut [f64]; 4]) {
         let n = self.features;
-        left[..n].iter_mut().for_each(|x| *x = 0.0);
-        right[..n].iter_mut().for_each(|x| *x = 0.0);
+        let binds = self.slack.binds();
+        let [left, right, free_left, free_right] = out;
+        for side in [&mut *left, &mut *right, &mut *free_left, &mut *free_right] {
+            side[..n].iter_mut().for_each(|x| *x = 0.0);
+        }
         if n == 0 {
             return;
         }
+        let stride = if binds { 4 * n } else { 2 * n };
         let position = self.positions[candidate.slot];
         if let Some(a) = candidate.interval.left {
             let solved = self.solved[a];
             let moved = self.prefix[position] - self.prefix[self.positions[solved.slot]];
-            let bounds = &self.feature_bounds[2 * n * a..2 * n * (a + 1)];
+            let bounds = &self.feature_bounds[stride * a..stride * (a + 1)];
             let leaf = solved.report.leaves[0];
             for f in 0..n {
                 left[f] = left[f].max(self.slack.grown_split_from(bounds[f], leaf));
                 right[f] = right[f].max(bounds[n + f] - moved);
             }
+            if binds {
+                for f in 0..n {
+                    free_left[f] = free_left[f].max(bounds[2 * n + f]);
+                    free_right[f] = free_right[f].max(bounds[3 * n + f] - moved);
+                }
+            }
         }
         if let Some(b) = candidate.interval.right {
             let solved = self.solved[b];
             let moved = self.prefix[self.positions[solved.slot]] - self.prefix[position];
-            let bounds = &self.feature_bounds[2 * n * b..2 * n * (b + 1)];
+            let bounds = &self.feature_bounds[stride * b..stride * (b + 1)];
             let leaf = solved.report.leaves[1];
             for f in 0..n {
                 left[f] = left[f].max(bounds[f] - moved);
                 right[f] = right[f].max(self.slack.grown_split_from(bounds[n + f], leaf));
+            }
+            if binds {
+                for f in 0..n {
+                    free_left[f] = free_left[f].max(bounds[2 * n + f] - moved);
+                    free_right[f] = free_right[f].max(bounds[3 * n + f]);
+                }
+            }
+        }
+        if binds {
+            // The problem without the minimum bounds the problem with it.
+            for f in 0..n {
+                left[f] = left[f].max(free_left[f]);
+                right[f] = right[f].max(free_right[f]);
             }
         }
     }

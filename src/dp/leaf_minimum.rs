@@ -14,7 +14,8 @@
 //!    gains rows and so still holds `m`; a leaf's cost (its weight less its heaviest class's)
 //!    rises by at most the weight of the rows it gains. So `T(S') <= T(S) + W(S' ∖ S)`.
 //! 2. **More rows cost at most `min(k, b) · δ` less**, where `δ = max(0, (m - 1) w - c)` and
-//!    `b` bounds the splits of the subtree: `T(S') >= T(S) - min(k, b) · δ`. Take the optimal
+//!    `b` bounds the splits of the subtree (its budget, and `|S'| / m - 1`: each leaf holds `m`
+//!    rows): `T(S') >= T(S) - min(k, b) · δ`. Take the optimal
 //!    tree of `S'` and take the `k` rows out one at a time, keeping every leaf non-empty and at
 //!    least `m` rows: a row taken out never raises its leaf's cost; when its leaf is left with
 //!    fewer than `m` rows (and some rows remain in the subproblem, so the leaf is not the
@@ -30,7 +31,8 @@
 //!    leaf: `T(S'; b) >= min(T(S; b) - min(k, b - 1) δ, leaf(S) - b δ)` (the second term only
 //!    when `k >= b`). For a single split (`b = 1`) that is `min(T(S; 1), leaf(S) - δ)`, which
 //!    also bounds the optimum of `S` itself without the leaf minimum (a split that leaves fewer
-//!    than `m` rows on a side costs at least the leaf less those rows' weight, plus `c`).
+//!    than `m` rows on a side costs at least the leaf less that side's heaviest class, under
+//!    `(m - 1) w`, plus `c`).
 //! 3. **One feature's best split**: write `E(S)` for the least of `leaf(S) + c` and the cost of
 //!    the splits of `S` on one feature that leave `m` rows on each side. Then
 //!    `E(S) >= E(S') - W(S' ∖ S)` (a split of `S` on the feature still leaves `m` rows on each
@@ -40,9 +42,9 @@
 //!    than `m` rows, whose heaviest class then costs at most `(m - 1) w` when the side joins
 //!    the other in `leaf(S) + c`), so `E(S') >= min(E(S), leaf(S) + c - (m - 1) w)`.
 //!
-//! Bounds 2 and 3 are weak when the minimum is large or the rows many; the problem without the
-//! leaf minimum is a relaxation whose optimum never exceeds it and never falls on more rows
-//! (bound 2 with `m = 1`), so the search also bounds neighbours by it ([`super::relaxation`]).
+//! Bounds 2 and 3 are weak when the minimum is large; the problem without the leaf minimum is a
+//! relaxation whose optimum never exceeds it and never falls on more rows (bound 2 with
+//! `m = 1`), so the search also bounds neighbours by it ([`super::relaxation`]).
 
 use crate::search_core::cost::CostModel;
 

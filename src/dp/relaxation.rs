@@ -10,7 +10,9 @@
 //! - otherwise the child is solved with the minimum, bounded below by the tree found.
 //!
 //! The optima and bounds without the minimum then bound the neighbouring split positions with
-//! no slack ([`super::intervals`]). Where the minimum does not bind, the search thus does the
+//! no slack ([`super::intervals`]). Inside the depth-two search, whose children are single
+//! splits, the scans that find a child's best split under the minimum also evaluate the splits
+//! that break it ([`super::depth_one`]), which bounds the child's best split without it. Where the minimum does not bind, the search thus does the
 //! work of the search without it, plus a check of the leaves of the trees it finds; where it
 //! binds, these bounds are weaker and the slack of [`super::leaf_minimum`] takes over.
 //!

@@ -78,7 +78,11 @@ impl<'a> Search<'a> {
     ) -> Search<'a> {
         // Under a leaf minimum, the problem without it has half the cache.
         let relaxes = cost.min_leaf > 1;
-        let cache_bytes = if relaxes { cache_bytes / 2 } else { cache_bytes };
+        let cache_bytes = if relaxes {
+            cache_bytes / 2
+        } else {
+            cache_bytes
+        };
         let cache = Arc::new(Cache::new(data.n_rows, cache_bytes));
         let mut search = Search::sharing(data, cost, switches, cache, deadline);
         if relaxes {
@@ -284,6 +288,7 @@ impl<'a> Search<'a> {
             target,
             &self.cost,
             self.switches.depth_one_skip,
+            None,
         )
     }
 
@@ -429,7 +434,8 @@ impl<'a> Search<'a> {
         let mut relaxed = [candidate.relaxed.left, candidate.relaxed.right];
         for &(left_budget, right_budget) in distributions {
             let budgets = [left_budget, right_budget];
-            let (left_lb, left_free) = self.known_lb(&left, depth - 1, left_budget, per_child, candidate, true);
+            let (left_lb, left_free) =
+                self.known_lb(&left, depth - 1, left_budget, per_child, candidate, true);
             let (right_lb, right_free) =
                 self.known_lb(&right, depth - 1, right_budget, per_child, candidate, false);
             let mut lbs = [left_lb, right_lb];
@@ -445,7 +451,11 @@ impl<'a> Search<'a> {
                 continue;
             }
             // The larger child first: it is the likelier to exhaust the bound.
-            let (first, second) = if left.size >= right.size { (0, 1) } else { (1, 0) };
+            let (first, second) = if left.size >= right.size {
+                (0, 1)
+            } else {
+                (1, 0)
+            };
             let views = [left, right];
             let room = ub - sc;
             let first_ub = if self.switches.upper_bound {
@@ -583,7 +593,8 @@ impl<'a> Search<'a> {
         (lb, free)
     }
 
-    /// The view's features, best weighted-Gini split first (ties: view order).
+    /// The view's features, best weighted-Gini split first (ties: view order), among the
+    /// splits that leave the leaf minimum on both sides (infinite impurity if none does).
     pub(crate) fn feature_order(&mut self, view: &View, order: &mut Vec<FeatureRank>) {
         order.clear();
         let k = self.data.n_classes;
@@ -596,6 +607,8 @@ impl<'a> Search<'a> {
             .collect();
         let total_weight: f64 = total.iter().sum();
         let mut left = vec![0.0; k];
+        let min_leaf = self.cost.min_leaf as usize;
+        let last = view.size.saturating_sub(min_leaf);
         for index in 0..view.n_features {
             left.iter_mut().for_each(|x| *x = 0.0);
             let list = self.arena.list(view, index);
@@ -607,7 +620,7 @@ impl<'a> Search<'a> {
                 let w = self.cost.weights[label];
                 left[label] += w;
                 left_weight += w;
-                if pair[0].bin == pair[1].bin {
+                if pair[0].bin == pair[1].bin || at + 1 < min_leaf || at + 1 > last {
                     continue;
                 }
                 let right_weight = total_weight - left_weight;
