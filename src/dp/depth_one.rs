@@ -44,21 +44,49 @@ pub(crate) fn best_split<'a>(
     skipping: bool,
     free: Option<&mut f64>,
 ) -> Option<BestSplit> {
-    let free = free.filter(|_| cost.min_leaf > 1);
+    // Each case compiled on its own: without the minimum's splits, the scan is as it was.
+    match (cost.uniform_weight, free.filter(|_| cost.min_leaf > 1)) {
+        (Some(weight), None) => best_split_uniform::<false>(
+            lists, labels, totals, counts, size, target, cost, weight, skipping, None,
+        ),
+        (None, None) => best_split_weighted::<false>(
+            lists, labels, totals, counts, size, target, cost, skipping, None,
+        ),
+        (_, free) => best_split_free(
+            lists, labels, totals, counts, size, target, cost, skipping, free,
+        ),
+    }
+}
+
+/// [`best_split`] when the splits that break the leaf minimum are evaluated too, out of line
+/// so that the scan without them compiles as it did.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn best_split_free<'a>(
+    lists: impl Iterator<Item = (u32, &'a [Element])>,
+    labels: &[u16],
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
+    cost: &CostModel,
+    skipping: bool,
+    free: Option<&mut f64>,
+) -> Option<BestSplit> {
     match cost.uniform_weight {
-        Some(weight) => best_split_uniform(
+        Some(weight) => best_split_uniform::<true>(
             lists, labels, totals, counts, size, target, cost, weight, skipping, free,
         ),
-        None => best_split_weighted(
+        None => best_split_weighted::<true>(
             lists, labels, totals, counts, size, target, cost, skipping, free,
         ),
     }
 }
 
 /// [`best_split`] when every class weighs `weight`: errors are counted in integers, and
-/// a split improves when it makes at most `allowed` errors.
+/// a split improves when it makes at most `allowed` errors. `FREE`: `free` is given.
 #[allow(clippy::too_many_arguments)]
-fn best_split_uniform<'a>(
+fn best_split_uniform<'a, const FREE: bool>(
     lists: impl Iterator<Item = (u32, &'a [Element])>,
     labels: &[u16],
     totals: &[u32],
@@ -98,10 +126,10 @@ fn best_split_uniform<'a>(
             break;
         }
         if totals.len() == 2 {
-            scan.feature::<TwoClasses>(feature, list, &mut TwoClasses { ones: 0 });
+            scan.feature::<TwoClasses, FREE>(feature, list, &mut TwoClasses { ones: 0 });
         } else {
             counts.iter_mut().for_each(|c| *c = 0);
-            scan.feature(feature, list, &mut ManyClasses { counts });
+            scan.feature::<ManyClasses, FREE>(feature, list, &mut ManyClasses { counts });
         }
     }
     if let (Some(free), Some(errors)) = (free, scan.free) {
@@ -177,21 +205,27 @@ struct UniformScan<'a> {
     /// A split improves when it makes at most this many errors.
     allowed: i64,
     best: Option<BestSplit>,
-    /// When the splits that break the leaf minimum are evaluated too: the fewest errors among
-    /// them (`i64::MAX`: none yet).
+    /// When the splits that break the leaf minimum are evaluated too (`FREE`): the fewest
+    /// errors among them (`i64::MAX`: none yet).
     free: Option<i64>,
 }
 
 impl UniformScan<'_> {
     /// Scans one feature's list: rows are counted in runs of `skip` without evaluation, then
-    /// up to the next bin change, where the split is evaluated.
+    /// up to the next bin change, where the split is evaluated. `FREE`: the splits that break
+    /// the leaf minimum are evaluated too.
     #[inline(always)]
-    fn feature<T: Tally>(&mut self, feature: u32, list: &[Element], tally: &mut T) {
+    fn feature<T: Tally, const FREE: bool>(
+        &mut self,
+        feature: u32,
+        list: &[Element],
+        tally: &mut T,
+    ) {
         let labels = self.labels;
         let len = list.len();
         // The positions the minimum allows, and those evaluated.
         let (lowest, highest) = (self.min_leaf, self.size.saturating_sub(self.min_leaf));
-        let (first, last) = if self.free.is_some() {
+        let (first, last) = if FREE {
             (1, len.saturating_sub(1))
         } else {
             (lowest, highest)
@@ -213,7 +247,7 @@ impl UniformScan<'_> {
             }
             let (left_errors, right_errors) = tally.errors(at, self.size, self.totals);
             let errors = left_errors + right_errors;
-            if at < lowest || at > highest {
+            if FREE && (at < lowest || at > highest) {
                 // A split that breaks the minimum: only its cost is kept.
                 if let Some(free) = self.free.as_mut() {
                     *free = (*free).min(errors);
@@ -256,9 +290,9 @@ impl UniformScan<'_> {
     }
 }
 
-/// [`best_split`] with any class weights, in floating point.
+/// [`best_split`] with any class weights, in floating point. `FREE`: `free` is given.
 #[allow(clippy::too_many_arguments)]
-fn best_split_weighted<'a>(
+fn best_split_weighted<'a, const FREE: bool>(
     lists: impl Iterator<Item = (u32, &'a [Element])>,
     labels: &[u16],
     totals: &[u32],
@@ -275,7 +309,7 @@ fn best_split_weighted<'a>(
     if let Some(free) = free.as_deref_mut() {
         *free = f64::INFINITY;
     }
-    let tracking = free.is_some();
+    let tracking = FREE;
     if size < 2 * min_leaf && !tracking {
         return None;
     }
@@ -314,7 +348,7 @@ fn best_split_weighted<'a>(
                     counts[1] = ones;
                 }
                 let (value, left_cost, right_cost) = split_cost(counts, totals, cost);
-                if seen < lowest || seen > highest {
+                if FREE && (seen < lowest || seen > highest) {
                     // A split that breaks the minimum: only its cost is kept.
                     least_free = least_free.min(value);
                     skip = if value >= target - cost.tol {

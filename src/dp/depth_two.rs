@@ -303,7 +303,20 @@ impl Search<'_> {
                     });
                     ub = total;
                 }
-                {
+                let bounds = SplitBounds {
+                    left: values[0].value,
+                    right: values[1].value,
+                    total,
+                };
+                if !leaf_minimum {
+                    let report = Report {
+                        bounds,
+                        relaxed: bounds,
+                        leaves,
+                    };
+                    let [left, right, ..] = &pair.bounds;
+                    search.report_with(&candidate, report, Some([left, right, left, right]));
+                } else {
                     // Without the leaf minimum, a child's best single split costs at least
                     // the least of its value and its leaf less the slack (bound 2 of
                     // `leaf_minimum` with one split).
@@ -323,11 +336,7 @@ impl Search<'_> {
                         sc + (relaxed[0] + leaves[1]).min(leaves[0] + relaxed[1])
                     };
                     let report = Report {
-                        bounds: SplitBounds {
-                            left: values[0].value,
-                            right: values[1].value,
-                            total,
-                        },
+                        bounds,
                         relaxed: SplitBounds {
                             left: relaxed[0],
                             right: relaxed[1],
@@ -385,7 +394,12 @@ impl Search<'_> {
         // With the leaf as incumbent, the optimum is the best split below it, or the leaf.
         let exact_anyway = leaf <= target;
         let target = target.min(leaf);
-        match self.scan_child(view, pair, side, size, leaf, target) {
+        let found = if self.cost.min_leaf > 1 {
+            self.scan_child::<true>(view, pair, side, size, leaf, target)
+        } else {
+            self.scan_child::<false>(view, pair, side, size, leaf, target)
+        };
+        match found {
             Some(split) => SideValue {
                 value: split.cost,
                 exact: true,
@@ -405,7 +419,7 @@ impl Search<'_> {
     /// of their inherited bounds, skipping those whose bound reaches the target. Under a leaf
     /// minimum, the scans also bound each feature's splits without it, and so the child's best
     /// split or leaf without it (`pair.free[side]`).
-    fn scan_child(
+    fn scan_child<const FREE: bool>(
         &mut self,
         view: &View,
         pair: &mut PairScratch,
@@ -417,7 +431,7 @@ impl Search<'_> {
         let n_features = view.n_features;
         let tol = self.cost.tol;
         let floor = self.cost.split_cost + tol;
-        let leaf_minimum = self.cost.min_leaf > 1;
+        let leaf_minimum = FREE;
         let priors = &pair.priors[side];
         let [left, right, free_left, free_right] = &mut pair.bounds;
         let (bounds, free_bounds) = if side == 0 {
@@ -449,8 +463,10 @@ impl Search<'_> {
                 let left = &mut left[index * (sizes[0] + 1)..(index + 1) * (sizes[0] + 1)];
                 let right = &mut right[index * (sizes[1] + 1)..(index + 1) * (sizes[1] + 1)];
                 let (mut to_left, mut to_right) = (0, 0);
+                // The sides as a slice held apart from `pair`, so the loop keeps it in registers.
+                let sides: &[u8] = &pair.side;
                 for &e in list {
-                    let goes_right = usize::from(pair.side[e.row as usize]);
+                    let goes_right = usize::from(sides[e.row as usize]);
                     left[to_left] = e;
                     right[to_right] = e;
                     to_left += 1 - goes_right;
@@ -463,7 +479,9 @@ impl Search<'_> {
             if rows[0].bin == rows[size - 1].bin {
                 // The feature no longer splits this child: its splits send every row one way.
                 bounds[index] = bounds[index].max(leaf + self.cost.split_cost);
-                free_bounds[index] = free_bounds[index].max(leaf + self.cost.split_cost);
+                if FREE {
+                    free_bounds[index] = free_bounds[index].max(leaf + self.cost.split_cost);
+                }
                 continue;
             }
             let feature = self.arena.feature(view, index);
@@ -483,13 +501,17 @@ impl Search<'_> {
             match found {
                 Some(split) => {
                     bounds[index] = bounds[index].max(split.cost);
-                    free_bounds[index] = free_bounds[index].max(free.min(split.cost));
+                    if FREE {
+                        free_bounds[index] = free_bounds[index].max(free.min(split.cost));
+                    }
                     target = split.cost;
                     best = Some(split);
                 }
                 None => {
                     bounds[index] = bounds[index].max(target);
-                    free_bounds[index] = free_bounds[index].max(free.min(target));
+                    if FREE {
+                        free_bounds[index] = free_bounds[index].max(free.min(target));
+                    }
                 }
             }
         }

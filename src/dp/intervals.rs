@@ -195,55 +195,68 @@ impl SplitSearch {
         interval: &Interval,
         split_cost: f64,
     ) -> (SplitBounds, SplitBounds) {
+        if self.slack.binds() {
+            self.bound_of::<true>(slot, interval, split_cost)
+        } else {
+            self.bound_of::<false>(slot, interval, split_cost)
+        }
+    }
+
+    /// [`SplitSearch::bound`], under a leaf minimum when `BINDS`.
+    #[inline(always)]
+    fn bound_of<const BINDS: bool>(
+        &self,
+        slot: usize,
+        interval: &Interval,
+        split_cost: f64,
+    ) -> (SplitBounds, SplitBounds) {
         let position = self.positions[slot];
-        let binds = self.slack.binds();
         let (mut bounds, mut relaxed) = (SplitBounds::NONE, SplitBounds::NONE);
-        if let Some(Solved { slot, report: a }) = interval.left.map(|i| self.solved[i]) {
-            let from = self.positions[slot];
+        if let Some(Solved { slot, report: a }) = interval.left.map(|i| &self.solved[i]) {
+            let from = self.positions[*slot];
             let moved = self.prefix[position] - self.prefix[from];
-            let rows = position - from;
-            // The left child, grown to `position` rows, holds no more splits than they allow.
-            let splits = self.child_splits[0].min(self.slack.most_splits(position));
-            if self.per_child {
-                let grown = self
-                    .slack
-                    .grown_from(a.bounds.left, a.leaves[0], rows, splits);
-                bounds.left = bounds.left.max(grown);
-                bounds.right = bounds.right.max(a.bounds.right - moved);
-            }
-            let grown = self.slack.grown(rows, splits);
-            bounds.total = bounds.total.max(a.bounds.total - moved - grown);
-            if binds {
+            let (mut left, mut total) = (a.bounds.left, a.bounds.total - moved);
+            if BINDS {
+                let rows = position - from;
+                // The left child, grown to `position` rows, holds no more splits than they
+                // allow.
+                let splits = self.child_splits[0].min(self.slack.most_splits(position));
+                left = self.slack.grown_from(left, a.leaves[0], rows, splits);
+                total -= self.slack.grown(rows, splits);
                 relaxed = relaxed.max(SplitBounds {
                     left: a.relaxed.left,
                     right: a.relaxed.right - moved,
                     total: a.relaxed.total - moved,
                 });
             }
-        }
-        if let Some(Solved { slot, report: b }) = interval.right.map(|i| self.solved[i]) {
-            let to = self.positions[slot];
-            let moved = self.prefix[to] - self.prefix[position];
-            let rows = to - position;
-            let splits = self.child_splits[1].min(self.slack.most_splits(self.size - position));
             if self.per_child {
-                let grown = self
-                    .slack
-                    .grown_from(b.bounds.right, b.leaves[1], rows, splits);
-                bounds.left = bounds.left.max(b.bounds.left - moved);
-                bounds.right = bounds.right.max(grown);
+                bounds.left = bounds.left.max(left);
+                bounds.right = bounds.right.max(a.bounds.right - moved);
             }
-            let grown = self.slack.grown(rows, splits);
-            bounds.total = bounds.total.max(b.bounds.total - moved - grown);
-            if binds {
+            bounds.total = bounds.total.max(total);
+        }
+        if let Some(Solved { slot, report: b }) = interval.right.map(|i| &self.solved[i]) {
+            let to = self.positions[*slot];
+            let moved = self.prefix[to] - self.prefix[position];
+            let (mut right, mut total) = (b.bounds.right, b.bounds.total - moved);
+            if BINDS {
+                let rows = to - position;
+                let splits = self.child_splits[1].min(self.slack.most_splits(self.size - position));
+                right = self.slack.grown_from(right, b.leaves[1], rows, splits);
+                total -= self.slack.grown(rows, splits);
                 relaxed = relaxed.max(SplitBounds {
                     left: b.relaxed.left - moved,
                     right: b.relaxed.right,
                     total: b.relaxed.total - moved,
                 });
             }
+            if self.per_child {
+                bounds.left = bounds.left.max(b.bounds.left - moved);
+                bounds.right = bounds.right.max(right);
+            }
+            bounds.total = bounds.total.max(total);
         }
-        if !binds {
+        if !BINDS {
             bounds.total = bounds.total.max(bounds.left + bounds.right + split_cost);
             return (bounds, bounds);
         }
@@ -463,8 +476,11 @@ impl SplitSearch {
         let n = self.features;
         let binds = self.slack.binds();
         let [left, right, free_left, free_right] = out;
-        for side in [&mut *left, &mut *right, &mut *free_left, &mut *free_right] {
-            side[..n].iter_mut().for_each(|x| *x = 0.0);
+        left[..n].fill(0.0);
+        right[..n].fill(0.0);
+        if binds {
+            free_left[..n].fill(0.0);
+            free_right[..n].fill(0.0);
         }
         if n == 0 {
             return;
