@@ -27,7 +27,7 @@ use crate::common::{milptree, path_str, random_dataset, stderr, stdout, temp_fil
 use crate::oracle::{all_midpoints, optimum, OracleSpec};
 
 /// `data` with about `fraction` of its feature cells made missing (fixed `seed`).
-fn with_missing(data: &Dataset, fraction: f64, seed: u64) -> Dataset {
+pub(crate) fn with_missing(data: &Dataset, fraction: f64, seed: u64) -> Dataset {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let rows: Vec<Vec<f64>> = data
         .rows()
