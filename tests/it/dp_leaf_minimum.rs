@@ -1,8 +1,9 @@
 //! The exact search under leaf minima against the exhaustive oracle: on small random data (ties,
 //! two or three classes, split costs, split limits, accuracy and balanced weights), leaf minima
 //! of 1 to 6 at depths 1 to 3 reach the oracle's optimum on one and on two threads, with every
-//! pruning technique on and with each switched off in turn; so do rows with whole-number
-//! weights (a minimum counts rows: the oracle runs on the rows repeated by weight) and data with
+//! pruning technique on and with each switched off in turn; so do rows repeated by whole-number
+//! weights (each copy a row, for the oracle too; the learner, whose `--min-leaf` counts rows
+//! whatever their weights, takes a minimum of one with row weights and refuses more) and data with
 //! missing values (the oracle tries both sides at every split, the search runs on the copies).
 //! The tree returned scores its objective under plain counting and meets the minimum. Also on
 //! larger data, where the bisection over split positions and the search without the minimum
@@ -173,7 +174,7 @@ proptest! {
     }
 
     #[test]
-    fn leaf_minima_count_rows_of_whole_number_weights(
+    fn leaf_minima_on_rows_repeated_by_weight_reach_the_oracle(
         seed in 0u64..1_000_000, n in 8usize..=16, p in 1usize..=3, k in 2usize..=3,
         levels in 3u32..=6, case in case_strategy(),
     ) {
@@ -181,10 +182,11 @@ proptest! {
         let copies = repeated_rows(&weighted);
         prop_assume!(case.min_leaf <= copies.n_rows());
         let expected = oracle(&copies, &case);
-        // The search takes weighted rows repeated by their weights.
+        // The search takes weighted rows repeated by their weights, each copy a row.
         let repeated = weighted.repeated_by_weight("the test").expect("whole weights");
         check_every_way(&repeated, &case, expected)?;
-        // So does the learner, which scores the tree on the weighted rows.
+        // The learner's `--min-leaf` counts rows whatever their weights, which copies cannot:
+        // with row weights it takes a minimum of one only, and refuses more naming the option.
         let search = DpParams {
             min_leaf: case.min_leaf,
             max_splits: case.max_splits,
@@ -198,13 +200,21 @@ proptest! {
                     threads: Some(threads),
                     ..LearnOptions::default()
                 };
-                let outcome = search.run(&weighted, &options).expect("solved");
-                let found = outcome.report.objective.expect("a tree");
-                prop_assert!(
-                    (found - expected).abs() <= 1e-9,
-                    "{:?}, {} thread(s): the learner found {} but the optimum is {}",
-                    case, threads, found, expected
-                );
+                match search.run(&weighted, &options) {
+                    Ok(outcome) => {
+                        prop_assert_eq!(case.min_leaf, 1, "a minimum above 1 with row weights is taken");
+                        let found = outcome.report.objective.expect("a tree");
+                        prop_assert!(
+                            (found - expected).abs() <= 1e-9,
+                            "{:?}, {} thread(s): the learner found {} but the optimum is {}",
+                            case, threads, found, expected
+                        );
+                    }
+                    Err(error) => {
+                        prop_assert!(case.min_leaf > 1, "{:?}: refused: {}", case, error);
+                        prop_assert!(error.to_string().contains("--min-leaf"), "{}", error);
+                    }
+                }
             }
         }
     }
