@@ -420,6 +420,7 @@ fn split_cost(left: &[u32], totals: &[u32], cost: &CostModel) -> (f64, f64, f64)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search_core::cost::Scale;
     use rand::{Rng, SeedableRng};
 
     /// The cost of the split of `list` after its first `at` rows, by plain counting.
@@ -460,7 +461,11 @@ mod tests {
                     .collect()
             };
             let min_leaf = rng.random_range(1..6usize);
-            let cost = CostModel::new(&weights, 0.0, min_leaf, size as f64);
+            let scale = Scale {
+                rows: size,
+                total_weight: size as f64 * weights.iter().cloned().fold(0.0, f64::max),
+            };
+            let cost = CostModel::new(&weights, 0.0, min_leaf, scale).expect("resolvable weights");
             let mut totals = vec![0u32; k];
             labels.iter().for_each(|&l| totals[l as usize] += 1);
             let positions: Vec<usize> = (1..size).filter(|&p| bins[p - 1] != bins[p]).collect();
