@@ -2,10 +2,12 @@
 //! with every midpoint a candidate threshold, printed as one JSON line (wall and CPU seconds,
 //! objective, bound, termination, statistics). Run by `scripts/bench-dp`.
 //!
-//! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS]`, where
+//! Usage: `bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS] [MIN_LEAF]`, where
 //! `DEPTHS` is a comma-separated list, `SWITCH` names one bound to turn off, or with a `+`
-//! before it on (see `BoundSwitches::NAMES`; `none` keeps the defaults) and `THREADS` is the search's thread count
-//! (default 1; with more, the CPU seconds are the calling thread's alone: compare wall seconds).
+//! before it on (see `BoundSwitches::NAMES`; `none` keeps the defaults), `THREADS` is the
+//! search's thread count (default 1; with more, the CPU seconds are the calling thread's alone:
+//! compare wall seconds) and `MIN_LEAF` the leaf minimum, in rows or, ending in `%`, in percent
+//! of the rows rounded down (default 1).
 
 use std::path::PathBuf;
 
@@ -22,7 +24,8 @@ fn cpu_seconds() -> Option<f64> {
 }
 
 fn main() -> milptree::Result<()> {
-    let usage = "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS]";
+    let usage =
+        "usage: bench_dp DATA.csv DEPTHS [TIME_LIMIT_SECONDS] [SWITCH] [THREADS] [MIN_LEAF]";
     let mut args = std::env::args().skip(1);
     let path = PathBuf::from(
         args.next()
@@ -55,13 +58,26 @@ fn main() -> milptree::Result<()> {
         })?,
         None => 1,
     };
+    let min_leaf = args.next().unwrap_or_else(|| "1".into());
     let data = read_dataset(&path, &TargetColumn::Last)?;
+    let min_leaf: usize = match min_leaf.strip_suffix('%') {
+        Some(percent) => percent
+            .parse::<usize>()
+            .map(|p| (p * data.n_rows() / 100).max(1)),
+        None => min_leaf.parse(),
+    }
+    .map_err(|_| {
+        milptree::Error::parameter("min leaf", format!("`{min_leaf}` is not a leaf minimum"))
+    })?;
     let name = path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
     for depth in depths {
-        let problem = DpProblem::accuracy(&data, depth);
+        let problem = DpProblem {
+            min_leaf,
+            ..DpProblem::accuracy(&data, depth)
+        };
         let options = DpOptions {
             time_limit: Some(limit),
             bounds,
@@ -80,6 +96,7 @@ fn main() -> milptree::Result<()> {
                 "features": data.n_features(),
                 "off": off,
                 "threads": threads,
+                "min_leaf": min_leaf,
                 "seconds": outcome.seconds,
                 "cpu_seconds": cpu,
                 "objective": outcome.objective,

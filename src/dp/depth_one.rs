@@ -6,6 +6,10 @@
 //! moved across a threshold changes the cost by at most its weight), so they are counted
 //! without evaluation (ConTree's skipping); a feature is left as soon as no evaluation it
 //! still allows can be reached.
+//!
+//! Under a leaf minimum, only the splits that leave it on both sides are candidates; on
+//! request, the scan also evaluates the others, whose least cost bounds the best split without
+//! the minimum (they never become the best split, and skip as any other).
 
 use crate::search_core::binned::Element;
 use crate::search_core::cost::CostModel;
@@ -24,7 +28,10 @@ pub(crate) struct BestSplit {
 /// The best split of a row set (each of `lists` holding its rows sorted by one searched
 /// feature, whose id it is paired with) that costs less than `target` by more than the
 /// tolerance; `None` if there is none. `totals` are the row set's class counts, `counts` a
-/// scratch of the same length.
+/// scratch of the same length. With `free`, under a leaf minimum, the splits that break it are
+/// evaluated too, and `free` receives the least cost among them (infinite if none): every split
+/// of the lists, breaking the minimum or not, then costs at least the least of `free`, the
+/// best split's cost and the target.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn best_split<'a>(
     lists: impl Iterator<Item = (u32, &'a [Element])>,
@@ -35,19 +42,51 @@ pub(crate) fn best_split<'a>(
     target: f64,
     cost: &CostModel,
     skipping: bool,
+    free: Option<&mut f64>,
+) -> Option<BestSplit> {
+    // Each case compiled on its own: without the minimum's splits, the scan is as it was.
+    match (cost.uniform_weight, free.filter(|_| cost.min_leaf > 1)) {
+        (Some(weight), None) => best_split_uniform::<false>(
+            lists, labels, totals, counts, size, target, cost, weight, skipping, None,
+        ),
+        (None, None) => best_split_weighted::<false>(
+            lists, labels, totals, counts, size, target, cost, skipping, None,
+        ),
+        (_, free) => best_split_free(
+            lists, labels, totals, counts, size, target, cost, skipping, free,
+        ),
+    }
+}
+
+/// [`best_split`] when the splits that break the leaf minimum are evaluated too, out of line
+/// so that the scan without them compiles as it did.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn best_split_free<'a>(
+    lists: impl Iterator<Item = (u32, &'a [Element])>,
+    labels: &[u16],
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
+    cost: &CostModel,
+    skipping: bool,
+    free: Option<&mut f64>,
 ) -> Option<BestSplit> {
     match cost.uniform_weight {
-        Some(weight) => best_split_uniform(
-            lists, labels, totals, counts, size, target, cost, weight, skipping,
+        Some(weight) => best_split_uniform::<true>(
+            lists, labels, totals, counts, size, target, cost, weight, skipping, free,
         ),
-        None => best_split_weighted(lists, labels, totals, counts, size, target, cost, skipping),
+        None => best_split_weighted::<true>(
+            lists, labels, totals, counts, size, target, cost, skipping, free,
+        ),
     }
 }
 
 /// [`best_split`] when every class weighs `weight`: errors are counted in integers, and
-/// a split improves when it makes at most `allowed` errors.
+/// a split improves when it makes at most `allowed` errors. `FREE`: `free` is given.
 #[allow(clippy::too_many_arguments)]
-fn best_split_uniform<'a>(
+fn best_split_uniform<'a, const FREE: bool>(
     lists: impl Iterator<Item = (u32, &'a [Element])>,
     labels: &[u16],
     totals: &[u32],
@@ -57,9 +96,13 @@ fn best_split_uniform<'a>(
     cost: &CostModel,
     weight: f64,
     skipping: bool,
+    mut free: Option<&mut f64>,
 ) -> Option<BestSplit> {
     let min_leaf = cost.min_leaf as usize;
-    if size < 2 * min_leaf {
+    if let Some(free) = free.as_deref_mut() {
+        *free = f64::INFINITY;
+    }
+    if size < 2 * min_leaf && free.is_none() {
         return None;
     }
     // Improving: split_cost + weight * errors < target - tol. A split cost past any target
@@ -76,16 +119,22 @@ fn best_split_uniform<'a>(
         skipping,
         allowed,
         best: None,
+        free: free.as_ref().map(|_| i64::MAX),
     };
     for (feature, list) in lists {
         if scan.allowed < 0 {
             break;
         }
         if totals.len() == 2 {
-            scan.feature::<TwoClasses>(feature, list, &mut TwoClasses { ones: 0 });
+            scan.feature::<TwoClasses, FREE>(feature, list, &mut TwoClasses { ones: 0 });
         } else {
             counts.iter_mut().for_each(|c| *c = 0);
-            scan.feature(feature, list, &mut ManyClasses { counts });
+            scan.feature::<ManyClasses, FREE>(feature, list, &mut ManyClasses { counts });
+        }
+    }
+    if let (Some(free), Some(errors)) = (free, scan.free) {
+        if errors < i64::MAX {
+            *free = cost.split_cost + weight * errors as f64;
         }
     }
     scan.best
@@ -156,18 +205,33 @@ struct UniformScan<'a> {
     /// A split improves when it makes at most this many errors.
     allowed: i64,
     best: Option<BestSplit>,
+    /// When the splits that break the leaf minimum are evaluated too (`FREE`): the fewest
+    /// errors among them (`i64::MAX`: none yet).
+    free: Option<i64>,
 }
 
 impl UniformScan<'_> {
     /// Scans one feature's list: rows are counted in runs of `skip` without evaluation, then
-    /// up to the next bin change, where the split is evaluated.
+    /// up to the next bin change, where the split is evaluated. `FREE`: the splits that break
+    /// the leaf minimum are evaluated too.
     #[inline(always)]
-    fn feature<T: Tally>(&mut self, feature: u32, list: &[Element], tally: &mut T) {
+    fn feature<T: Tally, const FREE: bool>(
+        &mut self,
+        feature: u32,
+        list: &[Element],
+        tally: &mut T,
+    ) {
         let labels = self.labels;
         let len = list.len();
-        let last = self.size - self.min_leaf;
+        // The positions the minimum allows, and those evaluated.
+        let (lowest, highest) = (self.min_leaf, self.size.saturating_sub(self.min_leaf));
+        let (first, last) = if FREE {
+            (1, len.saturating_sub(1))
+        } else {
+            (lowest, highest)
+        };
         let mut at = 0;
-        let mut skip = self.min_leaf;
+        let mut skip = first;
         loop {
             let end = (at + skip).min(len);
             for e in &list[at..end] {
@@ -183,6 +247,21 @@ impl UniformScan<'_> {
             }
             let (left_errors, right_errors) = tally.errors(at, self.size, self.totals);
             let errors = left_errors + right_errors;
+            if FREE && (at < lowest || at > highest) {
+                // A split that breaks the minimum: only its cost is kept.
+                if let Some(free) = self.free.as_mut() {
+                    *free = (*free).min(errors);
+                }
+                skip = if self.skipping && errors > self.allowed {
+                    (errors - self.allowed) as usize
+                } else {
+                    1
+                };
+                if skip > last - at {
+                    return;
+                }
+                continue;
+            }
             if errors <= self.allowed {
                 self.allowed = errors - 1;
                 let (low, high) = (list[at - 1].bin, list[at].bin);
@@ -211,9 +290,9 @@ impl UniformScan<'_> {
     }
 }
 
-/// [`best_split`] with any class weights, in floating point.
+/// [`best_split`] with any class weights, in floating point. `FREE`: `free` is given.
 #[allow(clippy::too_many_arguments)]
-fn best_split_weighted<'a>(
+fn best_split_weighted<'a, const FREE: bool>(
     lists: impl Iterator<Item = (u32, &'a [Element])>,
     labels: &[u16],
     totals: &[u32],
@@ -222,14 +301,26 @@ fn best_split_weighted<'a>(
     target: f64,
     cost: &CostModel,
     skipping: bool,
+    mut free: Option<&mut f64>,
 ) -> Option<BestSplit> {
     let min_leaf = cost.min_leaf as usize;
     // No split costs less than the split cost.
     let floor = cost.split_cost + cost.tol;
-    if size < 2 * min_leaf {
+    if let Some(free) = free.as_deref_mut() {
+        *free = f64::INFINITY;
+    }
+    let tracking = FREE;
+    if size < 2 * min_leaf && !tracking {
         return None;
     }
-    let last = size - min_leaf;
+    // The positions the minimum allows, and those evaluated.
+    let (lowest, highest) = (min_leaf, size.saturating_sub(min_leaf));
+    let (first, last) = if tracking {
+        (1, size.saturating_sub(1))
+    } else {
+        (lowest, highest)
+    };
+    let mut least_free = f64::INFINITY;
     let skip_scale = if skipping && cost.max_weight > 0.0 {
         1.0 / cost.max_weight
     } else {
@@ -243,7 +334,7 @@ fn best_split_weighted<'a>(
             break;
         }
         counts.iter_mut().for_each(|c| *c = 0);
-        let mut skip = min_leaf as i64;
+        let mut skip = first as i64;
         let mut prev_bin = u32::MAX;
         // With two classes, class 1 is counted in a register and class 0 derived from it.
         let mut ones = 0u32;
@@ -257,7 +348,18 @@ fn best_split_weighted<'a>(
                     counts[1] = ones;
                 }
                 let (value, left_cost, right_cost) = split_cost(counts, totals, cost);
-                if value < target - cost.tol {
+                if FREE && (seen < lowest || seen > highest) {
+                    // A split that breaks the minimum: only its cost is kept.
+                    least_free = least_free.min(value);
+                    skip = if value >= target - cost.tol {
+                        ((value - target + cost.tol) * skip_scale) as i64 + 1
+                    } else {
+                        1
+                    };
+                    if skip > (last - seen) as i64 {
+                        break;
+                    }
+                } else if value < target - cost.tol {
                     target = value;
                     best = Some(BestSplit {
                         cost: value,
@@ -288,6 +390,9 @@ fn best_split_weighted<'a>(
             prev_bin = e.bin;
         }
     }
+    if let Some(free) = free {
+        *free = least_free;
+    }
     best
 }
 
@@ -310,4 +415,98 @@ fn split_cost(left: &[u32], totals: &[u32], cost: &CostModel) -> (f64, f64, f64)
         left_cost,
         right_cost,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search_core::cost::Scale;
+    use rand::{Rng, SeedableRng};
+
+    /// The cost of the split of `list` after its first `at` rows, by plain counting.
+    fn cost_at(list: &[Element], labels: &[u16], at: usize, cost: &CostModel) -> f64 {
+        let k = cost.weights.len();
+        let (mut left, mut right) = (vec![0u32; k], vec![0u32; k]);
+        for (i, e) in list.iter().enumerate() {
+            let side = if i < at { &mut left } else { &mut right };
+            side[labels[e.row as usize] as usize] += 1;
+        }
+        cost.split_cost + cost.leaf(&left).0 + cost.leaf(&right).0
+    }
+
+    /// Under leaf minima, with and without skipping, uniform and class weights: the best split
+    /// is the cheapest split that leaves the minimum on both sides (when below the target),
+    /// and the least cost of the splits that break it bounds them as documented: exactly when
+    /// nothing is skipped, from below otherwise.
+    #[test]
+    fn the_scan_bounds_the_splits_that_break_the_minimum() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(47);
+        for case in 0..400 {
+            let size = rng.random_range(2..40usize);
+            let k = rng.random_range(2..4usize);
+            let labels: Vec<u16> = (0..size).map(|_| rng.random_range(0..k) as u16).collect();
+            let mut bins: Vec<u32> = (0..size).map(|_| rng.random_range(0..8)).collect();
+            bins.sort_unstable();
+            let list: Vec<Element> = (0..size)
+                .map(|row| Element {
+                    row: row as u32,
+                    bin: bins[row],
+                })
+                .collect();
+            let weights: Vec<f64> = if case % 2 == 0 {
+                vec![1.0; k]
+            } else {
+                (0..k)
+                    .map(|_| rng.random_range(1..4) as f64 / 2.0)
+                    .collect()
+            };
+            let min_leaf = rng.random_range(1..6usize);
+            let scale = Scale {
+                rows: size,
+                total_weight: size as f64 * weights.iter().cloned().fold(0.0, f64::max),
+            };
+            let cost = CostModel::new(&weights, 0.0, min_leaf, scale).expect("resolvable weights");
+            let mut totals = vec![0u32; k];
+            labels.iter().for_each(|&l| totals[l as usize] += 1);
+            let positions: Vec<usize> = (1..size).filter(|&p| bins[p - 1] != bins[p]).collect();
+            let (kept, broken): (Vec<usize>, Vec<usize>) = positions
+                .iter()
+                .partition(|&&p| p >= min_leaf && size - p >= min_leaf);
+            let least = |ps: &[usize]| {
+                ps.iter()
+                    .map(|&p| cost_at(&list, &labels, p, &cost))
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let target = least(&positions) + rng.random_range(0..4) as f64;
+            for skipping in [false, true] {
+                let mut free = 0.0;
+                let found = best_split(
+                    std::iter::once((0, list.as_slice())),
+                    &labels,
+                    &totals,
+                    &mut vec![0; k],
+                    size,
+                    target,
+                    &cost,
+                    skipping,
+                    Some(&mut free),
+                );
+                let best = least(&kept);
+                let what = format!("case {case}, skipping {skipping}");
+                match found {
+                    Some(split) => assert!((split.cost - best).abs() < 1e-9, "{what}"),
+                    None => assert!(best >= target - cost.tol, "{what}"),
+                }
+                let floor = found.map_or(target, |s| s.cost).min(free);
+                assert!(least(&positions) >= floor - 1e-9, "{what}");
+                if min_leaf > 1 && !skipping && found.is_none() && target > cost.tol {
+                    assert!(
+                        (free - least(&broken)).abs() < 1e-9 || free == least(&broken),
+                        "{what}: {free} vs {} (target {target}, min leaf {min_leaf}, size {size}, bins {bins:?}, labels {labels:?})",
+                        least(&broken)
+                    );
+                }
+            }
+        }
+    }
 }

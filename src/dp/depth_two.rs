@@ -9,12 +9,16 @@
 //!
 //! Each solved position also records, per child and feature, a lower bound on the child's best
 //! split on that feature. A neighbouring position inherits them (a child's best split on one
-//! feature costs no less on more rows, and at most the weight of the moved rows less on fewer),
-//! and a feature whose inherited bound reaches the child's target is not scanned at all.
-//! Features are scanned in increasing order of that bound, so the target falls early.
+//! feature costs no less on more rows, less the leaf minimum's slack, and at most the weight of
+//! the moved rows less on fewer: [`crate::dp::leaf_minimum`], bound 3), and a feature whose
+//! inherited bound reaches the child's target is not scanned at all. Features are scanned in
+//! increasing order of that bound, so the target falls early. A child too small to split under
+//! the leaf minimum is its leaf, without a scan.
 
 use crate::dp::depth_one::{best_split, BestSplit};
+use crate::dp::intervals::{Report, SplitBounds};
 use crate::dp::known::{Solution, SplitChoice};
+use crate::dp::leaf_minimum::LeafSlack;
 use crate::dp::search::{finish, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI};
 use crate::search_core::binned::{split_bin, Binned, Element};
 use crate::search_core::view::View;
@@ -33,10 +37,14 @@ pub(crate) struct PairScratch {
     sizes: [usize; 2],
     /// Per child: class counts.
     counts: [Vec<u32>; 2],
-    /// Per child and feature: the bound inherited from solved neighbours.
-    priors: [Vec<f64>; 2],
-    /// Per child and feature: the bound this candidate proves.
-    bounds: [Vec<f64>; 2],
+    /// Per child and feature: the bound inherited from solved neighbours (the left child's, the
+    /// right child's, then under a leaf minimum the same without it).
+    priors: [Vec<f64>; 4],
+    /// Per child and feature: the bound this candidate proves (as `priors`).
+    bounds: [Vec<f64>; 4],
+    /// Per child, under a leaf minimum: a lower bound on its best single split or leaf without
+    /// the minimum, from the scans of the current candidate.
+    free: [f64; 2],
     /// Features by increasing prior.
     order: Vec<(f64, usize)>,
 }
@@ -54,8 +62,9 @@ impl PairScratch {
             split: vec![false; f],
             sizes: [0, 0],
             counts: [vec![0; k], vec![0; k]],
-            priors: [vec![0.0; f], vec![0.0; f]],
-            bounds: [vec![0.0; f], vec![0.0; f]],
+            priors: std::array::from_fn(|_| vec![0.0; f]),
+            bounds: std::array::from_fn(|_| vec![0.0; f]),
+            free: [f64::NEG_INFINITY; 2],
             order: Vec::with_capacity(f),
         }
     }
@@ -95,6 +104,8 @@ impl Search<'_> {
         let n_features = view.n_features;
         let m = view.size;
         let propagate = self.switches.upper_bound;
+        let leaf_minimum = self.cost.min_leaf > 1;
+        let slack = LeafSlack::new(&self.cost);
         let mut order = std::mem::take(&mut self.orders[level]);
         self.feature_order(view, &mut order);
         'features: for (
@@ -115,6 +126,8 @@ impl Search<'_> {
                 true,
                 n_features,
                 (rank < FIRST_AT_GINI).then_some(gini_position),
+                // Each child is a leaf or a single split.
+                [1, 1],
             );
             while let Some(candidate) = search.next(ub, &self.cost) {
                 if self.deadline.reached() {
@@ -149,9 +162,10 @@ impl Search<'_> {
                 ];
                 let sizes = [position, m - position];
                 {
-                    let [left_priors, right_priors] = &mut pair.priors;
-                    search.feature_priors(&candidate, left_priors, right_priors);
+                    let [left, right, free_left, free_right] = &mut pair.priors;
+                    search.feature_priors(&candidate, [left, right, free_left, free_right]);
                 }
+                pair.free = [f64::NEG_INFINITY; 2];
                 let child_priors = [candidate.left_lb, candidate.right_lb];
                 let room = ub - sc;
                 // The larger child first; the other's target is what the first leaves.
@@ -250,11 +264,22 @@ impl Search<'_> {
                         (with_second, values[second].exact, splitting)
                     }
                 };
-                for ((bounds, priors), scanned) in
-                    pair.bounds.iter_mut().zip(&pair.priors).zip(scanned)
+                for (kind, (bounds, priors)) in pair.bounds.iter_mut().zip(&pair.priors).enumerate()
                 {
-                    if !scanned {
+                    let side = kind % 2;
+                    if kind >= 2 && !leaf_minimum {
+                        break;
+                    }
+                    if !scanned[side] {
                         bounds[..n_features].copy_from_slice(&priors[..n_features]);
+                    }
+                    if leaf_minimum {
+                        // What the neighbours inherit bounds the leaf plus a split too
+                        // (bound 3 of `leaf_minimum`); without a minimum, every bound does.
+                        let most = leaves[side] + sc;
+                        bounds[..n_features]
+                            .iter_mut()
+                            .for_each(|b| *b = b.min(most));
                     }
                 }
                 if exact && self.cost.improves(total, ub) {
@@ -278,14 +303,52 @@ impl Search<'_> {
                     });
                     ub = total;
                 }
-                {
-                    let [left_bounds, right_bounds] = &pair.bounds;
-                    search.report(
+                let bounds = SplitBounds {
+                    left: values[0].value,
+                    right: values[1].value,
+                    total,
+                };
+                if !leaf_minimum {
+                    let report = Report {
+                        bounds,
+                        relaxed: bounds,
+                        leaves,
+                    };
+                    let [left, right, ..] = &pair.bounds;
+                    search.report_with(&candidate, report, Some([left, right, left, right]));
+                } else {
+                    // Without the leaf minimum, a child's best single split costs at least
+                    // the least of its value and its leaf less the slack (bound 2 of
+                    // `leaf_minimum` with one split).
+                    let relaxed = [
+                        slack
+                            .grown_from(values[0].value, leaves[0], 1, 1)
+                            .max(candidate.relaxed.left)
+                            .max(pair.free[0]),
+                        slack
+                            .grown_from(values[1].value, leaves[1], 1, 1)
+                            .max(candidate.relaxed.right)
+                            .max(pair.free[1]),
+                    ];
+                    let relaxed_total = if budget >= 3 {
+                        sc + relaxed[0] + relaxed[1]
+                    } else {
+                        sc + (relaxed[0] + leaves[1]).min(leaves[0] + relaxed[1])
+                    };
+                    let report = Report {
+                        bounds,
+                        relaxed: SplitBounds {
+                            left: relaxed[0],
+                            right: relaxed[1],
+                            total: relaxed_total,
+                        },
+                        leaves,
+                    };
+                    let [left, right, free_left, free_right] = &pair.bounds;
+                    search.report_with(
                         &candidate,
-                        values[0].value,
-                        values[1].value,
-                        total,
-                        Some((left_bounds, right_bounds)),
+                        report,
+                        Some([left, right, free_left, free_right]),
                     );
                 }
                 candidates_lb = candidates_lb.min(total);
@@ -304,7 +367,8 @@ impl Search<'_> {
 
     /// What a depth-one scan of child `side` (its rows marked in `pair.side`) below `target`
     /// proves about the child's depth-one optimum; records per-feature bounds in
-    /// `pair.bounds[side]`.
+    /// `pair.bounds[side]` (and `pair.bounds[side + 2]`, `pair.free[side]` under a leaf
+    /// minimum).
     fn child_value(
         &mut self,
         view: &View,
@@ -314,10 +378,28 @@ impl Search<'_> {
         leaf: f64,
         target: f64,
     ) -> SideValue {
+        if self.cost.min_leaf > 1 && size < 2 * self.cost.min_leaf as usize {
+            // Too few rows to split under the leaf minimum: a leaf, whatever the feature.
+            let n = view.n_features;
+            let most = leaf + self.cost.split_cost;
+            pair.bounds[side][..n].fill(most);
+            let [_, _, free_left, free_right] = &mut pair.bounds;
+            let free = if side == 0 { free_left } else { free_right };
+            free[..n].copy_from_slice(&pair.priors[side + 2][..n]);
+            return SideValue {
+                value: leaf,
+                exact: true,
+            };
+        }
         // With the leaf as incumbent, the optimum is the best split below it, or the leaf.
         let exact_anyway = leaf <= target;
         let target = target.min(leaf);
-        match self.scan_child(view, pair, side, size, leaf, target) {
+        let found = if self.cost.min_leaf > 1 {
+            self.scan_child::<true>(view, pair, side, size, leaf, target)
+        } else {
+            self.scan_child::<false>(view, pair, side, size, leaf, target)
+        };
+        match found {
             Some(split) => SideValue {
                 value: split.cost,
                 exact: true,
@@ -334,8 +416,10 @@ impl Search<'_> {
     }
 
     /// The best split of child `side` below `target`, feature by feature in increasing order
-    /// of their inherited bounds, skipping those whose bound reaches the target.
-    fn scan_child(
+    /// of their inherited bounds, skipping those whose bound reaches the target. Under a leaf
+    /// minimum, the scans also bound each feature's splits without it, and so the child's best
+    /// split or leaf without it (`pair.free[side]`).
+    fn scan_child<const FREE: bool>(
         &mut self,
         view: &View,
         pair: &mut PairScratch,
@@ -347,9 +431,18 @@ impl Search<'_> {
         let n_features = view.n_features;
         let tol = self.cost.tol;
         let floor = self.cost.split_cost + tol;
+        let leaf_minimum = FREE;
         let priors = &pair.priors[side];
-        let bounds = &mut pair.bounds[side];
+        let [left, right, free_left, free_right] = &mut pair.bounds;
+        let (bounds, free_bounds) = if side == 0 {
+            (left, free_left)
+        } else {
+            (right, free_right)
+        };
         bounds[..n_features].copy_from_slice(&priors[..n_features]);
+        if leaf_minimum {
+            free_bounds[..n_features].copy_from_slice(&pair.priors[side + 2][..n_features]);
+        }
         pair.order.clear();
         pair.order
             .extend((0..n_features).map(|index| (priors[index], index)));
@@ -370,8 +463,10 @@ impl Search<'_> {
                 let left = &mut left[index * (sizes[0] + 1)..(index + 1) * (sizes[0] + 1)];
                 let right = &mut right[index * (sizes[1] + 1)..(index + 1) * (sizes[1] + 1)];
                 let (mut to_left, mut to_right) = (0, 0);
+                // The sides as a slice held apart from `pair`, so the loop keeps it in registers.
+                let sides: &[u8] = &pair.side;
                 for &e in list {
-                    let goes_right = usize::from(pair.side[e.row as usize]);
+                    let goes_right = usize::from(sides[e.row as usize]);
                     left[to_left] = e;
                     right[to_right] = e;
                     to_left += 1 - goes_right;
@@ -384,9 +479,13 @@ impl Search<'_> {
             if rows[0].bin == rows[size - 1].bin {
                 // The feature no longer splits this child: its splits send every row one way.
                 bounds[index] = bounds[index].max(leaf + self.cost.split_cost);
+                if FREE {
+                    free_bounds[index] = free_bounds[index].max(leaf + self.cost.split_cost);
+                }
                 continue;
             }
             let feature = self.arena.feature(view, index);
+            let mut free = f64::INFINITY;
             let found = best_split(
                 std::iter::once((feature, rows)),
                 &self.data.labels,
@@ -396,16 +495,31 @@ impl Search<'_> {
                 target,
                 &self.cost,
                 self.switches.depth_one_skip,
+                leaf_minimum.then_some(&mut free),
             );
             self.stats.depth1_scans += 1;
             match found {
                 Some(split) => {
                     bounds[index] = bounds[index].max(split.cost);
+                    if FREE {
+                        free_bounds[index] = free_bounds[index].max(free.min(split.cost));
+                    }
                     target = split.cost;
                     best = Some(split);
                 }
-                None => bounds[index] = bounds[index].max(target),
+                None => {
+                    bounds[index] = bounds[index].max(target);
+                    if FREE {
+                        free_bounds[index] = free_bounds[index].max(free.min(target));
+                    }
+                }
             }
+        }
+        if leaf_minimum {
+            // Without the minimum: the leaf, or a split on some feature.
+            pair.free[side] = free_bounds[..n_features]
+                .iter()
+                .fold(leaf, |least, &bound| least.min(bound));
         }
         best
     }

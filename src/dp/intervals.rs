@@ -2,21 +2,64 @@
 //!
 //! A position `p` of a feature's sorted list sends its first `p` rows left. Positions are
 //! searched by bisection: each solved position `a` bounds its unsolved neighbours `j`, since
-//! the rows between them (weight `W(a, j)`) change each subtree's cost by at most their weight,
-//! and a subtree over a superset of rows costs at least as much:
-//! - left(j) >= left(a) when `a < j`, and >= left(b) - W(j, b) when `j < b`;
-//! - right(j) >= right(b) when `j < b`, and >= right(a) - W(a, j) when `a < j`;
-//! - total(j) >= total(a) - W(a, j) and >= total(b) - W(j, b).
+//! the rows between them (weight `W(a, j)`, `k(a, j)` rows) change each subtree's cost by
+//! at most their weight when they leave it, and by at most `g(k)` when they join it, `g`
+//! being zero without a leaf minimum and `min(k, splits) · δ` with one
+//! ([`super::leaf_minimum`], bounds 1 and 2):
+//! - left(j) >= left(a) - g(k(a, j)) when `a < j`, and >= left(b) - W(j, b) when `j < b`;
+//! - right(j) >= right(b) - g(k(j, b)) when `j < b`, and >= right(a) - W(a, j) when `a < j`;
+//! - total(j) >= total(a) - W(a, j) - g(k(a, j)) and >= total(b) - W(j, b) - g(k(j, b)).
+//!
+//! Under a leaf minimum, each solved position also reports bounds on the problem without it
+//! ([`super::relaxation`]), whose optima bound the problem's and follow the bounds above with
+//! `g = 0`; a position's bounds are the larger of both.
 //!
 //! An interval of positions between two solved ones is shrunk from both ends while these bounds
-//! reach the upper bound, and its middle is solved next. These bounds need subtree costs that
-//! never drop when rows are added, which a leaf minimum above one breaks: then every position
-//! is searched in order, without them.
+//! reach the upper bound, and its middle is solved next. Only positions that leave the leaf
+//! minimum on both sides are candidates.
 
 use std::collections::VecDeque;
 
+use crate::dp::leaf_minimum::LeafSlack;
 use crate::search_core::binned::Element;
 use crate::search_core::cost::CostModel;
+
+/// Lower bounds on the subtrees under one split: each child's optimum and the total (split
+/// cost included).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SplitBounds {
+    pub left: f64,
+    pub right: f64,
+    pub total: f64,
+}
+
+impl SplitBounds {
+    /// Nothing known.
+    pub const NONE: SplitBounds = SplitBounds {
+        left: 0.0,
+        right: 0.0,
+        total: f64::NEG_INFINITY,
+    };
+
+    fn max(self, other: SplitBounds) -> SplitBounds {
+        SplitBounds {
+            left: self.left.max(other.left),
+            right: self.right.max(other.right),
+            total: self.total.max(other.total),
+        }
+    }
+}
+
+/// What solving a position proved ([`SplitSearch::report_with`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Report {
+    /// Bounds on the problem (exact costs when solved).
+    pub bounds: SplitBounds,
+    /// Bounds on the problem without the leaf minimum (the same without one).
+    pub relaxed: SplitBounds,
+    /// The leaf costs of the two children.
+    pub leaves: [f64; 2],
+}
 
 /// A position to solve, with the lower bounds its solved neighbours give.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -27,8 +70,11 @@ pub(crate) struct Candidate {
     pub right_lb: f64,
     /// Lower bound on the split's total cost (split cost included).
     pub lb: f64,
+    /// The same bounds on the problem without the leaf minimum (without one: these).
+    pub relaxed: SplitBounds,
     /// Weight of the rows between this position and the farther end of its interval: how
-    /// far above the upper bound a bound on this position can still prune its neighbours.
+    /// far above the upper bound a bound on this position can still prune its neighbours
+    /// (without a leaf minimum, or through the bounds without it).
     pub reach: f64,
     slot: usize,
     interval: Interval,
@@ -37,9 +83,7 @@ pub(crate) struct Candidate {
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Solved {
     slot: usize,
-    left: f64,
-    right: f64,
-    total: f64,
+    report: Report,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,12 +100,19 @@ pub(crate) struct SplitSearch {
     positions: Vec<usize>,
     /// Weight of the first `i` rows of the list.
     prefix: Vec<f64>,
+    /// What a leaf minimum takes from the bounds of a child that gains rows.
+    slack: LeafSlack,
+    /// The most splits of the left and of the right child's subtree.
+    child_splits: [usize; 2],
+    /// Rows of the list.
+    size: usize,
     solved: Vec<Solved>,
     queue: VecDeque<Interval>,
     bisect: bool,
     per_child: bool,
     /// Per-feature bounds kept for each solved position (0: none): `2 * features` values each,
-    /// the left child's then the right child's.
+    /// the left child's then the right child's, and under a leaf minimum as many again without
+    /// it.
     features: usize,
     feature_bounds: Vec<f64>,
     next_slot: usize,
@@ -79,7 +130,8 @@ impl SplitSearch {
     /// bounds; `per_child`: the solved positions report one bound per child (else only totals);
     /// `features`: the solved positions also report one bound per child and feature (the
     /// child's best split on that feature), for that many features. `first`: the position to
-    /// solve first (else the middle one).
+    /// solve first (else the middle one). `child_splits`: the most splits of the left and of
+    /// the right child's subtree (what the leaf minimum's slack counts).
     #[allow(clippy::too_many_arguments)]
     pub fn reset(
         &mut self,
@@ -90,8 +142,12 @@ impl SplitSearch {
         per_child: bool,
         features: usize,
         first: Option<usize>,
+        child_splits: [usize; 2],
     ) {
         let m = list.len();
+        self.slack = LeafSlack::new(cost);
+        self.child_splits = child_splits;
+        self.size = m;
         let min_leaf = cost.min_leaf as usize;
         self.positions.clear();
         if m >= 2 * min_leaf {
@@ -131,27 +187,86 @@ impl SplitSearch {
         }
     }
 
-    /// Lower bounds (left, right, total) at `slot` from the solved positions around it.
-    fn bound(&self, slot: usize, interval: &Interval, split_cost: f64) -> (f64, f64, f64) {
+    /// Lower bounds at `slot` from the solved positions around it: on the problem, and on
+    /// the problem without the leaf minimum (the same without one).
+    fn bound(
+        &self,
+        slot: usize,
+        interval: &Interval,
+        split_cost: f64,
+    ) -> (SplitBounds, SplitBounds) {
+        if self.slack.binds() {
+            self.bound_of::<true>(slot, interval, split_cost)
+        } else {
+            self.bound_of::<false>(slot, interval, split_cost)
+        }
+    }
+
+    /// [`SplitSearch::bound`], under a leaf minimum when `BINDS`.
+    #[inline(always)]
+    fn bound_of<const BINDS: bool>(
+        &self,
+        slot: usize,
+        interval: &Interval,
+        split_cost: f64,
+    ) -> (SplitBounds, SplitBounds) {
         let position = self.positions[slot];
-        let (mut left, mut right, mut total) = (0.0f64, 0.0f64, f64::NEG_INFINITY);
-        if let Some(a) = interval.left.map(|i| self.solved[i]) {
-            let moved = self.prefix[position] - self.prefix[self.positions[a.slot]];
-            if self.per_child {
-                left = left.max(a.left);
-                right = right.max(a.right - moved);
+        let (mut bounds, mut relaxed) = (SplitBounds::NONE, SplitBounds::NONE);
+        if let Some(Solved { slot, report: a }) = interval.left.map(|i| &self.solved[i]) {
+            let from = self.positions[*slot];
+            let moved = self.prefix[position] - self.prefix[from];
+            let (mut left, mut total) = (a.bounds.left, a.bounds.total - moved);
+            if BINDS {
+                let rows = position - from;
+                // The left child, grown to `position` rows, holds no more splits than they
+                // allow.
+                let splits = self.child_splits[0].min(self.slack.most_splits(position));
+                left = self.slack.grown_from(left, a.leaves[0], rows, splits);
+                total -= self.slack.grown(rows, splits);
+                relaxed = relaxed.max(SplitBounds {
+                    left: a.relaxed.left,
+                    right: a.relaxed.right - moved,
+                    total: a.relaxed.total - moved,
+                });
             }
-            total = total.max(a.total - moved);
-        }
-        if let Some(b) = interval.right.map(|i| self.solved[i]) {
-            let moved = self.prefix[self.positions[b.slot]] - self.prefix[position];
             if self.per_child {
-                left = left.max(b.left - moved);
-                right = right.max(b.right);
+                bounds.left = bounds.left.max(left);
+                bounds.right = bounds.right.max(a.bounds.right - moved);
             }
-            total = total.max(b.total - moved);
+            bounds.total = bounds.total.max(total);
         }
-        (left, right, total.max(left + right + split_cost))
+        if let Some(Solved { slot, report: b }) = interval.right.map(|i| &self.solved[i]) {
+            let to = self.positions[*slot];
+            let moved = self.prefix[to] - self.prefix[position];
+            let (mut right, mut total) = (b.bounds.right, b.bounds.total - moved);
+            if BINDS {
+                let rows = to - position;
+                let splits = self.child_splits[1].min(self.slack.most_splits(self.size - position));
+                right = self.slack.grown_from(right, b.leaves[1], rows, splits);
+                total -= self.slack.grown(rows, splits);
+                relaxed = relaxed.max(SplitBounds {
+                    left: b.relaxed.left - moved,
+                    right: b.relaxed.right,
+                    total: b.relaxed.total - moved,
+                });
+            }
+            if self.per_child {
+                bounds.left = bounds.left.max(b.bounds.left - moved);
+                bounds.right = bounds.right.max(right);
+            }
+            bounds.total = bounds.total.max(total);
+        }
+        if !BINDS {
+            bounds.total = bounds.total.max(bounds.left + bounds.right + split_cost);
+            return (bounds, bounds);
+        }
+        if !self.per_child {
+            (relaxed.left, relaxed.right) = (0.0, 0.0);
+        }
+        relaxed.total = relaxed.total.max(relaxed.left + relaxed.right + split_cost);
+        let mut bounds = bounds.max(relaxed);
+        bounds.total = bounds.total.max(bounds.left + bounds.right + split_cost);
+        (bounds, relaxed)
     }
 
     /// The next position worth solving under upper bound `ub`, or `None` when every position
@@ -170,6 +285,11 @@ impl SplitSearch {
                 left_lb: 0.0,
                 right_lb: 0.0,
                 lb: sc,
+                relaxed: SplitBounds {
+                    left: 0.0,
+                    right: 0.0,
+                    total: sc,
+                },
                 reach: 0.0,
                 slot,
                 interval: Interval {
@@ -183,7 +303,7 @@ impl SplitSearch {
         while let Some(mut interval) = self.queue.pop_front() {
             // Shrink from both ends while the bound reaches the upper bound.
             loop {
-                let (_, _, lb) = self.bound(interval.lo, &interval, sc);
+                let lb = self.bound(interval.lo, &interval, sc).0.total;
                 if lb < limit {
                     break;
                 }
@@ -193,11 +313,11 @@ impl SplitSearch {
                 }
                 interval.lo += 1;
             }
-            if self.bound(interval.lo, &interval, sc).2 >= limit {
+            if self.bound(interval.lo, &interval, sc).0.total >= limit {
                 continue;
             }
             while interval.hi > interval.lo {
-                let (_, _, lb) = self.bound(interval.hi, &interval, sc);
+                let lb = self.bound(interval.hi, &interval, sc).0.total;
                 if lb < limit {
                     break;
                 }
@@ -209,7 +329,8 @@ impl SplitSearch {
                 Some(first) if (interval.lo..=interval.hi).contains(&first) => first,
                 _ => middle,
             };
-            let (left_lb, right_lb, lb) = self.bound(slot, &interval, sc);
+            let (bounds, relaxed) = self.bound(slot, &interval, sc);
+            let lb = bounds.total;
             if lb >= limit {
                 self.prune(lb);
                 self.push_halves(&interval, slot, interval.left, interval.right);
@@ -220,9 +341,10 @@ impl SplitSearch {
             let above = self.prefix[self.positions[interval.hi]] - self.prefix[position];
             return Some(Candidate {
                 position,
-                left_lb,
-                right_lb,
+                left_lb: bounds.left,
+                right_lb: bounds.right,
                 lb,
+                relaxed,
                 reach: below.max(above),
                 slot,
                 interval,
@@ -246,7 +368,7 @@ impl SplitSearch {
         let mut lb = f64::INFINITY;
         for interval in &self.queue {
             for slot in interval.lo..=interval.hi {
-                lb = lb.min(self.bound(slot, interval, split_cost).2);
+                lb = lb.min(self.bound(slot, interval, split_cost).0.total);
             }
         }
         lb
@@ -284,7 +406,7 @@ impl SplitSearch {
 
     /// Records what solving `candidate` proved: lower bounds on its left and right subtrees
     /// (exact costs when solved) and on its total, and optionally on each child's best split
-    /// on each feature.
+    /// on each feature. Without a leaf minimum only ([`SplitSearch::report_with`] otherwise).
     pub fn report(
         &mut self,
         candidate: &Candidate,
@@ -293,26 +415,47 @@ impl SplitSearch {
         total: f64,
         per_feature: Option<(&[f64], &[f64])>,
     ) {
+        debug_assert!(!self.slack.binds(), "a leaf minimum needs report_with");
+        let bounds = SplitBounds { left, right, total };
+        let report = Report {
+            bounds,
+            relaxed: bounds,
+            leaves: [f64::INFINITY; 2],
+        };
+        self.report_with(candidate, report, per_feature.map(|(l, r)| [l, r, l, r]));
+    }
+
+    /// Records what solving `candidate` proved ([`Report`]), and optionally a lower bound on
+    /// each child's best split on each feature or its leaf plus the split cost, whichever is
+    /// less (bound 3 of [`super::leaf_minimum`]): the left child's, the right child's, then the
+    /// same without the leaf minimum (read under one only).
+    pub fn report_with(
+        &mut self,
+        candidate: &Candidate,
+        report: Report,
+        per_feature: Option<[&[f64]; 4]>,
+    ) {
         if !self.bisect {
             return;
         }
         if self.features > 0 {
+            let kept = if self.slack.binds() { 4 } else { 2 };
             match per_feature {
-                Some((l, r)) => {
-                    self.feature_bounds.extend_from_slice(&l[..self.features]);
-                    self.feature_bounds.extend_from_slice(&r[..self.features]);
+                Some(bounds) => {
+                    for side in &bounds[..kept] {
+                        self.feature_bounds
+                            .extend_from_slice(&side[..self.features]);
+                    }
                 }
                 None => self
                     .feature_bounds
-                    .extend(std::iter::repeat_n(0.0, 2 * self.features)),
+                    .extend(std::iter::repeat_n(0.0, kept * self.features)),
             }
         }
         let index = self.solved.len();
         self.solved.push(Solved {
             slot: candidate.slot,
-            left,
-            right,
-            total,
+            report,
         });
         self.push_halves(
             &candidate.interval,
@@ -322,31 +465,65 @@ impl SplitSearch {
         );
     }
 
-    /// Lower bounds on each child's best split on each feature at `candidate`, from the
-    /// solved positions around it (a child's best split on one feature also costs no less on
-    /// more rows); zero where nothing is known.
-    pub fn feature_priors(&self, candidate: &Candidate, left: &mut [f64], right: &mut [f64]) {
+    /// Lower bounds on each child's best split on each feature or its leaf plus the split
+    /// cost at `candidate`, into `out` (the left child's, the right child's, then the same
+    /// without the leaf minimum, written under one only), from the solved positions around it
+    /// ([`super::leaf_minimum`], bound 3: on fewer rows these cost at most the weight of the
+    /// rows lost less; on more rows, without the minimum no less, and with it no less than
+    /// their least with the leaf plus the split cost less `(m - 1) w`); zero where nothing is
+    /// known.
+    pub fn feature_priors(&self, candidate: &Candidate, out: [&mut [f64]; 4]) {
         let n = self.features;
-        left[..n].iter_mut().for_each(|x| *x = 0.0);
-        right[..n].iter_mut().for_each(|x| *x = 0.0);
+        let binds = self.slack.binds();
+        let [left, right, free_left, free_right] = out;
+        left[..n].fill(0.0);
+        right[..n].fill(0.0);
+        if binds {
+            free_left[..n].fill(0.0);
+            free_right[..n].fill(0.0);
+        }
         if n == 0 {
             return;
         }
+        let stride = if binds { 4 * n } else { 2 * n };
         let position = self.positions[candidate.slot];
         if let Some(a) = candidate.interval.left {
-            let moved = self.prefix[position] - self.prefix[self.positions[self.solved[a].slot]];
-            let bounds = &self.feature_bounds[2 * n * a..2 * n * (a + 1)];
+            let solved = self.solved[a];
+            let moved = self.prefix[position] - self.prefix[self.positions[solved.slot]];
+            let bounds = &self.feature_bounds[stride * a..stride * (a + 1)];
+            let leaf = solved.report.leaves[0];
             for f in 0..n {
-                left[f] = left[f].max(bounds[f]);
+                left[f] = left[f].max(self.slack.grown_split_from(bounds[f], leaf));
                 right[f] = right[f].max(bounds[n + f] - moved);
+            }
+            if binds {
+                for f in 0..n {
+                    free_left[f] = free_left[f].max(bounds[2 * n + f]);
+                    free_right[f] = free_right[f].max(bounds[3 * n + f] - moved);
+                }
             }
         }
         if let Some(b) = candidate.interval.right {
-            let moved = self.prefix[self.positions[self.solved[b].slot]] - self.prefix[position];
-            let bounds = &self.feature_bounds[2 * n * b..2 * n * (b + 1)];
+            let solved = self.solved[b];
+            let moved = self.prefix[self.positions[solved.slot]] - self.prefix[position];
+            let bounds = &self.feature_bounds[stride * b..stride * (b + 1)];
+            let leaf = solved.report.leaves[1];
             for f in 0..n {
                 left[f] = left[f].max(bounds[f] - moved);
-                right[f] = right[f].max(bounds[n + f]);
+                right[f] = right[f].max(self.slack.grown_split_from(bounds[n + f], leaf));
+            }
+            if binds {
+                for f in 0..n {
+                    free_left[f] = free_left[f].max(bounds[2 * n + f] - moved);
+                    free_right[f] = free_right[f].max(bounds[3 * n + f]);
+                }
+            }
+        }
+        if binds {
+            // The problem without the minimum bounds the problem with it.
+            for f in 0..n {
+                left[f] = left[f].max(free_left[f]);
+                right[f] = right[f].max(free_right[f]);
             }
         }
     }

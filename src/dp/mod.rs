@@ -24,6 +24,11 @@
 //!   ([`intervals`]). Split budgets are shared between children as in MurTree.
 //! - A greedy first incumbent ([`incumbent`]) gives the search its first upper bound; the
 //!   search is anytime: a time limit or an interrupt returns the best tree with a valid bound.
+//! - Under a leaf minimum, only splits that leave the minimum on both sides are candidates,
+//!   and a subtree can cost less on more rows: the bounds between neighbouring row sets (D, E
+//!   and the depth-two search's per-feature bounds) subtract the slack the minimum allows
+//!   ([`leaf_minimum`]), and children of depth two or more are first solved without the
+//!   minimum, whose optima bound theirs and never fall on more rows ([`relaxation`]).
 //!
 //! # The cache
 //! Subproblems are cached by their row set (a dataset cache, the core's
@@ -36,11 +41,10 @@
 //!
 //! # Tolerance and limits
 //! Costs are `f64`; with integral weights (accuracy) they are exact integers. Two costs closer
-//! than 1e-9 of the data's total weight count as equal ([`crate::search_core::cost`]). Leaf
-//! minima above one switch off the bounds that assume a subtree never costs less on more rows
-//! (D and E). The search holds, per level of the tree, every feature's sorted list of every
-//! row (8 bytes per row and feature and level), and a cache capped by
-//! [`DpOptions::memory_limit_mb`].
+//! than 1e-9 of the data's total weight count as equal ([`crate::search_core::cost`]). The
+//! search holds, per level of the tree, every feature's sorted list of every row (8 bytes per
+//! row and feature and level), and a cache capped by [`DpOptions::memory_limit_mb`] (under a
+//! leaf minimum, half of it for the problem without the minimum).
 //!
 //! What this search shares with the others (binned data, views, the cache, the cost model,
 //! the deadline, budgets, tree rebuilding, termination) is in [`crate::search_core`]. The
@@ -53,10 +57,12 @@ mod depth_two;
 mod incumbent;
 mod intervals;
 mod known;
+mod leaf_minimum;
 mod objective;
 mod options;
 mod outcome;
 mod problem;
+mod relaxation;
 mod root;
 mod root_work;
 mod search;

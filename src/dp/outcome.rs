@@ -38,6 +38,12 @@ pub struct DpStats {
     pub similarity_pruned: u64,
     /// Subproblems pruned by a stored lower bound.
     pub bound_pruned: u64,
+    /// Under a leaf minimum: children first solved without it.
+    #[serde(default)]
+    pub relaxed_solves: u64,
+    /// Under a leaf minimum: children whose optimum without it met it.
+    #[serde(default)]
+    pub relaxed_met: u64,
     /// Cost of the first incumbent (the greedy start, or the single leaf).
     pub initial_objective: f64,
     /// Seconds spent on the greedy start.
@@ -63,6 +69,8 @@ impl DpStats {
         self.lookahead_pruned += other.lookahead_pruned;
         self.similarity_pruned += other.similarity_pruned;
         self.bound_pruned += other.bound_pruned;
+        self.relaxed_solves += other.relaxed_solves;
+        self.relaxed_met += other.relaxed_met;
         self.peak_memory_bytes = self.peak_memory_bytes.max(other.peak_memory_bytes);
         self.root_work.absorb(&other.root_work);
     }

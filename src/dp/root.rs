@@ -17,9 +17,9 @@
 
 use std::sync::Arc;
 
-use crate::dp::intervals::SplitSearch;
+use crate::dp::intervals::{Report, SplitBounds, SplitSearch};
 use crate::dp::known::Solution;
-use crate::dp::search::{finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
+use crate::dp::search::{child_splits, finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
 use crate::dp::{DpProgress, DpStats, RootUnit};
 use crate::error::Result;
 use crate::search_core::budget::budget_distributions;
@@ -185,6 +185,10 @@ pub(crate) fn solve_root(
                 main.deadline.fork(),
             )
         })
+        .map(|mut other| {
+            other.share_relaxation(main);
+            other
+        })
         .collect();
     let found = on_threads(main, &mut others, |search, is_main| {
         let root = if is_main {
@@ -251,6 +255,7 @@ fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &
             per_child,
             0,
             (rank < FIRST_AT_GINI).then_some(gini_position),
+            [child_splits(depth, budget); 2],
         );
         // The least bound of this feature's solved positions.
         let mut feature_lb = f64::INFINITY;
@@ -268,8 +273,19 @@ fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &
             let key = (rank, candidate.position);
             let ub = shared.share.bound_for(key);
             // A candidate its own bound prunes is settled by that bound; any other is searched.
-            let (left, right, lb) = if candidate.lb >= ub - tol {
-                (candidate.left_lb, candidate.right_lb, candidate.lb)
+            let report = if candidate.lb >= ub - tol {
+                let bounds = SplitBounds {
+                    left: candidate.left_lb,
+                    right: candidate.right_lb,
+                    total: candidate.lb,
+                };
+                Report {
+                    bounds,
+                    relaxed: candidate.relaxed,
+                    // The leaves cost at least the children's bounds: the weakest bounds of
+                    // a leaf minimum follow.
+                    leaves: [candidate.left_lb, candidate.right_lb],
+                }
             } else {
                 let Some(value) = search.evaluate_split(
                     &view,
@@ -284,9 +300,10 @@ fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &
                 if let Some(found) = value.best {
                     shared.offer(key, found, search);
                 }
-                (value.left_known, value.right_known, value.lb)
+                value.report
             };
-            positions.report(&candidate, left, right, lb, None);
+            positions.report_with(&candidate, report, None);
+            let lb = report.bounds.total;
             candidates_lb = candidates_lb.min(lb);
             feature_lb = feature_lb.min(lb);
             let unsettled = positions.pruned_lb.min(positions.unsettled_lb(sc));

@@ -19,8 +19,9 @@ use std::sync::Arc;
 
 use crate::dp::depth_one::{best_split, BestSplit};
 use crate::dp::depth_two::PairScratch;
-use crate::dp::intervals::{Candidate, SplitSearch};
+use crate::dp::intervals::{Candidate, Report, SplitBounds, SplitSearch};
 use crate::dp::known::{Cache, Known, Solution, SplitChoice};
+use crate::dp::relaxation::Relaxation;
 use crate::dp::similarity::Similarity;
 use crate::dp::{BoundSwitches, DpProgress, DpStats};
 use crate::search_core::binned::{split_bin, Binned};
@@ -46,6 +47,8 @@ pub(crate) struct Search<'a> {
     pub(crate) arena: Arena,
     pub(crate) cache: Arc<Cache>,
     pub(super) similarity: Similarity,
+    /// The problem without the leaf minimum, under one ([`crate::dp::relaxation`]).
+    pub(super) relaxation: Option<Relaxation>,
     /// Scratch class counts of a depth-one scan.
     pub(super) counts: Vec<u32>,
     /// Scratch of the depth-two search.
@@ -73,11 +76,24 @@ impl<'a> Search<'a> {
         cache_bytes: usize,
         deadline: Deadline,
     ) -> Search<'a> {
+        // Under a leaf minimum, the problem without it has half the cache.
+        let relaxes = cost.min_leaf > 1;
+        let cache_bytes = if relaxes {
+            cache_bytes / 2
+        } else {
+            cache_bytes
+        };
         let cache = Arc::new(Cache::new(data.n_rows, cache_bytes));
-        Search::sharing(data, cost, switches, cache, deadline)
+        let mut search = Search::sharing(data, cost, switches, cache, deadline);
+        if relaxes {
+            let relaxed = Arc::new(Cache::new(data.n_rows, cache_bytes));
+            search.relaxation = Some(Relaxation::new(data, &search.cost, relaxed));
+        }
+        search
     }
 
-    /// A search that shares `cache` with others (the other threads of one search).
+    /// A search that shares `cache` with others (the other threads of one search; under a
+    /// leaf minimum, they also share the cache without it: [`Search::share_relaxation`]).
     pub fn sharing(
         data: &'a Binned,
         cost: CostModel,
@@ -85,13 +101,6 @@ impl<'a> Search<'a> {
         cache: Arc<Cache>,
         deadline: Deadline,
     ) -> Search<'a> {
-        // Bounds that rely on a subtree costing no less on more rows need a leaf minimum of one.
-        let monotone = cost.min_leaf <= 1;
-        let switches = BoundSwitches {
-            intervals: switches.intervals && monotone,
-            similarity: switches.similarity && monotone,
-            ..switches
-        };
         let k = data.n_classes;
         Search {
             data,
@@ -99,6 +108,7 @@ impl<'a> Search<'a> {
             arena: Arena::new(data),
             cache,
             similarity: Similarity::new(data, &cost),
+            relaxation: None,
             counts: vec![0; k],
             pair: PairScratch::new(data),
             searches: Vec::new(),
@@ -111,6 +121,14 @@ impl<'a> Search<'a> {
             root_incumbent: f64::INFINITY,
             cost,
         }
+    }
+
+    /// Shares the cache without the leaf minimum of `main`, another thread of the same search.
+    pub(crate) fn share_relaxation(&mut self, main: &Search) {
+        self.relaxation = main
+            .relaxation
+            .as_ref()
+            .map(|relaxation| relaxation.share(self.data, &self.cost));
     }
 
     pub(super) fn ensure_level(&mut self, level: usize) {
@@ -133,7 +151,9 @@ impl<'a> Search<'a> {
     }
 
     fn note_memory(&mut self) {
-        let bytes = (self.cache.bytes() + self.arena.bytes() + self.similarity.bytes()) as u64;
+        let relaxed = self.relaxation.as_ref().map_or(0, Relaxation::bytes);
+        let bytes =
+            (self.cache.bytes() + self.arena.bytes() + self.similarity.bytes() + relaxed) as u64;
         self.stats.peak_memory_bytes = self.stats.peak_memory_bytes.max(bytes);
     }
 
@@ -150,6 +170,18 @@ impl<'a> Search<'a> {
     /// The optimal subtree of `view` with at most `depth` levels and `budget` splits, if it
     /// costs less than `ub`; otherwise a lower bound at or above `ub`.
     pub fn solve(&mut self, view: &View, depth: usize, budget: usize, ub: f64) -> Outcome {
+        self.solve_above(view, depth, budget, ub, 0.0)
+    }
+
+    /// [`Search::solve`], knowing that the optimum is at least `lb`.
+    pub(super) fn solve_above(
+        &mut self,
+        view: &View,
+        depth: usize,
+        budget: usize,
+        ub: f64,
+        lb: f64,
+    ) -> Outcome {
         self.stats.subproblems += 1;
         let (depth, budget) = self.normalize(view, depth, budget);
         let (leaf_cost, _) = self.cost.leaf(self.arena.counts(view));
@@ -159,7 +191,7 @@ impl<'a> Search<'a> {
         if depth == 1 {
             return self.solve_depth_one(view, leaf_cost, ub);
         }
-        let mut lb = 0.0;
+        let mut lb = lb;
         let known = self
             .cache
             .get(view.hash, depth, budget, self.arena.list(view, 0));
@@ -172,7 +204,7 @@ impl<'a> Search<'a> {
                 };
             }
             if self.switches.infeasibility {
-                lb = known.lower_bound;
+                lb = lb.max(known.lower_bound);
                 if lb >= ub - self.cost.tol {
                     self.stats.bound_pruned += 1;
                     return Outcome { lb, solution: None };
@@ -256,6 +288,7 @@ impl<'a> Search<'a> {
             target,
             &self.cost,
             self.switches.depth_one_skip,
+            None,
         )
     }
 
@@ -301,6 +334,7 @@ impl<'a> Search<'a> {
         let mut distributions = std::mem::take(&mut self.distributions[level]);
         budget_distributions(depth, budget, &mut distributions);
         let per_child = distributions.len() == 1;
+        let child_splits = child_splits(depth, budget);
         self.feature_order(view, &mut order);
         let mut candidates_lb = f64::INFINITY;
         'features: for (
@@ -321,6 +355,7 @@ impl<'a> Search<'a> {
                 per_child,
                 0,
                 (rank < FIRST_AT_GINI).then_some(gini_position),
+                [child_splits; 2],
             );
             while let Some(candidate) = search.next(ub, &self.cost) {
                 if self.deadline.reached() {
@@ -348,13 +383,7 @@ impl<'a> Search<'a> {
                         self.deadline.progress.publish(found.cost, self.global_lb);
                     }
                 }
-                search.report(
-                    &candidate,
-                    value.left_known,
-                    value.right_known,
-                    value.lb,
-                    None,
-                );
+                search.report_with(&candidate, value.report, None);
                 candidates_lb = candidates_lb.min(value.lb);
                 if best.is_some_and(|b| b.cost <= floor + tol) {
                     break 'features;
@@ -373,6 +402,8 @@ impl<'a> Search<'a> {
     /// id is `feature`): for each way to share the budget, both children below `ub`, the larger
     /// first. Returns what it established, the cheapest subtree below `ub` under this split
     /// (the first way to share the budget among equals), or `None` if the search was stopped.
+    /// Under a leaf minimum, the children are solved first without it ([`Search::solve_relaxing`])
+    /// and what that proves is reported beside.
     pub(super) fn evaluate_split(
         &mut self,
         view: &View,
@@ -392,47 +423,59 @@ impl<'a> Search<'a> {
         let position = candidate.position;
         let bin = split_bin(list[position - 1].bin, list[position].bin);
         let (left, right) = self.arena.split(view, index, position);
+        let leaves = [
+            self.cost.leaf(self.arena.counts(&left)).0,
+            self.cost.leaf(self.arena.counts(&right)).0,
+        ];
         let mut split_lb = f64::INFINITY;
-        let (mut left_known, mut right_known) = (candidate.left_lb, candidate.right_lb);
+        let mut relaxed_lb = f64::INFINITY;
+        // Per child: lower bounds with the leaf minimum and without it.
+        let mut known = [candidate.left_lb, candidate.right_lb];
+        let mut relaxed = [candidate.relaxed.left, candidate.relaxed.right];
         for &(left_budget, right_budget) in distributions {
-            let left_lb = self.known_lb(&left, depth - 1, left_budget, per_child, candidate, true);
-            let right_lb =
+            let budgets = [left_budget, right_budget];
+            let (left_lb, left_free) =
+                self.known_lb(&left, depth - 1, left_budget, per_child, candidate, true);
+            let (right_lb, right_free) =
                 self.known_lb(&right, depth - 1, right_budget, per_child, candidate, false);
+            let mut lbs = [left_lb, right_lb];
+            let mut frees = [left_free, right_free];
             if per_child {
-                left_known = left_known.max(left_lb);
-                right_known = right_known.max(right_lb);
+                known = [known[0].max(left_lb), known[1].max(right_lb)];
+                relaxed = [relaxed[0].max(left_free), relaxed[1].max(right_free)];
             }
             if left_lb + right_lb + sc >= ub - tol {
                 self.stats.lookahead_pruned += 1;
                 split_lb = split_lb.min(left_lb + right_lb + sc);
+                relaxed_lb = relaxed_lb.min(left_free + right_free + sc);
                 continue;
             }
             // The larger child first: it is the likelier to exhaust the bound.
-            let left_first = left.size >= right.size;
-            let (first, first_budget, first_lb, second, second_budget, second_lb) = if left_first {
-                (left, left_budget, left_lb, right, right_budget, right_lb)
+            let (first, second) = if left.size >= right.size {
+                (0, 1)
             } else {
-                (right, right_budget, right_lb, left, left_budget, left_lb)
+                (1, 0)
             };
+            let views = [left, right];
             let room = ub - sc;
             let first_ub = if self.switches.upper_bound {
-                room - second_lb + candidate.reach
+                room - lbs[second] + candidate.reach
             } else {
                 room
             };
-            let first_out = self.solve(&first, depth - 1, first_budget, first_ub);
+            let (first_out, first_free) =
+                self.solve_relaxing(&views[first], depth - 1, budgets[first], first_ub);
             if self.deadline.aborted() {
                 return None;
             }
+            frees[first] = frees[first].max(first_free);
             let Some(first_solution) = first_out.solution else {
-                let bound = first_out.lb.max(first_lb);
-                split_lb = split_lb.min(bound + second_lb + sc);
+                lbs[first] = first_out.lb.max(lbs[first]);
+                split_lb = split_lb.min(lbs[0] + lbs[1] + sc);
+                relaxed_lb = relaxed_lb.min(frees[0] + frees[1] + sc);
                 if per_child {
-                    if left_first {
-                        left_known = left_known.max(bound);
-                    } else {
-                        right_known = right_known.max(bound);
-                    }
+                    known[first] = known[first].max(lbs[first]);
+                    relaxed[first] = relaxed[first].max(frees[first]);
                 }
                 continue;
             };
@@ -442,33 +485,31 @@ impl<'a> Search<'a> {
             } else {
                 room
             };
-            let second_out = self.solve(&second, depth - 1, second_budget, second_ub);
+            let (second_out, second_free) =
+                self.solve_relaxing(&views[second], depth - 1, budgets[second], second_ub);
             if self.deadline.aborted() {
                 return None;
             }
+            frees[second] = frees[second].max(second_free);
             let second_value = second_out
                 .solution
-                .map_or(second_out.lb.max(second_lb), |s| s.cost);
+                .map_or(second_out.lb.max(lbs[second]), |s| s.cost);
+            lbs[first] = first_cost;
+            lbs[second] = second_value;
             if per_child {
-                let (l, r) = if left_first {
-                    (first_cost, second_value)
-                } else {
-                    (second_value, first_cost)
-                };
-                left_known = left_known.max(l);
-                right_known = right_known.max(r);
+                known = [known[0].max(lbs[0]), known[1].max(lbs[1])];
+                relaxed = [relaxed[0].max(frees[0]), relaxed[1].max(frees[1])];
             }
             let total = sc + first_cost + second_value;
             split_lb = split_lb.min(total);
+            relaxed_lb = relaxed_lb.min(frees[0] + frees[1] + sc);
             let Some(second_solution) = second_out.solution else {
                 continue;
             };
             if self.cost.improves(total, ub) {
-                let (left_cost, right_cost) = if left_first {
-                    (first_cost, second_solution.cost)
-                } else {
-                    (second_solution.cost, first_cost)
-                };
+                let mut costs = [0.0; 2];
+                costs[first] = first_cost;
+                costs[second] = second_solution.cost;
                 best = Some(Solution {
                     cost: total,
                     split: Some(SplitChoice {
@@ -476,8 +517,8 @@ impl<'a> Search<'a> {
                         bin,
                         left_budget: left_budget as u32,
                         right_budget: right_budget as u32,
-                        left_cost,
-                        right_cost,
+                        left_cost: costs[0],
+                        right_cost: costs[1],
                     }),
                 });
                 ub = total;
@@ -485,14 +526,26 @@ impl<'a> Search<'a> {
         }
         Some(SplitValue {
             lb: split_lb,
-            left_known,
-            right_known,
+            report: Report {
+                bounds: SplitBounds {
+                    left: known[0],
+                    right: known[1],
+                    total: split_lb,
+                },
+                relaxed: SplitBounds {
+                    left: relaxed[0],
+                    right: relaxed[1],
+                    total: relaxed_lb,
+                },
+                leaves,
+            },
             best,
         })
     }
 
-    /// A lower bound on a child's cost before solving it: its leaf cost when it can only be
-    /// a leaf, the bound its solved neighbours give, and (with lookahead) the cache's.
+    /// Lower bounds on a child's cost before solving it, with the leaf minimum and without it:
+    /// its leaf cost when it can only be a leaf, the bounds its solved neighbours give, and
+    /// (with lookahead) the caches'.
     fn known_lb(
         &mut self,
         child: &View,
@@ -501,18 +554,28 @@ impl<'a> Search<'a> {
         per_child: bool,
         candidate: &Candidate,
         is_left: bool,
-    ) -> f64 {
+    ) -> (f64, f64) {
+        let free = if per_child {
+            if is_left {
+                candidate.relaxed.left
+            } else {
+                candidate.relaxed.right
+            }
+        } else {
+            0.0
+        };
+        let free = free.max(self.relaxed_known(child, depth, budget));
         let (depth, budget) = self.normalize(child, depth, budget);
         if depth == 0 {
-            return self.cost.leaf(self.arena.counts(child)).0;
+            return (self.cost.leaf(self.arena.counts(child)).0, free);
         }
-        let mut lb: f64 = 0.0;
+        let mut lb: f64 = free;
         if per_child {
-            lb = if is_left {
+            lb = lb.max(if is_left {
                 candidate.left_lb
             } else {
                 candidate.right_lb
-            };
+            });
         }
         if self.switches.lookahead && depth >= 2 {
             if let Some(known) =
@@ -527,10 +590,11 @@ impl<'a> Search<'a> {
                 lb = lb.max(cached);
             }
         }
-        lb
+        (lb, free)
     }
 
-    /// The view's features, best weighted-Gini split first (ties: view order).
+    /// The view's features, best weighted-Gini split first (ties: view order), among the
+    /// splits that leave the leaf minimum on both sides (infinite impurity if none does).
     pub(crate) fn feature_order(&mut self, view: &View, order: &mut Vec<FeatureRank>) {
         order.clear();
         let k = self.data.n_classes;
@@ -543,6 +607,8 @@ impl<'a> Search<'a> {
             .collect();
         let total_weight: f64 = total.iter().sum();
         let mut left = vec![0.0; k];
+        let min_leaf = self.cost.min_leaf as usize;
+        let last = view.size.saturating_sub(min_leaf);
         for index in 0..view.n_features {
             left.iter_mut().for_each(|x| *x = 0.0);
             let list = self.arena.list(view, index);
@@ -554,7 +620,7 @@ impl<'a> Search<'a> {
                 let w = self.cost.weights[label];
                 left[label] += w;
                 left_weight += w;
-                if pair[0].bin == pair[1].bin {
+                if pair[0].bin == pair[1].bin || at + 1 < min_leaf || at + 1 > last {
                     continue;
                 }
                 let right_weight = total_weight - left_weight;
@@ -590,6 +656,11 @@ impl<'a> Search<'a> {
     }
 }
 
+/// The most splits of either child's subtree in a tree of `depth` and `budget` splits.
+pub(crate) fn child_splits(depth: usize, budget: usize) -> usize {
+    budget.saturating_sub(1).min(full(depth - 1))
+}
+
 /// How many of the best-ranked features are first split at their best Gini split rather than
 /// in the middle.
 pub(crate) const FIRST_AT_GINI: usize = 1;
@@ -610,9 +681,9 @@ pub(super) struct SplitValue {
     /// A lower bound on the cost of the subtrees under this split (their least cost when
     /// `best` is set and the bound did not cut the others).
     pub lb: f64,
-    /// Lower bounds on each child's cost, for the neighbouring positions.
-    pub left_known: f64,
-    pub right_known: f64,
+    /// Lower bounds on each child's cost and the total (`lb`), with the leaf minimum and
+    /// without it, for the neighbouring positions.
+    pub report: Report,
     /// The cheapest subtree under this split below the upper bound, if any.
     pub best: Option<Solution>,
 }

@@ -1,8 +1,12 @@
 //! MurTree's similarity lower bound: a row set's optimum is at least the optimum (or lower
 //! bound) of a recently solved row set at the same depth and budget, less the weight of the
 //! rows the older set has and the new one lacks (removing rows lowers a subtree's cost by at
-//! most their weight; adding rows never lowers it).
+//! most their weight), less what the rows the new set has and the older one lacks can lower it
+//! (nothing without a leaf minimum; with one, see [`super::leaf_minimum`]: the union of both
+//! sets costs at least the older set's optimum less bound 2, and the new set at least the
+//! union's less bound 1).
 
+use crate::dp::leaf_minimum::LeafSlack;
 use crate::search_core::binned::Binned;
 use crate::search_core::cost::CostModel;
 use crate::search_core::view::{Arena, View};
@@ -24,6 +28,8 @@ pub(crate) struct Similarity {
     /// One bitset per class: the rows of that class.
     class_rows: Vec<Vec<u64>>,
     weights: Vec<f64>,
+    /// What rows joining a set can lower its optimum by.
+    slack: LeafSlack,
     /// Per depth: the last solved row sets, newest first.
     memory: Vec<Vec<Remembered>>,
     scratch: Vec<u64>,
@@ -40,6 +46,7 @@ impl Similarity {
             words,
             class_rows,
             weights: cost.weights.clone(),
+            slack: LeafSlack::new(cost),
             memory: Vec::new(),
             scratch: vec![0; words],
         }
@@ -80,6 +87,16 @@ impl Similarity {
                     .map(|((old, new), class)| (old & !new & class).count_ones())
                     .sum();
                 removed += f64::from(count) * w;
+            }
+            if self.slack.binds() {
+                let (mut added, mut old_size) = (0usize, 0usize);
+                for (old, new) in remembered.rows.iter().zip(&self.scratch) {
+                    added += (new & !old).count_ones() as usize;
+                    old_size += old.count_ones() as usize;
+                }
+                // The union's subtrees hold at most this many splits.
+                let splits = self.slack.most_splits(old_size + added);
+                removed += self.slack.grown(added, splits);
             }
             best = best.max(remembered.value - removed);
         }

@@ -296,7 +296,7 @@ impl DpSearch {
         }));
         let evaluated = dp::objective_of(&tree, train, &problem);
         let decode_mismatch = search_report::objective_mismatch(found.objective, evaluated);
-        let report = search_report::search_report(
+        let mut report = search_report::search_report(
             "dp",
             found.termination,
             (found.objective, found.lower_bound),
@@ -304,6 +304,7 @@ impl DpSearch {
             &found.trajectory,
             options.time_limit,
         );
+        report.threads = Some(options.threads.unwrap_or(1));
         Ok(Outcome {
             name: "dp",
             parameters: self.parameters(),
@@ -391,6 +392,7 @@ impl DpSearch {
             }],
             options.time_limit,
         );
+        report.threads = Some(options.threads.unwrap_or(1));
         // The front search records no incumbents along the way.
         report.time_to_first_incumbent = None;
         report.first_incumbent = None;

@@ -269,7 +269,9 @@ impl SparseSearch {
         };
         let found = sparse::solve(&copies, &problem, &sparse_options)?;
         drop(line);
-        Ok(self.outcome(found, &copies, &problem, options.time_limit))
+        let mut outcome = self.outcome(found, &copies, &problem, options.time_limit);
+        outcome.report.threads = Some(sparse_options.threads);
+        Ok(outcome)
     }
 
     /// The outcome of a search that found `found` on `train`.

@@ -364,6 +364,8 @@ impl<'a> AdditiveSearch<'a> {
                 true,
                 0,
                 None,
+                // No leaf minimum: no slack to count.
+                [usize::MAX; 2],
             );
             while let Some(candidate) = search.next(ub, &self.dp.cost) {
                 if self.dp.deadline.reached() {

@@ -126,6 +126,8 @@ fn work(
             true,
             0,
             None,
+            // No leaf minimum: no slack to count.
+            [usize::MAX; 2],
         );
         loop {
             let (feature_ub, settled) = share.bound_for_rank(rank);

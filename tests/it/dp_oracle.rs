@@ -5,7 +5,9 @@
 //! thresholds. Every pruning technique turned off in turn still reaches the same optimum.
 
 use milptree::data::{feature_thresholds, Dataset, ThresholdMode};
-use milptree::dp::{objective_of, solve, BoundSwitches, DpOptions, DpProblem, DpTermination};
+use milptree::dp::{
+    objective_of, solve, BoundSwitches, DpOptions, DpOutcome, DpProblem, DpTermination,
+};
 use milptree::formulation::Objective;
 use milptree::tree::{NodeKind, Split};
 use proptest::prelude::*;
@@ -55,6 +57,37 @@ fn oracle_spec(data: &Dataset, problem: &DpProblem) -> OracleSpec {
     }
 }
 
+/// Checks a search's `outcome` on `data` under `problem` (described as `what`) against the
+/// optimum `expected`: proven, equal to it, with an equal bound, and a tree that scores it
+/// under plain counting.
+pub(crate) fn check_outcome(
+    data: &Dataset,
+    problem: &DpProblem,
+    outcome: &DpOutcome,
+    expected: f64,
+    what: &str,
+) -> Result<(), TestCaseError> {
+    let tolerance = 1e-9 * (data.n_rows() as f64).max(1.0) * 4.0;
+    prop_assert_eq!(outcome.termination, DpTermination::Optimal, "{}", what);
+    prop_assert!(
+        (outcome.objective - expected).abs() <= tolerance,
+        "{}: the search found {} but the optimum is {}",
+        what,
+        outcome.objective,
+        expected
+    );
+    prop_assert!((outcome.lower_bound - outcome.objective).abs() <= tolerance);
+    let scored = objective_of(&outcome.tree, data, problem);
+    prop_assert!(
+        scored.is_some_and(|s| (s - outcome.objective).abs() <= tolerance),
+        "{}: the tree scores {:?}, the search said {}",
+        what,
+        scored,
+        outcome.objective
+    );
+    Ok(())
+}
+
 /// Solves `data` under `case` with `bounds` and checks the result against the oracle.
 fn check_against_oracle(
     data: &Dataset,
@@ -69,25 +102,13 @@ fn check_against_oracle(
     };
     let outcome = solve(data, &problem, &options)
         .map_err(|e| TestCaseError::fail(format!("{case:?} {bounds:?}: {e}")))?;
-    let tolerance = 1e-9 * (data.n_rows() as f64).max(1.0) * 4.0;
-    prop_assert_eq!(outcome.termination, DpTermination::Optimal);
-    prop_assert!(
-        (outcome.objective - expected).abs() <= tolerance,
-        "{:?} {:?}: the search found {} but the optimum is {}",
-        case,
-        bounds,
-        outcome.objective,
-        expected
-    );
-    prop_assert!((outcome.lower_bound - outcome.objective).abs() <= tolerance);
-    let scored = objective_of(&outcome.tree, data, &problem);
-    prop_assert!(
-        scored.is_some_and(|s| (s - outcome.objective).abs() <= tolerance),
-        "{:?}: the tree scores {:?}, the search said {}",
-        case,
-        scored,
-        outcome.objective
-    );
+    check_outcome(
+        data,
+        &problem,
+        &outcome,
+        expected,
+        &format!("{case:?} {bounds:?}"),
+    )?;
     let candidates = feature_thresholds(data, case.mode);
     for (_, node) in outcome.tree.nodes() {
         if let NodeKind::Split(Split::Axis { feature, threshold }) = &node.kind {

@@ -201,6 +201,11 @@ fn the_command_line_takes_threads_for_dp_and_additive_sparse_losses_only() {
             "--quiet",
         ]);
         objectives.push(report["objective"].clone());
+        assert_eq!(
+            report["threads"].to_string(),
+            threads,
+            "dp's report gives its threads"
+        );
     }
     assert_eq!(objectives[0], objectives[1]);
     let mut sparse = Vec::new();
@@ -217,6 +222,11 @@ fn the_command_line_takes_threads_for_dp_and_additive_sparse_losses_only() {
             "--json",
             "--quiet",
         ]);
+        assert_eq!(
+            report["threads"].to_string(),
+            threads,
+            "sparse's report gives its threads"
+        );
         sparse.push((report["objective"].clone(), report["tree"]["nodes"].clone()));
     }
     assert!(sparse[0].0.is_number());
