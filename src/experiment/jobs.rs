@@ -181,7 +181,7 @@ fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String>
     .map_err(|e| e.to_string())?;
     Ok(RunConfig {
         dataset: DatasetEntry::from_path(PathBuf::from(&document.data.path)),
-        method,
+        method: method.clone(),
         solver_options: document.solver_options.clone(),
         depth: document.depth,
         warm_start: document.warm_start_mode,
@@ -191,7 +191,11 @@ fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String>
             .report
             .time_limit
             .ok_or_else(|| missing("time_limit"))?,
-        threads: document.report.threads,
+        // A grid varies the MILP solvers' threads only; the searches run on their default.
+        threads: match method {
+            MethodSpec::Milp { .. } => document.report.threads,
+            _ => None,
+        },
         // Grids with side constraints run in process only (see `emit_jobs`).
         constraints: None,
     })

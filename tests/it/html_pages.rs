@@ -35,7 +35,8 @@ fn read_json(path: &Path) -> Value {
 }
 
 /// Per node id, the rows of each class (the tree's classes) and their total weight.
-type NodeCounts = HashMap<usize, (Vec<usize>, f64)>;
+/// Per node: its rows of each class, their total weight, and each class's weight.
+type NodeCounts = HashMap<usize, (Vec<usize>, f64, Vec<f64>)>;
 
 /// The counts of the rows of `data` routed by `milptree predict` with `tree` (a row counts at
 /// its leaf and every ancestor; `weight_column` names the weights in `data`, if any), and
@@ -84,9 +85,10 @@ fn routed_counts(
         while id >= 1 {
             let entry = counts
                 .entry(id)
-                .or_insert_with(|| (vec![0; classes.len()], 0.0));
+                .or_insert_with(|| (vec![0; classes.len()], 0.0, vec![0.0; classes.len()]));
             entry.0[class] += 1;
             entry.1 += weights[i];
+            entry.2[class] += weights[i];
             id /= 2;
         }
     }
@@ -191,26 +193,30 @@ fn check_tree(dom: &str, tree_file: &Path, data: &Path, weight_column: Option<&s
             }
             other => panic!("a node of kind {other:?}"),
         }
-        let (counts, weight) = routed.get(&id).cloned().unwrap_or_else(|| {
-            (
-                vec![0; tree["classes"].as_array().expect("classes").len()],
-                0.0,
-            )
-        });
+        let n_classes = tree["classes"].as_array().expect("classes").len();
+        let (counts, weight, class_weights) = routed
+            .get(&id)
+            .cloned()
+            .unwrap_or_else(|| (vec![0; n_classes], 0.0, vec![0.0; n_classes]));
         let list: Vec<String> = counts.iter().map(usize::to_string).collect();
         let rows: usize = counts.iter().sum();
         let plural = if rows == 1 { "" } else { "s" };
         let weighted = weight_column.map_or_else(String::new, |_| format!(" \u{b7} w {weight}"));
         let expected = format!("{rows} row{plural}{weighted} [{}]", list.join(", "));
         assert_shows(&page.counts, &expected, &page.title);
-        // The tree file's own counts are those too.
+        // The tree file's own counts follow the one rule of a learned tree: with whole row
+        // weights (as here), each class's weight; without weights, its rows.
+        let expected_stored: Vec<usize> = match weight_column {
+            Some(_) => class_weights.iter().map(|&w| w as usize).collect(),
+            None => counts.clone(),
+        };
         let stored: Vec<usize> = node["counts"]
             .as_array()
             .expect("counts")
             .iter()
             .map(|c| c.as_u64().expect("a count") as usize)
             .collect();
-        assert_eq!(stored, counts, "node {id}");
+        assert_eq!(stored, expected_stored, "node {id}");
     }
 }
 

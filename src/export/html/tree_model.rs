@@ -151,22 +151,25 @@ impl<'a> Rows<'a> {
     }
 }
 
-/// The weight of each class's rows at every node (indexed by node id), routing `rows` by the
-/// tree's own rule; `None` without weights or labels.
-fn weighted_counts(tree: &Tree, rows: &Rows<'_>) -> Option<Vec<Vec<f64>>> {
+/// Per node (indexed by id), routing `rows` by the tree's own rule: the rows of each class and
+/// their weight; `None` without weights or labels. (A tree file's own counts are the classes'
+/// weights when every row weight is whole, so the rows are counted here.)
+fn weighted_counts(tree: &Tree, rows: &Rows<'_>) -> Option<(Vec<Vec<usize>>, Vec<Vec<f64>>)> {
     let (weights, labels) = (rows.weights?, rows.labels?);
     let n_classes = tree.classes().len();
     let size = tree.nodes().map(|(id, _)| id + 1).max().unwrap_or(1);
+    let mut counts = vec![vec![0; n_classes]; size];
     let mut sums = vec![vec![0.0; n_classes]; size];
     for ((row, &label), &weight) in rows.values.iter().zip(labels).zip(weights) {
         if label >= n_classes {
             continue;
         }
         for id in tree.path(row) {
+            counts[id][label] += 1;
             sums[id][label] += weight;
         }
     }
-    Some(sums)
+    Some((counts, sums))
 }
 
 /// The columns the splits of `tree` read, in the file's column order.
@@ -249,8 +252,10 @@ impl TreeModel {
                     constant: None,
                     class: None,
                     probability: None,
-                    counts: node.counts.clone(),
-                    weighted: weighted.as_ref().map(|sums| sums[id].clone()),
+                    counts: weighted
+                        .as_ref()
+                        .map_or_else(|| node.counts.clone(), |(counts, _)| counts[id].clone()),
+                    weighted: weighted.as_ref().map(|(_, sums)| sums[id].clone()),
                 };
                 match &node.kind {
                     NodeKind::Split(split) => {
