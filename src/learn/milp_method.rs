@@ -58,6 +58,17 @@ pub fn run(
     let mut limits = None;
     if let (Some(c), Some(spec)) = (counterpart.as_mut(), &options.constraints) {
         match SearchConstraints::of(spec, train)? {
+            Ok(found)
+                if found
+                    .min_leaf_rows
+                    .is_some_and(|rows| rows > train.n_rows()) =>
+            {
+                // No tree meets it: the model is infeasible, and the search has no problem.
+                c.not_applicable = Some(format!(
+                    "min_leaf_rows is above the {} training rows, so no tree meets it",
+                    train.n_rows()
+                ));
+            }
             Ok(found) => {
                 if found
                     .min_leaf_rows
@@ -469,7 +480,9 @@ fn search_problem(
         }
         None => FeatureRule::default(),
     };
-    let found = dp::solve_under(&searched, &problem, &rule, options)?.outcome;
+    let mut found = dp::solve_under(&searched, &problem, &rule, options)?.outcome;
+    // Counted on the training rows (not their copies), as every tree a run reports.
+    found.tree.recount_on(train)?;
     Ok((found, problem))
 }
 
