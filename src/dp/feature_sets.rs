@@ -18,7 +18,7 @@ use crate::search_core::{Progress as DpProgress, ProgressSink, Termination as Dp
 use crate::tree::kept_features::KeptFeatures;
 use crate::tree::{NodeKind, Split, Tree};
 
-use super::{DpOptions, DpOutcome, DpProblem};
+use super::{DpOptions, DpOutcome, DpProblem, DpStats};
 
 /// The most feature sets [`solve_under`] searches one by one.
 pub const MAX_FEATURE_SETS: usize = 100_000;
@@ -225,7 +225,7 @@ pub fn solve_under(
             break;
         }
     }
-    let mut best = match best {
+    let best = match best {
         Some(best) => best,
         // Nothing searched in time: the single leaf (no feature) meets every rule.
         None => solve_without(
@@ -240,17 +240,48 @@ pub fn solve_under(
             },
         )?,
     };
-    let every_set = searched == sets.len();
-    let reached = best.objective <= floor + tol;
-    let bound = if reached {
-        best.objective
-    } else if every_set {
-        least_bound
-    } else {
-        least_bound.min(floor)
-    };
-    let optimal = reached || (every_set && stopped.is_none());
     let seconds = elapsed_before + start.elapsed().as_secs_f64();
+    let run = SetsRun {
+        every_set: searched == sets.len(),
+        least_bound,
+        stopped,
+    };
+    Ok(RuledOutcome {
+        outcome: settle(best, &free, &run, tol, seconds, stats),
+        feature_sets: searched,
+    })
+}
+
+/// What the searches over the feature sets found.
+struct SetsRun {
+    /// Whether every set was searched.
+    every_set: bool,
+    /// The least lower bound of the sets searched.
+    least_bound: f64,
+    /// How the set searched last stopped, when it stopped short.
+    stopped: Option<DpTermination>,
+}
+
+/// `best`, the best tree of the sets (or of the search over every allowed feature, `free`),
+/// as the outcome of the whole search: optimal when it reaches `free`'s bound (which holds for
+/// every set) or every set was searched to the end; otherwise bounded by the least bound of the
+/// sets searched and, when some were not, by `free`'s.
+fn settle(
+    mut best: DpOutcome,
+    free: &DpOutcome,
+    run: &SetsRun,
+    tol: f64,
+    seconds: f64,
+    mut stats: DpStats,
+) -> DpOutcome {
+    let floor = free.lower_bound;
+    let reached = best.objective <= floor + tol;
+    let optimal = reached || (run.every_set && run.stopped.is_none());
+    let bound = if run.every_set {
+        run.least_bound
+    } else {
+        run.least_bound.min(floor)
+    };
     best.lower_bound = if optimal {
         best.objective
     } else {
@@ -259,7 +290,7 @@ pub fn solve_under(
     best.termination = if optimal {
         DpTermination::Optimal
     } else {
-        stopped.unwrap_or(DpTermination::TimeLimit)
+        run.stopped.unwrap_or(DpTermination::TimeLimit)
     };
     best.seconds = seconds;
     stats.initial_objective = free.stats.initial_objective;
@@ -276,10 +307,7 @@ pub fn solve_under(
             bound: best.lower_bound,
         },
     ];
-    Ok(RuledOutcome {
-        outcome: best,
-        feature_sets: searched,
-    })
+    best
 }
 
 #[cfg(test)]

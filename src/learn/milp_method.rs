@@ -53,46 +53,10 @@ pub fn run(
 ) -> Result<Outcome> {
     let started = Instant::now();
     let mut counterpart = counterpart(formulation, train, None);
-    // Under side constraints the searches take, the warm start's search and the certificate
-    // solve the constrained problem; under any other kind they do not solve the model's.
-    let mut limits = None;
-    if let (Some(c), Some(spec)) = (counterpart.as_mut(), &options.constraints) {
-        match SearchConstraints::of(spec, train)? {
-            Ok(found)
-                if found
-                    .min_leaf_rows
-                    .is_some_and(|rows| rows > train.n_rows()) =>
-            {
-                // No tree meets it: the model is infeasible, and the search has no problem.
-                c.not_applicable = Some(format!(
-                    "min_leaf_rows is above the {} training rows, so no tree meets it",
-                    train.n_rows()
-                ));
-            }
-            Ok(found) => {
-                if found
-                    .min_leaf_rows
-                    .is_some_and(|rows| !train.copies_count_leaf_rows(rows))
-                {
-                    c.not_applicable.get_or_insert_with(|| {
-                        "min_leaf_rows counts rows, whatever their weights, and the exact \
-                         search, which holds a row of weight w as w copies, cannot count rows, \
-                         so its optimum is not this model's"
-                            .to_string()
-                    });
-                }
-                limits = Some(found);
-            }
-            Err(kinds) => {
-                c.not_applicable = Some(format!(
-                    "the exact search does not take {} (it takes {}), so its optimum is not \
-                     this model's",
-                    names(&kinds),
-                    names(&ConstraintTaker::Search.taken())
-                ))
-            }
-        }
-    }
+    let limits = match (counterpart.as_mut(), &options.constraints) {
+        (Some(c), Some(spec)) => search_limits(c, spec, train)?,
+        _ => None,
+    };
     let limits = limits.as_ref();
     let chosen = choose_start(formulation, counterpart.as_ref(), train, &options, limits)?;
     let certifiable = counterpart
@@ -172,6 +136,54 @@ pub fn run(
         }
     }
     Ok(outcome)
+}
+
+/// The side constraints `spec` as limits of the exact search for `counterpart` on `train`:
+/// under the kinds the searches take, the warm start's search and the certificate solve the
+/// constrained problem; under any other kind (or a leaf minimum the search cannot count, or one
+/// above the training rows) the counterpart says why its optimum is not the model's.
+fn search_limits(
+    c: &mut Counterpart,
+    spec: &crate::constraints::ConstraintSpec,
+    train: &Dataset,
+) -> Result<Option<SearchConstraints>> {
+    Ok(match SearchConstraints::of(spec, train)? {
+        Ok(found)
+            if found
+                .min_leaf_rows
+                .is_some_and(|rows| rows > train.n_rows()) =>
+        {
+            // No tree meets it: the model is infeasible, and the search has no problem.
+            c.not_applicable = Some(format!(
+                "min_leaf_rows is above the {} training rows, so no tree meets it",
+                train.n_rows()
+            ));
+            None
+        }
+        Ok(found) => {
+            if found
+                .min_leaf_rows
+                .is_some_and(|rows| !train.copies_count_leaf_rows(rows))
+            {
+                c.not_applicable.get_or_insert_with(|| {
+                    "min_leaf_rows counts rows, whatever their weights, and the exact search, \
+                     which holds a row of weight w as w copies, cannot count rows, so its \
+                     optimum is not this model's"
+                        .to_string()
+                });
+            }
+            Some(found)
+        }
+        Err(kinds) => {
+            c.not_applicable = Some(format!(
+                "the exact search does not take {} (it takes {}), so its optimum is not this \
+                 model's",
+                names(&kinds),
+                names(&ConstraintTaker::Search.taken())
+            ));
+            None
+        }
+    })
 }
 
 /// When the certificate's search found a tree strictly better than the solver's (or the solver

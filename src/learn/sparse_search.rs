@@ -12,7 +12,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, ThresholdMode};
-use crate::dp::{self, DpOptions, DpProblem, DpProgress, DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::dp::{
+    self, DpOptions, DpOutcome, DpProblem, DpProgress, DpTermination, DEFAULT_MEMORY_LIMIT_MB,
+};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
 use crate::learn::search_constraints::SearchConstraints;
@@ -354,37 +356,7 @@ impl SparseSearch {
         )?;
         drop(line);
         let found = ruled.outcome;
-        let splits = found.tree.n_splits() as f64;
-        let sparse_found = SparseOutcome {
-            objective: to_objective(found.objective),
-            loss: (found.objective - penalty * splits) / total_weight,
-            leaves: found.tree.leaves().len(),
-            lower_bound: to_objective(found.lower_bound),
-            termination: found.termination,
-            seconds: found.seconds,
-            stats: SparseStats {
-                search: "exact_search".to_string(),
-                subproblems: found.stats.subproblems,
-                cache_hits: found.stats.cache_hits,
-                cache_entries: found.stats.cache_entries,
-                cache_evictions: found.stats.cache_evictions,
-                peak_memory_bytes: found.stats.peak_memory_bytes,
-                bound_pruned: found.stats.bound_pruned,
-                initial_objective: to_objective(found.stats.initial_objective),
-                greedy_seconds: found.stats.greedy_seconds,
-                ..SparseStats::default()
-            },
-            trajectory: found
-                .trajectory
-                .iter()
-                .map(|point| DpProgress {
-                    seconds: point.seconds,
-                    incumbent: to_objective(point.incumbent),
-                    bound: to_objective(point.bound),
-                })
-                .collect(),
-            tree: found.tree,
-        };
+        let sparse_found = from_exact(found, penalty, total_weight);
         let problem = SparseProblem {
             depth: Some(depth),
             ..problem
@@ -463,5 +435,43 @@ impl SparseSearch {
             replaced: None,
             side_constraints: serde_json::Value::Null,
         }
+    }
+}
+
+/// The exact search's outcome `found` of the sparse problem with the penalty `penalty` per
+/// split, in the sparse search's terms: `(cost + penalty) / total_weight`, the loss without the
+/// splits' penalties.
+fn from_exact(found: DpOutcome, penalty: f64, total_weight: f64) -> SparseOutcome {
+    let to_objective = |cost: f64| (cost + penalty) / total_weight;
+    let splits = found.tree.n_splits() as f64;
+    SparseOutcome {
+        objective: to_objective(found.objective),
+        loss: (found.objective - penalty * splits) / total_weight,
+        leaves: found.tree.leaves().len(),
+        lower_bound: to_objective(found.lower_bound),
+        termination: found.termination,
+        seconds: found.seconds,
+        stats: SparseStats {
+            search: "exact_search".to_string(),
+            subproblems: found.stats.subproblems,
+            cache_hits: found.stats.cache_hits,
+            cache_entries: found.stats.cache_entries,
+            cache_evictions: found.stats.cache_evictions,
+            peak_memory_bytes: found.stats.peak_memory_bytes,
+            bound_pruned: found.stats.bound_pruned,
+            initial_objective: to_objective(found.stats.initial_objective),
+            greedy_seconds: found.stats.greedy_seconds,
+            ..SparseStats::default()
+        },
+        trajectory: found
+            .trajectory
+            .iter()
+            .map(|point| DpProgress {
+                seconds: point.seconds,
+                incumbent: to_objective(point.incumbent),
+                bound: to_objective(point.bound),
+            })
+            .collect(),
+        tree: found.tree,
     }
 }
