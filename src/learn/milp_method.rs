@@ -33,7 +33,7 @@ use crate::learn::counterpart::{counterpart, Counterpart};
 use crate::learn::milp::{self, MilpOptions};
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::{LearnOptions, Outcome, ReplacedTree, WarmStartMode};
-use crate::solver::{SolveOptions, SolverKind, Termination};
+use crate::solver::{SolveOptions, SolveReport, SolverKind, Termination};
 use crate::tree::Tree;
 
 /// The share of the time limit the `dp` and `best` warm starts give the exact search.
@@ -97,7 +97,9 @@ pub fn run(
     )?;
     // The run's limit, which the warm start's search and the solver share.
     outcome.report.time_limit = options.time_limit;
-    clip_bound(formulation, &mut outcome);
+    if !matches!(formulation, AnyFormulation::Olct(_)) {
+        outcome.notes.extend(clip_bound(&mut outcome.report));
+    }
     // A start replaced inside the run (it broke a side constraint) names its own source.
     outcome.warm_start_source = outcome.warm_start_source.take().or(chosen.source);
     outcome.notes.extend(chosen.notes);
@@ -499,21 +501,15 @@ fn search_problem(
 }
 
 /// Clips a solver's bound below 0, the least objective of OCT, BinOCT and FlowOCT (errors and
-/// split costs), to 0, with a note: a bound that cannot hold says nothing more than 0 does.
-fn clip_bound(formulation: &AnyFormulation, outcome: &mut Outcome) {
-    if matches!(formulation, AnyFormulation::Olct(_)) {
-        return;
-    }
-    let Some(bound) = outcome.report.best_bound.filter(|&b| b < 0.0) else {
-        return;
-    };
-    outcome.report.best_bound = Some(0.0);
-    let (abs_gap, rel_gap) = crate::solver::gaps(outcome.report.objective, Some(0.0));
-    outcome.report.abs_gap = abs_gap;
-    outcome.report.rel_gap = rel_gap;
-    outcome.notes.push(format!(
+/// split costs), to 0, the gaps with it, and says so: a bound that cannot hold says nothing
+/// more than 0 does. The note, when it clipped.
+fn clip_bound(report: &mut SolveReport) -> Option<String> {
+    let bound = report.best_bound.filter(|&b| b < 0.0)?;
+    report.best_bound = Some(0.0);
+    (report.abs_gap, report.rel_gap) = crate::solver::gaps(report.objective, Some(0.0));
+    Some(format!(
         "the solver's bound {bound} is below 0, the least objective any tree has: reported as 0"
-    ));
+    ))
 }
 
 /// `seconds` after `instant`; `None` when too far to tell (no deadline, in effect).
@@ -530,4 +526,23 @@ fn seconds_until(deadline: Option<Instant>) -> Option<f64> {
 
 fn counterpart_over_all(formulation: &AnyFormulation, train: &Dataset) -> Option<Counterpart> {
     counterpart(formulation, train, Some(ThresholdMode::All))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_below_zero_is_clipped_with_its_gaps_and_a_note() {
+        let mut report = SolveReport::new("highs", String::new(), &SolveOptions::default());
+        report.objective = Some(212.0);
+        report.best_bound = Some(-3414.0);
+        let note = clip_bound(&mut report).expect("clipped");
+        assert!(note.contains("-3414"), "{note}");
+        assert_eq!(report.best_bound, Some(0.0));
+        assert_eq!((report.abs_gap, report.rel_gap), (Some(212.0), Some(1.0)));
+        report.best_bound = Some(3.0);
+        assert_eq!(clip_bound(&mut report), None);
+        assert_eq!(report.best_bound, Some(3.0));
+    }
 }
