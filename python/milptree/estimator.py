@@ -149,17 +149,18 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     solver_options : dict, optional
         The MIP solver's own parameters, ``{name: value}``.
     max_features : int, optional
-        Side constraint: at most this many distinct features in the tree (oct, binoct,
-        flowoct; the engine's ``--max-features``).
+        Side constraint: at most this many distinct features in the tree (every method but
+        olct; the engine's ``--max-features``).
     forbidden_features : list, optional
         Side constraint: columns of ``X`` no split may use (indexes, or a DataFrame's column
         names; not categorical columns). Every method but olct takes it: dp and sparse search
         exactly without those columns (``--forbid-feature``).
     max_leaves : int, optional
-        Side constraint: at most this many leaves (oct, binoct, flowoct; ``--max-leaves``).
+        Side constraint: at most this many leaves (every method but olct; ``--max-leaves``).
     min_leaf_rows : int, optional
         Side constraint: every leaf some training row reaches has at least this many training
-        rows, counted unweighted (oct, binoct, flowoct; ``--min-leaf-rows``).
+        rows, counted unweighted (every method but olct; dp and sparse without sample weights;
+        ``--min-leaf-rows``).
     max_leaf_rows : int, optional
         Side constraint: every leaf has at most this many training rows, counted unweighted
         (oct, binoct, flowoct; ``--max-leaf-rows``).

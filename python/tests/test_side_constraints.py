@@ -1,7 +1,8 @@
 """Side constraints through the estimator: forbidden features (by index, or a DataFrame's
 column name) give the optimum of an exhaustive search over the other columns, for the exact
 search and a MILP; bounds on the rows per leaf give the optimum of an exhaustive search over
-the trees that meet them; the exact search refuses a feature count, naming it."""
+the trees that meet them; the exact search takes a feature count (the best single column's
+optimum under a count of one) and refuses a maximum of rows per leaf, naming it."""
 
 import numpy as np
 import pytest
@@ -34,10 +35,15 @@ def test_a_milp_takes_forbidden_columns_by_dataframe_name():
     assert "b" not in model.report_["side_constraints"]["features_used"]
 
 
-def test_dp_refuses_a_feature_count_naming_it():
+def test_dp_takes_a_feature_count_and_refuses_a_row_maximum_naming_it():
     X, y = random_data(320)
-    with pytest.raises(ValueError, match="max_features only the MILP formulations"):
-        OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
+    model = OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
+    assert model.optimal_
+    best = min(fewest_errors(X[:, [j]], y, 2) for j in range(X.shape[1]))
+    assert training_errors(model, X, y) == best
+    assert len(model.report_["side_constraints"]["features_used"]) <= 1
+    with pytest.raises(ValueError, match="do not take max_leaf_rows"):
+        OptimalTreeClassifier(method="dp", max_depth=2, max_leaf_rows=5).fit(X, y)
     with pytest.raises(ValueError, match="forbidden_features: 'z' is not a column"):
         OptimalTreeClassifier(forbidden_features=["z"]).fit(X, y)
 
@@ -65,5 +71,5 @@ def test_a_milp_under_a_maximum_of_rows_per_leaf_equals_exhaustive_search(seed):
     assert training_errors(model, X, y) == fewest_errors_within(X, y, 9)
     assert max(np.bincount(model.apply(X))) <= 9
     assert model.report_["side_constraints"]["constraints"] == {"max_leaf_rows": 9}
-    with pytest.raises(ValueError, match="min_leaf_rows only the MILP formulations"):
-        OptimalTreeClassifier(method="dp", max_depth=1, min_leaf_rows=2).fit(X, y)
+    with pytest.raises(ValueError, match="do not take max_leaf_rows"):
+        OptimalTreeClassifier(method="dp", max_depth=1, max_leaf_rows=9).fit(X, y)

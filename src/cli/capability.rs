@@ -57,8 +57,8 @@ pub enum Capability {
     /// `--warm-start`: a start for the solver.
     WarmStart,
     /// `--constraints`, `--max-features`, `--forbid-feature`, `--max-leaves`: side constraints
-    /// on the tree (the exact and sparse searches take forbidden features alone, see
-    /// [`crate::learn::forbidden`]).
+    /// on the tree (which method takes which kind is the table of
+    /// [`crate::constraints::kinds`]).
     SideConstraints,
 }
 

@@ -7,14 +7,17 @@
 //! [`ConstraintSpec`] is the set as given (feature names; from `--constraints FILE` and the
 //! flags), [`SideConstraints`] the set checked against the training data (feature indices), and
 //! [`evaluate`] the plain-code evaluation of a tree against it. The rows each constraint adds to
-//! a model are built in [`crate::formulation::side_constraints`].
+//! a model are built in [`crate::formulation::side_constraints`]; which method takes which
+//! kind is [`kinds`].
 
 mod evaluate;
 pub mod fairness;
+pub mod kinds;
 mod spec;
 pub mod user_row;
 
 pub use evaluate::{evaluate, report, ConstraintValues};
+pub use kinds::{ConstraintKind, ConstraintTaker};
 pub use spec::ConstraintSpec;
 pub use user_row::UserRow;
 
@@ -74,22 +77,6 @@ impl SideConstraints {
         self.forbidden.iter().any(|&f| f) || self.depths.iter().any(Option::is_some)
     }
 
-    /// The kinds of constraint in the set other than forbidden features (`max_features`,
-    /// `budget`, `depths`, `max_leaves`, `rows`, `min_leaf_rows`, `max_leaf_rows`, `fairness`): what an exact search over the kept features
-    /// does not take.
-    pub fn beyond_forbidden(&self) -> Vec<&'static str> {
-        kinds_present([
-            self.max_features.is_some(),
-            self.budget.is_some(),
-            self.depths.iter().any(Option::is_some),
-            self.max_leaves.is_some(),
-            !self.rows.is_empty(),
-            self.min_leaf_rows.is_some(),
-            self.max_leaf_rows.is_some(),
-            self.fairness.is_some(),
-        ])
-    }
-
     /// The constraints as reported.
     pub fn to_json(&self) -> serde_json::Value {
         let name = |j: usize| self.feature_names[j].clone();
@@ -136,27 +123,4 @@ impl SideConstraints {
         }
         serde_json::Value::Object(fields)
     }
-}
-
-/// The kinds of constraint other than forbidden features, in the order of [`kinds_present`].
-const KINDS_BEYOND_FORBIDDEN: [&str; 8] = [
-    "max_features",
-    "budget",
-    "depths",
-    "max_leaves",
-    "rows",
-    "min_leaf_rows",
-    "max_leaf_rows",
-    "fairness",
-];
-
-/// The names of the kinds beyond forbidden features that `present` flags, in the order of
-/// [`KINDS_BEYOND_FORBIDDEN`].
-fn kinds_present(present: [bool; 8]) -> Vec<&'static str> {
-    KINDS_BEYOND_FORBIDDEN
-        .into_iter()
-        .zip(present)
-        .filter(|&(_, present)| present)
-        .map(|(kind, _)| kind)
-        .collect()
 }

@@ -69,22 +69,6 @@ impl ConstraintSpec {
         *self == ConstraintSpec::default()
     }
 
-    /// The kinds of constraint given other than forbidden features, as
-    /// [`SideConstraints::beyond_forbidden`] names them: what the exact and sparse searches do
-    /// not take.
-    pub fn kinds_beyond_forbidden(&self) -> Vec<&'static str> {
-        super::kinds_present([
-            self.max_features.is_some(),
-            self.budget.is_some() || !self.feature_costs.is_empty(),
-            !self.depths.is_empty(),
-            self.max_leaves.is_some(),
-            !self.rows.is_empty(),
-            self.min_leaf_rows.is_some(),
-            self.max_leaf_rows.is_some(),
-            self.max_parity_gap.is_some() || self.max_opportunity_gap.is_some(),
-        ])
-    }
-
     /// The same set written one way: forbidden features sorted once each, zero costs left
     /// out, each feature's depths sorted once each.
     pub fn canonical(&self) -> ConstraintSpec {

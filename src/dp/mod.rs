@@ -29,6 +29,9 @@
 //!   and the depth-two search's per-feature bounds) subtract the slack the minimum allows
 //!   ([`leaf_minimum`]), and children of depth two or more are first solved without the
 //!   minimum, whose optima bound theirs and never fall on more rows ([`relaxation`]).
+//! - Under constraints on the features a tree uses (forbidden features, a count, a budget),
+//!   [`solve_under`] searches the data without the features ruled out, or each largest
+//!   feature set allowed ([`feature_sets`]).
 //!
 //! # The cache
 //! Subproblems are cached by their row set (a dataset cache, the core's
@@ -54,6 +57,7 @@
 
 mod depth_one;
 mod depth_two;
+mod feature_sets;
 mod incumbent;
 mod intervals;
 mod known;
@@ -77,6 +81,7 @@ use std::time::Instant;
 
 pub use crate::search_core::DEFAULT_MEMORY_LIMIT_MB;
 pub use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
+pub use feature_sets::{solve_under, FeatureRule, RuledOutcome, MAX_FEATURE_SETS};
 pub use objective::objective_of;
 pub use options::{BoundSwitches, DpOptions};
 pub use outcome::{DpOutcome, DpStats};

@@ -2,11 +2,12 @@
 //! methods of the grid may take them ([`check_methods`]) and the tag that keeps the run keys of
 //! constrained runs apart from the others ([`key_tag`]).
 
+use crate::constraints::kinds::{self, ConstraintTaker};
 use crate::constraints::ConstraintSpec;
 use crate::error::{Error, Result};
 
 /// An error when the grid runs a method that cannot take `spec`: OLCT takes no side
-/// constraints; the exact and sparse searches take forbidden features alone.
+/// constraints; the exact and sparse searches the kinds [`ConstraintTaker::Search`] takes.
 pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<()> {
     let listed = |name: &str| formulations.iter().any(|f| f.trim() == name);
     if listed("olct") || listed("all") {
@@ -16,15 +17,15 @@ pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<(
              formulations the grid runs under them",
         ));
     }
-    let others = spec.kinds_beyond_forbidden();
+    let refused = ConstraintTaker::Search.refused(&kinds::given(spec));
     for search in ["dp", "sparse"] {
-        if listed(search) && !others.is_empty() {
+        if listed(search) && !refused.is_empty() {
             return Err(Error::parameter(
                 "constraints",
                 format!(
-                    "{search} takes forbidden features only; {} only the MILP formulations \
-                     (oct, binoct, flowoct) take",
-                    others.join(", ")
+                    "{search} does not take {}; only the MILP formulations (oct, binoct, \
+                     flowoct) do",
+                    kinds::names(&refused)
                 ),
             ));
         }
@@ -82,7 +83,7 @@ mod tests {
 
     #[test]
     fn methods_that_cannot_take_the_set_are_refused() {
-        let bounds: ConstraintSpec = toml::from_str("min_leaf_rows = 2\n").expect("toml");
+        let bounds: ConstraintSpec = toml::from_str("max_leaf_rows = 2\n").expect("toml");
         let forbidden: ConstraintSpec = toml::from_str("forbidden = [\"a\"]\n").expect("toml");
         let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert!(check_methods(&bounds, &names(&["oct", "flowoct"])).is_ok());
@@ -90,7 +91,7 @@ mod tests {
         let message = check_methods(&bounds, &names(&["oct", "dp"]))
             .expect_err("dp")
             .to_string();
-        assert!(message.contains("min_leaf_rows only the MILP"), "{message}");
+        assert!(message.contains("not take max_leaf_rows"), "{message}");
         assert!(check_methods(&forbidden, &names(&["olct"])).is_err());
         assert!(check_methods(&forbidden, &names(&["all"])).is_err());
     }

@@ -17,6 +17,7 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
+use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
@@ -261,24 +262,44 @@ impl DpSearch {
     /// weights must be whole numbers: the search runs on the rows repeated (see
     /// [`Dataset::repeated_by_weight`]), and the tree is re-evaluated on the weighted rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
+        self.run_under(train, options, None)
+    }
+
+    /// [`DpSearch::run`] under the side constraints `limits` (an objective that counts
+    /// errors): the search's problem takes their split budget and leaf minimum, and the search
+    /// their rule on features ([`dp::solve_under`]).
+    pub fn run_under(
+        &self,
+        train: &Dataset,
+        options: &LearnOptions,
+        limits: Option<&SearchConstraints>,
+    ) -> Result<Outcome> {
         class_weight_vector(&self.params.class_weights, train, "--class-weight")?;
-        if !train.copies_count_leaf_rows(self.params.min_leaf) {
+        let mut limited = self.clone();
+        if let Some(limits) = limits {
+            let mut problem = self.problem(train);
+            limits.limit(&mut problem);
+            limited.params.max_splits = problem.max_splits;
+            limited.params.min_leaf = problem.min_leaf;
+        }
+        if !train.copies_count_leaf_rows(limited.params.min_leaf) {
             return Err(Error::parameter(
                 "--min-leaf",
-                "--min-leaf counts rows, whatever their weights; the exact search holds a row of \
-                 weight w as w copies and cannot count rows: with row weights it takes \
-                 --min-leaf 1 only (OCT and CART take both)",
+                "--min-leaf and min_leaf_rows count rows, whatever their weights; the exact \
+                 search holds a row of weight w as w copies and cannot count rows: with row \
+                 weights it takes a leaf minimum of 1 only (OCT and CART take both)",
             ));
         }
         let copies = train.repeated_by_weight("--solver dp")?;
         if let Some(metric) = self.params.objective.metric() {
             return self.run_front(metric, &copies, options);
         }
-        let problem = self.problem(&copies);
+        let problem = limited.problem(&copies);
         let line = SearchLine::start("dp", options.time_limit, &options.progress);
-        let found = dp::solve(
+        let ruled = dp::solve_under(
             &copies,
             &problem,
+            &limits.map(|l| l.rule.clone()).unwrap_or_default(),
             &DpOptions {
                 time_limit: options.time_limit,
                 memory_limit_mb: self.params.memory_limit,
@@ -288,6 +309,7 @@ impl DpSearch {
                 ..DpOptions::default()
             },
         )?;
+        let found = ruled.outcome;
         drop(line);
         let mut tree = found.tree;
         tree.learned_by = Some(serde_json::json!({
@@ -305,6 +327,7 @@ impl DpSearch {
             options.time_limit,
         );
         report.threads = Some(options.threads.unwrap_or(1));
+        let notes = feature_sets_note(ruled.feature_sets);
         Ok(Outcome {
             name: "dp",
             parameters: self.parameters(),
@@ -321,7 +344,7 @@ impl DpSearch {
             warm_start_objective: None,
             evaluated_objective: evaluated,
             decode_mismatch,
-            notes: Vec::new(),
+            notes,
             post_process: serde_json::Value::Null,
             tree: Some(tree),
             front: None,
@@ -431,4 +454,16 @@ impl DpSearch {
             side_constraints: serde_json::Value::Null,
         })
     }
+}
+
+/// The note of a search under a count or a budget of features: how many feature sets it
+/// searched one by one (none when the search over every allowed feature settled it).
+pub fn feature_sets_note(feature_sets: usize) -> Vec<String> {
+    if feature_sets == 0 {
+        return Vec::new();
+    }
+    vec![format!(
+        "under max_features or budget: the best of the searches over {feature_sets} feature \
+         sets (each largest set allowed, bounded by the search over every allowed feature)"
+    )]
 }

@@ -9,9 +9,10 @@
 //! the search does not have, refines the search's axis-aligned tree into logistic leaves and
 //! keeps it when its exact objective beats the greedy logistic tree's.
 //!
-//! Under forbidden features alone, the warm start's search and the certificate run on the data
-//! without them (the same problem, see [`super::forbidden`]) and their trees are mapped back;
-//! under any other side constraint the certificate is `not_applicable`.
+//! Under side constraints the searches take (see [`super::search_constraints`]), the warm
+//! start's search and the certificate solve the constrained problem (a greedy start that
+//! breaks them is not chosen); under any other kind the certificate is `not_applicable`. A
+//! solver's bound below 0, which no tree's objective is, is reported as 0 with a note.
 //!
 //! The certificate reuses the warm start's search when it proved optimality on the same
 //! problem; otherwise it runs the search within its own budget. Under a time limit the solver
@@ -19,19 +20,20 @@
 
 use std::time::{Duration, Instant};
 
+use crate::constraints::evaluate;
+use crate::constraints::kinds::{names, ConstraintTaker};
 use crate::data::{Dataset, ThresholdMode};
-use crate::dp::{self, DpOptions, DpOutcome, DpTermination};
+use crate::dp::{self, DpOptions, DpOutcome, DpProblem, DpTermination, FeatureRule};
 use crate::error::{Error, Result};
 use crate::formulation::AnyFormulation;
 use crate::learn::certificate::{
     verdict, Certificate, MilpClaim, SearchFigures, SearchResult, Verdict,
 };
 use crate::learn::counterpart::{counterpart, Counterpart};
-use crate::learn::forbidden;
 use crate::learn::milp::{self, MilpOptions};
+use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::{LearnOptions, Outcome, ReplacedTree, WarmStartMode};
-use crate::solver::{SolveOptions, SolverKind, Termination};
-use crate::tree::kept_features::KeptFeatures;
+use crate::solver::{SolveOptions, SolveReport, SolverKind, Termination};
 use crate::tree::Tree;
 
 /// The share of the time limit the `dp` and `best` warm starts give the exact search.
@@ -51,30 +53,12 @@ pub fn run(
 ) -> Result<Outcome> {
     let started = Instant::now();
     let mut counterpart = counterpart(formulation, train, None);
-    // Under forbidden features alone, the search runs on the data without them (the same
-    // problem); under any other kind of constraint it does not solve the model's problem.
-    let mut kept = None;
-    if let (Some(c), Some(spec)) = (counterpart.as_mut(), &options.constraints) {
-        match forbidden::only_forbidden(spec, train)? {
-            Ok(forbidden) => kept = Some(forbidden.kept),
-            Err(kinds) => {
-                c.not_applicable = Some(format!(
-                    "the exact search takes no side constraints but forbidden features ({} \
-                     here), so its optimum is not this model's",
-                    kinds.join(", ")
-                ))
-            }
-        }
-    }
-    let searched = kept.as_ref().map_or(train, KeptFeatures::data);
-    let back = |tree: Option<Tree>| -> Result<Option<Tree>> {
-        match (&kept, tree) {
-            (Some(kept), Some(tree)) => Ok(Some(kept.original_tree(&tree, train)?)),
-            (_, tree) => Ok(tree),
-        }
+    let limits = match (counterpart.as_mut(), &options.constraints) {
+        (Some(c), Some(spec)) => search_limits(c, spec, train)?,
+        _ => None,
     };
-    let mut chosen = choose_start(formulation, counterpart.as_ref(), searched, &options)?;
-    chosen.tree = back(chosen.tree)?;
+    let limits = limits.as_ref();
+    let chosen = choose_start(formulation, counterpart.as_ref(), train, &options, limits)?;
     let certifiable = counterpart
         .as_ref()
         .is_some_and(|c| c.not_applicable.is_none());
@@ -113,6 +97,9 @@ pub fn run(
     )?;
     // The run's limit, which the warm start's search and the solver share.
     outcome.report.time_limit = options.time_limit;
+    if !matches!(formulation, AnyFormulation::Olct(_)) {
+        outcome.notes.extend(clip_bound(&mut outcome.report));
+    }
     // A start replaced inside the run (it broke a side constraint) names its own source.
     outcome.warm_start_source = outcome.warm_start_source.take().or(chosen.source);
     outcome.notes.extend(chosen.notes);
@@ -138,20 +125,67 @@ pub fn run(
                     left.unwrap_or(0.0)
                 ));
             }
-            let mut certificate = certify(
+            let certificate = certify(
                 formulation,
-                counterpart,
-                searched,
+                (counterpart, limits),
+                train,
                 &outcome,
                 chosen.search.filter(DpOutcome::is_optimal),
                 deadline,
                 &options,
             )?;
-            certificate.dp_tree = back(certificate.dp_tree)?;
             outcome.certificate = Some(certificate);
         }
     }
     Ok(outcome)
+}
+
+/// The side constraints `spec` as limits of the exact search for `counterpart` on `train`:
+/// under the kinds the searches take, the warm start's search and the certificate solve the
+/// constrained problem; under any other kind (or a leaf minimum the search cannot count, or one
+/// above the training rows) the counterpart says why its optimum is not the model's.
+fn search_limits(
+    c: &mut Counterpart,
+    spec: &crate::constraints::ConstraintSpec,
+    train: &Dataset,
+) -> Result<Option<SearchConstraints>> {
+    Ok(match SearchConstraints::of(spec, train)? {
+        Ok(found)
+            if found
+                .min_leaf_rows
+                .is_some_and(|rows| rows > train.n_rows()) =>
+        {
+            // No tree meets it: the model is infeasible, and the search has no problem.
+            c.not_applicable = Some(format!(
+                "min_leaf_rows is above the {} training rows, so no tree meets it",
+                train.n_rows()
+            ));
+            None
+        }
+        Ok(found) => {
+            if found
+                .min_leaf_rows
+                .is_some_and(|rows| !train.copies_count_leaf_rows(rows))
+            {
+                c.not_applicable.get_or_insert_with(|| {
+                    "min_leaf_rows counts rows, whatever their weights, and the exact search, \
+                     which holds a row of weight w as w copies, cannot count rows, so its \
+                     optimum is not this model's"
+                        .to_string()
+                });
+            }
+            Some(found)
+        }
+        Err(kinds) => {
+            c.not_applicable = Some(format!(
+                "the exact search does not take {} (it takes {}), so its optimum is not this \
+                 model's",
+                names(&kinds),
+                names(&ConstraintTaker::Search.taken())
+            ));
+            None
+        }
+    })
 }
 
 /// When the certificate's search found a tree strictly better than the solver's (or the solver
@@ -239,6 +273,7 @@ fn choose_start(
     counterpart: Option<&Counterpart>,
     train: &Dataset,
     options: &LearnOptions,
+    limits: Option<&SearchConstraints>,
 ) -> Result<ChosenStart> {
     let mode = options.warm_start;
     if mode == WarmStartMode::None {
@@ -271,11 +306,11 @@ fn choose_start(
     let Some(counterpart) = counterpart else {
         return olct_start(formulation, train, greedy, &search_options, mode);
     };
-    let searched = counterpart.search_data(train);
-    let problem = counterpart.search.problem(&searched);
-    let found = dp::solve(&searched, &problem, &search_options)?;
+    let (found, problem) = search_problem(counterpart, limits, train, &search_options)?;
     let described = describe(&found);
-    let greedy_objective = dp::objective_of(&greedy, &searched, &problem);
+    // A greedy tree that breaks the side constraints is no start.
+    let greedy_objective = dp::objective_of(&greedy, &counterpart.search_data(train), &problem)
+        .filter(|_| limits.is_none_or(|l| evaluate(&l.constraints, &greedy).broken.is_empty()));
     let use_search = match (mode, greedy_objective) {
         (WarmStartMode::Best, Some(greedy_objective)) => found.objective < greedy_objective,
         _ => true,
@@ -285,7 +320,7 @@ fn choose_start(
          tree's is {}",
         counterpart.to_model(found.objective),
         greedy_objective.map_or_else(
-            || "outside the problem".to_string(),
+            || "outside the problem (or its side constraints)".to_string(),
             |g| { counterpart.to_model(g).to_string() }
         )
     )];
@@ -378,7 +413,7 @@ fn olct_start(
 /// The certificate of `outcome` (see [`super::certificate`]).
 fn certify(
     formulation: &AnyFormulation,
-    counterpart: &Counterpart,
+    (counterpart, limits): (&Counterpart, Option<&SearchConstraints>),
     train: &Dataset,
     outcome: &Outcome,
     reusable: Option<DpOutcome>,
@@ -392,14 +427,7 @@ fn certify(
     };
     let found = match reusable {
         Some(found) => found,
-        None => {
-            let searched = counterpart.search_data(train);
-            dp::solve(
-                &searched,
-                &counterpart.search.problem(&searched),
-                &search_options(),
-            )?
-        }
+        None => search_problem(counterpart, limits, train, &search_options())?.0,
     };
     let figures = |found: &DpOutcome, counterpart: &Counterpart| SearchFigures {
         termination: found.termination,
@@ -431,9 +459,7 @@ fn certify(
     let all_thresholds = if reduced {
         match counterpart_over_all(formulation, train) {
             Some(all) => {
-                let searched = all.search_data(train);
-                let found =
-                    dp::solve(&searched, &all.search.problem(&searched), &search_options())?;
+                let found = search_problem(&all, limits, train, &search_options())?.0;
                 Some(figures(&found, &all))
             }
             None => None,
@@ -451,6 +477,41 @@ fn certify(
     })
 }
 
+/// The exact search of `counterpart`'s problem on `train` under the side constraints
+/// `limits` (its tree over every feature of `train`), and the problem it solved.
+fn search_problem(
+    counterpart: &Counterpart,
+    limits: Option<&SearchConstraints>,
+    train: &Dataset,
+    options: &DpOptions,
+) -> Result<(DpOutcome, DpProblem)> {
+    let searched = counterpart.search_data(train);
+    let mut problem = counterpart.search.problem(&searched);
+    let rule = match limits {
+        Some(limits) => {
+            limits.limit(&mut problem);
+            limits.rule.clone()
+        }
+        None => FeatureRule::default(),
+    };
+    let mut found = dp::solve_under(&searched, &problem, &rule, options)?.outcome;
+    // Counted on the training rows (not their copies), as every tree a run reports.
+    found.tree.recount_on(train)?;
+    Ok((found, problem))
+}
+
+/// Clips a solver's bound below 0, the least objective of OCT, BinOCT and FlowOCT (errors and
+/// split costs), to 0, the gaps with it, and says so: a bound that cannot hold says nothing
+/// more than 0 does. The note, when it clipped.
+fn clip_bound(report: &mut SolveReport) -> Option<String> {
+    let bound = report.best_bound.filter(|&b| b < 0.0)?;
+    report.best_bound = Some(0.0);
+    (report.abs_gap, report.rel_gap) = crate::solver::gaps(report.objective, Some(0.0));
+    Some(format!(
+        "the solver's bound {bound} is below 0, the least objective any tree has: reported as 0"
+    ))
+}
+
 /// `seconds` after `instant`; `None` when too far to tell (no deadline, in effect).
 fn after(instant: Instant, seconds: f64) -> Option<Instant> {
     Duration::try_from_secs_f64(seconds.max(0.0))
@@ -465,4 +526,23 @@ fn seconds_until(deadline: Option<Instant>) -> Option<f64> {
 
 fn counterpart_over_all(formulation: &AnyFormulation, train: &Dataset) -> Option<Counterpart> {
     counterpart(formulation, train, Some(ThresholdMode::All))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bound_below_zero_is_clipped_with_its_gaps_and_a_note() {
+        let mut report = SolveReport::new("highs", String::new(), &SolveOptions::default());
+        report.objective = Some(212.0);
+        report.best_bound = Some(-3414.0);
+        let note = clip_bound(&mut report).expect("clipped");
+        assert!(note.contains("-3414"), "{note}");
+        assert_eq!(report.best_bound, Some(0.0));
+        assert_eq!((report.abs_gap, report.rel_gap), (Some(212.0), Some(1.0)));
+        report.best_bound = Some(3.0);
+        assert_eq!(clip_bound(&mut report), None);
+        assert_eq!(report.best_bound, Some(3.0));
+    }
 }

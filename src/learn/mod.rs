@@ -18,7 +18,8 @@
 //! - [`outcome`]: what a run produced; [`document`]: the report; [`provenance`]: what a tree
 //!   file records of the run;
 //! - [`missing`]: learning on data with missing values, for every method;
-//! - [`forbidden`]: forbidden features in the exact and sparse searches and the certificate;
+//! - [`search_constraints`]: side constraints in the exact and sparse searches and the
+//!   certificate;
 //! - [`front`]: the front of false positives and false negatives, by the bi-objective search
 //!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
 
@@ -27,7 +28,6 @@ pub mod counterpart;
 pub mod document;
 pub mod dp_search;
 pub mod epsilon;
-pub mod forbidden;
 pub mod front;
 pub mod front_document;
 pub mod milp;
@@ -35,6 +35,7 @@ pub mod milp_method;
 pub mod missing;
 pub mod outcome;
 pub mod provenance;
+pub mod search_constraints;
 pub mod search_line;
 mod search_report;
 pub mod sparse_search;
@@ -176,7 +177,8 @@ pub struct LearnOptions {
     /// contradiction).
     pub break_model_for_tests: bool,
     /// Side constraints (`--constraints` and its flags): every kind for the MILP formulations
-    /// (OLCT aside), forbidden features alone for the exact and sparse searches.
+    /// (OLCT aside), the kinds of [`crate::constraints::ConstraintTaker::Search`] for the exact
+    /// and sparse searches.
     pub constraints: Option<crate::constraints::ConstraintSpec>,
 }
 
@@ -234,18 +236,9 @@ fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
         train.refuse_missing("a model with side constraints")?;
     }
     if let (Some(spec), Method::Dp(_) | Method::Sparse(_)) = (&options.constraints, method) {
-        let forbidden = forbidden::only_forbidden(spec, train)?.map_err(|kinds| {
-            crate::error::Error::parameter(
-                "--constraints",
-                format!(
-                    "the exact and sparse searches take forbidden features only \
-                     (--forbid-feature); {} only the MILP formulations (oct, binoct, flowoct) \
-                     take",
-                    kinds.join(", ")
-                ),
-            )
-        })?;
-        return search_without_forbidden(method, train, &forbidden, options);
+        let limits = search_constraints::SearchConstraints::of(spec, train)?
+            .map_err(|refused| search_constraints::refusal(&refused))?;
+        return search_under(method, train, &limits, options);
     }
     missing::with_copies(
         train,
@@ -261,33 +254,65 @@ fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
     )
 }
 
-/// The exact or sparse search on `train` without its forbidden features (data without missing
-/// values), its trees mapped back to every feature and the returned tree's side constraints
-/// reported.
-fn search_without_forbidden(
+/// The exact or sparse search on `train` (data without missing values) under the side
+/// constraints `limits`, and the returned tree's side constraints reported. A search of a
+/// metric's front, or of a loss of the whole leaf set, takes forbidden features alone: it runs
+/// on the data without them and its trees are mapped back to every feature.
+fn search_under(
     method: &Method,
     train: &Dataset,
-    forbidden: &forbidden::Forbidden,
+    limits: &search_constraints::SearchConstraints,
     options: LearnOptions,
 ) -> Result<Outcome> {
     let options = LearnOptions {
         constraints: None,
         ..options
     };
-    let data = forbidden.kept.data();
-    let outcome = match method {
-        Method::Dp(search) => search.run(data, &options)?,
-        Method::Sparse(search) => search.run(data, &options)?,
+    let (additive, objective) = match method {
+        Method::Dp(search) => (
+            search.params.objective.metric().is_none(),
+            serde_json::to_value(search.params.objective)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+        ),
+        Method::Sparse(search) => (
+            search.takes_limits(),
+            search.params.objective.name().to_string(),
+        ),
         Method::Milp { .. } => {
             return Err(crate::error::Error::Internal(
                 "a MILP formulation takes its side constraints in its model".into(),
             ))
         }
     };
-    let mut outcome =
-        missing::map_outcome(outcome, &|tree| forbidden.kept.original_tree(tree, train))?;
+    let mut outcome = if additive {
+        match method {
+            Method::Dp(search) => search.run_under(train, &options, Some(limits))?,
+            Method::Sparse(search) => search.run_under(train, &options, limits)?,
+            Method::Milp { .. } => unreachable!("refused above"),
+        }
+    } else if limits.only_forbidden() {
+        let kept = crate::tree::kept_features::KeptFeatures::of(train, &limits.rule.forbidden)?;
+        let outcome = match method {
+            Method::Dp(search) => search.run(kept.data(), &options)?,
+            Method::Sparse(search) => search.run(kept.data(), &options)?,
+            Method::Milp { .. } => unreachable!("refused above"),
+        };
+        missing::map_outcome(outcome, &|tree| kept.original_tree(tree, train))?
+    } else {
+        return Err(crate::error::Error::parameter(
+            "--constraints",
+            format!(
+                "--solver {} with --objective {objective} takes forbidden features only, not \
+                 {} (the objectives that count errors take them)",
+                method.name(),
+                limits.beyond_forbidden()
+            ),
+        ));
+    };
     if let Some(tree) = &outcome.tree {
-        outcome.side_constraints = crate::constraints::report(&forbidden.constraints, tree).0;
+        outcome.side_constraints = crate::constraints::report(&limits.constraints, tree).0;
     }
     Ok(outcome)
 }

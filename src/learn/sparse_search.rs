@@ -12,15 +12,19 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, ThresholdMode};
-use crate::dp::{DpTermination, DEFAULT_MEMORY_LIMIT_MB};
+use crate::dp::{
+    self, DpOptions, DpOutcome, DpProblem, DpProgress, DpTermination, DEFAULT_MEMORY_LIMIT_MB,
+};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
+use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{LearnOptions, Outcome, WarmStartMode};
 pub use crate::score::ClassWeight;
 use crate::score::{class_index, class_weight_vector};
-use crate::sparse::{self, Loss, SparseOptions, SparseOutcome, SparseProblem};
+use crate::search_core::ProgressSink;
+use crate::sparse::{self, Loss, SparseOptions, SparseOutcome, SparseProblem, SparseStats};
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// The loss, as `--objective` names it.
@@ -274,6 +278,104 @@ impl SparseSearch {
         Ok(outcome)
     }
 
+    /// Whether the search takes every kind of side constraint the searches take: an additive
+    /// loss (accuracy, balanced, weighted) does; F1 and the AUCs take forbidden features only.
+    pub fn takes_limits(&self) -> bool {
+        matches!(
+            self.params.objective,
+            SparseObjective::Accuracy | SparseObjective::Balanced | SparseObjective::Weighted
+        )
+    }
+
+    /// [`SparseSearch::run`] under the side constraints `limits`, for an additive loss: with
+    /// a depth cap (or the depth `max_leaves - 1`), `loss + lambda * leaves` is the exact
+    /// search's weighted errors plus `lambda * W` per split, plus `lambda * W` once, over the
+    /// total weight `W` (see [`crate::learn::counterpart`]), so the exact search solves it
+    /// under the split budget, the leaf minimum and the rule on features.
+    pub fn run_under(
+        &self,
+        train: &Dataset,
+        options: &LearnOptions,
+        limits: &SearchConstraints,
+    ) -> Result<Outcome> {
+        let copies = train.repeated_by_weight("--solver sparse")?;
+        let problem = self.problem(&copies)?;
+        let weights = problem.loss.class_weights(&copies).ok_or_else(|| {
+            Error::Internal("a loss of the whole leaf set under side constraints".into())
+        })?;
+        let min_leaf = limits.min_leaf_rows.unwrap_or(1);
+        if !train.copies_count_leaf_rows(min_leaf) {
+            return Err(Error::parameter(
+                "--min-leaf-rows",
+                "counts rows, whatever their weights; the sparse search holds a row of weight w \
+                 as w copies and cannot count rows: with row weights it takes no leaf minimum",
+            ));
+        }
+        let depth = match (self.depth, limits.max_splits) {
+            (Some(depth), _) => depth,
+            (None, Some(splits)) => splits.clamp(1, MAX_DEPTH),
+            (None, None) => {
+                return Err(Error::parameter(
+                    "--depth",
+                    format!(
+                        "the sparse search under {} needs a depth cap (--depth D) or max_leaves",
+                        limits.beyond_forbidden()
+                    ),
+                ))
+            }
+        };
+        let total_weight: f64 = copies.labels().iter().map(|&label| weights[label]).sum();
+        let penalty = problem.leaf_penalty * total_weight;
+        let dp_problem = DpProblem {
+            depth,
+            max_splits: limits.max_splits,
+            thresholds: problem.thresholds,
+            class_weights: weights,
+            split_cost: penalty,
+            min_leaf,
+        };
+        let line = SearchLine::start("sparse", options.time_limit, &options.progress);
+        line.say("searching under side constraints");
+        let to_objective = move |cost: f64| (cost + penalty) / total_weight;
+        let sink = line.sink();
+        let search_options = self.options(options);
+        let ruled = dp::solve_under(
+            &copies,
+            &dp_problem,
+            &limits.rule,
+            &DpOptions {
+                time_limit: search_options.time_limit,
+                memory_limit_mb: search_options.memory_limit_mb,
+                interrupt: search_options.interrupt.clone(),
+                progress: ProgressSink::new(move |incumbent, bound| {
+                    sink.publish(to_objective(incumbent), to_objective(bound))
+                }),
+                threads: search_options.threads,
+                ..DpOptions::default()
+            },
+        )?;
+        drop(line);
+        let found = ruled.outcome;
+        let sparse_found = from_exact(found, penalty, total_weight);
+        let problem = SparseProblem {
+            depth: Some(depth),
+            ..problem
+        };
+        let mut outcome = self.outcome(sparse_found, &copies, &problem, options.time_limit);
+        outcome.report.threads = Some(search_options.threads);
+        outcome
+            .notes
+            .extend(crate::learn::dp_search::feature_sets_note(
+                ruled.feature_sets,
+            ));
+        outcome.notes.push(
+            "under side constraints the exact search solves the sparse problem at the depth cap, \
+             the leaf penalty a cost per split"
+                .to_string(),
+        );
+        Ok(outcome)
+    }
+
     /// The outcome of a search that found `found` on `train`.
     pub fn outcome(
         &self,
@@ -333,5 +435,43 @@ impl SparseSearch {
             replaced: None,
             side_constraints: serde_json::Value::Null,
         }
+    }
+}
+
+/// The exact search's outcome `found` of the sparse problem with the penalty `penalty` per
+/// split, in the sparse search's terms: `(cost + penalty) / total_weight`, the loss without the
+/// splits' penalties.
+fn from_exact(found: DpOutcome, penalty: f64, total_weight: f64) -> SparseOutcome {
+    let to_objective = |cost: f64| (cost + penalty) / total_weight;
+    let splits = found.tree.n_splits() as f64;
+    SparseOutcome {
+        objective: to_objective(found.objective),
+        loss: (found.objective - penalty * splits) / total_weight,
+        leaves: found.tree.leaves().len(),
+        lower_bound: to_objective(found.lower_bound),
+        termination: found.termination,
+        seconds: found.seconds,
+        stats: SparseStats {
+            search: "exact_search".to_string(),
+            subproblems: found.stats.subproblems,
+            cache_hits: found.stats.cache_hits,
+            cache_entries: found.stats.cache_entries,
+            cache_evictions: found.stats.cache_evictions,
+            peak_memory_bytes: found.stats.peak_memory_bytes,
+            bound_pruned: found.stats.bound_pruned,
+            initial_objective: to_objective(found.stats.initial_objective),
+            greedy_seconds: found.stats.greedy_seconds,
+            ..SparseStats::default()
+        },
+        trajectory: found
+            .trajectory
+            .iter()
+            .map(|point| DpProgress {
+                seconds: point.seconds,
+                incumbent: to_objective(point.incumbent),
+                bound: to_objective(point.bound),
+            })
+            .collect(),
+        tree: found.tree,
     }
 }

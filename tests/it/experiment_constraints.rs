@@ -94,7 +94,7 @@ fn grids_whose_methods_cannot_take_the_constraints_are_refused() {
         (
             "max_leaf_rows = 5\n",
             "[\"oct\", \"dp\"]",
-            "dp takes forbidden features only; max_leaf_rows only the MILP",
+            "dp does not take max_leaf_rows; only the MILP",
         ),
         (
             "forbidden = [\"x0\"]\n",

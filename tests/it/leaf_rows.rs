@@ -138,7 +138,7 @@ fn the_report_gives_the_rows_of_each_leaf_and_the_searches_refuse_the_bounds() {
     let rows: Vec<u64> = sizes.values().filter_map(|v| v.as_u64()).collect();
     assert_eq!(rows.iter().sum::<u64>(), 14, "{report}");
     assert!(rows.iter().all(|&r| (2..=5).contains(&r)), "{report}");
-    for (solver, flag) in [("dp", "--max-leaf-rows"), ("sparse", "--min-leaf-rows")] {
+    for (solver, flag) in [("dp", "--max-leaf-rows"), ("sparse", "--max-leaf-rows")] {
         crate::common::assert_usage_error(
             &[
                 "solve",
@@ -151,7 +151,7 @@ fn the_report_gives_the_rows_of_each_leaf_and_the_searches_refuse_the_bounds() {
                 "3",
                 "--quiet",
             ],
-            &format!("{} only the MILP formulations", flag[2..].replace('-', "_")),
+            &format!("do not take {}", flag[2..].replace('-', "_")),
         );
     }
     crate::common::assert_usage_error(

@@ -219,7 +219,7 @@ fn every_tree(node: usize, depth: usize, splits: &[(usize, f64)]) -> Vec<OracleT
     trees
 }
 
-/// The minimum objective over every tree of depth <= spec.depth (1 or 2) that `keep` accepts
+/// The minimum objective over every tree of depth <= spec.depth (1 to 3) that `keep` accepts
 /// (given the tree's splits), enumerated tree by tree (side constraints on the whole tree do
 /// not split node by node); `None` when it accepts none.
 pub fn optimum_where(
@@ -228,8 +228,8 @@ pub fn optimum_where(
     keep: &dyn Fn(&OracleTree) -> bool,
 ) -> Option<OracleOptimum> {
     assert!(
-        (1..=2).contains(&spec.depth),
-        "the filtered oracle enumerates depths 1 and 2"
+        (1..=3).contains(&spec.depth),
+        "the filtered oracle enumerates depths 1 to 3"
     );
     let thresholds = spec
         .thresholds

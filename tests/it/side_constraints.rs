@@ -278,8 +278,8 @@ fn bad_sets_and_methods_without_them_exit_2() {
             "`nope` is not a feature",
         ),
         (
-            vec!["--solver", "dp", "--max-features", "1"],
-            "max_features only the MILP formulations",
+            vec!["--solver", "dp", "--max-leaf-rows", "1"],
+            "do not take max_leaf_rows: only the MILP formulations",
         ),
         (
             vec!["--formulation", "olct", "--max-features", "1"],

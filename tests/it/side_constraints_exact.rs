@@ -1,20 +1,23 @@
-//! Forbidden features in the exact and sparse searches and in a MILP's certificate: on small
-//! random data, `dp` and `sparse` under forbidden features reach the optimum of the filtered
-//! exhaustive oracle (every tree that splits on none of them), return a tree over the data's
-//! full feature indexing that uses none of them, and report it; a MILP under forbidden features
-//! gets a certificate verdict, one under any other kind of constraint `not_applicable`.
+//! Side constraints in the exact and sparse searches and in a MILP's start and certificate: on
+//! small random data, `dp` and `sparse` under each kind they take (forbidden features,
+//! `max_features`, `feature_costs` with `budget`, `max_leaves`, `min_leaf_rows`), alone and two
+//! at a time, at depths 1 to 3, on one and two threads, reach the optimum of the exhaustive
+//! oracle filtered tree by tree, return a tree over the data's full feature indexing that meets
+//! them, and report it; each kind changes the optimum on some data. A MILP under those kinds
+//! starts from the search's tree and gets a certificate verdict; under any other kind the
+//! certificate is `not_applicable`, and the searches refuse that kind by name.
 
 use milptree::constraints::{evaluate, ConstraintSpec};
 use milptree::data::Dataset;
 use milptree::formulation::AnyFormulation;
 use milptree::learn::certificate::Verdict;
-use milptree::learn::sparse_search::SparseParams;
-use milptree::learn::{learn, DpParams, DpSearch, LearnOptions, Method};
+use milptree::learn::sparse_search::{SparseObjective, SparseParams};
+use milptree::learn::{learn, DpParams, DpSearch, LearnOptions, Method, WarmStartMode};
 use milptree::solver::SolverKind;
 use milptree::tree::Tree;
 
 use crate::common::random_dataset;
-use crate::oracle::{optimum_where, OracleSpec};
+use crate::oracle::{optimum_where, OracleSpec, OracleTree};
 
 fn forbid(names: &[&str]) -> ConstraintSpec {
     ConstraintSpec {
@@ -134,49 +137,216 @@ fn every_feature_forbidden_leaves_a_single_leaf() {
     );
 }
 
+/// A kind the searches take, with its value for a tree of `depth` on data with features
+/// `x0..x3`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    Forbidden,
+    MaxFeatures,
+    Budget,
+    MaxLeaves,
+    MinLeafRows,
+}
+
+const KINDS: [Kind; 5] = [
+    Kind::Forbidden,
+    Kind::MaxFeatures,
+    Kind::Budget,
+    Kind::MaxLeaves,
+    Kind::MinLeafRows,
+];
+
+const COSTS: [f64; 4] = [2.0, 1.0, 1.0, 3.0];
+
+impl Kind {
+    fn add_to(self, spec: &mut ConstraintSpec, depth: usize) {
+        match self {
+            Kind::Forbidden => spec.forbidden = vec!["x0".to_string()],
+            Kind::MaxFeatures => spec.max_features = Some(1),
+            Kind::Budget => {
+                spec.budget = Some(2.0);
+                spec.feature_costs = (0..4).map(|j| (format!("x{j}"), COSTS[j])).collect();
+            }
+            Kind::MaxLeaves => spec.max_leaves = Some(depth.max(2)),
+            Kind::MinLeafRows => spec.min_leaf_rows = Some(4),
+        }
+    }
+}
+
+/// The oracle's problem and filter for `spec` (features by index `x{j}`).
+fn oracle_of(
+    data: &Dataset,
+    depth: usize,
+    spec: &ConstraintSpec,
+    split_cost: f64,
+) -> (OracleSpec, impl Fn(&OracleTree) -> bool) {
+    let oracle = OracleSpec {
+        split_cost,
+        min_leaf: spec.min_leaf_rows.unwrap_or(1),
+        max_splits: spec.max_leaves.map(|l| l - 1),
+        ..OracleSpec::errors(data, depth)
+    };
+    let spec = spec.clone();
+    let keep = move |tree: &OracleTree| {
+        let mut used: Vec<usize> = tree.iter().map(|&(_, j, _)| j).collect();
+        used.sort_unstable();
+        used.dedup();
+        let forbidden = used
+            .iter()
+            .any(|j| spec.forbidden.contains(&format!("x{j}")));
+        let count = spec.max_features.is_some_and(|k| used.len() > k);
+        let cost: f64 = used.iter().map(|&j| COSTS[j]).sum();
+        let budget = spec.budget.is_some_and(|b| cost > b);
+        !(forbidden || count || budget)
+    };
+    (oracle, keep)
+}
+
+/// Every set of one or two kinds.
+fn kind_sets() -> Vec<Vec<Kind>> {
+    let mut sets: Vec<Vec<Kind>> = KINDS.iter().map(|&k| vec![k]).collect();
+    for (i, &a) in KINDS.iter().enumerate() {
+        for &b in &KINDS[i + 1..] {
+            sets.push(vec![a, b]);
+        }
+    }
+    sets
+}
+
+/// Small data for `depth`: three values a feature at depths 1 and 2, two at depth 3 (so the
+/// oracle enumerates every tree in time).
+fn data_for(seed: u64, depth: usize) -> Dataset {
+    random_dataset(seed, 16, 4, 2, if depth == 3 { 2 } else { 3 })
+}
+
 #[test]
-fn a_milp_under_forbidden_features_is_certified_and_under_a_count_is_not() {
-    let data = random_dataset(12, 14, 3, 2, 4);
+fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
+    let penalty = 0.02;
+    let mut changes = vec![false; KINDS.len()];
+    for seed in [21, 22] {
+        for depth in 1..=3 {
+            let data = data_for(seed, depth);
+            let n = data.n_rows() as f64;
+            let free =
+                optimum_where(&data, &OracleSpec::errors(&data, depth), &|_| true).expect("a leaf");
+            for kinds in kind_sets() {
+                let mut spec = ConstraintSpec::default();
+                for kind in &kinds {
+                    kind.add_to(&mut spec, depth);
+                }
+                let (oracle, keep) = oracle_of(&data, depth, &spec, 0.0);
+                let expected = optimum_where(&data, &oracle, &keep).expect("a leaf meets it");
+                if let [kind] = kinds.as_slice() {
+                    let i = KINDS.iter().position(|k| k == kind).expect("a kind");
+                    changes[i] |= expected.objective > free.objective;
+                }
+                let (sparse_oracle, keep) = oracle_of(&data, depth, &spec, penalty * n);
+                let sparse_expected = optimum_where(&data, &sparse_oracle, &keep)
+                    .map(|o| (o.objective + penalty * n) / n)
+                    .expect("a leaf meets it");
+                for threads in [1, 2] {
+                    let context = format!("seed {seed} depth {depth} {kinds:?} threads {threads}");
+                    let options = LearnOptions {
+                        threads: Some(threads),
+                        ..options(&spec)
+                    };
+                    let dp = Method::Dp(DpSearch {
+                        depth,
+                        params: DpParams::default(),
+                    });
+                    let outcome = learn(&dp, &data, options.clone()).expect(&context);
+                    assert_eq!(
+                        outcome.report.termination,
+                        milptree::solver::Termination::Optimal,
+                        "{context}"
+                    );
+                    let tree = outcome.tree.expect("a tree");
+                    assert_clean(&tree, &outcome.side_constraints, &data, &spec);
+                    assert_eq!(errors(&tree, &data), expected.errors, "dp {context}");
+                    let sparse = SparseParams {
+                        leaf_penalty: penalty,
+                        ..SparseParams::default()
+                    }
+                    .check(Some(depth))
+                    .expect("valid");
+                    let outcome = learn(&Method::Sparse(sparse), &data, options).expect(&context);
+                    let tree = outcome.tree.expect("a tree");
+                    assert_clean(&tree, &outcome.side_constraints, &data, &spec);
+                    let counted =
+                        errors(&tree, &data) as f64 / n + penalty * tree.leaves().len() as f64;
+                    assert!(
+                        (counted - sparse_expected).abs() < 1e-9,
+                        "sparse {context}: {counted}, oracle {sparse_expected}"
+                    );
+                    let reported = outcome.report.objective.expect("an objective");
+                    assert!((reported - counted).abs() < 1e-9, "sparse {context}");
+                }
+            }
+        }
+    }
+    assert_eq!(
+        changes,
+        vec![true; KINDS.len()],
+        "some kind never changes the optimum ({KINDS:?})"
+    );
+}
+
+#[test]
+fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
+    let data = random_dataset(12, 14, 4, 2, 3);
     let method = Method::Milp {
-        formulation: AnyFormulation::from_name(milptree::formulation::FormulationName::Oct, 2)
-            .expect("oct"),
+        formulation: AnyFormulation::from_name(milptree::formulation::FormulationName::FlowOct, 2)
+            .expect("flowoct"),
         solver: SolverKind::Highs,
     };
-    let certified = |spec: &ConstraintSpec| {
-        let outcome = learn(
+    let run = |spec: &ConstraintSpec| {
+        learn(
             &method,
             &data,
             LearnOptions {
                 certify: Some(30.0),
+                warm_start: WarmStartMode::Dp,
                 ..options(spec)
             },
         )
-        .expect("oct");
-        let certificate = outcome.certificate.clone().expect("a certificate");
-        (outcome, certificate)
+        .expect("flowoct")
     };
-    let spec = forbid(&["x0", "x2"]);
-    let (outcome, certificate) = certified(&spec);
-    assert_eq!(
-        certificate.verdict,
-        Verdict::Agrees,
-        "{}",
-        certificate.message
-    );
-    let tree = outcome.tree.expect("a tree");
-    assert_clean(&tree, &outcome.side_constraints, &data, &spec);
-    let oracle = optimum_where(&data, &OracleSpec::errors(&data, 2), &|t| {
-        t.iter().all(|&(_, j, _)| j == 1)
-    })
-    .expect("a leaf");
-    assert_eq!(errors(&tree, &data), oracle.errors);
-    let (_, certificate) = certified(&ConstraintSpec {
-        max_features: Some(1),
+    for spec in [
+        forbid(&["x0", "x2"]),
+        ConstraintSpec {
+            max_leaves: Some(3),
+            min_leaf_rows: Some(3),
+            ..ConstraintSpec::default()
+        },
+        ConstraintSpec {
+            max_features: Some(1),
+            ..forbid(&["x1"])
+        },
+    ] {
+        let outcome = run(&spec);
+        let certificate = outcome.certificate.clone().expect("a certificate");
+        assert_eq!(
+            certificate.verdict,
+            Verdict::Agrees,
+            "{spec:?}: {}",
+            certificate.message
+        );
+        let source = outcome.warm_start_source.clone().unwrap_or_default();
+        assert!(source.starts_with("dp (optimal"), "{spec:?}: {source}");
+        let tree = outcome.tree.expect("a tree");
+        assert_clean(&tree, &outcome.side_constraints, &data, &spec);
+        let (oracle, keep) = oracle_of(&data, 2, &spec, 0.0);
+        let expected = optimum_where(&data, &oracle, &keep).expect("a leaf");
+        assert_eq!(errors(&tree, &data), expected.errors, "{spec:?}");
+    }
+    let outcome = run(&ConstraintSpec {
+        max_leaf_rows: Some(10),
         ..ConstraintSpec::default()
     });
+    let certificate = outcome.certificate.expect("a certificate");
     assert_eq!(certificate.verdict, Verdict::NotApplicable);
     assert!(
-        certificate.message.contains("side constraints"),
+        certificate.message.contains("does not take max_leaf_rows"),
         "{}",
         certificate.message
     );
@@ -184,20 +354,65 @@ fn a_milp_under_forbidden_features_is_certified_and_under_a_count_is_not() {
 
 #[test]
 fn other_kinds_are_refused_by_the_searches_with_their_names() {
-    let data = random_dataset(11, 14, 3, 2, 4);
-    let method = Method::Dp(DpSearch {
+    let data = random_dataset(11, 14, 4, 2, 4);
+    let dp = Method::Dp(DpSearch {
         depth: 1,
         params: DpParams::default(),
     });
-    let spec = ConstraintSpec {
+    let sparse = Method::Sparse(SparseParams::default().check(Some(1)).expect("valid"));
+    let refused: [(&str, &str); 4] = [
+        ("depths", "[depths]\nx1 = [0]\n"),
+        ("max_leaf_rows", "max_leaf_rows = 9\n"),
+        ("rows", "rows = [\"used[j=1] <= 0\"]\n"),
+        ("fairness", "group_column = \"x3\"\nmax_parity_gap = 0.1\n"),
+    ];
+    for (kind, text) in refused {
+        let spec = ConstraintSpec {
+            max_leaves: Some(2),
+            ..toml::from_str(text).expect("toml")
+        };
+        for method in [&dp, &sparse] {
+            let error = learn(method, &data, options(&spec)).expect_err("refused");
+            assert_eq!(error.exit_code(), 2);
+            let message = error.to_string();
+            assert!(
+                message.contains(&format!("do not take {kind}")),
+                "{}: {message}",
+                method.name()
+            );
+        }
+    }
+    // A loss of the whole leaf set takes forbidden features only.
+    let f1 = SparseParams {
+        objective: SparseObjective::F1,
+        ..SparseParams::default()
+    }
+    .check(Some(1))
+    .expect("valid");
+    let leaves = ConstraintSpec {
         max_leaves: Some(2),
-        ..forbid(&["x0"])
+        ..ConstraintSpec::default()
     };
-    let message = learn(&method, &data, options(&spec))
+    let message = learn(&Method::Sparse(f1), &data, options(&leaves))
         .expect_err("refused")
         .to_string();
-    assert!(message.contains("max_leaves"), "{message}");
-    assert!(message.contains("forbidden features only"), "{message}");
+    assert!(
+        message.contains("forbidden features only, not max_leaves"),
+        "{message}"
+    );
+    // The leaf minimum counts rows: with row weights the searches, which count copies, refuse it.
+    let weighted = data
+        .clone()
+        .with_weights((0..data.n_rows()).map(|i| 1.0 + (i % 2) as f64).collect())
+        .expect("weights");
+    let spec = ConstraintSpec {
+        min_leaf_rows: Some(3),
+        ..ConstraintSpec::default()
+    };
+    for method in [&dp, &sparse] {
+        let error = learn(method, &weighted, options(&spec)).expect_err("refused");
+        assert_eq!(error.exit_code(), 2, "{error}");
+    }
 }
 
 #[test]

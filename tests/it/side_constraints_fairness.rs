@@ -365,7 +365,7 @@ fn bad_fairness_settings_and_the_exact_search_exit_2() {
             "0.1",
             "--quiet",
         ],
-        "fairness only the MILP formulations",
+        "do not take fairness: only the MILP formulations",
     );
 }
 

@@ -1,0 +1,346 @@
+//! The exact search under constraints on the features a tree uses ([`FeatureRule`]): features
+//! it may not use at all, at most `K` distinct features, their summed cost within a budget.
+//!
+//! A tree that splits on none of a set of features is a tree over the others, so the search
+//! over the data without those columns is exact for it ([`KeptFeatures`]). Under a count or a
+//! budget, every tree allowed uses a feature set the rule allows, and so lies within one of
+//! the inclusion-largest sets the rule allows; the optimum is the best of the searches over
+//! those sets ([`solve_under`]). The search over every allowed feature comes first: its lower
+//! bound holds for every set, so its tree ends the search when it meets the rule and is
+//! proven optimal, and the sets stop as soon as one reaches that bound. Trees are returned
+//! over the data's own features.
+
+use std::time::Instant;
+
+use crate::data::Dataset;
+use crate::error::{Error, Result};
+use crate::search_core::{Progress as DpProgress, ProgressSink, Termination as DpTermination};
+use crate::tree::kept_features::KeptFeatures;
+use crate::tree::{NodeKind, Split, Tree};
+
+use super::{DpOptions, DpOutcome, DpProblem, DpStats};
+
+/// The most feature sets [`solve_under`] searches one by one.
+pub const MAX_FEATURE_SETS: usize = 100_000;
+
+/// Constraints on the features a tree uses, over the data's features.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FeatureRule {
+    /// Whether each feature is forbidden (a feature beyond the list is allowed).
+    pub forbidden: Vec<bool>,
+    /// At most this many distinct features.
+    pub max_features: Option<usize>,
+    /// The cost of each feature (0 beyond the list).
+    pub costs: Vec<f64>,
+    /// The summed cost of the distinct features used is at most this.
+    pub budget: Option<f64>,
+}
+
+impl FeatureRule {
+    fn allowed(&self, j: usize) -> bool {
+        !self.forbidden.get(j).copied().unwrap_or(false)
+    }
+
+    fn cost(&self, j: usize) -> f64 {
+        self.costs.get(j).copied().unwrap_or(0.0)
+    }
+
+    /// Whether `count` features costing `cost` in all fit the count and the budget (the
+    /// budget with the tolerance the plain evaluation of side constraints gives it).
+    fn fits(&self, count: usize, cost: f64) -> bool {
+        self.max_features.is_none_or(|k| count <= k)
+            && self
+                .budget
+                .is_none_or(|b| cost <= b + 1e-9 * b.abs().max(1.0))
+    }
+
+    /// Whether a tree's distinct features `used` meet the rule.
+    fn admits(&self, used: &[usize]) -> bool {
+        used.iter().all(|&j| self.allowed(j))
+            && self.fits(used.len(), used.iter().map(|&j| self.cost(j)).sum())
+    }
+
+    /// The inclusion-largest sets of allowed features within the count and the budget, over
+    /// `n` features, in lexicographic order; an error past [`MAX_FEATURE_SETS`].
+    pub fn feature_sets(&self, n: usize) -> Result<Vec<Vec<usize>>> {
+        let candidates: Vec<usize> = (0..n)
+            .filter(|&j| self.allowed(j) && self.fits(1, self.cost(j)))
+            .collect();
+        let mut sets = Vec::new();
+        let mut chosen = Vec::new();
+        let mut visits = 0usize;
+        self.walk(&candidates, 0, &mut chosen, &mut sets, &mut visits)?;
+        Ok(sets)
+    }
+
+    fn walk(
+        &self,
+        candidates: &[usize],
+        i: usize,
+        chosen: &mut Vec<usize>,
+        sets: &mut Vec<Vec<usize>>,
+        visits: &mut usize,
+    ) -> Result<()> {
+        *visits += 1;
+        if sets.len() > MAX_FEATURE_SETS || *visits > 64 * MAX_FEATURE_SETS {
+            return Err(Error::parameter(
+                "--constraints",
+                format!(
+                    "max_features and budget allow more than {MAX_FEATURE_SETS} feature sets \
+                     here; the exact search searches each one (the MILP formulations take them)"
+                ),
+            ));
+        }
+        let cost: f64 = chosen.iter().map(|&j| self.cost(j)).sum();
+        let Some(&j) = candidates.get(i) else {
+            // Largest: no candidate left out can join.
+            let largest = candidates
+                .iter()
+                .filter(|j| !chosen.contains(j))
+                .all(|&j| !self.fits(chosen.len() + 1, cost + self.cost(j)));
+            if largest {
+                sets.push(chosen.clone());
+            }
+            return Ok(());
+        };
+        if self.fits(chosen.len() + 1, cost + self.cost(j)) {
+            chosen.push(j);
+            self.walk(candidates, i + 1, chosen, sets, visits)?;
+            chosen.pop();
+        }
+        self.walk(candidates, i + 1, chosen, sets, visits)
+    }
+}
+
+/// The distinct features a tree splits on (axis-aligned splits).
+fn features_used(tree: &Tree) -> Vec<usize> {
+    let mut used: Vec<usize> = tree
+        .nodes()
+        .filter_map(|(_, node)| match &node.kind {
+            NodeKind::Split(Split::Axis { feature, .. }) => Some(*feature),
+            _ => None,
+        })
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    used
+}
+
+/// A search under a [`FeatureRule`]: its outcome (the tree over the data's features) and the
+/// feature sets searched one by one (0 without a count or budget).
+#[derive(Debug, Clone)]
+pub struct RuledOutcome {
+    pub outcome: DpOutcome,
+    pub feature_sets: usize,
+}
+
+/// The search of `problem` on `data` without the features `dropped`, its tree over every
+/// feature of `data`.
+fn solve_without(
+    data: &Dataset,
+    problem: &DpProblem,
+    dropped: &[bool],
+    options: &DpOptions,
+) -> Result<DpOutcome> {
+    if !dropped.iter().any(|&d| d) {
+        return super::solve(data, problem, options);
+    }
+    let kept = KeptFeatures::of(data, dropped)?;
+    let mut found = super::solve(kept.data(), problem, options)?;
+    found.tree = kept.original_tree(&found.tree, data)?;
+    Ok(found)
+}
+
+/// The optimal tree of `problem` on `data` under `rule` (see the module documentation), or
+/// the best within the limits of `options`, with a lower bound that holds for every tree the
+/// rule allows.
+pub fn solve_under(
+    data: &Dataset,
+    problem: &DpProblem,
+    rule: &FeatureRule,
+    options: &DpOptions,
+) -> Result<RuledOutcome> {
+    let n = data.n_features();
+    let forbidden: Vec<bool> = (0..n).map(|j| !rule.allowed(j)).collect();
+    let binding = rule.max_features.is_some() || rule.budget.is_some();
+    let free = solve_without(data, problem, &forbidden, options)?;
+    if !binding || (free.is_optimal() && rule.admits(&features_used(&free.tree))) {
+        return Ok(RuledOutcome {
+            outcome: free,
+            feature_sets: 0,
+        });
+    }
+    let sets = rule.feature_sets(n)?;
+    let start = Instant::now();
+    let elapsed_before = free.seconds;
+    let tol = 1e-9 * free.objective.abs().max(1.0);
+    let floor = free.lower_bound;
+    let mut stats = free.stats.clone();
+    let publish = |best: f64, bound: f64| options.progress.publish(best, bound);
+    let mut best: Option<DpOutcome> = rule
+        .admits(&features_used(&free.tree))
+        .then(|| free.clone());
+    let mut least_bound = f64::INFINITY;
+    let mut searched = 0;
+    let mut stopped = None;
+    for set in &sets {
+        if best.as_ref().is_some_and(|b| b.objective <= floor + tol) {
+            break;
+        }
+        let spent = elapsed_before + start.elapsed().as_secs_f64();
+        let time_limit = match options.time_limit {
+            Some(limit) if spent >= limit => {
+                stopped = Some(DpTermination::TimeLimit);
+                break;
+            }
+            limit => limit.map(|l| l - spent),
+        };
+        let dropped: Vec<bool> = (0..n).map(|j| !set.contains(&j)).collect();
+        let found = solve_without(
+            data,
+            problem,
+            &dropped,
+            &DpOptions {
+                time_limit,
+                progress: ProgressSink::default(),
+                upper_bound: None,
+                ..options.clone()
+            },
+        )?;
+        searched += 1;
+        stats.absorb(&found.stats);
+        least_bound = least_bound.min(found.lower_bound);
+        let termination = found.termination;
+        if best
+            .as_ref()
+            .is_none_or(|b| found.objective < b.objective - tol)
+        {
+            best = Some(found);
+        }
+        if let Some(b) = &best {
+            publish(b.objective, floor.min(least_bound));
+        }
+        if termination != DpTermination::Optimal {
+            stopped = Some(termination);
+            break;
+        }
+    }
+    let best = match best {
+        Some(best) => best,
+        // Nothing searched in time: the single leaf (no feature) meets every rule.
+        None => solve_without(
+            data,
+            problem,
+            &vec![true; n],
+            &DpOptions {
+                time_limit: None,
+                progress: ProgressSink::default(),
+                upper_bound: None,
+                ..options.clone()
+            },
+        )?,
+    };
+    let seconds = elapsed_before + start.elapsed().as_secs_f64();
+    let run = SetsRun {
+        every_set: searched == sets.len(),
+        least_bound,
+        stopped,
+    };
+    Ok(RuledOutcome {
+        outcome: settle(best, &free, &run, tol, seconds, stats),
+        feature_sets: searched,
+    })
+}
+
+/// What the searches over the feature sets found.
+struct SetsRun {
+    /// Whether every set was searched.
+    every_set: bool,
+    /// The least lower bound of the sets searched.
+    least_bound: f64,
+    /// How the set searched last stopped, when it stopped short.
+    stopped: Option<DpTermination>,
+}
+
+/// `best`, the best tree of the sets (or of the search over every allowed feature, `free`),
+/// as the outcome of the whole search: optimal when it reaches `free`'s bound (which holds for
+/// every set) or every set was searched to the end; otherwise bounded by the least bound of the
+/// sets searched and, when some were not, by `free`'s.
+fn settle(
+    mut best: DpOutcome,
+    free: &DpOutcome,
+    run: &SetsRun,
+    tol: f64,
+    seconds: f64,
+    mut stats: DpStats,
+) -> DpOutcome {
+    let floor = free.lower_bound;
+    let reached = best.objective <= floor + tol;
+    let optimal = reached || (run.every_set && run.stopped.is_none());
+    let bound = if run.every_set {
+        run.least_bound
+    } else {
+        run.least_bound.min(floor)
+    };
+    best.lower_bound = if optimal {
+        best.objective
+    } else {
+        bound.min(best.objective)
+    };
+    best.termination = if optimal {
+        DpTermination::Optimal
+    } else {
+        run.stopped.unwrap_or(DpTermination::TimeLimit)
+    };
+    best.seconds = seconds;
+    stats.initial_objective = free.stats.initial_objective;
+    best.stats = stats;
+    best.trajectory = vec![
+        DpProgress {
+            seconds: 0.0,
+            incumbent: free.stats.initial_objective,
+            bound: 0.0,
+        },
+        DpProgress {
+            seconds,
+            incumbent: best.objective,
+            bound: best.lower_bound,
+        },
+    ];
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_sets_within_a_count_and_a_budget() {
+        let count = FeatureRule {
+            forbidden: vec![false, true, false, false],
+            max_features: Some(2),
+            ..FeatureRule::default()
+        };
+        assert_eq!(
+            count.feature_sets(4).expect("few"),
+            vec![vec![0, 2], vec![0, 3], vec![2, 3]]
+        );
+        let budget = FeatureRule {
+            costs: vec![2.0, 1.0, 1.0, 5.0],
+            budget: Some(3.0),
+            ..FeatureRule::default()
+        };
+        assert_eq!(
+            budget.feature_sets(4).expect("few"),
+            vec![vec![0, 1], vec![0, 2], vec![1, 2]]
+        );
+        let none = FeatureRule {
+            max_features: Some(0),
+            ..FeatureRule::default()
+        };
+        assert_eq!(
+            none.feature_sets(3).expect("one"),
+            vec![Vec::<usize>::new()]
+        );
+    }
+}
