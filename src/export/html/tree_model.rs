@@ -151,10 +151,13 @@ impl<'a> Rows<'a> {
     }
 }
 
+/// Per node (indexed by id): its rows of each class, and their weight.
+type RoutedCounts = (Vec<Vec<usize>>, Vec<Vec<f64>>);
+
 /// Per node (indexed by id), routing `rows` by the tree's own rule: the rows of each class and
 /// their weight; `None` without weights or labels. (A tree file's own counts are the classes'
 /// weights when every row weight is whole, so the rows are counted here.)
-fn weighted_counts(tree: &Tree, rows: &Rows<'_>) -> Option<(Vec<Vec<usize>>, Vec<Vec<f64>>)> {
+fn weighted_counts(tree: &Tree, rows: &Rows<'_>) -> Option<RoutedCounts> {
     let (weights, labels) = (rows.weights?, rows.labels?);
     let n_classes = tree.classes().len();
     let size = tree.nodes().map(|(id, _)| id + 1).max().unwrap_or(1);
