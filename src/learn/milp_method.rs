@@ -29,6 +29,7 @@ use crate::learn::certificate::{
 use crate::learn::counterpart::{counterpart, Counterpart};
 use crate::learn::forbidden;
 use crate::learn::milp::{self, MilpOptions};
+use crate::learn::search_rows::{DpBounds, SearchRowSource};
 use crate::learn::{LearnOptions, Outcome, ReplacedTree, WarmStartMode};
 use crate::solver::{SolveOptions, SolverKind, Termination};
 use crate::tree::kept_features::KeptFeatures;
@@ -75,6 +76,14 @@ pub fn run(
     };
     let mut chosen = choose_start(formulation, counterpart.as_ref(), searched, &options)?;
     chosen.tree = back(chosen.tree)?;
+    let search_rows = search_row_source(
+        formulation,
+        train,
+        searched,
+        chosen.search.as_ref(),
+        &options,
+        &mut chosen.notes,
+    )?;
     let certifiable = counterpart
         .as_ref()
         .is_some_and(|c| c.not_applicable.is_none());
@@ -108,6 +117,7 @@ pub fn run(
             warm_start_mode: options.warm_start,
             start_is_optimal: chosen.optimal,
             bound_below_for_tests: options.break_model_for_tests,
+            search_rows,
             constraints: options.constraints.clone(),
         },
     )?;
@@ -220,6 +230,70 @@ pub fn adopt_certificate_tree(
         objective: previous,
     });
     outcome.evaluated_objective = Some(objective);
+}
+
+/// The share of the time limit the rows of the exact search may take (`--dp-bounds`): the
+/// search for the problem's bound when the warm start ran none, then the root splits'
+/// subtrees.
+pub const SEARCH_ROWS_SHARE: f64 = 0.1;
+
+/// What the model's rows from the exact search are made from (see [`super::search_rows`]), or
+/// `None`: none asked for, or the search does not solve a relaxation of the model's problem
+/// (OLCT; row weights it cannot repeat). `searched` is the data the warm start's search ran on
+/// (`train` without its forbidden features, when those are the only side constraints), `found`
+/// that search, whose bound is reused.
+fn search_row_source(
+    formulation: &AnyFormulation,
+    train: &Dataset,
+    searched: &Dataset,
+    found: Option<&DpOutcome>,
+    options: &LearnOptions,
+    notes: &mut Vec<String>,
+) -> Result<Option<SearchRowSource>> {
+    if options.dp_bounds == DpBounds::None {
+        return Ok(None);
+    }
+    // The counterpart without side constraints: its search's bounds hold for every tree, so
+    // for every constrained tree too; only what the search does not solve (row weights that are
+    // not whole, a leaf minimum over weighted rows) stops the rows.
+    let Some(counterpart) = counterpart(formulation, train, None) else {
+        return Ok(None);
+    };
+    if let Some(why) = &counterpart.not_applicable {
+        notes.push(format!(
+            "no rows from the exact search (--dp-bounds): {why}"
+        ));
+        return Ok(None);
+    }
+    let started = Instant::now();
+    let share = options.time_limit.map(|limit| limit * SEARCH_ROWS_SHARE);
+    let deadline = share.and_then(|share| after(started, share));
+    let (lower_bound, search_seconds) = match found {
+        Some(found) => (found.lower_bound, 0.0),
+        None => {
+            let data = counterpart.search_data(searched);
+            let found = dp::solve(
+                &data,
+                &counterpart.search.problem(&data),
+                &DpOptions {
+                    time_limit: share,
+                    interrupt: options.interrupt.clone(),
+                    ..DpOptions::default()
+                },
+            )?;
+            (found.lower_bound, found.seconds)
+        }
+    };
+    Ok(Some(SearchRowSource {
+        families: options.dp_bounds,
+        data: counterpart.search_data(train).into_owned(),
+        counterpart,
+        lower_bound,
+        search_seconds,
+        deadline,
+        interrupt: options.interrupt.clone(),
+        raised_for_tests: options.raise_dp_bounds_for_tests,
+    }))
 }
 
 /// The warm start a run starts from.
