@@ -76,10 +76,13 @@ pub fn run(
     };
     let mut chosen = choose_start(formulation, counterpart.as_ref(), searched, &options)?;
     chosen.tree = back(chosen.tree)?;
+    // The search solves the model's own problem without side constraints, or under forbidden
+    // features alone (on the data without them).
+    let models_problem = options.constraints.is_none() || kept.is_some();
     let search_rows = search_row_source(
         formulation,
         train,
-        searched,
+        (searched, models_problem),
         chosen.search.as_ref(),
         &options,
         &mut chosen.notes,
@@ -240,12 +243,14 @@ pub const SEARCH_ROWS_SHARE: f64 = 0.1;
 /// What the model's rows from the exact search are made from (see [`super::search_rows`]), or
 /// `None`: none asked for, or the search does not solve a relaxation of the model's problem
 /// (OLCT; row weights it cannot repeat). `searched` is the data the warm start's search ran on
-/// (`train` without its forbidden features, when those are the only side constraints), `found`
-/// that search, whose bound is reused.
+/// (`train` without its forbidden features, when those are the only side constraints), and
+/// whether the search's problem on it is the model's; `found` that search, whose bound is
+/// reused. The split row is left out when the objective row dominates it: the search proved
+/// the model's own optimum, which every root split's bound is at least.
 fn search_row_source(
     formulation: &AnyFormulation,
     train: &Dataset,
-    searched: &Dataset,
+    (searched, models_problem): (&Dataset, bool),
     found: Option<&DpOutcome>,
     options: &LearnOptions,
     notes: &mut Vec<String>,
@@ -268,8 +273,8 @@ fn search_row_source(
     let started = Instant::now();
     let share = options.time_limit.map(|limit| limit * SEARCH_ROWS_SHARE);
     let deadline = share.and_then(|share| after(started, share));
-    let (lower_bound, search_seconds) = match found {
-        Some(found) => (found.lower_bound, 0.0),
+    let (lower_bound, search_seconds, optimal) = match found {
+        Some(found) => (found.lower_bound, 0.0, found.is_optimal()),
         None => {
             let data = counterpart.search_data(searched);
             let found = dp::solve(
@@ -281,11 +286,22 @@ fn search_row_source(
                     ..DpOptions::default()
                 },
             )?;
-            (found.lower_bound, found.seconds)
+            (found.lower_bound, found.seconds, found.is_optimal())
         }
     };
+    let families = match options.dp_bounds {
+        DpBounds::All if optimal && models_problem => {
+            notes.push(
+                "--dp-bounds all: the exact search proved the model's optimum, so the objective \
+                 row dominates the root splits' row, which is left out"
+                    .to_string(),
+            );
+            DpBounds::Objective
+        }
+        given => given,
+    };
     Ok(Some(SearchRowSource {
-        families: options.dp_bounds,
+        families,
         data: counterpart.search_data(train).into_owned(),
         counterpart,
         lower_bound,
