@@ -61,12 +61,13 @@ fn main() -> milptree::Result<()> {
             counterpart,
             data: data.clone(),
             lower_bound: 0.0,
+            upper_bound: f64::INFINITY,
             search_seconds: 0.0,
             deadline: None,
             interrupt: None,
             raised_for_tests: 0.0,
         };
-        let rows = SearchRows::make(&source, built.root_splits.clone())?;
+        let rows = SearchRows::make(&source, &built.mip, built.root_splits.clone())?;
         let with_rows = rows.added_to(&built.mip).relaxed();
         let solved_with_rows = solve(&with_rows, SolverKind::Highs, &options)?;
         // OCT's objective is the errors over the baseline's: back to errors.

@@ -152,7 +152,7 @@ where
     let search_rows = options
         .search_rows
         .as_ref()
-        .map(|source| SearchRows::make(source, built.root_splits()))
+        .map(|source| SearchRows::make(source, built.mip(), built.root_splits()))
         .transpose()?;
     let mut solve = options.solve;
     if solve.integrality_tolerance.is_none() {

@@ -273,8 +273,8 @@ fn search_row_source(
     let started = Instant::now();
     let share = options.time_limit.map(|limit| limit * SEARCH_ROWS_SHARE);
     let deadline = share.and_then(|share| after(started, share));
-    let (lower_bound, search_seconds, optimal) = match found {
-        Some(found) => (found.lower_bound, 0.0, found.is_optimal()),
+    let (lower_bound, upper_bound, search_seconds, optimal) = match found {
+        Some(found) => (found.lower_bound, found.objective, 0.0, found.is_optimal()),
         None => {
             let data = counterpart.search_data(searched);
             let found = dp::solve(
@@ -286,7 +286,12 @@ fn search_row_source(
                     ..DpOptions::default()
                 },
             )?;
-            (found.lower_bound, found.seconds, found.is_optimal())
+            (
+                found.lower_bound,
+                found.objective,
+                found.seconds,
+                found.is_optimal(),
+            )
         }
     };
     let families = match options.dp_bounds {
@@ -305,6 +310,7 @@ fn search_row_source(
         data: counterpart.search_data(train).into_owned(),
         counterpart,
         lower_bound,
+        upper_bound,
         search_seconds,
         deadline,
         interrupt: options.interrupt.clone(),

@@ -111,6 +111,10 @@ pub struct SearchRowSource {
     pub data: Dataset,
     /// The search's proven lower bound of the problem, in its units.
     pub lower_bound: f64,
+    /// The objective of the search's best tree, in its units: an upper bound of the problem
+    /// without side constraints, at which every split's bound is capped (a bound past it
+    /// means the split cannot beat that tree; the cap keeps the coefficients in range).
+    pub upper_bound: f64,
     /// Seconds the search for `lower_bound` took (0 when the warm start's search gave it).
     pub search_seconds: f64,
     /// When the subtrees of the root splits stop being searched.
@@ -140,7 +144,14 @@ pub struct SearchRowsReport {
     pub least_split_bound: Option<f64>,
     /// Seconds spent searching for the rows (the problem's bound and the root's splits).
     pub seconds: f64,
+    /// Why no row was added although some were asked for, if so.
+    #[serde(default)]
+    pub left_out: Option<String>,
 }
+
+/// The largest coefficient a row may have: HiGHS refuses a model with a matrix value past it
+/// (its `large_matrix_value`).
+const LARGEST_COEFFICIENT: f64 = 1e15;
 
 /// One row: the objective at least `bound` (constant and terms over the model's variables).
 #[derive(Debug, Clone)]
@@ -157,9 +168,13 @@ pub struct SearchRows {
 }
 
 impl SearchRows {
-    /// The rows for a model of objective `objective`, whose root's choices are `root` (no
-    /// split row without them).
-    pub fn make(source: &SearchRowSource, root: Option<RootSplits>) -> Result<SearchRows> {
+    /// The rows for the model `mip`, whose root's choices are `root` (no split row without
+    /// them). None when the objective has a coefficient past what a solver takes in a row.
+    pub fn make(
+        source: &SearchRowSource,
+        mip: &MipModel,
+        root: Option<RootSplits>,
+    ) -> Result<SearchRows> {
         let started = Instant::now();
         let c = &source.counterpart;
         let raise = source.raised_for_tests;
@@ -180,7 +195,24 @@ impl SearchRows {
             lower_bound,
             least_split_bound: None,
             seconds: source.search_seconds,
+            left_out: None,
         };
+        let largest = mip
+            .objective_terms()
+            .iter()
+            .map(|&(_, c)| c.abs())
+            .fold(0.0, f64::max);
+        if largest > LARGEST_COEFFICIENT {
+            report.objective_rows = 0;
+            report.left_out = Some(format!(
+                "the objective has a coefficient of {largest}, past what a solver takes in a row \
+                 ({LARGEST_COEFFICIENT})"
+            ));
+            return Ok(SearchRows {
+                rows: Vec::new(),
+                report,
+            });
+        }
         if let (true, Some(root)) = (source.families.splits(), root) {
             let bounds = RootBounds::new(source)?;
             let mut bound = Expression::default();
@@ -193,12 +225,13 @@ impl SearchRows {
                         source.lower_bound
                     }
                 };
-                let value = c.to_model(value + raise);
+                let value = c.to_model(value.min(source.upper_bound) + raise);
                 least = least.min(value);
                 bound += value * chosen.clone();
             }
             if let Some(leaf) = &root.leaf {
-                let value = c.to_model(bounds.leaf_cost(&bounds.all) + raise);
+                let cost = bounds.leaf_cost(&bounds.all).min(source.upper_bound);
+                let value = c.to_model(cost + raise);
                 least = least.min(value);
                 bound += value * leaf.clone();
             }
