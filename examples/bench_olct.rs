@@ -51,6 +51,7 @@ fn main() -> milptree::Result<()> {
             warm_start_mode: WarmStartMode::Greedy,
             start_is_optimal: false,
             bound_below_for_tests: false,
+            search_rows: None,
             constraints: None,
         },
     )?;

@@ -1,6 +1,8 @@
 //! The LP relaxation bound at the root of each MILP formulation that minimises training errors
 //! (OCT, BinOCT with every midpoint, FlowOCT) on one dataset and depth, in training errors, next
-//! to the exact optimum: how much each model's relaxation knows before branching. Run by
+//! to the exact optimum: how much each model's relaxation knows before branching; and the same
+//! with the exact search's row over the root's splits (`--dp-bounds splits`; with the
+//! `objective` row the bound is at least the search's, the optimum once it finishes). Run by
 //! `scripts/bench-milp` (`BENCH_ROOT_BOUNDS=1`).
 //!
 //! Usage: `root_bounds DATA.csv DEPTH`; prints one JSON line.
@@ -10,7 +12,9 @@ use std::path::PathBuf;
 use milptree::data::{read_dataset, TargetColumn};
 use milptree::dp::{self, DpOptions, DpProblem};
 use milptree::formulation::{AnyFormulation, FormulationName, FormulationParams};
+use milptree::learn::counterpart::counterpart;
 use milptree::learn::dp_search::baseline_errors;
+use milptree::learn::search_rows::{DpBounds, SearchRowSource, SearchRows};
 use milptree::solver::{solve, SolveOptions, SolverKind};
 use serde_json::json;
 
@@ -44,16 +48,28 @@ fn main() -> milptree::Result<()> {
         let formulation: AnyFormulation =
             FormulationParams::from_json(name, &params)?.check(depth)?;
         let built = formulation.build(&data, false)?;
-        let relaxed = built.mip.relaxed();
-        let solved = solve(
-            &relaxed,
-            SolverKind::Highs,
-            &SolveOptions {
-                time_limit: Some(120.0),
-                threads: Some(1),
-                ..SolveOptions::default()
-            },
-        )?;
+        let options = SolveOptions {
+            time_limit: Some(120.0),
+            threads: Some(1),
+            ..SolveOptions::default()
+        };
+        let solved = solve(&built.mip.relaxed(), SolverKind::Highs, &options)?;
+        let counterpart = counterpart(&formulation, &data, None)
+            .ok_or_else(|| milptree::Error::Internal("no counterpart".into()))?;
+        let source = SearchRowSource {
+            families: DpBounds::Splits,
+            counterpart,
+            data: data.clone(),
+            lower_bound: 0.0,
+            upper_bound: f64::INFINITY,
+            search_seconds: 0.0,
+            deadline: None,
+            interrupt: None,
+            raised_for_tests: 0.0,
+        };
+        let rows = SearchRows::make(&source, &built.mip, built.root_splits.clone())?;
+        let with_rows = rows.added_to(&built.mip).relaxed();
+        let solved_with_rows = solve(&with_rows, SolverKind::Highs, &options)?;
         // OCT's objective is the errors over the baseline's: back to errors.
         let scale = if name == FormulationName::Oct {
             baseline_errors(&data, &vec![1.0; data.n_classes()])
@@ -64,6 +80,9 @@ fn main() -> milptree::Result<()> {
             name.to_string(),
             json!({
                 "bound": solved.report.objective.map(|b| b * scale),
+                "bound_with_split_rows": solved_with_rows.report.objective.map(|b| b * scale),
+                "least_split_bound": rows.report.least_split_bound.map(|b| b * scale),
+                "split_rows_seconds": rows.report.seconds,
                 "seconds": solved.report.seconds,
                 "variables": built.mip.size().variables,
             }),

@@ -54,6 +54,8 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
         warm_start: args.model.warm_start(),
         certify: args.certify.certify.0,
         break_model_for_tests: false,
+        dp_bounds: args.certify.dp_bounds,
+        raise_dp_bounds_for_tests: 0.0,
         constraints: args.model.constraints.spec()?,
     };
     options.check()?;

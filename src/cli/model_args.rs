@@ -20,6 +20,7 @@ use crate::formulation::flowoct::FlowOctParams;
 use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
 use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
+use crate::learn::search_rows::DpBounds;
 use crate::learn::sparse_search::{ClassWeight, SparseObjective};
 use crate::learn::{DpObjective, DpParams, Method, SparseParams, WarmStartMode};
 use crate::solver::SolverKind;
@@ -437,6 +438,16 @@ pub struct CertifyArgs {
     /// objective the search lacks.
     #[arg(long, default_value = "5", value_name = "SECONDS|off", value_parser = parse_certify)]
     pub certify: Certify,
+    /// [oct, binoct, flowoct] Rows from the exact search that bound the objective from below:
+    /// `objective` (at least the search's lower bound), `splits` (at least each root split's
+    /// bound, when the root takes it), `all` or `none`. Valid under every side constraint; the
+    /// search's time counts against --time-limit.
+    #[arg(long, default_value = "all", value_name = "none|objective|splits|all", value_parser = parse_dp_bounds)]
+    pub dp_bounds: DpBounds,
+}
+
+fn parse_dp_bounds(text: &str) -> std::result::Result<DpBounds, String> {
+    text.parse().map_err(|e: Error| e.to_string())
 }
 
 impl OptionGroup for CertifyArgs {

@@ -163,6 +163,8 @@ fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
         warm_start: args.model.warm_start(),
         certify: args.certify.certify.0,
         break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),
+        dp_bounds: args.certify.dp_bounds,
+        raise_dp_bounds_for_tests: 0.0,
         constraints: args.model.constraints.spec()?,
     })
 }

@@ -177,6 +177,9 @@ pub struct AnyBuilt {
     pub integrality_tolerance: Option<f64>,
     /// The greedy warm start, encoded, when asked for.
     pub warm_start: Option<Encoded>,
+    /// The root's choices, for rows that bound the objective by each (see
+    /// [`BuiltModel::root_splits`]).
+    pub root_splits: Option<super::RootSplits>,
 }
 
 /// The model of [`AnyFormulation::build_with_max_false_positives`].
@@ -207,6 +210,7 @@ fn bounded_false_positives<F: ClassErrors>(
         mip,
         integrality_tolerance: built.integrality_tolerance(),
         warm_start: None,
+        root_splits: None,
     })
 }
 
@@ -289,6 +293,7 @@ impl AnyFormulation {
                 roles: built.variable_roles(),
                 mip: built.mip().clone(),
                 integrality_tolerance: built.integrality_tolerance(),
+                root_splits: built.root_splits(),
                 warm_start,
             })
         })
@@ -320,6 +325,7 @@ impl AnyFormulation {
                 roles: built.variable_roles(),
                 mip: built.mip().clone(),
                 integrality_tolerance: built.integrality_tolerance(),
+                root_splits: built.root_splits(),
                 warm_start,
             })
         })

@@ -89,6 +89,13 @@ pub trait BuiltModel {
     fn leaf_rows(&self) -> Option<leaf_rows::LeafRowSource> {
         None
     }
+    /// The root's candidate splits and its leaf as expressions of the model's variables,
+    /// exactly one of them 1 in every integer solution, for the rows that bound the objective
+    /// by the exact search's bound of each root split; `None` for a model that does not take
+    /// them.
+    fn root_splits(&self) -> Option<RootSplits> {
+        None
+    }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's
     /// refinement). Returns the final tree and a report of what was done; by default nothing.
     fn post_process(&self, tree: Tree) -> Result<(Tree, serde_json::Value)> {
@@ -114,6 +121,24 @@ pub enum StartKind {
     Heuristic,
     /// A tree the exact search proved optimal for the model's objective.
     Optimal,
+}
+
+/// What a root split sends left: `x_feature <= threshold` (a model's candidate), or any
+/// threshold of the feature (a model whose threshold is a continuous or encoded column).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RootSplit {
+    Threshold { feature: usize, threshold: f64 },
+    AnyThreshold { feature: usize },
+}
+
+/// The root's choices in a model (see [`BuiltModel::root_splits`]): each candidate split with
+/// the expression that is 1 when the root takes it, and the expression that is 1 when the root
+/// is a leaf (`None` when the model's root always splits, a split that may send every row one
+/// way). In every integer solution exactly one of them is 1.
+#[derive(Debug, Clone)]
+pub struct RootSplits {
+    pub splits: Vec<(RootSplit, Expression)>,
+    pub leaf: Option<Expression>,
 }
 
 /// A tree encoded as a warm start.

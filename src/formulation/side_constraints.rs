@@ -243,6 +243,10 @@ impl<B: BuiltModel> BuiltModel for ConstrainedModel<B> {
         self.inner.feature_usage()
     }
 
+    fn root_splits(&self) -> Option<crate::formulation::RootSplits> {
+        self.inner.root_splits()
+    }
+
     fn post_process(&self, tree: Tree) -> Result<(Tree, serde_json::Value)> {
         self.inner.post_process(tree)
     }

@@ -13,6 +13,7 @@ use crate::dp::DpStats;
 use crate::error::{Error, Result};
 use crate::learn::certificate::Certificate;
 use crate::learn::dp_search::FrontSummary;
+use crate::learn::search_rows::SearchRowsReport;
 use crate::learn::{DecodeMismatch, Outcome, TreeSource, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
@@ -101,6 +102,15 @@ pub struct SolveDocument {
     pub report: SolveReport,
     pub model_size: Option<ModelSize>,
     pub build_seconds: Option<f64>,
+    /// The exact search's rows the MILP was solved with (`--dp-bounds`): which, how many, and
+    /// the bounds they carry; `null` without them.
+    #[serde(default)]
+    pub search_rows: Option<SearchRowsReport>,
+    /// What the solver's bound rests on: `solver` (its own proof), `solver_with_search_rows`
+    /// (a proof that uses the rows of the exact search, whose own bound goes with it in
+    /// `search_rows`), `search` (the exact and sparse searches); `null` without a bound.
+    #[serde(default)]
+    pub bound_source: Option<String>,
     /// Wall seconds of the whole command, from reading the data to the report (`seconds` is the
     /// solve's alone); set by the command line.
     #[serde(default)]
@@ -166,6 +176,24 @@ pub struct SolveDocument {
     pub front: Option<FrontSummary>,
 }
 
+/// What `outcome`'s bound rests on (see [`SolveDocument::bound_source`]).
+fn bound_source(outcome: &Outcome) -> Option<String> {
+    outcome.report.best_bound?;
+    let rows = outcome
+        .model
+        .as_ref()
+        .and_then(|m| m.search_rows.as_ref())
+        .map_or(0, |r| r.objective_rows + r.split_rows);
+    Some(
+        match (&outcome.model, rows) {
+            (None, _) => "search",
+            (Some(_), 0) => "solver",
+            (Some(_), _) => "solver_with_search_rows",
+        }
+        .to_string(),
+    )
+}
+
 /// The training errors of `tree` on `train`, each costing its row's weight (1 without weights).
 pub fn weighted_errors(tree: &Tree, train: &Dataset) -> f64 {
     tree.predict(train.rows())
@@ -202,8 +230,10 @@ impl SolveDocument {
             depth: outcome.depth,
             data: DataBlock::new(path, sets, seed, test_fraction),
             report,
-            model_size: outcome.model.map(|m| m.size),
-            build_seconds: outcome.model.map(|m| m.build_seconds),
+            model_size: outcome.model.as_ref().map(|m| m.size),
+            build_seconds: outcome.model.as_ref().map(|m| m.build_seconds),
+            search_rows: outcome.model.as_ref().and_then(|m| m.search_rows.clone()),
+            bound_source: bound_source(outcome),
             command_seconds: None,
             warm_start_mode: outcome.warm_start_mode,
             solver_options: outcome.solver_options.clone(),

@@ -19,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::formulation::side_constraints::Constrained;
 use crate::formulation::{AnyFormulation, BuiltModel, Formulation, StartKind};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+use crate::learn::search_rows::{SearchRowSource, SearchRows};
 use crate::learn::WarmStartMode;
 use crate::mip::build_clock::{BuildClock, Stopped, TIME_LIMIT_OPTION};
 use crate::mip::RowSense;
@@ -69,6 +70,8 @@ pub struct MilpOptions {
     /// Test-only: a row `objective >= the start's objective` is added to the model solved,
     /// which makes the solver claim optimality for a tree that may be beaten.
     pub bound_below_for_tests: bool,
+    /// The exact search's bounds the model gets as rows ([`SearchRows`]); `None`: none.
+    pub search_rows: Option<SearchRowSource>,
 }
 
 /// A value freed on a thread of its own when it is dropped: a model of millions of rows takes
@@ -146,6 +149,11 @@ where
     let build_seconds = started.elapsed().as_secs_f64();
     let tolerance = built.objective_tolerance();
     let mut notes = Vec::new();
+    let search_rows = options
+        .search_rows
+        .as_ref()
+        .map(|source| SearchRows::make(source, built.mip(), built.root_splits()))
+        .transpose()?;
     let mut solve = options.solve;
     if solve.integrality_tolerance.is_none() {
         solve.integrality_tolerance = built.integrality_tolerance();
@@ -184,6 +192,15 @@ where
             };
             notes.extend(encoded.notes);
             let evaluated = formulation.objective_of(&built, &encoded.tree)?;
+            if let Some(rows) = &search_rows {
+                rows.check(
+                    built.mip(),
+                    &encoded.assignment,
+                    evaluated,
+                    tolerance,
+                    "the warm start",
+                )?;
+            }
             let model = built.mip().objective_value(&encoded.assignment);
             if !objectives_agree(evaluated, model, tolerance) {
                 notes.push(format!(
@@ -220,9 +237,11 @@ where
     // The solver has what the build and the warm start's encoding left of the limit.
     let time_limit = solve.time_limit;
     solve.time_limit = solve.remaining(started.elapsed().as_secs_f64());
+    let with_rows = search_rows.as_ref().map(|rows| rows.added_to(built.mip()));
+    let solved_model = with_rows.as_ref().unwrap_or(built.mip());
     let mut solved = match (options.bound_below_for_tests, warm_start_objective) {
         (true, Some(start)) => {
-            let mut broken = built.mip().clone();
+            let mut broken = solved_model.clone();
             broken.add_row(
                 "bounded_below_for_tests",
                 broken.objective_expression(),
@@ -231,8 +250,9 @@ where
             );
             solver::solve(&broken, options.solver, &solve)?
         }
-        _ => solver::solve(built.mip(), options.solver, &solve)?,
+        _ => solver::solve(solved_model, options.solver, &solve)?,
     };
+    drop(with_rows);
     solved.report.time_limit = time_limit;
     let mut outcome = Outcome {
         name: formulation.name(),
@@ -242,6 +262,7 @@ where
         model: Some(ModelFacts {
             size: built.mip().size(),
             build_seconds,
+            search_rows: search_rows.as_ref().map(|rows| rows.report.clone()),
         }),
         search: None,
         sparse: None,
@@ -266,6 +287,15 @@ where
     let decoded = formulation.decode(&built, &solution)?;
     outcome.notes.extend(decoded.notes);
     let evaluated = formulation.objective_of(&built, &decoded.tree)?;
+    if let Some(rows) = &search_rows {
+        rows.check(
+            built.mip(),
+            &solution,
+            evaluated,
+            tolerance,
+            "the solver's tree",
+        )?;
+    }
     outcome.evaluated_objective = Some(evaluated);
     if let Some(objective) = outcome.report.objective {
         if !objectives_agree(objective, evaluated, tolerance) {

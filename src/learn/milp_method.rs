@@ -32,6 +32,7 @@ use crate::learn::certificate::{
 use crate::learn::counterpart::{counterpart, Counterpart};
 use crate::learn::milp::{self, MilpOptions};
 use crate::learn::search_constraints::SearchConstraints;
+use crate::learn::search_rows::{DpBounds, SearchRowSource};
 use crate::learn::{LearnOptions, Outcome, ReplacedTree, WarmStartMode};
 use crate::solver::{SolveOptions, SolveReport, SolverKind, Termination};
 use crate::tree::Tree;
@@ -58,10 +59,31 @@ pub fn run(
         _ => None,
     };
     let limits = limits.as_ref();
-    let chosen = choose_start(formulation, counterpart.as_ref(), train, &options, limits)?;
+    let mut chosen = choose_start(formulation, counterpart.as_ref(), train, &options, limits)?;
+    // The start's search solved the model's own problem when the certificate applies (with the
+    // side constraints it takes, or none); without constraints it takes, it solved the problem
+    // without them, a relaxation whose bound holds too. Otherwise (a leaf minimum over weighted
+    // rows) its bound may not hold, and the rows come from a search of their own.
     let certifiable = counterpart
         .as_ref()
         .is_some_and(|c| c.not_applicable.is_none());
+    let found = chosen
+        .search
+        .as_ref()
+        .filter(|_| certifiable || limits.is_none());
+    // Without it, the rows' own search solves the problem without side constraints.
+    let models_problem = match found {
+        Some(_) => certifiable,
+        None => options.constraints.is_none(),
+    };
+    let search_rows = search_row_source(
+        formulation,
+        train,
+        models_problem,
+        found,
+        &options,
+        &mut chosen.notes,
+    )?;
     let certificate_reserve = match (options.certify, certifiable, options.time_limit) {
         (Some(budget), true, Some(limit)) => budget.min(CERTIFICATE_SHARE * limit),
         _ => 0.0,
@@ -92,6 +114,7 @@ pub fn run(
             warm_start_mode: options.warm_start,
             start_is_optimal: chosen.optimal,
             bound_below_for_tests: options.break_model_for_tests,
+            search_rows,
             constraints: options.constraints.clone(),
         },
     )?;
@@ -254,6 +277,88 @@ pub fn adopt_certificate_tree(
         objective: previous,
     });
     outcome.evaluated_objective = Some(objective);
+}
+
+/// The share of the time limit the rows of the exact search may take (`--dp-bounds`): the
+/// search for the problem's bound when the warm start ran none, then the root splits'
+/// subtrees.
+pub const SEARCH_ROWS_SHARE: f64 = 0.1;
+
+/// What the model's rows from the exact search are made from (see [`super::search_rows`]), or
+/// `None`: none asked for, or the search does not solve a relaxation of the model's problem
+/// (OLCT; row weights it cannot repeat). `found` is the warm start's search, whose bound is
+/// reused (a search of the model's problem, or of a relaxation of it), and `models_problem`
+/// whether it solved the model's own problem (with the side constraints it takes). The split row is left out when the objective row dominates it: the search proved
+/// the model's own optimum, which every root split's bound is at least.
+fn search_row_source(
+    formulation: &AnyFormulation,
+    train: &Dataset,
+    models_problem: bool,
+    found: Option<&DpOutcome>,
+    options: &LearnOptions,
+    notes: &mut Vec<String>,
+) -> Result<Option<SearchRowSource>> {
+    if options.dp_bounds == DpBounds::None {
+        return Ok(None);
+    }
+    // The counterpart without side constraints: its search's bounds hold for every tree, so
+    // for every constrained tree too; only what the search does not solve (row weights that are
+    // not whole, a leaf minimum over weighted rows) stops the rows.
+    let Some(counterpart) = counterpart(formulation, train, None) else {
+        return Ok(None);
+    };
+    if let Some(why) = &counterpart.not_applicable {
+        notes.push(format!(
+            "no rows from the exact search (--dp-bounds): {why}"
+        ));
+        return Ok(None);
+    }
+    let started = Instant::now();
+    let share = options.time_limit.map(|limit| limit * SEARCH_ROWS_SHARE);
+    let deadline = share.and_then(|share| after(started, share));
+    let (lower_bound, upper_bound, search_seconds, optimal) = match found {
+        Some(found) => (found.lower_bound, found.objective, 0.0, found.is_optimal()),
+        None => {
+            let data = counterpart.search_data(train);
+            let found = dp::solve(
+                &data,
+                &counterpart.search.problem(&data),
+                &DpOptions {
+                    time_limit: share,
+                    interrupt: options.interrupt.clone(),
+                    ..DpOptions::default()
+                },
+            )?;
+            (
+                found.lower_bound,
+                found.objective,
+                found.seconds,
+                found.is_optimal(),
+            )
+        }
+    };
+    let families = match options.dp_bounds {
+        DpBounds::All if optimal && models_problem => {
+            notes.push(
+                "--dp-bounds all: the exact search proved the model's optimum, so the objective \
+                 row dominates the root splits' row, which is left out"
+                    .to_string(),
+            );
+            DpBounds::Objective
+        }
+        given => given,
+    };
+    Ok(Some(SearchRowSource {
+        families,
+        data: counterpart.search_data(train).into_owned(),
+        counterpart,
+        lower_bound,
+        upper_bound,
+        search_seconds,
+        deadline,
+        interrupt: options.interrupt.clone(),
+        raised_for_tests: options.raise_dp_bounds_for_tests,
+    }))
 }
 
 /// The warm start a run starts from.

@@ -38,6 +38,7 @@ pub mod provenance;
 pub mod search_constraints;
 pub mod search_line;
 mod search_report;
+pub mod search_rows;
 pub mod sparse_search;
 pub mod spec;
 pub mod warm_start;
@@ -176,6 +177,12 @@ pub struct LearnOptions {
     /// claims optimality for a tree the exact search can beat (exercises the certificate's
     /// contradiction).
     pub break_model_for_tests: bool,
+    /// The exact search's rows that bound a MILP's objective (OCT, BinOCT, FlowOCT; see
+    /// [`search_rows`]).
+    pub dp_bounds: search_rows::DpBounds,
+    /// Test-only: added to every bound of those rows (in errors), which makes them wrong
+    /// (exercises their checks).
+    pub raise_dp_bounds_for_tests: f64,
     /// Side constraints (`--constraints` and its flags): every kind for the MILP formulations
     /// (OLCT aside), the kinds of [`crate::constraints::ConstraintTaker::Search`] for the exact
     /// and sparse searches.
@@ -205,6 +212,8 @@ impl Default for LearnOptions {
             warm_start: WarmStartMode::Greedy,
             certify: None,
             break_model_for_tests: false,
+            dp_bounds: search_rows::DpBounds::default(),
+            raise_dp_bounds_for_tests: 0.0,
             constraints: None,
         }
     }

@@ -23,10 +23,12 @@ pub struct DecodeMismatch {
 }
 
 /// The size of a MILP and the time it took to build it.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ModelFacts {
     pub size: ModelSize,
     pub build_seconds: f64,
+    /// The exact search's rows the model was solved with, if any.
+    pub search_rows: Option<crate::learn::search_rows::SearchRowsReport>,
 }
 
 /// Everything a run produced.

@@ -66,6 +66,7 @@ fn solve_optimally(
             },
             start_is_optimal: false,
             bound_below_for_tests: false,
+            search_rows: None,
             constraints: None,
         },
     )

@@ -77,6 +77,9 @@ fn incumbent_optimal_when_the_dp_start_is_not_proven_in_time() {
         "dp",
         "--time-limit",
         "1",
+        // The search's rows would prove the start optimal at once.
+        "--dp-bounds",
+        "none",
     ]);
     assert_eq!(report["termination"], "time_limit");
     assert_eq!(verdict(&report), "incumbent_optimal");

@@ -48,6 +48,7 @@ fn solve_optimally(model: &FlowOct, data: &Dataset, solver: SolverKind, warm: bo
             },
             start_is_optimal: false,
             bound_below_for_tests: false,
+            search_rows: None,
             constraints: None,
         },
     )

@@ -41,6 +41,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> 
         warm_start_mode: warm,
         start_is_optimal: false,
         bound_below_for_tests: false,
+        search_rows: None,
         constraints: None,
     };
     let outcome = milp::run(oct, data, options).expect("OCT solves");

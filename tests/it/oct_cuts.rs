@@ -48,6 +48,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind) -> milptree::learn::Outc
         warm_start_mode: WarmStartMode::Greedy,
         start_is_optimal: false,
         bound_below_for_tests: false,
+        search_rows: None,
         constraints: None,
     };
     milp::run(oct, data, options).expect("OCT solves")

@@ -51,6 +51,7 @@ pub(crate) fn solve_under(
             warm_start_mode: WarmStartMode::Greedy,
             start_is_optimal: false,
             bound_below_for_tests: false,
+            search_rows: None,
             constraints: Some(spec.clone()),
         },
     )
@@ -118,7 +119,7 @@ fn check_kind(spec: &ConstraintSpec, keep: &dyn Fn(&OracleTree) -> bool, depths:
     assert!(binds, "the constraint never binds: {spec:?}");
 }
 
-fn features(tree: &OracleTree) -> BTreeSet<usize> {
+pub(crate) fn features(tree: &OracleTree) -> BTreeSet<usize> {
     tree.iter().map(|&(_, j, _)| j).collect()
 }
 

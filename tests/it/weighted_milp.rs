@@ -117,6 +117,7 @@ fn solve(
             warm_start_mode: WarmStartMode::Greedy,
             start_is_optimal: false,
             bound_below_for_tests: false,
+            search_rows: None,
             constraints: None,
         },
     )

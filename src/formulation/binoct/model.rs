@@ -6,7 +6,8 @@ use crate::error::{Error, Result};
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::twins::Twins;
 use crate::formulation::{
-    cbc_without_cuts_and_heuristics, BuiltModel, FeatureUse, StartKind, VariableRole,
+    cbc_without_cuts_and_heuristics, BuiltModel, FeatureUse, RootSplit, RootSplits, StartKind,
+    VariableRole,
 };
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::solver::SolverKind;
@@ -540,6 +541,28 @@ impl BinOctModel {
 impl BuiltModel for BinOctModel {
     fn mip(&self) -> &MipModel {
         &self.mip
+    }
+
+    /// The root's `f[1,f]`, each a split on the feature at a threshold its bits encode (which
+    /// may send every row one way), and, with split indicators, `1 - d[1]`: the `feature[n=1]`
+    /// row makes exactly one of them 1.
+    fn root_splits(&self) -> Option<RootSplits> {
+        let splits: Vec<(RootSplit, Expression)> = self
+            .feature_vars
+            .first()?
+            .iter()
+            .enumerate()
+            .filter_map(|(feature, var)| {
+                var.map(|f| (RootSplit::AnyThreshold { feature }, Expression::from(f)))
+            })
+            .collect();
+        if splits.is_empty() {
+            return None;
+        }
+        Some(RootSplits {
+            splits,
+            leaf: self.split_vars.first().map(|&d| Expression::from(1.0) - d),
+        })
     }
 
     /// A set of twins is predicted `class` when its `l[r,l]` and `p[l,class]` are 1 for some

@@ -8,7 +8,8 @@ use crate::formulation::binoct::candidates::Candidates;
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::leaf_rows::{LeafRowSource, RoutedGroup, Routing};
 use crate::formulation::{
-    cbc_without_cuts_and_heuristics, BuiltModel, FeatureUse, StartKind, VariableRole,
+    cbc_without_cuts_and_heuristics, BuiltModel, FeatureUse, RootSplit, RootSplits, StartKind,
+    VariableRole,
 };
 use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::solver::SolverKind;
@@ -572,6 +573,26 @@ impl BuiltModel for FlowOctModel {
 
     fn variable_roles(&self) -> Vec<VariableRole> {
         self.roles.clone()
+    }
+
+    /// The root's `b[1,j,t]`, each a split at a candidate threshold, and its `p[1]`: the
+    /// `node[n=1]` row makes exactly one of them 1.
+    fn root_splits(&self) -> Option<RootSplits> {
+        let splits = self.split_vars.first()?;
+        Some(RootSplits {
+            splits: splits
+                .iter()
+                .map(|&(index, b)| {
+                    let f = &self.features.binary[index];
+                    let split = RootSplit::Threshold {
+                        feature: f.feature,
+                        threshold: self.candidates.threshold(f.feature, f.index),
+                    };
+                    (split, Expression::from(b))
+                })
+                .collect(),
+            leaf: self.leaf_vars.first().map(|&p| Expression::from(p)),
+        })
     }
 
     /// With forced flows, a group is predicted `class` when its flow leaves through an arc of

@@ -7,7 +7,7 @@ use crate::formulation::costs::ErrorCosts;
 use crate::formulation::cuts::Cuts;
 use crate::formulation::oct::Oct;
 use crate::formulation::twins::Twins;
-use crate::formulation::{BuiltModel, FeatureUse, VariableRole};
+use crate::formulation::{BuiltModel, FeatureUse, RootSplit, RootSplits, VariableRole};
 use crate::mip::{Expression, MipModel, Variable};
 
 /// One feature as the model sees it.
@@ -104,6 +104,32 @@ impl OctModel {
 impl BuiltModel for OctModel {
     fn mip(&self) -> &MipModel {
         &self.mip
+    }
+
+    /// The root's `a[f=j,n=1]`, each a split on feature `j` at the threshold `b[n=1]` (which
+    /// may send every row one way), and `1 - d[n=1]`: the `one_feature[n=1]` row makes exactly
+    /// one of them 1. Only for the published model (majority leaves), whose objective is the
+    /// counterpart's; the free leaves of the front have another.
+    fn root_splits(&self) -> Option<RootSplits> {
+        if self.leaves != LeafRule::Majority {
+            return None;
+        }
+        let splits: Vec<(RootSplit, Expression)> = self
+            .a
+            .iter()
+            .enumerate()
+            .filter_map(|(feature, by_node)| {
+                by_node
+                    .first()
+                    .copied()
+                    .flatten()
+                    .map(|var| (RootSplit::AnyThreshold { feature }, Expression::from(var)))
+            })
+            .collect();
+        Some(RootSplits {
+            splits,
+            leaf: self.d.first().map(|&d| Expression::from(1.0) - d),
+        })
     }
 
     /// Row `i` is predicted `class` when `z[i,t]` and `c[class,t]` are 1 for some leaf `t`.

@@ -29,6 +29,7 @@ pub(super) fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) 
         warm_start_mode: WarmStartMode::Greedy,
         start_is_optimal: false,
         bound_below_for_tests: false,
+        search_rows: None,
         constraints: None,
     };
     let outcome = milp::run(model, data, options).expect("OLCT runs");
