@@ -97,6 +97,8 @@ impl Standardisation {
             .iter()
             .zip(row)
             .zip(self.mean.iter().zip(&self.scale))
+            // A feature of weight 0 takes no part, whatever its value: 0 * NaN would be NaN.
+            .filter(|((w, _), _)| **w != 0.0)
             .map(|((w, x), (m, s))| w * (x - m) / s)
             .sum::<f64>()
             + bias

@@ -155,6 +155,21 @@ fn oblique_split_renders_in_original_units() {
 }
 
 #[test]
+fn a_missing_value_of_a_feature_of_weight_zero_leaves_the_route_unchanged() {
+    // Only `a` is weighted: w.z + b = (a - 2) / 2 - 0.25, left when a <= 2.5.
+    let tree = depth_one_oblique(vec![1.0, 0.0], -0.25);
+    for (a, leaf) in [(1.0, 2), (2.0, 2), (3.0, 3), (4.0, 3)] {
+        assert_eq!(tree.leaf_of(&[a, 0.0]), leaf, "a = {a}");
+        assert_eq!(tree.leaf_of(&[a, f64::NAN]), leaf, "a = {a}, b missing");
+        assert_eq!(
+            tree.path(&[a, f64::NAN]),
+            vec![1, leaf],
+            "a = {a}, b missing"
+        );
+    }
+}
+
+#[test]
 fn a_split_without_weights_says_where_every_row_goes() {
     let data = small_data();
     let tree = depth_one_oblique(vec![0.0, 0.0], 0.5);
