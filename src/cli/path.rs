@@ -17,13 +17,14 @@ use crate::cli::model_args::{
 };
 use crate::cli::output::{print_json, write_file};
 use crate::cli::pages::{path_page, write_page};
-use crate::data::{Sets, ThresholdMode};
+use crate::data::{Dataset, Sets, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::export::html::Rows;
 use crate::learn::search_line::SearchLine;
-use crate::learn::{provenance, DataBlock, LearnOptions, SparseParams};
-use crate::solver::Progress;
-use crate::sparse::{self, score_of, SparseOptions};
+use crate::learn::{provenance, DataBlock, SparseParams};
+use crate::solver::{Progress, SolveReport};
+use crate::sparse::{self, score_of, SparseOptions, SparseOutcome, SparseProblem};
+use crate::tree::Tree;
 
 mod figure;
 
@@ -194,25 +195,7 @@ pub fn run(args: PathArgs) -> Result<()> {
         Some(DepthArg::Levels(depth)) => Some(depth),
         Some(DepthArg::None) | None => None,
     };
-    let defaults = SparseParams::default();
-    let objective = args
-        .errors
-        .objective
-        .map(ObjectiveArg::sparse)
-        .transpose()?
-        .unwrap_or(defaults.objective);
-    let base = SparseParams {
-        objective,
-        leaf_penalty: lambdas[0],
-        class_weights: args.class_weights.class_weight.clone(),
-        pauc_theta: args.sparse.pauc_theta(objective)?,
-        positive_class: args.positive.positive_class.clone(),
-        thresholds: args
-            .thresholds
-            .thresholds
-            .map_or(defaults.thresholds, ThresholdMode::from),
-        memory_limit: args.search.memory_limit.unwrap_or(defaults.memory_limit),
-    };
+    let base = base_params(&args, lambdas[0])?;
     let searches = lambdas
         .iter()
         .map(|&lambda| {
@@ -229,40 +212,11 @@ pub fn run(args: PathArgs) -> Result<()> {
         .iter()
         .map(|search| search.problem(&data.train))
         .collect::<Result<Vec<_>>>()?;
-    let options = LearnOptions {
-        time_limit: args.time_limit,
-        interrupt: Some(interrupt_flag()),
-        ..LearnOptions::default()
-    };
-    let line = SearchLine::start(
-        &format!("sparse path of {} penalties", problems.len()),
-        args.time_limit,
-        &if args.quiet {
-            Progress::Hidden
-        } else {
-            Progress::Stderr
-        },
-    );
-    line.say("searching");
-    // Each penalty's search publishes its own incumbent and bound, the line showing the
-    // current one's.
-    let sparse_options = SparseOptions {
-        time_limit: args.time_limit,
-        memory_limit_mb: base.memory_limit,
-        interrupt: options.interrupt.clone(),
-        progress: line.sink(),
-        ..SparseOptions::default()
-    };
-    let found = sparse::solve_path(&data.train, &problems, &sparse_options)?;
-    drop(line);
+    let found = search_path(&args, &problems, base.memory_limit, &data.train)?;
     let trees_dir = args
         .trees
         .clone()
         .or_else(|| args.out.as_ref().map(|dir| dir.join("trees")));
-    let plot_stem = args
-        .plot
-        .clone()
-        .or_else(|| args.out.as_ref().map(|dir| dir.join("path")));
     for dir in args.out.iter().chain(&trees_dir) {
         std::fs::create_dir_all(dir).map_err(|source| Error::Output {
             path: dir.display().to_string(),
@@ -283,21 +237,6 @@ pub fn run(args: PathArgs) -> Result<()> {
         let Some(tree) = &outcome.tree else {
             return Err(Error::Internal("the sparse search returned no tree".into()));
         };
-        let figures = |set: &crate::data::Dataset| -> Option<SetFigures> {
-            let score = score_of(tree, set, problem)?;
-            let evaluation = tree
-                .evaluate(set.rows(), set.labels(), set.classes())
-                .ok()?;
-            Some(SetFigures {
-                loss: score.loss,
-                metric: 1.0 - score.loss,
-                accuracy: evaluation.summary().accuracy,
-            })
-        };
-        let train = figures(&data.train).ok_or_else(|| {
-            Error::Internal("the path's tree does not score on its training data".into())
-        })?;
-        let test = data.test.as_ref().and_then(figures);
         let tree_file = match &trees_dir {
             Some(dir) => {
                 let path = dir.join(tree_file_name(problem.leaf_penalty));
@@ -306,22 +245,14 @@ pub fn run(args: PathArgs) -> Result<()> {
             }
             None => None,
         };
-        rows.push(PathRow {
-            lambda: problem.leaf_penalty,
-            leaves: tree.leaves().len(),
-            depth: tree.actual_depth(),
-            objective: outcome.report.objective.unwrap_or(f64::NAN),
-            lower_bound: outcome.report.best_bound.unwrap_or(f64::NAN),
-            termination: outcome.report.termination.to_string(),
-            seconds: outcome.report.seconds,
-            errors: crate::learn::document::weighted_errors(tree, &data.train),
-            train,
-            test,
-            tree_file,
-        });
+        rows.push(path_row(tree, &outcome.report, problem, &data, tree_file)?);
         trees.push(tree.clone());
     }
     let objective = base.objective.name().to_string();
+    let plot_stem = args
+        .plot
+        .clone()
+        .or_else(|| args.out.as_ref().map(|dir| dir.join("path")));
     let mut figures_written = Vec::new();
     if let Some(stem) = &plot_stem {
         figures_written = figure::draw(stem, &rows, &objective, &args.data.data)?
@@ -347,25 +278,7 @@ pub fn run(args: PathArgs) -> Result<()> {
         rows,
         figures: figures_written,
     };
-    let pages: Vec<PathBuf> = args
-        .html
-        .iter()
-        .cloned()
-        .chain(args.out.as_ref().map(|dir| dir.join("path.html")))
-        .collect();
-    if !pages.is_empty() {
-        let source = format!("training rows of {}", args.data.data.display());
-        let training = crate::cli::output::training_rows(&args.data, &data.train);
-        let page = path_page(
-            &document,
-            &trees,
-            &Rows::of(&data.train, &source),
-            &training.fingerprint,
-        );
-        for path in &pages {
-            write_page(path, &page)?;
-        }
-    }
+    let pages = write_pages(&args, &document, &trees, &data)?;
     if args.json {
         print_json(&document)?;
     } else {
@@ -378,6 +291,125 @@ pub fn run(args: PathArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The sparse search's settings every penalty shares, the first penalty `first` in place.
+fn base_params(args: &PathArgs, first: f64) -> Result<SparseParams> {
+    let defaults = SparseParams::default();
+    let objective = args
+        .errors
+        .objective
+        .map(ObjectiveArg::sparse)
+        .transpose()?
+        .unwrap_or(defaults.objective);
+    Ok(SparseParams {
+        objective,
+        leaf_penalty: first,
+        class_weights: args.class_weights.class_weight.clone(),
+        pauc_theta: args.sparse.pauc_theta(objective)?,
+        positive_class: args.positive.positive_class.clone(),
+        thresholds: args
+            .thresholds
+            .thresholds
+            .map_or(defaults.thresholds, ThresholdMode::from),
+        memory_limit: args.search.memory_limit.unwrap_or(defaults.memory_limit),
+    })
+}
+
+/// Every penalty's search on `train`, in order, under the one time limit, its progress on a
+/// line of standard error unless `--quiet`.
+fn search_path(
+    args: &PathArgs,
+    problems: &[SparseProblem],
+    memory_limit_mb: usize,
+    train: &Dataset,
+) -> Result<Vec<SparseOutcome>> {
+    let line = SearchLine::start(
+        &format!("sparse path of {} penalties", problems.len()),
+        args.time_limit,
+        &if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
+    );
+    line.say("searching");
+    // Each penalty's search publishes its own incumbent and bound, the line showing the
+    // current one's.
+    let sparse_options = SparseOptions {
+        time_limit: args.time_limit,
+        memory_limit_mb,
+        interrupt: Some(interrupt_flag()),
+        progress: line.sink(),
+        ..SparseOptions::default()
+    };
+    sparse::solve_path(train, problems, &sparse_options)
+}
+
+/// The table's row of one penalty's `tree`, reported by `report`.
+fn path_row(
+    tree: &Tree,
+    report: &SolveReport,
+    problem: &SparseProblem,
+    data: &Sets,
+    tree_file: Option<String>,
+) -> Result<PathRow> {
+    let figures = |set: &Dataset| -> Option<SetFigures> {
+        let score = score_of(tree, set, problem)?;
+        let evaluation = tree
+            .evaluate(set.rows(), set.labels(), set.classes())
+            .ok()?;
+        Some(SetFigures {
+            loss: score.loss,
+            metric: 1.0 - score.loss,
+            accuracy: evaluation.summary().accuracy,
+        })
+    };
+    let train = figures(&data.train).ok_or_else(|| {
+        Error::Internal("the path's tree does not score on its training data".into())
+    })?;
+    Ok(PathRow {
+        lambda: problem.leaf_penalty,
+        leaves: tree.leaves().len(),
+        depth: tree.actual_depth(),
+        objective: report.objective.unwrap_or(f64::NAN),
+        lower_bound: report.best_bound.unwrap_or(f64::NAN),
+        termination: report.termination.to_string(),
+        seconds: report.seconds,
+        errors: crate::learn::document::weighted_errors(tree, &data.train),
+        train,
+        test: data.test.as_ref().and_then(figures),
+        tree_file,
+    })
+}
+
+/// Writes the path's page to `--html` and into `--out`; returns where.
+fn write_pages(
+    args: &PathArgs,
+    document: &PathDocument,
+    trees: &[Tree],
+    data: &Sets,
+) -> Result<Vec<PathBuf>> {
+    let pages: Vec<PathBuf> = args
+        .html
+        .iter()
+        .cloned()
+        .chain(args.out.as_ref().map(|dir| dir.join("path.html")))
+        .collect();
+    if !pages.is_empty() {
+        let source = format!("training rows of {}", args.data.data.display());
+        let training = crate::cli::output::training_rows(&args.data, &data.train);
+        let page = path_page(
+            document,
+            trees,
+            &Rows::of(&data.train, &source),
+            &training.fingerprint,
+        );
+        for path in &pages {
+            write_page(path, &page)?;
+        }
+    }
+    Ok(pages)
 }
 
 fn cell(value: Option<f64>) -> String {

@@ -10,7 +10,7 @@ use crate::cli::args::PredictArgs;
 use crate::cli::output::{print_json, summary_line, write_file};
 use crate::data::{read_for_schema, same_label, Observations};
 use crate::error::Result;
-use crate::tree::{evaluate, ProbabilityModel, Tree};
+use crate::tree::{evaluate, Evaluation, ProbabilityModel, Summary, Tree};
 use crate::{errln, noteln, out, outln};
 
 pub fn run(args: PredictArgs) -> Result<()> {
@@ -20,7 +20,6 @@ pub fn run(args: PredictArgs) -> Result<()> {
     } else {
         None
     };
-    let two_classes = tree.classes().len() == 2;
     let (mut observations, unseen) = read_for_schema(
         &args.data,
         tree.schema(),
@@ -38,11 +37,6 @@ pub fn run(args: PredictArgs) -> Result<()> {
             category.rows
         );
     }
-    let leaves: Vec<usize> = observations
-        .rows
-        .iter()
-        .map(|row| tree.leaf_of(row))
-        .collect();
     let predicted = tree.predict(&observations.rows);
     let probabilities: Option<Vec<Vec<f64>>> = probability_model.map(|model| {
         observations
@@ -57,10 +51,80 @@ pub fn run(args: PredictArgs) -> Result<()> {
         .map(|labels| evaluate(&predicted, labels, &observations.classes))
         .transpose()?;
     let area = roc_auc(&tree, probability_model, &observations);
-    let positive_class = probability_model.map(|model| model.positive_class());
+    let two_classes = tree.classes().len() == 2;
+    let positive = probability_model
+        .map(|model| model.positive_class())
+        .filter(|_| two_classes);
+    let table = predictions_csv(
+        &tree,
+        &observations,
+        &predicted,
+        probabilities.as_deref(),
+        positive,
+    );
+    if let Some(path) = &args.output {
+        write_file(path, &table)?;
+    }
+    let summary = evaluation
+        .as_ref()
+        .zip(observations.labels.as_ref())
+        .map(|(e, labels)| {
+            e.summary()
+                .with_row_weights(&predicted, labels, observations.weights.as_deref())
+        });
+    if args.json {
+        let mut report = json!({
+            "command": "predict",
+            "tree": args.tree.display().to_string(),
+            "data": { "path": args.data.display().to_string(), "rows": observations.rows.len() },
+            "train": tree.training_evaluation().summary(),
+            "test": summary,
+            "evaluation": evaluation,
+            "auc": area,
+            "predictions": predicted.iter().map(|&c| tree.classes()[c].clone()).collect::<Vec<_>>(),
+        });
+        if let (Some(model), Some(probabilities)) = (probability_model, &probabilities) {
+            add_probabilities(
+                &mut report,
+                &tree,
+                model,
+                probabilities,
+                args.proba_smoothing,
+            );
+        }
+        return print_json(&report);
+    }
+    let mut report = Vec::new();
+    if let (Some(evaluation), Some(summary)) = (&evaluation, &summary) {
+        report = metric_lines(&args, evaluation, summary, area);
+    }
+    match &args.output {
+        Some(path) => {
+            report.push(format!("predictions written to {}", path.display()));
+            outln!("{}", report.join("\n"))?;
+        }
+        None => {
+            out!("{table}")?;
+            if !report.is_empty() {
+                errln!("{}", report.join("\n"))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The predictions as CSV: each row's number, leaf and predicted class, its probabilities
+/// (the positive class's alone when `positive` is given) and its actual class when known.
+fn predictions_csv(
+    tree: &Tree,
+    observations: &Observations,
+    predicted: &[usize],
+    probabilities: Option<&[Vec<f64>]>,
+    positive: Option<usize>,
+) -> String {
     let mut table = String::from("row,leaf,predicted");
     if probabilities.is_some() {
-        match positive_class.filter(|_| two_classes) {
+        match positive {
             Some(_) => table.push_str(",probability"),
             None => {
                 for class in tree.classes() {
@@ -74,7 +138,8 @@ pub fn run(args: PredictArgs) -> Result<()> {
         table.push_str(",actual");
     }
     table.push('\n');
-    for (i, (&leaf, &class)) in leaves.iter().zip(&predicted).enumerate() {
+    for (i, (row, &class)) in observations.rows.iter().zip(predicted).enumerate() {
+        let leaf = tree.leaf_of(row);
         let _ = write!(
             table,
             "{},{},{}",
@@ -82,8 +147,8 @@ pub fn run(args: PredictArgs) -> Result<()> {
             leaf,
             csv_field(&tree.classes()[class])
         );
-        if let Some(probabilities) = &probabilities {
-            match positive_class.filter(|_| two_classes) {
+        if let Some(probabilities) = probabilities {
+            match positive {
                 Some(positive) => {
                     let _ = write!(table, ",{}", probabilities[i][positive]);
                 }
@@ -99,74 +164,54 @@ pub fn run(args: PredictArgs) -> Result<()> {
         }
         table.push('\n');
     }
-    if let Some(path) = &args.output {
-        write_file(path, &table)?;
+    table
+}
+
+/// The JSON report's probabilities: the positive class's on two classes, the rule, the
+/// smoothing and every class's.
+fn add_probabilities(
+    report: &mut serde_json::Value,
+    tree: &Tree,
+    model: ProbabilityModel<'_>,
+    probabilities: &[Vec<f64>],
+    smoothing: Option<f64>,
+) {
+    if tree.classes().len() == 2 {
+        let positive = model.positive_class();
+        report["positive_class"] = json!(tree.classes()[positive]);
+        report["probability"] = json!(probabilities
+            .iter()
+            .map(|p| p[positive])
+            .collect::<Vec<_>>());
     }
-    let train = tree.training_evaluation().summary();
-    let summary = evaluation
-        .as_ref()
-        .zip(observations.labels.as_ref())
-        .map(|(e, labels)| {
-            e.summary()
-                .with_row_weights(&predicted, labels, observations.weights.as_deref())
-        });
-    if args.json {
-        let mut report = json!({
-            "command": "predict",
-            "tree": args.tree.display().to_string(),
-            "data": { "path": args.data.display().to_string(), "rows": observations.rows.len() },
-            "train": train,
-            "test": summary,
-            "evaluation": evaluation,
-            "auc": area,
-            "predictions": predicted.iter().map(|&c| tree.classes()[c].clone()).collect::<Vec<_>>(),
-        });
-        if let (Some(model), Some(probabilities)) = (probability_model, &probabilities) {
-            if two_classes {
-                let positive = model.positive_class();
-                report["positive_class"] = json!(tree.classes()[positive]);
-                report["probability"] = json!(probabilities
-                    .iter()
-                    .map(|p| p[positive])
-                    .collect::<Vec<_>>());
-            }
-            report["probability_rule"] = json!(if model.is_logistic() {
-                "logistic"
-            } else {
-                "leaf-frequency"
-            });
-            report["proba_smoothing"] = json!(args.proba_smoothing.unwrap_or(0.0));
-            report["classes"] = json!(tree.classes());
-            report["class_probabilities"] = json!(probabilities);
-        }
-        return print_json(&report);
+    report["probability_rule"] = json!(if model.is_logistic() {
+        "logistic"
+    } else {
+        "leaf-frequency"
+    });
+    report["proba_smoothing"] = json!(smoothing.unwrap_or(0.0));
+    report["classes"] = json!(tree.classes());
+    report["class_probabilities"] = json!(probabilities);
+}
+
+/// The text report's metric lines: the summary, the AUC and each class's figures.
+fn metric_lines(
+    args: &PredictArgs,
+    evaluation: &Evaluation,
+    summary: &Summary,
+    area: Option<f64>,
+) -> Vec<String> {
+    let mut report = vec![summary_line(&args.data.display().to_string(), summary)];
+    if let Some(area) = area {
+        report.push(format!("  AUC {area:.4}"));
     }
-    let mut report = Vec::new();
-    if let (Some(evaluation), Some(summary)) = (&evaluation, &summary) {
-        report.push(summary_line(&args.data.display().to_string(), summary));
-        if let Some(area) = area {
-            report.push(format!("  AUC {area:.4}"));
-        }
-        for class in &evaluation.per_class {
-            report.push(format!(
-                "  class {}: support {}, precision {:.4}, recall {:.4}, F1 {:.4}",
-                class.label, class.support, class.precision, class.recall, class.f1
-            ));
-        }
+    for class in &evaluation.per_class {
+        report.push(format!(
+            "  class {}: support {}, precision {:.4}, recall {:.4}, F1 {:.4}",
+            class.label, class.support, class.precision, class.recall, class.f1
+        ));
     }
-    match &args.output {
-        Some(path) => {
-            report.push(format!("predictions written to {}", path.display()));
-            outln!("{}", report.join("\n"))?;
-        }
-        None => {
-            out!("{table}")?;
-            if !report.is_empty() {
-                errln!("{}", report.join("\n"))?;
-            }
-        }
-    }
-    Ok(())
+    report
 }
 
 /// The AUC of the positive class's probability (of `model`, or of the tree's own model

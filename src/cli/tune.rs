@@ -26,6 +26,7 @@ use crate::formulation::FormulationName;
 use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
 use crate::solver::Progress;
 use crate::solver::SolverKind;
+use crate::tree::Tree;
 use crate::tune::{
     self, configurations, parse_values, Config, ConfigRow, Param, Scores, Store, TuneMetric,
     TuneOptions, TuneResult,
@@ -378,23 +379,7 @@ pub fn run(args: TuneArgs) -> Result<()> {
             ),
         ));
     }
-    let options = TuneOptions {
-        folds: args.folds,
-        repeats: args.repeats,
-        seed: args.data.seed,
-        metric: args.metric,
-        one_se: args.one_se,
-        time_limit: args.time_limit,
-        threads: args.threads,
-        share: !args.no_share,
-        warm_start: args.warm.warm_start,
-        interrupt: Some(interrupt_flag()),
-        progress: if args.quiet {
-            Progress::Hidden
-        } else {
-            Progress::Stderr
-        },
-    };
+    let options = tune_options(&args);
     let store = args
         .out
         .as_ref()
@@ -462,25 +447,13 @@ pub fn run(args: TuneArgs) -> Result<()> {
         seconds: result.seconds,
         figures,
     };
-    let pages: Vec<PathBuf> = args
-        .html
-        .iter()
-        .cloned()
-        .chain(store.as_ref().map(|store| store.dir().join("tune.html")))
-        .collect();
-    if !pages.is_empty() {
-        let source = format!("training rows of {}", args.data.data.display());
-        let training = crate::cli::output::training_rows(&args.data, &original.train);
-        let page = tune_page(
-            &document,
-            refit_tree.as_ref(),
-            &Rows::of(&data.train, &source),
-            &training.fingerprint,
-        );
-        for path in &pages {
-            write_page(path, &page)?;
-        }
-    }
+    write_tune_pages(
+        &args,
+        &document,
+        refit_tree.as_ref(),
+        store.as_ref(),
+        (&original.train, &data.train),
+    )?;
     let csv = to_csv(&result, args.metric);
     if let Some(path) = &args.output {
         write_file(path, &csv)?;
@@ -496,6 +469,63 @@ pub fn run(args: TuneArgs) -> Result<()> {
     } else {
         print_table(&document, &result)?;
     }
+    ending(&args, &result)
+}
+
+/// The run's settings for cross-validation.
+fn tune_options(args: &TuneArgs) -> TuneOptions {
+    TuneOptions {
+        folds: args.folds,
+        repeats: args.repeats,
+        seed: args.data.seed,
+        metric: args.metric,
+        one_se: args.one_se,
+        time_limit: args.time_limit,
+        threads: args.threads,
+        share: !args.no_share,
+        warm_start: args.warm.warm_start,
+        interrupt: Some(interrupt_flag()),
+        progress: if args.quiet {
+            Progress::Hidden
+        } else {
+            Progress::Stderr
+        },
+    }
+}
+
+/// Writes the run's page to `--html` and into the store; `(original, train)` are the training
+/// rows as read (for their fingerprint) and as prepared.
+fn write_tune_pages(
+    args: &TuneArgs,
+    document: &TuneDocument,
+    refit_tree: Option<&Tree>,
+    store: Option<&Store>,
+    (original, train): (&Dataset, &Dataset),
+) -> Result<()> {
+    let pages: Vec<PathBuf> = args
+        .html
+        .iter()
+        .cloned()
+        .chain(store.map(|store| store.dir().join("tune.html")))
+        .collect();
+    if !pages.is_empty() {
+        let source = format!("training rows of {}", args.data.data.display());
+        let training = crate::cli::output::training_rows(&args.data, original);
+        let page = tune_page(
+            document,
+            refit_tree,
+            &Rows::of(train, &source),
+            &training.fingerprint,
+        );
+        for path in &pages {
+            write_page(path, &page)?;
+        }
+    }
+    Ok(())
+}
+
+/// How the run ends: a note when interrupted, an error when no configuration can be chosen.
+fn ending(args: &TuneArgs, result: &TuneResult) -> Result<()> {
     if result.interrupted {
         noteln!(
             "interrupted: {} fits done{}",

@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use crate::data::{ColumnKind, Dataset};
+use crate::data::{ColumnKind, Dataset, Schema};
 use crate::error::{Error, Result};
 use crate::tree::Tree;
 
@@ -107,6 +107,143 @@ pub struct FairnessValues {
     pub broken: Vec<String>,
 }
 
+/// The group column `spec` names, its bounds checked (finite, non-negative, at least one);
+/// `None` without a group column, when nothing else needs one.
+fn checked_column(spec: &ConstraintSpec) -> Result<Option<String>> {
+    let bounds = [
+        ("max_parity_gap", spec.max_parity_gap),
+        ("max_opportunity_gap", spec.max_opportunity_gap),
+    ];
+    let Some(column) = spec.group_column.clone() else {
+        if let Some((name, _)) = bounds.iter().find(|(_, b)| b.is_some()) {
+            return Err(Error::parameter(
+                "--group-column",
+                format!("{name} needs a group column (--group-column NAME)"),
+            ));
+        }
+        if spec.allow_group_as_feature || spec.positive_class.is_some() {
+            return Err(Error::parameter(
+                "--group-column",
+                "allow_group_as_feature and positive_class need a group column",
+            ));
+        }
+        return Ok(None);
+    };
+    for (name, bound) in bounds {
+        if let Some(delta) = bound {
+            if !delta.is_finite() || delta < 0.0 {
+                return Err(Error::parameter(
+                    format!("--{}", name.replace('_', "-")),
+                    format!("{delta} is not a finite number >= 0"),
+                ));
+            }
+        }
+    }
+    if bounds.iter().all(|(_, b)| b.is_none()) {
+        return Err(Error::parameter(
+            "--group-column",
+            format!(
+                "`{column}` is given as the group column, but no bound on a gap \
+                 (max_parity_gap, max_opportunity_gap)"
+            ),
+        ));
+    }
+    Ok(Some(column))
+}
+
+/// The model features of the group column `column` (of kind `kind`): itself when numeric,
+/// one per category when categorical. Refused when it is the label or not a feature column.
+fn group_features(schema: &Schema, column: &str, kind: Option<&ColumnKind>) -> Result<Vec<usize>> {
+    let bad = |message: String| Error::parameter("--group-column", message);
+    let features = &schema.features;
+    let group_features: Vec<usize> = match kind {
+        Some(ColumnKind::Numeric) => features
+            .iter()
+            .position(|f| *f == column)
+            .into_iter()
+            .collect(),
+        Some(ColumnKind::Categorical { categories }) => categories
+            .iter()
+            .filter_map(|c| {
+                let name = format!("{column}={c}");
+                features.iter().position(|f| *f == name)
+            })
+            .collect(),
+        Some(ColumnKind::Target) => {
+            return Err(bad(format!(
+                "`{column}` is the label column, not a group column"
+            )))
+        }
+        _ => Vec::new(),
+    };
+    if group_features.is_empty() {
+        let names: Vec<&str> = schema
+            .columns
+            .iter()
+            .filter(|c| matches!(c.kind, ColumnKind::Numeric | ColumnKind::Categorical { .. }))
+            .map(|c| c.name.as_str())
+            .collect();
+        return Err(bad(format!(
+            "`{column}` is not a feature column of the data (columns: {})",
+            names.join(", ")
+        )));
+    }
+    Ok(group_features)
+}
+
+/// The index of the positive class: `spec`'s `positive_class`, else the second class.
+fn positive_index(spec: &ConstraintSpec, data: &Dataset) -> Result<usize> {
+    let Some(label) = &spec.positive_class else {
+        return Ok(1);
+    };
+    data.classes()
+        .iter()
+        .position(|c| c == label)
+        .ok_or_else(|| {
+            Error::parameter(
+                "positive_class",
+                format!(
+                    "`{label}` is not a class of the data (classes: {})",
+                    data.classes().join(", ")
+                ),
+            )
+        })
+}
+
+/// Each row's group (its value of the group column), refused when missing.
+fn row_groups(
+    data: &Dataset,
+    column: &str,
+    kind: Option<&ColumnKind>,
+    group_features: &[usize],
+) -> Result<Vec<String>> {
+    let bad = |message: String| Error::parameter("--group-column", message);
+    let features = &data.schema().features;
+    let mut values = Vec::with_capacity(data.n_rows());
+    for (i, row) in data.rows().iter().enumerate() {
+        let cells: Vec<f64> = group_features.iter().map(|&j| row[j]).collect();
+        if cells.iter().any(|x| x.is_nan()) {
+            return Err(bad(format!(
+                "the group column `{column}` has a missing value in row {i}; every row needs \
+                 a group"
+            )));
+        }
+        let value = match kind {
+            Some(ColumnKind::Categorical { .. }) => {
+                let on = cells.iter().position(|&x| x == 1.0).ok_or_else(|| {
+                    bad(format!(
+                        "the group column `{column}` has no category in row {i}"
+                    ))
+                })?;
+                features[group_features[on]][column.len() + 1..].to_string()
+            }
+            _ => value_name(cells[0]),
+        };
+        values.push(value);
+    }
+    Ok(values)
+}
+
 /// The distinct value of `x` as a group name (integers without a fraction).
 fn value_name(x: f64) -> String {
     format!("{x}")
@@ -118,81 +255,17 @@ impl Fairness {
     /// on two-class data; the bounds finite and non-negative, at least one given. Errors name
     /// `--group-column` (or the bound).
     pub fn resolve(spec: &ConstraintSpec, data: &Dataset) -> Result<Option<Fairness>> {
-        let bounds = [
-            ("max_parity_gap", spec.max_parity_gap),
-            ("max_opportunity_gap", spec.max_opportunity_gap),
-        ];
-        let Some(column) = spec.group_column.clone() else {
-            if let Some((name, _)) = bounds.iter().find(|(_, b)| b.is_some()) {
-                return Err(Error::parameter(
-                    "--group-column",
-                    format!("{name} needs a group column (--group-column NAME)"),
-                ));
-            }
-            if spec.allow_group_as_feature || spec.positive_class.is_some() {
-                return Err(Error::parameter(
-                    "--group-column",
-                    "allow_group_as_feature and positive_class need a group column",
-                ));
-            }
+        let Some(column) = checked_column(spec)? else {
             return Ok(None);
         };
         let bad = |message: String| Error::parameter("--group-column", message);
-        for (name, bound) in bounds {
-            if let Some(delta) = bound {
-                if !delta.is_finite() || delta < 0.0 {
-                    return Err(Error::parameter(
-                        format!("--{}", name.replace('_', "-")),
-                        format!("{delta} is not a finite number >= 0"),
-                    ));
-                }
-            }
-        }
-        if bounds.iter().all(|(_, b)| b.is_none()) {
-            return Err(bad(format!(
-                "`{column}` is given as the group column, but no bound on a gap \
-                 (max_parity_gap, max_opportunity_gap)"
-            )));
-        }
         let schema = data.schema();
-        let features = &schema.features;
         let kind = schema
             .columns
             .iter()
             .find(|c| c.name == column)
             .map(|c| &c.kind);
-        let group_features: Vec<usize> = match kind {
-            Some(ColumnKind::Numeric) => features
-                .iter()
-                .position(|f| *f == column)
-                .into_iter()
-                .collect(),
-            Some(ColumnKind::Categorical { categories }) => categories
-                .iter()
-                .filter_map(|c| {
-                    let name = format!("{column}={c}");
-                    features.iter().position(|f| *f == name)
-                })
-                .collect(),
-            Some(ColumnKind::Target) => {
-                return Err(bad(format!(
-                    "`{column}` is the label column, not a group column"
-                )))
-            }
-            _ => Vec::new(),
-        };
-        if group_features.is_empty() {
-            let names: Vec<&str> = schema
-                .columns
-                .iter()
-                .filter(|c| matches!(c.kind, ColumnKind::Numeric | ColumnKind::Categorical { .. }))
-                .map(|c| c.name.as_str())
-                .collect();
-            return Err(bad(format!(
-                "`{column}` is not a feature column of the data (columns: {})",
-                names.join(", ")
-            )));
-        }
+        let group_features = group_features(schema, &column, kind)?;
         if data.n_classes() != 2 {
             return Err(bad(format!(
                 "fairness rates need two classes (a positive one and the other), and the data \
@@ -200,44 +273,8 @@ impl Fairness {
                 data.n_classes()
             )));
         }
-        let positive = match &spec.positive_class {
-            None => 1,
-            Some(label) => data
-                .classes()
-                .iter()
-                .position(|c| c == label)
-                .ok_or_else(|| {
-                    Error::parameter(
-                        "positive_class",
-                        format!(
-                            "`{label}` is not a class of the data (classes: {})",
-                            data.classes().join(", ")
-                        ),
-                    )
-                })?,
-        };
-        let mut values = Vec::with_capacity(data.n_rows());
-        for (i, row) in data.rows().iter().enumerate() {
-            let cells: Vec<f64> = group_features.iter().map(|&j| row[j]).collect();
-            if cells.iter().any(|x| x.is_nan()) {
-                return Err(bad(format!(
-                    "the group column `{column}` has a missing value in row {i}; every row needs \
-                     a group"
-                )));
-            }
-            let value = match kind {
-                Some(ColumnKind::Categorical { .. }) => {
-                    let on = cells.iter().position(|&x| x == 1.0).ok_or_else(|| {
-                        bad(format!(
-                            "the group column `{column}` has no category in row {i}"
-                        ))
-                    })?;
-                    features[group_features[on]][column.len() + 1..].to_string()
-                }
-                _ => value_name(cells[0]),
-            };
-            values.push(value);
-        }
+        let positive = positive_index(spec, data)?;
+        let values = row_groups(data, &column, kind, &group_features)?;
         let mut groups = values.clone();
         groups.sort();
         groups.dedup();
@@ -267,24 +304,33 @@ impl Fairness {
             weights: (0..data.n_rows()).map(|i| data.weight(i)).collect(),
             rows: data.rows().to_vec(),
         };
-        for kind in fairness.kinds() {
-            let sizes = fairness.sizes(kind);
+        fairness.refuse_empty_groups()?;
+        Ok(Some(fairness))
+    }
+
+    /// Refuses a group without rows (of weight > 0) for a rate it bounds.
+    fn refuse_empty_groups(&self) -> Result<()> {
+        for kind in self.kinds() {
+            let sizes = self.sizes(kind);
             if let Some(g) = sizes.iter().position(|&s| s <= 0.0) {
-                return Err(bad(format!(
-                    "group `{}` has no {} (of weight > 0), so its rate for {} is undefined",
-                    fairness.groups[g],
-                    match kind {
-                        FairnessKind::Parity => "training rows".to_string(),
-                        FairnessKind::Opportunity => format!(
-                            "training rows of the positive class `{}`",
-                            fairness.positive_class
-                        ),
-                    },
-                    kind.bound_name()
-                )));
+                return Err(Error::parameter(
+                    "--group-column",
+                    format!(
+                        "group `{}` has no {} (of weight > 0), so its rate for {} is undefined",
+                        self.groups[g],
+                        match kind {
+                            FairnessKind::Parity => "training rows".to_string(),
+                            FairnessKind::Opportunity => format!(
+                                "training rows of the positive class `{}`",
+                                self.positive_class
+                            ),
+                        },
+                        kind.bound_name()
+                    ),
+                ));
             }
         }
-        Ok(Some(fairness))
+        Ok(())
     }
 
     /// The kinds bounded, with their bounds.

@@ -125,6 +125,12 @@ impl ConstraintSpec {
             ));
         }
         check_leaf_rows(self.min_leaf_rows, self.max_leaf_rows).map_err(bad)?;
+        if let Some(min) = self.min_leaf_rows.filter(|&min| min > data.n_rows()) {
+            return Err(bad(format!(
+                "min_leaf_rows = {min} is more than the {} training rows: no tree can meet it",
+                data.n_rows()
+            )));
+        }
         let mut depths = vec![None; names.len()];
         for (name, listed) in &self.depths {
             let mut listed = listed.clone();

@@ -47,6 +47,7 @@ use crate::search_core::binned::Binned;
 use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::SubTree;
+use crate::search_core::view::View;
 use crate::search_core::{
     Progress as DpProgress, ProgressSink, Termination as DpTermination, DEFAULT_MEMORY_LIMIT_MB,
 };
@@ -402,16 +403,9 @@ fn additive_once(
     (threads, cache_bytes): (usize, usize),
 ) -> Result<SparseOutcome> {
     let start = Instant::now();
-    let p = search.penalty;
-    let to_objective = |cost: f64| (cost + p) / total_weight;
-    // The incumbent only falls and the bound only rises: each point published is the search's
-    // current pair.
-    let publish = |search: &AdditiveSearch, incumbent: f64, bound: f64| {
-        search
-            .dp
-            .deadline
-            .progress
-            .publish(to_objective(incumbent), to_objective(bound));
+    let scale = ObjectiveScale {
+        penalty: search.penalty,
+        total_weight,
     };
     search.stats = SparseStats {
         search: "support_sets".to_string(),
@@ -420,99 +414,19 @@ fn additive_once(
     search.trajectory.clear();
     let depth = problem.depth_limit();
     let root = search.dp.arena.root(binned);
-    let tol = search.dp.cost.tol;
-    let leaf = search.dp.cost.leaf(search.dp.arena.counts(&root)).0;
-    let mut incumbent = (SubTree::Leaf, leaf);
-    let consider =
-        |search: &mut AdditiveSearch, tree: SubTree, cost: f64, best: &mut (SubTree, f64)| {
-            if cost < best.1 - tol {
-                *best = (tree, cost);
-                search.trajectory.push(DpProgress {
-                    seconds: search.dp.deadline.seconds(),
-                    incumbent: cost,
-                    bound: 0.0,
-                });
-                publish(search, cost, 0.0);
-            }
-        };
-    search.trajectory.push(DpProgress {
-        seconds: 0.0,
-        incumbent: leaf,
-        bound: 0.0,
-    });
-    publish(search, leaf, 0.0);
-    if let Some(tree) = incumbent_tree.and_then(|t| extract::from_tree(t, binned)) {
-        if extract::depth_of(&tree) <= depth {
-            if let Some(cost) = extract::cost_of(search, &root, &tree) {
-                consider(search, tree, cost, &mut incumbent);
-            }
-        }
-    }
-    if search.switches.greedy && !search.dp.deadline.reached() {
-        let started = search.dp.deadline.seconds();
-        if let Some((tree, cost)) = extract::greedy(search, &root, depth) {
-            consider(search, tree, cost, &mut incumbent);
-        }
-        search.stats.greedy_seconds = search.dp.deadline.seconds() - started;
-    }
-    search.stats.initial_objective = to_objective(incumbent.1);
-
-    // The exact search, depth by depth with deepening. Once every tree of depth `d` is known
-    // to cost at least the incumbent, a better tree is deeper, so it has `d + 1` splits or
-    // more and costs at least `floor + (d + 1) P`: a lower bound, and a proof of optimality
-    // when the incumbent is below it.
-    let floor = search.floor(&root);
-    let mut lower_bound = 0.0f64;
-    let mut level = if search.switches.deepening { 1 } else { depth };
-    let mut proven = false;
-    // The root of the best tree a level found (its level, and whether that level completed):
-    // its subtrees are extracted at the end.
-    let mut pending: Option<(usize, Solution, bool)> = None;
-    while !search.dp.deadline.reached() {
-        let outcome = root::solve_root(search, &root, level, incumbent.1, threads)?;
-        let complete = search.dp.deadline.stopped().is_none();
-        search.dp.deadline.suspended = true;
-        if let Some(solution) = outcome.solution {
-            if solution.cost < incumbent.1 - tol {
-                pending = Some((level, solution, complete));
-                incumbent.1 = solution.cost;
-                search.trajectory.push(DpProgress {
-                    seconds: search.dp.deadline.seconds(),
-                    incumbent: solution.cost,
-                    bound: 0.0,
-                });
-            }
-        }
-        search.dp.deadline.suspended = false;
-        publish(search, incumbent.1, lower_bound);
-        if search.dp.deadline.stopped().is_some() {
-            if level == depth {
-                lower_bound = lower_bound.max(outcome.lb.min(incumbent.1));
-            }
-            break;
-        }
-        let deeper = floor + (level + 1) as f64 * p;
-        if level == depth || incumbent.1 <= deeper + tol {
-            proven = true;
-            break;
-        }
-        lower_bound = lower_bound.max(incumbent.1.min(deeper));
-        publish(search, incumbent.1, lower_bound);
-        level += 1;
-    }
-    if proven {
-        lower_bound = incumbent.1;
-    }
-    publish(search, incumbent.1, lower_bound);
+    let mut incumbent = first_incumbent(search, binned, &root, depth, incumbent_tree, scale);
+    search.stats.initial_objective = scale.objective(incumbent.1);
+    let deepened = deepen(search, &root, depth, incumbent.1, threads, scale)?;
+    incumbent.1 = deepened.cost;
     search.dp.deadline.suspended = true;
-    if let Some((level, solution, complete)) = pending {
+    if let Some((level, solution, complete)) = deepened.pending {
         incumbent.0 = if complete {
             canonical(search, binned, cache_bytes, level, solution)?
         } else {
             extract::extract_solution(search, &root, level, solution)?
         };
     }
-    let termination = if proven {
+    let termination = if deepened.proven {
         DpTermination::Optimal
     } else {
         search
@@ -524,7 +438,7 @@ fn additive_once(
     let recomputed = extract::cost_of(search, &root, &incumbent.0).ok_or_else(|| {
         Error::Internal("the search's tree does not split the rows it reaches".into())
     })?;
-    if (recomputed - incumbent.1).abs() > 1e3 * tol {
+    if (recomputed - incumbent.1).abs() > 1e3 * search.dp.cost.tol {
         return Err(Error::Internal(format!(
             "the search valued its tree at {} but its leaves count {recomputed}",
             incumbent.1
@@ -535,29 +449,177 @@ fn additive_once(
         tree,
         data,
         problem,
-        to_objective(incumbent.1),
-        to_objective(lower_bound),
+        scale.objective(incumbent.1),
+        scale.objective(deepened.lower_bound),
         termination,
         start,
-        {
-            let mut stats = search.stats.clone();
-            stats.cache_entries = search.dp.cache.len() as u64;
-            stats.cache_evictions = search.dp.cache.evictions();
-            stats.peak_memory_bytes =
-                (search.dp.cache.bytes() + search.dp.arena.bytes() + search.bytes()) as u64;
-            stats.depth_two_calls = search.stats.depth_two_calls;
-            stats
-        },
+        final_stats(search),
         search
             .trajectory
             .iter()
             .map(|point| DpProgress {
                 seconds: point.seconds,
-                incumbent: to_objective(point.incumbent),
+                incumbent: scale.objective(point.incumbent),
                 bound: point.bound,
             })
             .collect(),
     )
+}
+
+/// A cost of the additive search as an objective: the leaf penalty added once (a tree has
+/// one leaf more than splits), over the total weight.
+#[derive(Debug, Clone, Copy)]
+struct ObjectiveScale {
+    penalty: f64,
+    total_weight: f64,
+}
+
+impl ObjectiveScale {
+    fn objective(self, cost: f64) -> f64 {
+        (cost + self.penalty) / self.total_weight
+    }
+
+    /// Publishes the search's current pair: the incumbent only falls and the bound only
+    /// rises.
+    fn publish(self, search: &AdditiveSearch, incumbent: f64, bound: f64) {
+        search
+            .dp
+            .deadline
+            .progress
+            .publish(self.objective(incumbent), self.objective(bound));
+    }
+}
+
+/// The best of the single leaf, `incumbent_tree` (when it fits in `depth`) and the greedy
+/// tree (when switched on), each recorded in the trajectory when it improves.
+fn first_incumbent(
+    search: &mut AdditiveSearch,
+    binned: &Binned,
+    root: &View,
+    depth: usize,
+    incumbent_tree: Option<&Tree>,
+    scale: ObjectiveScale,
+) -> (SubTree, f64) {
+    let tol = search.dp.cost.tol;
+    let leaf = search.dp.cost.leaf(search.dp.arena.counts(root)).0;
+    let mut incumbent = (SubTree::Leaf, leaf);
+    let consider =
+        |search: &mut AdditiveSearch, tree: SubTree, cost: f64, best: &mut (SubTree, f64)| {
+            if cost < best.1 - tol {
+                *best = (tree, cost);
+                search.trajectory.push(DpProgress {
+                    seconds: search.dp.deadline.seconds(),
+                    incumbent: cost,
+                    bound: 0.0,
+                });
+                scale.publish(search, cost, 0.0);
+            }
+        };
+    search.trajectory.push(DpProgress {
+        seconds: 0.0,
+        incumbent: leaf,
+        bound: 0.0,
+    });
+    scale.publish(search, leaf, 0.0);
+    if let Some(tree) = incumbent_tree.and_then(|t| extract::from_tree(t, binned)) {
+        if extract::depth_of(&tree) <= depth {
+            if let Some(cost) = extract::cost_of(search, root, &tree) {
+                consider(search, tree, cost, &mut incumbent);
+            }
+        }
+    }
+    if search.switches.greedy && !search.dp.deadline.reached() {
+        let started = search.dp.deadline.seconds();
+        if let Some((tree, cost)) = extract::greedy(search, root, depth) {
+            consider(search, tree, cost, &mut incumbent);
+        }
+        search.stats.greedy_seconds = search.dp.deadline.seconds() - started;
+    }
+    incumbent
+}
+
+/// What the deepening proved: the incumbent's cost, the lower bound, whether the incumbent is
+/// optimal, and the root of the best tree a level found (its level, and whether that level
+/// completed), whose subtrees are extracted at the end.
+struct Deepened {
+    cost: f64,
+    lower_bound: f64,
+    proven: bool,
+    pending: Option<(usize, Solution, bool)>,
+}
+
+/// The exact search, depth by depth with deepening, from an incumbent of cost `cost`. Once
+/// every tree of depth `d` is known to cost at least the incumbent, a better tree is deeper,
+/// so it has `d + 1` splits or more and costs at least `floor + (d + 1) P`: a lower bound, and
+/// a proof of optimality when the incumbent is below it.
+fn deepen(
+    search: &mut AdditiveSearch,
+    root: &View,
+    depth: usize,
+    mut cost: f64,
+    threads: usize,
+    scale: ObjectiveScale,
+) -> Result<Deepened> {
+    let tol = search.dp.cost.tol;
+    let p = search.penalty;
+    let floor = search.floor(root);
+    let mut lower_bound = 0.0f64;
+    let mut level = if search.switches.deepening { 1 } else { depth };
+    let mut proven = false;
+    let mut pending: Option<(usize, Solution, bool)> = None;
+    while !search.dp.deadline.reached() {
+        let outcome = root::solve_root(search, root, level, cost, threads)?;
+        let complete = search.dp.deadline.stopped().is_none();
+        search.dp.deadline.suspended = true;
+        if let Some(solution) = outcome.solution {
+            if solution.cost < cost - tol {
+                pending = Some((level, solution, complete));
+                cost = solution.cost;
+                search.trajectory.push(DpProgress {
+                    seconds: search.dp.deadline.seconds(),
+                    incumbent: solution.cost,
+                    bound: 0.0,
+                });
+            }
+        }
+        search.dp.deadline.suspended = false;
+        scale.publish(search, cost, lower_bound);
+        if search.dp.deadline.stopped().is_some() {
+            if level == depth {
+                lower_bound = lower_bound.max(outcome.lb.min(cost));
+            }
+            break;
+        }
+        let deeper = floor + (level + 1) as f64 * p;
+        if level == depth || cost <= deeper + tol {
+            proven = true;
+            break;
+        }
+        lower_bound = lower_bound.max(cost.min(deeper));
+        scale.publish(search, cost, lower_bound);
+        level += 1;
+    }
+    if proven {
+        lower_bound = cost;
+    }
+    scale.publish(search, cost, lower_bound);
+    Ok(Deepened {
+        cost,
+        lower_bound,
+        proven,
+        pending,
+    })
+}
+
+/// The search's statistics with its cache's and memory's figures.
+fn final_stats(search: &AdditiveSearch) -> SparseStats {
+    let mut stats = search.stats.clone();
+    stats.cache_entries = search.dp.cache.len() as u64;
+    stats.cache_evictions = search.dp.cache.evictions();
+    stats.peak_memory_bytes =
+        (search.dp.cache.bytes() + search.dp.arena.bytes() + search.bytes()) as u64;
+    stats.depth_two_calls = search.stats.depth_two_calls;
+    stats
 }
 
 /// Checks the tree by plain code against the search's value, and assembles the outcome.

@@ -382,25 +382,16 @@ fn value_of_tree(tree: &Tree, loss: &Loss, penalty: f64, positive: usize, total:
         + penalty * leaves.len() as f64
 }
 
-/// Solves `problem` (a two-class loss of whole leaf sets) on `data`.
-pub(crate) fn solve(
+/// The first incumbents besides the leaf: a given tree, and with the greedy switch the
+/// additive optima of balanced accuracy and accuracy with the same penalty, each in a tenth of
+/// the time left.
+fn first_incumbents(
     data: &Dataset,
-    binned: &Binned,
     problem: &SparseProblem,
     options: &SparseOptions,
-) -> Result<SparseOutcome> {
-    let start = Instant::now();
-    let loss = &problem.loss;
-    let positive = loss
-        .positive_class()
-        .ok_or_else(|| Error::Internal("the whole-tree search got an additive loss".into()))?;
-    let depth = problem.depth_limit();
-    let rows_positive: Vec<bool> = data.labels().iter().map(|&l| l == positive).collect();
-    let n_pos = rows_positive.iter().filter(|&&p| p).count() as f64;
-    let total = Leaf::new(n_pos, data.n_rows() as f64 - n_pos);
-    let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
-
-    // First incumbents: the leaf, a given tree, the additive optima with the same penalty.
+    start: Instant,
+    deadline: &mut Deadline,
+) -> Vec<Tree> {
     let mut incumbents: Vec<Tree> = Vec::new();
     if let Some(tree) = &options.incumbent {
         incumbents.push(tree.clone());
@@ -429,16 +420,99 @@ pub(crate) fn solve(
             }
         }
     }
-    let greedy_seconds = start.elapsed().as_secs_f64();
-    let weights = [1.0, 1.0];
-    let equivalence = Equivalence::new(binned, &weights);
+    incumbents
+}
+
+/// Every row's bin on every feature, row by row (`bins[row * features + f]`).
+fn row_bins(binned: &Binned, n_rows: usize) -> Vec<u32> {
     let features = binned.n_features();
-    let mut bins = vec![0u32; data.n_rows() * features];
+    let mut bins = vec![0u32; n_rows * features];
     for (f, list) in binned.sorted.iter().enumerate() {
         for e in list {
             bins[e.row as usize * features + f] = e.bin;
         }
     }
+    bins
+}
+
+impl WholeTree<'_> {
+    /// Takes `tree` as the incumbent when it fits in `depth` and improves on it (recorded in
+    /// the trajectory at its time since `start`); `positive` is the positive class.
+    fn consider(
+        &mut self,
+        tree: &Tree,
+        data: &Dataset,
+        depth: usize,
+        (positive, start): (usize, Instant),
+    ) -> Result<()> {
+        let Some(subtree) = from_tree(tree, self.binned) else {
+            return Ok(());
+        };
+        if depth_of(&subtree) > depth {
+            return Ok(());
+        }
+        let tree = into_tree(&subtree, self.binned, data, self.loss)?;
+        let value = value_of_tree(&tree, self.loss, self.penalty, positive, self.total);
+        if value < self.best - self.tol {
+            self.best = value;
+            self.best_tree = subtree;
+            self.trajectory.push(DpProgress {
+                seconds: start.elapsed().as_secs_f64(),
+                incumbent: value,
+                bound: 0.0,
+            });
+        }
+        Ok(())
+    }
+
+    /// The search from the open root, depth by depth with deepening when `deepening` (as the
+    /// additive search): once every tree of depth `d` is searched, a better one has at least
+    /// `d + 2` leaves, so it costs at least the root's bound with that many leaves. Returns
+    /// the lower bound reached and whether the incumbent is proven optimal.
+    fn deepen(&mut self, depth: usize, deepening: bool) -> (f64, bool) {
+        let root_bound = self.bound();
+        let floor = root_bound - self.penalty;
+        let mut lower_bound = root_bound.min(self.best);
+        let mut level = if deepening { 1 } else { depth };
+        loop {
+            self.open[0].depth_left = level;
+            self.visited.clear();
+            self.search();
+            if self.deadline.stopped().is_some() {
+                return (lower_bound, false);
+            }
+            let deeper = floor + self.penalty * (level + 2) as f64;
+            if level >= depth || self.best <= deeper + self.tol {
+                return (lower_bound, true);
+            }
+            lower_bound = lower_bound.max(self.best.min(deeper));
+            level += 1;
+        }
+    }
+}
+
+/// Solves `problem` (a two-class loss of whole leaf sets) on `data`.
+pub(crate) fn solve(
+    data: &Dataset,
+    binned: &Binned,
+    problem: &SparseProblem,
+    options: &SparseOptions,
+) -> Result<SparseOutcome> {
+    let start = Instant::now();
+    let loss = &problem.loss;
+    let positive = loss
+        .positive_class()
+        .ok_or_else(|| Error::Internal("the whole-tree search got an additive loss".into()))?;
+    let depth = problem.depth_limit();
+    let rows_positive: Vec<bool> = data.labels().iter().map(|&l| l == positive).collect();
+    let n_pos = rows_positive.iter().filter(|&&p| p).count() as f64;
+    let total = Leaf::new(n_pos, data.n_rows() as f64 - n_pos);
+    let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+
+    let incumbents = first_incumbents(data, problem, options, start, &mut deadline);
+    let greedy_seconds = start.elapsed().as_secs_f64();
+    let weights = [1.0, 1.0];
+    let equivalence = Equivalence::new(binned, &weights);
     let visited_cap = (options.memory_limit_mb.saturating_mul(1 << 20) / 48).max(1024);
     let mut search = WholeTree {
         binned,
@@ -448,7 +522,7 @@ pub(crate) fn solve(
         positive: rows_positive,
         group_of: (0..data.n_rows()).map(|r| equivalence.group(r)).collect(),
         row_keys: (0..data.n_rows() as u64).map(mix).collect(),
-        bins,
+        bins: row_bins(binned, data.n_rows()),
         deadline: Deadline::new(start, None, None),
         visited: FxHashSet::default(),
         visited_cap,
@@ -470,50 +544,12 @@ pub(crate) fn solve(
     let root = search.open_leaf(1, (0..data.n_rows() as u32).collect(), depth);
     search.record(search.value(&[root.stats]));
     for tree in incumbents {
-        let Some(subtree) = from_tree(&tree, binned) else {
-            continue;
-        };
-        if depth_of(&subtree) > depth {
-            continue;
-        }
-        let tree = into_tree(&subtree, binned, data, loss)?;
-        let value = value_of_tree(&tree, loss, problem.leaf_penalty, positive, total);
-        if value < search.best - search.tol {
-            search.best = value;
-            search.best_tree = subtree;
-            search.trajectory.push(DpProgress {
-                seconds: start.elapsed().as_secs_f64(),
-                incumbent: value,
-                bound: 0.0,
-            });
-        }
+        search.consider(&tree, data, depth, (positive, start))?;
     }
     search.stats.initial_objective = search.best;
     std::mem::swap(&mut search.deadline, &mut deadline);
-    // Depth by depth with deepening (as the additive search): once every tree of depth `d` is
-    // searched, a better one has at least `d + 2` leaves, so it costs at least the root's
-    // bound with that many leaves.
     search.open.push(root);
-    let root_bound = search.bound();
-    let floor = root_bound - problem.leaf_penalty;
-    let mut lower_bound = root_bound.min(search.best);
-    let mut level = if options.switches.deepening { 1 } else { depth };
-    let mut proven = false;
-    loop {
-        search.open[0].depth_left = level;
-        search.visited.clear();
-        search.search();
-        if search.deadline.stopped().is_some() {
-            break;
-        }
-        let deeper = floor + problem.leaf_penalty * (level + 2) as f64;
-        if level >= depth || search.best <= deeper + search.tol {
-            proven = true;
-            break;
-        }
-        lower_bound = lower_bound.max(search.best.min(deeper));
-        level += 1;
-    }
+    let (lower_bound, proven) = search.deepen(depth, options.switches.deepening);
     let termination = if proven {
         DpTermination::Optimal
     } else {

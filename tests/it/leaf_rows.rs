@@ -2,8 +2,9 @@
 //! exhaustive oracle: on random small data, for OCT, BinOCT and FlowOCT on HiGHS and CBC, the
 //! optimum under the bounds equals the best of every tree whose leaves reached by a training
 //! row have between the minimum and the maximum of rows, and each bound changes the optimum on
-//! some instance. Also the command line: bounds no tree meets report `infeasible` (exit 1), and
-//! the searches refuse them by name (exit 2).
+//! some instance. Also the command line: bounds no tree meets report `infeasible` (exit 1), a
+//! leaf minimum above the training rows is refused by every method (exit 2), and the searches
+//! refuse `max_leaf_rows` by name (exit 2).
 
 use std::collections::BTreeMap;
 
@@ -90,7 +91,7 @@ fn bounds_no_tree_meets_report_infeasible_and_exit_1() {
     for (formulation, solver, bound) in [
         ("oct", "cbc", ["--max-leaf-rows", "6"]),
         ("binoct", "highs", ["--max-leaf-rows", "6"]),
-        ("flowoct", "highs", ["--min-leaf-rows", "15"]),
+        ("flowoct", "highs", ["--max-leaf-rows", "6"]),
     ] {
         let output = milptree(&[
             "solve",
@@ -152,6 +153,32 @@ fn the_report_gives_the_rows_of_each_leaf_and_the_searches_refuse_the_bounds() {
                 "--quiet",
             ],
             &format!("do not take {}", flag[2..].replace('-', "_")),
+        );
+    }
+    // A leaf minimum above the training rows is refused up front, alike by every method.
+    for method in [["--formulation", "flowoct"], ["--solver", "dp"]] {
+        let args = [
+            "solve",
+            path_str(&data),
+            method[0],
+            method[1],
+            "--depth",
+            "1",
+            "--min-leaf-rows",
+            "15",
+            "--quiet",
+        ];
+        let output = milptree(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("no tree can meet it"),
+            "{args:?}: {}",
+            stderr(&output)
         );
     }
     crate::common::assert_usage_error(

@@ -6,7 +6,7 @@ use crate::export::html::{
     tree_caption, Chart, ChartPoint, Fact, Page, Rows, Series, SeriesStyle, Table, TableRow,
 };
 use crate::learn::front::FrontResult;
-use crate::learn::front_document::{FrontDocument, Scored};
+use crate::learn::front_document::{FrontDocument, FrontRow, Scored};
 use crate::pareto::Metric;
 
 use super::training_facts;
@@ -45,7 +45,46 @@ pub fn front_page(
         document.depth, document.data.path
     );
     let mut page = Page::new("front", title).with_rows(Some(rows));
-    page.facts = vec![
+    page.facts = front_facts(document, fingerprint);
+    let (front, table) = add_points(&mut page, document, result, rows);
+    let mut series = vec![Series {
+        name: "front".to_string(),
+        style: SeriesStyle::Points,
+        points: front,
+    }];
+    if !document.complete {
+        series.push(Series {
+            name: "lower bound".to_string(),
+            style: SeriesStyle::Step,
+            points: document
+                .lower_bound
+                .iter()
+                .map(|p| ChartPoint::at(f64::from(p.fp), f64::from(p.fn_)))
+                .collect(),
+        });
+    }
+    series.extend(add_references(&mut page, document, result, rows));
+    page.charts.push(Chart {
+        id: "front".to_string(),
+        title: format!(
+            "False negatives against false positives (positive class {})",
+            document.positive_class
+        ),
+        x_label: "false positives".to_string(),
+        y_label: "false negatives".to_string(),
+        series,
+    });
+    page.table = Some(Table {
+        columns: table_columns(document),
+        rows: table,
+    });
+    page.to_html(None)
+}
+
+/// The page's facts: the method, the classes, how the search ended, the front's size, the
+/// best F1 and MCC with their bounds, and the training rows.
+fn front_facts(document: &FrontDocument, fingerprint: &str) -> Vec<Fact> {
+    let mut facts = vec![
         Fact::new("method", "method", &document.method),
         Fact::new("solver", "solver", &document.solver),
         Fact::new(
@@ -84,7 +123,7 @@ pub fn front_page(
     ];
     for metric in [Metric::F1, Metric::Mcc] {
         if let Some(best) = document.best.get(metric.key()) {
-            page.facts.push(Fact::new(
+            facts.push(Fact::new(
                 &format!("best_{}", metric.key()),
                 &format!("best {}", metric.name()),
                 format!(
@@ -94,20 +133,27 @@ pub fn front_page(
             ));
         }
     }
-    page.facts.extend(training_facts(
+    facts.extend(training_facts(
         &document.data.path,
         document.data.train_rows,
         fingerprint,
     ));
+    facts
+}
+
+/// Adds each point's tree to `page` (the best F1's selected) and returns the points of the
+/// chart and the rows of the table.
+fn add_points(
+    page: &mut Page,
+    document: &FrontDocument,
+    result: &FrontResult,
+    rows: &Rows<'_>,
+) -> (Vec<ChartPoint>, Vec<TableRow>) {
     let best = document.best.get(Metric::F1.key());
     let mut front = Vec::new();
     let mut table = Vec::new();
-    for (i, (point, tree)) in document
-        .points
-        .iter()
-        .zip(&result.outcome.front)
-        .enumerate()
-    {
+    let points = document.points.iter().zip(&result.outcome.front);
+    for (i, (point, tree)) in points.enumerate() {
         let chosen = best.is_some_and(|b| b.fp == point.train.fp && b.fn_ == point.train.fn_);
         if chosen {
             page.selected = i;
@@ -125,64 +171,69 @@ pub fn front_page(
             chosen,
             ..ChartPoint::at(f64::from(point.train.fp), f64::from(point.train.fn_))
         });
-        let mut cells = vec![
-            point.train.fp.to_string(),
-            point.train.fn_.to_string(),
-            point.splits.to_string(),
-            if point.proven { "yes" } else { "no" }.to_string(),
-        ];
-        cells.extend(
-            SHOWN
-                .iter()
-                .map(|m| format!("{:.4}", point.train.metrics[m.key()])),
-        );
-        if let Some(test) = &point.test {
-            cells.push(format!("{:.4}", test.metrics[Metric::F1.key()]));
-        }
         table.push(TableRow {
-            cells,
+            cells: point_cells(point),
             tree: Some(i),
             chosen,
         });
-        let mut facts = vec![
-            Fact::new("fp", "false positives", point.train.fp.to_string()),
-            Fact::new("fn", "false negatives", point.train.fn_.to_string()),
-            Fact::new(
-                "proven",
-                "on the front",
-                if point.proven { "proven" } else { "not proven" },
-            ),
-        ];
-        facts.extend(metric_facts(&point.train, ""));
-        if let Some(test) = &point.test {
-            facts.extend(metric_facts(test, "test "));
-        }
-        if let Some(file) = &point.tree_file {
-            facts.push(Fact::new("tree_file", "tree file", file));
-        }
         page.add_tree(
             &tree.tree,
             format!("{caption} ({})", tree_caption(&tree.tree)),
-            facts,
+            point_facts(point),
             Some(rows),
         );
     }
-    let mut series = vec![Series {
-        name: "front".to_string(),
-        style: SeriesStyle::Points,
-        points: front,
-    }];
-    if !document.complete {
-        series.push(Series {
-            name: "lower bound".to_string(),
-            style: SeriesStyle::Step,
-            points: document
-                .lower_bound
-                .iter()
-                .map(|p| ChartPoint::at(f64::from(p.fp), f64::from(p.fn_)))
-                .collect(),
-        });
+    (front, table)
+}
+
+/// A point's row of the table: its counts, size, proof and metrics (and test F1).
+fn point_cells(point: &FrontRow) -> Vec<String> {
+    let mut cells = vec![
+        point.train.fp.to_string(),
+        point.train.fn_.to_string(),
+        point.splits.to_string(),
+        if point.proven { "yes" } else { "no" }.to_string(),
+    ];
+    cells.extend(
+        SHOWN
+            .iter()
+            .map(|m| format!("{:.4}", point.train.metrics[m.key()])),
+    );
+    if let Some(test) = &point.test {
+        cells.push(format!("{:.4}", test.metrics[Metric::F1.key()]));
     }
+    cells
+}
+
+/// The facts shown beside a point's tree.
+fn point_facts(point: &FrontRow) -> Vec<Fact> {
+    let mut facts = vec![
+        Fact::new("fp", "false positives", point.train.fp.to_string()),
+        Fact::new("fn", "false negatives", point.train.fn_.to_string()),
+        Fact::new(
+            "proven",
+            "on the front",
+            if point.proven { "proven" } else { "not proven" },
+        ),
+    ];
+    facts.extend(metric_facts(&point.train, ""));
+    if let Some(test) = &point.test {
+        facts.extend(metric_facts(test, "test "));
+    }
+    if let Some(file) = &point.tree_file {
+        facts.push(Fact::new("tree_file", "tree file", file));
+    }
+    facts
+}
+
+/// Adds each reference tree to `page` and returns its series of the chart.
+fn add_references(
+    page: &mut Page,
+    document: &FrontDocument,
+    result: &FrontResult,
+    rows: &Rows<'_>,
+) -> Vec<Series> {
+    let mut series = Vec::new();
     for (reference, tree) in document.references.iter().zip(&result.references) {
         let index = page.trees.len();
         let name = reference.name.replace('_', "-");
@@ -209,16 +260,11 @@ pub fn front_page(
             Some(rows),
         );
     }
-    page.charts.push(Chart {
-        id: "front".to_string(),
-        title: format!(
-            "False negatives against false positives (positive class {})",
-            document.positive_class
-        ),
-        x_label: "false positives".to_string(),
-        y_label: "false negatives".to_string(),
-        series,
-    });
+    series
+}
+
+/// The table's columns (a test F1 when some point has test metrics).
+fn table_columns(document: &FrontDocument) -> Vec<String> {
     let mut columns: Vec<String> = ["FP", "FN", "splits", "proven"]
         .iter()
         .map(|c| c.to_string())
@@ -227,9 +273,5 @@ pub fn front_page(
     if document.points.iter().any(|p| p.test.is_some()) {
         columns.push("test f1".to_string());
     }
-    page.table = Some(Table {
-        columns,
-        rows: table,
-    });
-    page.to_html(None)
+    columns
 }

@@ -11,6 +11,7 @@
 //! given tree in the model's features). The binarisation and the snapping of a given
 //! tree onto candidate thresholds are BinOCT's ([`crate::formulation::binoct`]).
 
+mod columns;
 mod express;
 mod features;
 mod groups;

@@ -15,6 +15,7 @@ use crate::mip::{Assignment, Expression, MipModel, RowSense, Variable};
 use crate::solver::SolverKind;
 use crate::tree::{node_depth, NodeKind, Split, Tree, TreeBuilder};
 
+use super::columns::{sides, Chain, ColumnSink, Columns};
 use super::features::{BinaryFeature, NodeFeatures};
 use super::groups::{groups, Group};
 
@@ -54,60 +55,6 @@ pub struct FlowOctModel {
     pub(super) alike: bool,
 }
 
-/// The split variables of one node on one feature, by increasing threshold, and their suffix
-/// sums: `suffix[r] = sum_{s >= r} b[n, j, thresholds[s]]`. The last suffix is the last `b`
-/// itself; the others are continuous columns `u[n,j,r]` tied by `u[n,j,r] = b[n,j,r] +
-/// suffix[r + 1]`. A row `x_j` goes left of every threshold at or above its value, a suffix of
-/// the list, so its routing rows need one term per feature instead of one per threshold.
-#[derive(Debug, Clone)]
-struct Chain {
-    /// The feature `j`.
-    feature: usize,
-    /// The binary feature (an index into `NodeFeatures::binary`) of each split variable.
-    binary: Vec<usize>,
-    /// The candidate index of each split variable's threshold, increasing.
-    thresholds: Vec<usize>,
-    /// The split variables, in the same order.
-    splits: Vec<Variable>,
-    /// `suffix[r]`, the sum of `splits[r..]`.
-    suffix: Vec<Variable>,
-}
-
-impl Chain {
-    /// The column whose value is the sum of the split variables a row in `bin` (the number of
-    /// candidates below its value) follows to the left, if any.
-    fn left_of(&self, bin: usize) -> Option<Variable> {
-        let first = self.thresholds.partition_point(|&index| index <= bin);
-        self.suffix.get(first).copied()
-    }
-}
-
-/// The right-hand sides of a group's `left` and `right` rows at branch node `n` (1 when the
-/// node splits and sends the group that way, 0 otherwise, in every integer solution), for the
-/// group in `bins`, with `chains` the node's chains and `leaf_vars` every node's `p`.
-fn sides(
-    chains: &[Chain],
-    leaf_vars: &[Variable],
-    bins: &[usize],
-    n: usize,
-) -> (Expression, Expression) {
-    let mut left = Expression::default();
-    for chain in chains {
-        if let Some(suffix) = chain.left_of(bins[chain.feature]) {
-            left += suffix;
-        }
-    }
-    // What goes right is what splits and does not go left: the node's `node` row says the
-    // splits sum to 1 minus its own and its ancestors' `p`.
-    let mut right = Expression::from(1.0) - left.clone();
-    let mut m = n;
-    while m >= 1 {
-        right -= leaf_vars[m - 1];
-        m /= 2;
-    }
-    (left, right)
-}
-
 impl FlowOctModel {
     /// Number of nodes of the complete tree (branch nodes and leaves).
     fn n_nodes(&self) -> usize {
@@ -133,249 +80,43 @@ impl FlowOctModel {
         costs: ErrorCosts,
         constraints: Option<&SideConstraints>,
     ) -> Result<FlowOctModel> {
-        let n_nodes = (1usize << (depth + 1)) - 1;
-        let n_branch = (1usize << depth) - 1;
-        let k = data.n_classes();
-        let features = &data.schema().features;
         let groups = groups(data, &candidates, &costs.rows);
         let forced = constraints.is_some_and(|c| c.fairness.is_some());
         let node_features = NodeFeatures::new(data, &candidates, &groups, depth, constraints);
-        let binary = &node_features.binary;
         let mut mip = MipModel::new(format!("flowoct_depth{depth}"));
         let mut roles = Vec::new();
-
-        let mut split_vars = Vec::with_capacity(n_branch);
-        for n in 1..=n_branch {
-            let allowed = &node_features.allowed[node_depth(n)];
-            let mut by_feature = Vec::with_capacity(allowed.len());
-            for &index in allowed {
-                let f = &binary[index];
-                let name = format!("b[n={n},j={},t={}]", f.feature, f.index);
-                roles.push(VariableRole {
-                    name: name.clone(),
-                    node: Some(n),
-                    meaning: format!(
-                        "1 if node {n} splits on `{}` <= {}",
-                        features[f.feature],
-                        candidates.threshold(f.feature, f.index)
-                    ),
-                });
-                by_feature.push((index, mip.binary(name)));
-            }
-            split_vars.push(by_feature);
+        let columns = ColumnSink {
+            mip: &mut mip,
+            roles: &mut roles,
+            data,
+            candidates: &candidates,
         }
-        let mut chains: Vec<Vec<Chain>> = Vec::with_capacity(n_branch);
-        for n in 1..=n_branch {
-            let mut node_chains: Vec<Chain> = Vec::new();
-            let mut last_feature = None;
-            for &(index, b) in &split_vars[n - 1] {
-                let f = &binary[index];
-                if last_feature != Some(f.feature) {
-                    node_chains.push(Chain {
-                        feature: f.feature,
-                        binary: Vec::new(),
-                        thresholds: Vec::new(),
-                        splits: Vec::new(),
-                        suffix: Vec::new(),
-                    });
-                    last_feature = Some(f.feature);
-                }
-                if let Some(chain) = node_chains.last_mut() {
-                    chain.binary.push(index);
-                    chain.thresholds.push(f.index);
-                    chain.splits.push(b);
-                }
-            }
-            for chain in &mut node_chains {
-                let j = chain.feature;
-                let m = chain.splits.len();
-                let mut suffix = vec![chain.splits[m - 1]; m];
-                for r in (0..m - 1).rev() {
-                    let name = format!("u[n={n},j={j},r={}]", chain.thresholds[r]);
-                    roles.push(VariableRole {
-                        name: name.clone(),
-                        node: Some(n),
-                        meaning: format!(
-                            "1 if node {n} splits on `{}` at a threshold of candidate {} or above",
-                            features[j], chain.thresholds[r]
-                        ),
-                    });
-                    let u = mip.continuous(name.clone(), 0.0, 1.0);
-                    mip.add_row(
-                        format!("chain[n={n},j={j},r={}]", chain.thresholds[r]),
-                        u,
-                        RowSense::Eq,
-                        Expression::from(chain.splits[r]) + suffix[r + 1],
-                    );
-                    suffix[r] = u;
-                }
-                chain.suffix = suffix;
-            }
-            chains.push(node_chains);
-        }
-        let mut leaf_vars = Vec::with_capacity(n_nodes);
-        let mut class_vars = Vec::with_capacity(n_nodes);
-        for n in 1..=n_nodes {
-            let name = format!("p[n={n}]");
-            roles.push(VariableRole {
-                name: name.clone(),
-                node: Some(n),
-                meaning: format!("1 if node {n} is a leaf"),
-            });
-            leaf_vars.push(mip.binary(name));
-            let mut by_class = Vec::with_capacity(k);
-            for (c, label) in data.classes().iter().enumerate() {
-                let name = format!("w[n={n},k={c}]");
-                roles.push(VariableRole {
-                    name: name.clone(),
-                    node: Some(n),
-                    meaning: format!("1 if node {n} is a leaf predicting `{label}`"),
-                });
-                by_class.push(mip.binary(name));
-            }
-            class_vars.push(by_class);
-        }
-        let mut flow_vars = Vec::with_capacity(groups.len());
-        let mut sink_vars = Vec::with_capacity(groups.len());
-        for (g, group) in groups.iter().enumerate() {
-            crate::mip::build_clock::check()?;
-            let mut flows = Vec::with_capacity(n_nodes);
-            let mut sinks = Vec::with_capacity(n_nodes);
-            for n in 1..=n_nodes {
-                let name = format!("z[g={g},n={n}]");
-                roles.push(VariableRole {
-                    name: name.clone(),
-                    node: Some(n),
-                    meaning: format!("flow of row group {g} into node {n}"),
-                });
-                flows.push(mip.continuous(name, 0.0, 1.0));
-                let mut by_class = Vec::with_capacity(k);
-                for (c, &count) in group.counts.iter().enumerate() {
-                    by_class.push((count > 0 || forced).then(|| {
-                        let name = format!("s[g={g},n={n},k={c}]");
-                        roles.push(VariableRole {
-                            name: name.clone(),
-                            node: Some(n),
-                            meaning: format!(
-                                "flow of row group {g} leaving at node {n} classified `{}`",
-                                data.classes()[c]
-                            ),
-                        });
-                        mip.continuous(name, 0.0, 1.0)
-                    }));
-                }
-                sinks.push(by_class);
-            }
-            flow_vars.push(flows);
-            sink_vars.push(sinks);
-        }
-
-        // Structure: every node is split, a leaf, or below a leaf; a leaf predicts one class.
-        for n in 1..=n_nodes {
-            let mut covered = Expression::from(leaf_vars[n - 1]);
-            let mut ancestor = n / 2;
-            while ancestor >= 1 {
-                covered += leaf_vars[ancestor - 1];
-                ancestor /= 2;
-            }
-            if n <= n_branch {
-                for &(_, b) in &split_vars[n - 1] {
-                    covered += b;
-                }
-            }
-            mip.add_row(format!("node[n={n}]"), covered, RowSense::Eq, 1.0);
-            let classes: Expression = class_vars[n - 1].iter().map(|&w| Expression::from(w)).sum();
-            mip.add_row(
-                format!("predict[n={n}]"),
-                classes,
-                RowSense::Eq,
-                leaf_vars[n - 1],
-            );
-        }
-
+        .add_columns(&node_features, &groups, depth, forced)?;
+        let n_branch = (1usize << depth) - 1;
+        add_structure_rows(&mut mip, &columns, n_branch);
         // Symmetry: a split whose two children are leaves of one class is the leaf of that
         // class; only the leaf is kept. Not under bounds on the rows per leaf, where such a
         // split may be what keeps its leaves within them.
         let alike = !constraints.is_some_and(SideConstraints::bounds_leaf_rows);
-        for n in (1..=n_branch).filter(|_| alike) {
-            let children = class_vars[2 * n - 1].iter().zip(&class_vars[2 * n]);
-            for (c, (&left, &right)) in children.enumerate() {
-                mip.add_row(
-                    format!("alike[n={n},k={c}]"),
-                    Expression::from(left) + right,
-                    RowSense::Le,
-                    1.0,
-                );
-            }
+        if alike {
+            add_alike_rows(&mut mip, &columns.class_vars, n_branch);
         }
-
-        // Flow: conservation at every node, routing by the split, leaving only as the leaf's class.
-        for (g, group) in groups.iter().enumerate() {
-            crate::mip::build_clock::check()?;
-            for n in 1..=n_nodes {
-                let mut out = Expression::default();
-                for &sink in sink_vars[g][n - 1].iter().flatten() {
-                    out += sink;
-                }
-                if n <= n_branch {
-                    out += flow_vars[g][2 * n - 1];
-                    out += flow_vars[g][2 * n];
-                    let (left, right) = sides(&chains[n - 1], &leaf_vars, &group.bins, n);
-                    mip.add_row(
-                        format!("left[g={g},n={n}]"),
-                        flow_vars[g][2 * n - 1],
-                        RowSense::Le,
-                        left,
-                    );
-                    mip.add_row(
-                        format!("right[g={g},n={n}]"),
-                        flow_vars[g][2 * n],
-                        RowSense::Le,
-                        right,
-                    );
-                }
-                mip.add_row(
-                    format!("flow[g={g},n={n}]"),
-                    flow_vars[g][n - 1],
-                    RowSense::Eq,
-                    out,
-                );
-                for (c, sink) in sink_vars[g][n - 1].iter().enumerate() {
-                    if let Some(sink) = sink {
-                        mip.add_row(
-                            format!("sink[g={g},n={n},k={c}]"),
-                            *sink,
-                            RowSense::Le,
-                            class_vars[n - 1][c],
-                        );
-                    }
-                }
-            }
-        }
-
+        add_flow_rows(&mut mip, &columns, &groups, n_branch)?;
         if forced {
-            for (g, flows) in flow_vars.iter().enumerate() {
+            for (g, flows) in columns.flow_vars.iter().enumerate() {
                 mip.add_row(format!("source[g={g}]"), flows[0], RowSense::Eq, 1.0);
             }
         }
+        mip.set_objective(objective(&groups, &columns.sink_vars));
 
-        // Objective: the summed error costs of the rows minus those of the rows classified
-        // correctly (a group's flow to a sink of class c is worth its class-c rows' costs).
-        let total: f64 = groups.iter().flat_map(|group| &group.costs).sum();
-        let mut objective = Expression::from(total);
-        for (g, group) in groups.iter().enumerate() {
-            for sinks in &sink_vars[g] {
-                for (c, sink) in sinks.iter().enumerate() {
-                    if let Some(sink) = sink {
-                        if group.costs[c] != 0.0 {
-                            objective -= group.costs[c] * *sink;
-                        }
-                    }
-                }
-            }
-        }
-        mip.set_objective(objective);
-
+        let Columns {
+            split_vars,
+            chains,
+            leaf_vars,
+            class_vars,
+            flow_vars,
+            sink_vars,
+        } = columns;
         Ok(FlowOctModel {
             mip,
             data: data.clone(),
@@ -661,4 +402,128 @@ impl BuiltModel for FlowOctModel {
             Vec::new()
         }
     }
+}
+
+/// Structure: every node is split, a leaf, or below a leaf (`node[n]`); a leaf predicts one
+/// class (`predict[n]`).
+fn add_structure_rows(mip: &mut MipModel, columns: &Columns, n_branch: usize) {
+    let leaf_vars = &columns.leaf_vars;
+    for n in 1..=leaf_vars.len() {
+        let mut covered = Expression::from(leaf_vars[n - 1]);
+        let mut ancestor = n / 2;
+        while ancestor >= 1 {
+            covered += leaf_vars[ancestor - 1];
+            ancestor /= 2;
+        }
+        if n <= n_branch {
+            for &(_, b) in &columns.split_vars[n - 1] {
+                covered += b;
+            }
+        }
+        mip.add_row(format!("node[n={n}]"), covered, RowSense::Eq, 1.0);
+        let classes: Expression = columns.class_vars[n - 1]
+            .iter()
+            .map(|&w| Expression::from(w))
+            .sum();
+        mip.add_row(
+            format!("predict[n={n}]"),
+            classes,
+            RowSense::Eq,
+            leaf_vars[n - 1],
+        );
+    }
+}
+
+/// `alike[n,k]`: the two children of branch node `n` are not both leaves of class `k`.
+fn add_alike_rows(mip: &mut MipModel, class_vars: &[Vec<Variable>], n_branch: usize) {
+    for n in 1..=n_branch {
+        let children = class_vars[2 * n - 1].iter().zip(&class_vars[2 * n]);
+        for (c, (&left, &right)) in children.enumerate() {
+            mip.add_row(
+                format!("alike[n={n},k={c}]"),
+                Expression::from(left) + right,
+                RowSense::Le,
+                1.0,
+            );
+        }
+    }
+}
+
+/// Flow: conservation at every node, routing by the split, leaving only as the leaf's class.
+fn add_flow_rows(
+    mip: &mut MipModel,
+    columns: &Columns,
+    groups: &[Group],
+    n_branch: usize,
+) -> Result<()> {
+    let Columns {
+        chains,
+        leaf_vars,
+        class_vars,
+        flow_vars,
+        sink_vars,
+        ..
+    } = columns;
+    for (g, group) in groups.iter().enumerate() {
+        crate::mip::build_clock::check()?;
+        for n in 1..=leaf_vars.len() {
+            let mut out = Expression::default();
+            for &sink in sink_vars[g][n - 1].iter().flatten() {
+                out += sink;
+            }
+            if n <= n_branch {
+                out += flow_vars[g][2 * n - 1];
+                out += flow_vars[g][2 * n];
+                let (left, right) = sides(&chains[n - 1], leaf_vars, &group.bins, n);
+                mip.add_row(
+                    format!("left[g={g},n={n}]"),
+                    flow_vars[g][2 * n - 1],
+                    RowSense::Le,
+                    left,
+                );
+                mip.add_row(
+                    format!("right[g={g},n={n}]"),
+                    flow_vars[g][2 * n],
+                    RowSense::Le,
+                    right,
+                );
+            }
+            mip.add_row(
+                format!("flow[g={g},n={n}]"),
+                flow_vars[g][n - 1],
+                RowSense::Eq,
+                out,
+            );
+            for (c, sink) in sink_vars[g][n - 1].iter().enumerate() {
+                if let Some(sink) = sink {
+                    mip.add_row(
+                        format!("sink[g={g},n={n},k={c}]"),
+                        *sink,
+                        RowSense::Le,
+                        class_vars[n - 1][c],
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Objective: the summed error costs of the rows minus those of the rows classified correctly
+/// (a group's flow to a sink of class c is worth its class-c rows' costs).
+fn objective(groups: &[Group], sink_vars: &[Vec<Vec<Option<Variable>>>]) -> Expression {
+    let total: f64 = groups.iter().flat_map(|group| &group.costs).sum();
+    let mut objective = Expression::from(total);
+    for (group, sinks) in groups.iter().zip(sink_vars) {
+        for node_sinks in sinks {
+            for (c, sink) in node_sinks.iter().enumerate() {
+                if let Some(sink) = sink {
+                    if group.costs[c] != 0.0 {
+                        objective -= group.costs[c] * *sink;
+                    }
+                }
+            }
+        }
+    }
+    objective
 }

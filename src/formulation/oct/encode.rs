@@ -5,6 +5,7 @@
 use crate::error::{Error, Result};
 use crate::formulation::oct::{LeafRule, Oct, OctModel};
 use crate::formulation::Encoded;
+use crate::mip::AssignmentBuilder;
 use crate::score::Objective;
 use crate::tree::{NodeKind, Split, Tree};
 
@@ -19,8 +20,21 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
             ),
         ));
     }
-    let data = &built.data;
     let mut start = built.mip.start();
+    encode_branches(built, tree, &mut start)?;
+    let (encoded, notes) = relabel(oct, built, tree)?;
+    let leaf_rows = leaf_rows(built, &encoded);
+    encode_leaves(built, &encoded, &leaf_rows, &mut start)?;
+    Ok(Encoded {
+        assignment: start.finish()?,
+        tree: encoded,
+        notes,
+    })
+}
+
+/// Sets each branch node's `a`, `d` and `b` from the tree's split there (none below a leaf).
+fn encode_branches(built: &OctModel, tree: &Tree, start: &mut AssignmentBuilder<'_>) -> Result<()> {
+    let data = &built.data;
     let splits = |m: usize| match tree.node(m + 1).map(|n| &n.kind) {
         Some(NodeKind::Split(split)) => Some(split),
         _ => None,
@@ -66,8 +80,14 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
         start.set(built.d[m], f64::from(u8::from(feature.is_some())));
         start.set(built.b[m], b_value);
     }
-    // The model's leaves predict a (weighted) majority class of their rows: relabel the
-    // tree's leaves that predict another class.
+    Ok(())
+}
+
+/// The tree as the model holds it, recounted, with a note per relabelled leaf: the model's
+/// leaves predict a (weighted) majority class of their rows under majority leaves, so a leaf
+/// of the tree that predicts another class is relabelled.
+fn relabel(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<(Tree, Vec<String>)> {
+    let data = &built.data;
     let mut encoded = tree.clone();
     let mut notes = Vec::new();
     let mut leaf_weights: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
@@ -105,24 +125,14 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
         }
     }
     encoded.recount(data.rows(), data.labels())?;
-    let tree = &encoded;
-    // Route every row: at a split follow the tree; at a leaf (or below) go right.
-    let leaf_class = |id: usize| -> Option<usize> {
-        let mut node = id;
-        // The leaf of the tree that covers model leaf `id`: its deepest present ancestor.
-        while node >= 1 {
-            if let Some(n) = tree.node(node) {
-                return match n.kind {
-                    NodeKind::Leaf { class } => Some(class),
-                    NodeKind::Split(_) => None,
-                };
-            }
-            node /= 2;
-        }
-        None
-    };
+    Ok((encoded, notes))
+}
+
+/// The rows of each model leaf (by leaf index): at a split a row follows the tree; at a leaf
+/// of the tree (or below) it goes right.
+fn leaf_rows(built: &OctModel, tree: &Tree) -> Vec<Vec<usize>> {
     let mut leaf_rows = vec![Vec::new(); built.n_leaves()];
-    for (i, row) in data.rows().iter().enumerate() {
+    for (i, row) in built.data.rows().iter().enumerate() {
         let mut id = 1;
         for _ in 0..built.depth {
             id = match tree.node(id).map(|n| &n.kind) {
@@ -132,10 +142,37 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
         }
         leaf_rows[id - built.n_leaves()].push(i);
     }
-    for t in 0..built.n_leaves() {
-        let rows = &leaf_rows[t];
+    leaf_rows
+}
+
+/// The class of the tree's leaf that covers model leaf `id`: its deepest present ancestor's,
+/// `None` when that is a split.
+fn covering_class(tree: &Tree, id: usize) -> Option<usize> {
+    let mut node = id;
+    while node >= 1 {
+        if let Some(n) = tree.node(node) {
+            return match n.kind {
+                NodeKind::Leaf { class } => Some(class),
+                NodeKind::Split(_) => None,
+            };
+        }
+        node /= 2;
+    }
+    None
+}
+
+/// Sets each model leaf's `z`, `l`, `c`, counts, loss and class errors from its rows
+/// `leaf_rows`.
+fn encode_leaves(
+    built: &OctModel,
+    tree: &Tree,
+    leaf_rows: &[Vec<usize>],
+    start: &mut AssignmentBuilder<'_>,
+) -> Result<()> {
+    let data = &built.data;
+    for (t, rows) in leaf_rows.iter().enumerate() {
         let used = !rows.is_empty();
-        let class = leaf_class(built.leaf_id(t));
+        let class = covering_class(tree, built.leaf_id(t));
         for (i, row) in built.z.iter().enumerate() {
             start.set(row[t], f64::from(u8::from(rows.contains(&i))));
         }
@@ -176,9 +213,5 @@ pub(super) fn encode(oct: &Oct, built: &OctModel, tree: &Tree) -> Result<Encoded
             start.set(errors[t], missed);
         }
     }
-    Ok(Encoded {
-        assignment: start.finish()?,
-        tree: encoded,
-        notes,
-    })
+    Ok(())
 }

@@ -17,6 +17,7 @@ mod decode;
 mod encode;
 mod model;
 mod params;
+mod rows;
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};

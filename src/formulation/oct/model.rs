@@ -301,209 +301,21 @@ fn scaled_features(data: &Dataset) -> Vec<ScaledFeature> {
         .collect()
 }
 
+/// The OCT model of `params` on `data` with the leaf rule `leaves`: its columns, then its rows
+/// step by step ([`super::rows`]).
 pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<OctModel> {
-    let n = data.n_rows();
-    let k = data.n_classes();
     let features = scaled_features(data);
     let costs = ErrorCosts::new(params.objective, &params.class_weights, data)?;
     let total_weight = costs.total();
     // A baseline without errors (one class) leaves nothing to normalise: the errors count as
     // they are, and the single leaf, which makes none, is optimal.
     let baseline = Some(costs.baseline()).filter(|&b| b > 0.0).unwrap_or(1.0);
-    let epsilon_max = features
-        .iter()
-        .filter_map(|f| f.epsilon)
-        .fold(0.0, f64::max);
     let depth = params.depth;
-    // Equivalent points: rows identical on every feature share their assignment variables.
-    let twins = match params.cuts {
-        Cuts::None => Twins::of(0..n),
-        Cuts::EquivalentPoints => Twins::of(
-            data.rows()
-                .iter()
-                .map(|row| row.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()),
-        ),
-    };
-    let n_branch = (1 << depth) - 1;
-    let n_leaves = 1 << depth;
+    let twins = twins(params.cuts, data);
     let mut mip = MipModel::new(format!("oct_depth{depth}"));
-
-    // Variables, node by node.
-    let mut a = vec![vec![None; n_branch]; data.n_features()];
-    let mut d = Vec::with_capacity(n_branch);
-    let mut b = Vec::with_capacity(n_branch);
-    for m in 0..n_branch {
-        let id = m + 1;
-        for (j, (feature, by_node)) in features.iter().zip(a.iter_mut()).enumerate() {
-            if feature.epsilon.is_some() {
-                by_node[m] = Some(mip.binary(format!("a[f={j},n={id}]")));
-            }
-        }
-        d.push(mip.binary(format!("d[n={id}]")));
-        b.push(mip.continuous(format!("b[n={id}]"), 0.0, 1.0));
-    }
-    let mut z = vec![Vec::with_capacity(n_leaves); n];
-    let mut l = Vec::with_capacity(n_leaves);
-    let mut c = vec![Vec::with_capacity(n_leaves); k];
-    let mut n_kt = vec![Vec::with_capacity(n_leaves); k];
-    let mut n_t = Vec::with_capacity(n_leaves);
-    let mut loss = Vec::with_capacity(n_leaves);
-    for t in 0..n_leaves {
-        let id = n_leaves + t;
-        crate::mip::build_clock::check()?;
-        for i in 0..n {
-            let first = twins.first_of(i);
-            let var = if first == i {
-                mip.binary(format!("z[i={i},l={id}]"))
-            } else {
-                z[first][t]
-            };
-            z[i].push(var);
-        }
-        l.push(mip.binary(format!("l[l={id}]")));
-        for (class, by_leaf) in c.iter_mut().enumerate() {
-            by_leaf.push(mip.binary(format!("c[k={class},l={id}]")));
-        }
-        for (class, by_leaf) in n_kt.iter_mut().enumerate() {
-            by_leaf.push(mip.continuous(format!("Nk[k={class},l={id}]"), 0.0, f64::INFINITY));
-        }
-        n_t.push(mip.continuous(format!("N[l={id}]"), 0.0, f64::INFINITY));
-        loss.push(mip.continuous(format!("L[l={id}]"), 0.0, f64::INFINITY));
-    }
-
-    // Leaf accounting.
-    let big = total_weight;
-    for t in 0..n_leaves {
-        let id = n_leaves + t;
-        crate::mip::build_clock::check()?;
-        for class in 0..k {
-            mip.add_constraint(
-                format!("loss_lb[k={class},l={id}]"),
-                (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).geq(-big),
-            );
-            if leaves == LeafRule::Majority {
-                mip.add_constraint(
-                    format!("loss_ub[k={class},l={id}]"),
-                    (loss[t] - n_t[t] + n_kt[class][t] - big * c[class][t]).leq(0.0),
-                );
-            }
-            let mut members = Expression::from(n_kt[class][t]);
-            for i in (0..n).filter(|&i| data.labels()[i] == class && costs.rows[i] != 0.0) {
-                members -= costs.rows[i] * z[i][t];
-            }
-            mip.add_constraint(format!("count[k={class},l={id}]"), members.eq(0.0));
-        }
-        let mut all = Expression::from(n_t[t]);
-        for (row, &cost) in z.iter().zip(&costs.rows).filter(|(_, &cost)| cost != 0.0) {
-            all -= cost * row[t];
-        }
-        mip.add_constraint(format!("count[l={id}]"), all.eq(0.0));
-        let chosen: Expression = (0..k).map(|class| Expression::from(c[class][t])).sum();
-        mip.add_constraint(format!("predict[l={id}]"), (chosen - l[t]).eq(0.0));
-        let reached: Expression = z.iter().map(|row| Expression::from(row[t])).sum();
-        mip.add_constraint(
-            format!("min_leaf[l={id}]"),
-            (reached - params.min_leaf as f64 * l[t]).geq(0.0),
-        );
-        // Only rows with their own variables: an equivalent row's rows would repeat its first's.
-        for (i, row) in z.iter().enumerate().filter(|(i, _)| twins.is_first(*i)) {
-            mip.add_constraint(format!("used[i={i},l={id}]"), (row[t] - l[t]).leq(0.0));
-        }
-    }
-
-    // Routing.
-    for (i, row) in z.iter().enumerate().filter(|(i, _)| twins.is_first(*i)) {
-        let one: Expression = row.iter().map(|&v| Expression::from(v)).sum();
-        mip.add_constraint(format!("assign[i={i}]"), one.eq(1.0));
-    }
-    for t in 0..n_leaves {
-        let id = n_leaves + t;
-        crate::mip::build_clock::check()?;
-        for (m, goes_left) in ancestors(depth, t) {
-            let node = m + 1;
-            if goes_left {
-                // A leaf under the left branch of m is usable only when m splits.
-                mip.add_constraint(
-                    format!("left_needs_split[n={node},l={id}]"),
-                    (l[t] - d[m]).leq(0.0),
-                );
-            }
-            for (i, row) in z.iter().enumerate().filter(|(i, _)| twins.is_first(*i)) {
-                let mut lhs = Expression::default();
-                for (j, feature) in features.iter().enumerate() {
-                    if let (Some(var), Some(eps)) = (a[j][m], feature.epsilon) {
-                        let x = feature.scale(data.rows()[i][j]);
-                        let coefficient = if goes_left { x + eps } else { x };
-                        if coefficient != 0.0 {
-                            lhs += coefficient * var;
-                        }
-                    }
-                }
-                if goes_left {
-                    let lhs = lhs - b[m] + (1.0 + epsilon_max) * row[t];
-                    mip.add_constraint(
-                        format!("left[i={i},n={node},l={id}]"),
-                        lhs.leq(1.0 + epsilon_max),
-                    );
-                } else {
-                    let lhs = lhs - b[m] - row[t];
-                    mip.add_constraint(format!("right[i={i},n={node},l={id}]"), lhs.geq(-1.0));
-                }
-            }
-        }
-    }
-
-    // Tree structure.
-    for m in 0..n_branch {
-        let id = m + 1;
-        let chosen: Expression = a
-            .iter()
-            .filter_map(|var| var[m].map(Expression::from))
-            .sum();
-        mip.add_constraint(format!("one_feature[n={id}]"), (chosen - d[m]).eq(0.0));
-        mip.add_constraint(format!("threshold_off[n={id}]"), (b[m] - d[m]).leq(0.0));
-        if m > 0 {
-            let parent = (id / 2) - 1;
-            mip.add_constraint(format!("hierarchy[n={id}]"), (d[m] - d[parent]).leq(0.0));
-        }
-    }
-
-    // With free leaves, each class's errors in each leaf: its rows there unless it is predicted.
-    let mut class_errors = Vec::new();
-    if leaves == LeafRule::Free {
-        for (class, &class_total) in costs.class_totals.iter().enumerate() {
-            let mut by_leaf = Vec::with_capacity(n_leaves);
-            for t in 0..n_leaves {
-                let id = n_leaves + t;
-                let errors = mip.continuous(format!("E[k={class},l={id}]"), 0.0, f64::INFINITY);
-                mip.add_constraint(
-                    format!("class_errors[k={class},l={id}]"),
-                    (errors - n_kt[class][t] + class_total * c[class][t]).geq(0.0),
-                );
-                by_leaf.push(errors);
-            }
-            class_errors.push(by_leaf);
-        }
-    }
-
-    let mut objective = Expression::default();
-    for &var in &loss {
-        objective += (1.0 / baseline) * var;
-    }
-    // A tree has one leaf more than splits: the leaf penalty is a split cost and a constant.
-    let leaf_cost = params.leaf_penalty * total_weight / baseline;
-    let split_cost = params.alpha + leaf_cost;
-    if split_cost > 0.0 {
-        for &var in &d {
-            objective += split_cost * var;
-        }
-    }
-    if leaf_cost > 0.0 {
-        objective += leaf_cost;
-    }
-    mip.set_objective(objective);
-
-    Ok(OctModel {
+    let branches = BranchColumns::add(&mut mip, &features, depth);
+    let leaves_columns = LeafColumns::add(&mut mip, &twins, data, depth)?;
+    let mut model = OctModel {
         mip,
         data: data.clone(),
         depth,
@@ -511,19 +323,122 @@ pub(super) fn build(params: &Oct, data: &Dataset, leaves: LeafRule) -> Result<Oc
         costs,
         baseline,
         total_weight,
-        a,
-        d,
-        b,
-        z,
+        a: branches.a,
+        d: branches.d,
+        b: branches.b,
+        z: leaves_columns.z,
         twins,
-        l,
-        c,
-        n_kt,
-        n_t,
-        loss,
+        l: leaves_columns.l,
+        c: leaves_columns.c,
+        n_kt: leaves_columns.n_kt,
+        n_t: leaves_columns.n_t,
+        loss: leaves_columns.loss,
         leaves,
-        class_errors,
-    })
+        class_errors: Vec::new(),
+    };
+    model.add_leaf_rows(params.min_leaf)?;
+    model.add_routing_rows()?;
+    model.add_structure_rows();
+    if leaves == LeafRule::Free {
+        model.class_errors = model.add_class_errors();
+    }
+    model.set_objective(params.alpha, params.leaf_penalty);
+    Ok(model)
+}
+
+/// Equivalent points: rows identical on every feature share their assignment variables under
+/// `--cuts equivalent-points`; every row has its own otherwise.
+fn twins(cuts: Cuts, data: &Dataset) -> Twins {
+    match cuts {
+        Cuts::None => Twins::of(0..data.n_rows()),
+        Cuts::EquivalentPoints => Twins::of(
+            data.rows()
+                .iter()
+                .map(|row| row.iter().map(|x| x.to_bits()).collect::<Vec<u64>>()),
+        ),
+    }
+}
+
+/// The branch nodes' columns: `a[f,n]` (not for constant features), `d[n]` and `b[n]`.
+struct BranchColumns {
+    a: Vec<Vec<Option<Variable>>>,
+    d: Vec<Variable>,
+    b: Vec<Variable>,
+}
+
+impl BranchColumns {
+    fn add(mip: &mut MipModel, features: &[ScaledFeature], depth: usize) -> BranchColumns {
+        let n_branch = (1 << depth) - 1;
+        let mut a = vec![vec![None; n_branch]; features.len()];
+        let mut d = Vec::with_capacity(n_branch);
+        let mut b = Vec::with_capacity(n_branch);
+        for m in 0..n_branch {
+            let id = m + 1;
+            for (j, (feature, by_node)) in features.iter().zip(a.iter_mut()).enumerate() {
+                if feature.epsilon.is_some() {
+                    by_node[m] = Some(mip.binary(format!("a[f={j},n={id}]")));
+                }
+            }
+            d.push(mip.binary(format!("d[n={id}]")));
+            b.push(mip.continuous(format!("b[n={id}]"), 0.0, 1.0));
+        }
+        BranchColumns { a, d, b }
+    }
+}
+
+/// The leaves' columns: `z[i,l]` (shared by equivalent rows), `l[l]`, `c[k,l]`, `Nk[k,l]`,
+/// `N[l]` and `L[l]`.
+struct LeafColumns {
+    z: Vec<Vec<Variable>>,
+    l: Vec<Variable>,
+    c: Vec<Vec<Variable>>,
+    n_kt: Vec<Vec<Variable>>,
+    n_t: Vec<Variable>,
+    loss: Vec<Variable>,
+}
+
+impl LeafColumns {
+    fn add(mip: &mut MipModel, twins: &Twins, data: &Dataset, depth: usize) -> Result<LeafColumns> {
+        let n = data.n_rows();
+        let k = data.n_classes();
+        let n_leaves = 1 << depth;
+        let mut z = vec![Vec::with_capacity(n_leaves); n];
+        let mut l = Vec::with_capacity(n_leaves);
+        let mut c = vec![Vec::with_capacity(n_leaves); k];
+        let mut n_kt = vec![Vec::with_capacity(n_leaves); k];
+        let mut n_t = Vec::with_capacity(n_leaves);
+        let mut loss = Vec::with_capacity(n_leaves);
+        for t in 0..n_leaves {
+            let id = n_leaves + t;
+            crate::mip::build_clock::check()?;
+            for i in 0..n {
+                let first = twins.first_of(i);
+                let var = if first == i {
+                    mip.binary(format!("z[i={i},l={id}]"))
+                } else {
+                    z[first][t]
+                };
+                z[i].push(var);
+            }
+            l.push(mip.binary(format!("l[l={id}]")));
+            for (class, by_leaf) in c.iter_mut().enumerate() {
+                by_leaf.push(mip.binary(format!("c[k={class},l={id}]")));
+            }
+            for (class, by_leaf) in n_kt.iter_mut().enumerate() {
+                by_leaf.push(mip.continuous(format!("Nk[k={class},l={id}]"), 0.0, f64::INFINITY));
+            }
+            n_t.push(mip.continuous(format!("N[l={id}]"), 0.0, f64::INFINITY));
+            loss.push(mip.continuous(format!("L[l={id}]"), 0.0, f64::INFINITY));
+        }
+        Ok(LeafColumns {
+            z,
+            l,
+            c,
+            n_kt,
+            n_t,
+            loss,
+        })
+    }
 }
 
 #[cfg(test)]

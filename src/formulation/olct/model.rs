@@ -108,16 +108,54 @@ pub(crate) fn build_model(
     let layout = Layout {
         depth: settings.depth,
     };
-    let (n, p) = (training.data.n_rows(), training.data.n_features());
-    let (m, epsilon, limit) = (settings.big_m, settings.epsilon, settings.score_limit);
     let mut mip = MipModel::new(format!("olct_depth{}", settings.depth));
     // |w_j| <= S / Z_j follows from the score bound; a constant feature's weight is 0.
     let weight_bound: Vec<f64> = training
         .bound
         .feature_max
         .iter()
-        .map(|&z| if z > 0.0 { limit / z } else { 0.0 })
+        .map(|&z| {
+            if z > 0.0 {
+                settings.score_limit / z
+            } else {
+                0.0
+            }
+        })
         .collect();
+    let vars = add_columns(&mut mip, &training, layout, &weight_bound, univariate);
+    // (1a) every row reaches exactly one last-level node.
+    for i in 0..training.data.n_rows() {
+        mip.add_constraint(
+            format!("route[i={i}]"),
+            reach(&vars, i, 0..layout.n_last()).eq(1.0),
+        );
+    }
+    add_split_rows(&mut mip, &vars, &training, layout, &weight_bound);
+    add_forwarding_rows(&mut mip, &vars, &training, layout)?;
+    add_loss_rows(&mut mip, &vars, &training, &tangents, layout)?;
+    mip.set_objective(objective(&vars, &training, layout));
+    Ok(OlctModel {
+        mip,
+        training,
+        tangents,
+        vars,
+        univariate,
+        refine,
+    })
+}
+
+/// The columns: each branch node's weights `w = wp - wm` (within `weight_bound`), its
+/// intercept `b` and, for univariate splits, its `delta`; each row's `z` at the last level and
+/// its losses `xi` per level.
+fn add_columns(
+    mip: &mut MipModel,
+    training: &Training,
+    layout: Layout,
+    weight_bound: &[f64],
+    univariate: bool,
+) -> OlctVars {
+    let (n, p) = (training.data.n_rows(), training.data.n_features());
+    let limit = training.settings.score_limit;
     let mut vars = OlctVars {
         w: Vec::new(),
         w_plus: Vec::new(),
@@ -157,19 +195,25 @@ pub(crate) fn build_model(
         );
         // xi >= 0 is the tangent at +inf.
         vars.xi.push(
-            (1..=settings.depth)
+            (1..=layout.depth)
                 .map(|h| mip.continuous(format!("xi[i={i},h={h}]"), 0.0, f64::INFINITY))
                 .collect(),
         );
     }
+    vars
+}
 
-    // (1a) every row reaches exactly one last-level node.
-    for i in 0..n {
-        mip.add_constraint(
-            format!("route[i={i}]"),
-            reach(&vars, i, 0..layout.n_last()).eq(1.0),
-        );
-    }
+/// Each branch node's split rows: (11a) `w = w+ - w-`, the score bound, and for univariate
+/// splits Remark 2's one feature per node.
+fn add_split_rows(
+    mip: &mut MipModel,
+    vars: &OlctVars,
+    training: &Training,
+    layout: Layout,
+    weight_bound: &[f64],
+) {
+    let p = training.data.n_features();
+    let limit = training.settings.score_limit;
     for t in 1..=layout.branches() {
         for j in 0..p {
             // (11a) w = w+ - w-.
@@ -208,21 +252,43 @@ pub(crate) fn build_model(
             mip.add_constraint(format!("one_feature[n={t}]"), count.leq(1.0));
         }
     }
-    // (2a), (2b): forwarding at the nodes above the last level.
+}
+
+/// (2a), (2b): forwarding at the nodes above the last level.
+fn add_forwarding_rows(
+    mip: &mut MipModel,
+    vars: &OlctVars,
+    training: &Training,
+    layout: Layout,
+) -> Result<()> {
+    let (m, epsilon) = (training.settings.big_m, training.settings.epsilon);
     for t in 1..layout.first_last() {
         let left = layout.last_under(2 * t);
         let right = layout.last_under(2 * t + 1);
-        for i in 0..n {
+        for i in 0..training.data.n_rows() {
             crate::mip::build_clock::check()?;
-            let mut e = score(&vars, &training, i, t);
-            e.add_mul(m, reach(&vars, i, left.clone()));
+            let mut e = score(vars, training, i, t);
+            e.add_mul(m, reach(vars, i, left.clone()));
             mip.add_constraint(format!("left[i={i},n={t}]"), e.leq(m));
-            let mut e = score(&vars, &training, i, t);
-            e.add_mul(-m, reach(&vars, i, right.clone()));
+            let mut e = score(vars, training, i, t);
+            e.add_mul(-m, reach(vars, i, right.clone()));
             mip.add_constraint(format!("right[i={i},n={t}]"), e.geq(epsilon - m));
         }
     }
-    // (10): xi[i,h] >= a_k + s_k y_i (w_t . z_i + b_t) - M (1 - sum_{T_d(t)} z[i,s]).
+    Ok(())
+}
+
+/// (10): xi[i,h] >= a_k + s_k y_i (w_t . z_i + b_t) - M (1 - sum_{T_d(t)} z[i,s]), one row
+/// per finite tangent.
+fn add_loss_rows(
+    mip: &mut MipModel,
+    vars: &OlctVars,
+    training: &Training,
+    tangents: &TangentSet,
+    layout: Layout,
+) -> Result<()> {
+    let m = training.settings.big_m;
+    let p = training.data.n_features();
     let lines: Vec<_> = tangents
         .lines()
         .into_iter()
@@ -231,14 +297,14 @@ pub(crate) fn build_model(
     for t in 1..=layout.branches() {
         let h = layout.level(t);
         let under = layout.last_under(t);
-        for i in 0..n {
+        for i in 0..training.data.n_rows() {
             crate::mip::build_clock::check()?;
             let y = training.y(i);
             for line in &lines {
                 let mut e = Expression::with_capacity(p + 2 + under.len());
                 e.add_mul(1.0, vars.xi[i][h - 1]);
-                e.add_mul(-line.slope * y, score(&vars, &training, i, t));
-                e.add_mul(-m, reach(&vars, i, under.clone()));
+                e.add_mul(-line.slope * y, score(vars, training, i, t));
+                e.add_mul(-m, reach(vars, i, under.clone()));
                 mip.add_constraint(
                     format!("loss[i={i},n={t},v={}]", line.point),
                     e.geq(line.intercept - m),
@@ -246,15 +312,21 @@ pub(crate) fn build_model(
             }
         }
     }
-    // Objective: sum_h (C_h sum_i v_i xi[i,h] + sum_{t in T_h} ||w_t||_1), v_i the weight of
-    // row i's loss.
-    let mut objective = Expression::with_capacity(n * settings.depth + 2 * p * layout.branches());
+    Ok(())
+}
+
+/// Objective: sum_h (C_h sum_i v_i xi[i,h] + sum_{t in T_h} ||w_t||_1), v_i the weight of
+/// row i's loss.
+fn objective(vars: &OlctVars, training: &Training, layout: Layout) -> Expression {
+    let p = training.data.n_features();
+    let rows = training.data.n_rows();
+    let mut objective = Expression::with_capacity(rows * layout.depth + 2 * p * layout.branches());
     for (xi, &weight) in vars.xi.iter().zip(&training.loss_weights) {
         if weight == 0.0 {
             continue;
         }
         for (h, &x) in xi.iter().enumerate() {
-            objective.add_mul(settings.c[h] * weight, x);
+            objective.add_mul(training.settings.c[h] * weight, x);
         }
     }
     for t in 0..layout.branches() {
@@ -263,13 +335,5 @@ pub(crate) fn build_model(
             objective.add_mul(1.0, vars.w_minus[t][j]);
         }
     }
-    mip.set_objective(objective);
-    Ok(OlctModel {
-        mip,
-        training,
-        tangents,
-        vars,
-        univariate,
-        refine,
-    })
+    objective
 }
