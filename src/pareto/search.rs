@@ -295,33 +295,16 @@ impl<'a> Search<'a> {
         let mut cover = region(&work.front);
         let mut distributions = Vec::new();
         budget_distributions(depth, budget, &mut distributions);
-        let child_most = (budget - 1).min(full(depth - 1));
-
-        work.positions.resize_with(view.n_features, Vec::new);
-        work.queue.clear();
-        work.anchors.clear();
-        let slots = match part {
-            Some((slot, _)) => slot..slot + 1,
-            None => 0..view.n_features,
+        let node = NodeSplits {
+            depth,
+            negatives,
+            distributions: &distributions,
+            child_most: (budget - 1).min(full(depth - 1)),
         };
-        for slot in slots {
-            let list = self.arena.list(view, slot);
-            let positions = &mut work.positions[slot];
-            positions.clear();
-            positions.extend((1..list.len()).filter(|&k| list[k - 1].bin != list[k].bin));
-            if !positions.is_empty() {
-                work.queue.push_back(Interval {
-                    slot,
-                    lo: 0,
-                    hi: positions.len() - 1,
-                    left: None,
-                    right: None,
-                });
-            }
-        }
+        self.queue_intervals(view, part, &mut work);
 
         let mut stopped_at = None;
-        'intervals: while let Some(interval) = work.queue.pop_front() {
+        while let Some(interval) = work.queue.pop_front() {
             if self.deadline.reached() {
                 stopped_at = Some(interval);
                 break;
@@ -337,84 +320,22 @@ impl<'a> Search<'a> {
                 continue;
             }
             let mid = interval.lo + (interval.hi - interval.lo) / 2;
-            let slot = interval.slot;
-            let position = work.positions[slot][mid];
-            let feature = self.arena.feature(view, slot);
-            let bin = {
-                let list = self.arena.list(view, slot);
-                split_bin(list[position - 1].bin, list[position].bin)
+            let position = work.positions[interval.slot][mid];
+            let sides = Sides {
+                cover: &cover,
+                left: left_bound,
+                right: right_bound,
             };
-            let (left, right) = self.arena.split(view, slot, position);
-            self.stats.splits += 1;
-            // The larger child first: its front is the likelier to settle the split.
-            let left_first = left.size >= right.size;
-            let mut anchor = Anchor::default();
-            let mut merged = false;
-            for &(left_budget, right_budget) in &distributions {
-                let (first, first_budget, second, second_budget, second_bound) = if left_first {
-                    (left, left_budget, right, right_budget, right_bound)
-                } else {
-                    (right, right_budget, left, left_budget, left_bound)
-                };
-                let first_region = if self.bounds.upper_bound {
-                    child_region(&cover, second_bound)
-                } else {
-                    Vec::new()
-                };
-                let Some(first_front) = self.solve(&first, depth - 1, first_budget, &first_region)
-                else {
-                    stopped_at = Some(interval);
-                    break 'intervals;
-                };
-                let first_points = points(&first_front);
-                if first_budget == child_most {
-                    let bound = union(&first_points, &first_region);
-                    if left_first {
-                        anchor.left = Some(bound);
-                    } else {
-                        anchor.right = Some(bound);
-                    }
-                }
-                if first_points.is_empty()
-                    || (self.bounds.second_child
-                        && covers_all(&cover, &minkowski(&first_points, second_bound)))
-                {
-                    self.stats.second_children_pruned += 1;
-                    continue;
-                }
-                let second_region = if self.bounds.upper_bound {
-                    child_region(&cover, &first_points)
-                } else {
-                    Vec::new()
-                };
-                let Some(second_front) =
-                    self.solve(&second, depth - 1, second_budget, &second_region)
-                else {
-                    stopped_at = Some(interval);
-                    break 'intervals;
-                };
-                let second_points = points(&second_front);
-                if second_budget == child_most {
-                    let bound = union(&second_points, &second_region);
-                    if left_first {
-                        anchor.right = Some(bound);
-                    } else {
-                        anchor.left = Some(bound);
-                    }
-                }
-                let (left_front, right_front) = if left_first {
-                    (&first_points, &second_points)
-                } else {
-                    (&second_points, &first_points)
-                };
-                if !merged {
-                    work.table.reset(negatives);
-                    work.table.offer_all(&work.front);
-                    merged = true;
-                }
-                let split = Made::split(feature, bin, Point::ZERO, (left_budget, right_budget));
-                work.table.offer_sums(left_front, right_front, split);
-            }
+            let Some((anchor, merged)) = self.split_at(
+                view,
+                (interval.slot, position),
+                &node,
+                &sides,
+                (&mut work.table, &work.front),
+            ) else {
+                stopped_at = Some(interval);
+                break;
+            };
             if merged {
                 work.table.read(&mut work.front);
                 if let Some((slot, share)) = part {
@@ -444,27 +365,158 @@ impl<'a> Search<'a> {
 
         let result = match stopped_at {
             None => NodeResult::Done(Arc::from(work.front.as_slice())),
-            Some(current) => {
-                let lower = if want_bound {
-                    let mut all = points(&work.front);
-                    for interval in std::iter::once(&current).chain(work.queue.iter()) {
-                        let left_bound = anchor_side(&work.anchors, interval.left, true);
-                        let right_bound = anchor_side(&work.anchors, interval.right, false);
-                        all.extend(minkowski(left_bound, right_bound));
-                    }
-                    nondominated(all)
+            Some(current) => NodeResult::Stopped {
+                found: work.front.clone(),
+                lower: if want_bound {
+                    lower_front(&work, &current)
                 } else {
                     Vec::new()
-                };
-                NodeResult::Stopped {
-                    found: work.front.clone(),
-                    lower,
-                }
-            }
+                },
+            },
         };
         self.levels[level] = work;
         result
     }
+
+    /// Queues one interval of every split position per feature of `view` (the feature in
+    /// `part`'s slot alone with `part`), each position where the bin changes.
+    fn queue_intervals(&self, view: &View, part: Option<(usize, &RootShare)>, work: &mut Level) {
+        work.positions.resize_with(view.n_features, Vec::new);
+        work.queue.clear();
+        work.anchors.clear();
+        let slots = match part {
+            Some((slot, _)) => slot..slot + 1,
+            None => 0..view.n_features,
+        };
+        for slot in slots {
+            let list = self.arena.list(view, slot);
+            let positions = &mut work.positions[slot];
+            positions.clear();
+            positions.extend((1..list.len()).filter(|&k| list[k - 1].bin != list[k].bin));
+            if !positions.is_empty() {
+                work.queue.push_back(Interval {
+                    slot,
+                    lo: 0,
+                    hi: positions.len() - 1,
+                    left: None,
+                    right: None,
+                });
+            }
+        }
+    }
+
+    /// The split of `view` at `position` of the feature in `slot`: for each distribution of
+    /// the budget, both children's fronts (the larger child first, the second skipped when the
+    /// first's front with the second's bound adds nothing to the cover), their sums offered to
+    /// `table` (seeded with the node's `front` on the first offer). Returns the children's
+    /// bounds at the largest budget and whether anything was offered; `None` when the search
+    /// stopped.
+    fn split_at(
+        &mut self,
+        view: &View,
+        (slot, position): (usize, usize),
+        node: &NodeSplits<'_>,
+        sides: &Sides<'_>,
+        (table, front): (&mut Table, &[Entry]),
+    ) -> Option<(Anchor, bool)> {
+        let feature = self.arena.feature(view, slot);
+        let bin = {
+            let list = self.arena.list(view, slot);
+            split_bin(list[position - 1].bin, list[position].bin)
+        };
+        let (left, right) = self.arena.split(view, slot, position);
+        self.stats.splits += 1;
+        // The larger child first: its front is the likelier to settle the split.
+        let left_first = left.size >= right.size;
+        let mut anchor = Anchor::default();
+        let mut merged = false;
+        for &(left_budget, right_budget) in node.distributions {
+            let (first, first_budget, second, second_budget, second_bound) = if left_first {
+                (left, left_budget, right, right_budget, sides.right)
+            } else {
+                (right, right_budget, left, left_budget, sides.left)
+            };
+            let first_region = if self.bounds.upper_bound {
+                child_region(sides.cover, second_bound)
+            } else {
+                Vec::new()
+            };
+            let first_front = self.solve(&first, node.depth - 1, first_budget, &first_region)?;
+            let first_points = points(&first_front);
+            if first_budget == node.child_most {
+                let bound = union(&first_points, &first_region);
+                if left_first {
+                    anchor.left = Some(bound);
+                } else {
+                    anchor.right = Some(bound);
+                }
+            }
+            if first_points.is_empty()
+                || (self.bounds.second_child
+                    && covers_all(sides.cover, &minkowski(&first_points, second_bound)))
+            {
+                self.stats.second_children_pruned += 1;
+                continue;
+            }
+            let second_region = if self.bounds.upper_bound {
+                child_region(sides.cover, &first_points)
+            } else {
+                Vec::new()
+            };
+            let second_front =
+                self.solve(&second, node.depth - 1, second_budget, &second_region)?;
+            let second_points = points(&second_front);
+            if second_budget == node.child_most {
+                let bound = union(&second_points, &second_region);
+                if left_first {
+                    anchor.right = Some(bound);
+                } else {
+                    anchor.left = Some(bound);
+                }
+            }
+            let (left_front, right_front) = if left_first {
+                (&first_points, &second_points)
+            } else {
+                (&second_points, &first_points)
+            };
+            if !merged {
+                table.reset(node.negatives);
+                table.offer_all(front);
+                merged = true;
+            }
+            let split = Made::split(feature, bin, Point::ZERO, (left_budget, right_budget));
+            table.offer_sums(left_front, right_front, split);
+        }
+        Some((anchor, merged))
+    }
+}
+
+/// What every split of a node shares: its depth, its negatives, the distributions of its
+/// budget between the children, and a child's largest useful budget.
+struct NodeSplits<'a> {
+    depth: usize,
+    negatives: u32,
+    distributions: &'a [(usize, usize)],
+    child_most: usize,
+}
+
+/// The node's cover and the bounds on its children's fronts an interval's anchors give.
+struct Sides<'a> {
+    cover: &'a [Point],
+    left: &'a [Point],
+    right: &'a [Point],
+}
+
+/// A lower-bound front of a node stopped at `current`: its front found so far with, for the
+/// current interval and every queued one, the sum of its anchors' bounds on the children.
+fn lower_front(work: &Level, current: &Interval) -> Vec<Point> {
+    let mut all = points(&work.front);
+    for interval in std::iter::once(current).chain(work.queue.iter()) {
+        let left_bound = anchor_side(&work.anchors, interval.left, true);
+        let right_bound = anchor_side(&work.anchors, interval.right, false);
+        all.extend(minkowski(left_bound, right_bound));
+    }
+    nondominated(all)
 }
 
 /// The front an anchor gives for one side (`[ZERO]`, the trivial bound, without one).
