@@ -98,6 +98,15 @@ pub struct ExperimentArgs {
         conflicts_with = "grid"
     )]
     pub warm_starts: Vec<String>,
+    /// The exact search's rows in the MILPs (none, objective, splits, all), comma-separated:
+    /// each a run of its own, as `solve --dp-bounds` (default: all).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all",
+        conflicts_with = "grid"
+    )]
+    pub dp_bounds: Vec<String>,
     /// Seeds of the train/test split, comma-separated.
     #[arg(
         long,

@@ -8,7 +8,8 @@ use crate::data::Sets;
 use crate::experiment::baseline::GreedyFigures;
 use crate::experiment::config::RunConfig;
 use crate::learn::certificate::Verdict;
-use crate::learn::{SolveDocument, WarmStartMode};
+use crate::learn::search_rows::DpBounds;
+use crate::learn::{MethodSpec, SolveDocument, WarmStartMode};
 use crate::solver::Termination;
 
 /// One run.
@@ -47,6 +48,18 @@ pub struct Row {
     pub time_limit: f64,
     /// Solver threads; empty: the solver's default.
     pub threads: Option<usize>,
+    /// The exact search's rows asked for (`none`, `objective`, `splits`, `all`; `solve
+    /// --dp-bounds`); empty for the searches.
+    #[serde(default)]
+    pub dp_bounds: Option<DpBounds>,
+    /// Rows of the exact search the model was solved with (objective and split rows; 0: none);
+    /// empty for the searches and runs that failed before the model.
+    #[serde(default)]
+    pub search_rows: Option<usize>,
+    /// What the reported bound rests on: `solver`, `solver_with_search_rows` or `search`
+    /// (see the report's `bound_source`); empty without a bound.
+    #[serde(default)]
+    pub bound_source: Option<String>,
     /// Model size; empty when the run failed before the model was built.
     pub variables: Option<usize>,
     pub binaries: Option<usize>,
@@ -185,6 +198,14 @@ impl Row {
             test_fraction: config.test_fraction,
             time_limit: config.time_limit,
             threads: config.threads,
+            dp_bounds: document.dp_bounds,
+            search_rows: document.dp_bounds.map(|_| {
+                document
+                    .search_rows
+                    .as_ref()
+                    .map_or(0, |r| r.objective_rows + r.split_rows)
+            }),
+            bound_source: document.bound_source.clone(),
             variables: size.map(|s| s.variables),
             binaries: size.map(|s| s.binaries),
             integers: size.map(|s| s.integers),
@@ -261,6 +282,9 @@ impl Row {
             test_fraction: config.test_fraction,
             time_limit: config.time_limit,
             threads: config.threads,
+            dp_bounds: matches!(config.method, MethodSpec::Milp { .. }).then_some(config.dp_bounds),
+            search_rows: None,
+            bound_source: None,
             variables: None,
             binaries: None,
             integers: None,

@@ -120,6 +120,9 @@ pub fn run(
     )?;
     // The run's limit, which the warm start's search and the solver share.
     outcome.report.time_limit = options.time_limit;
+    if let Some(model) = outcome.model.as_mut() {
+        model.dp_bounds = options.dp_bounds;
+    }
     if !matches!(formulation, AnyFormulation::Olct(_)) {
         outcome.notes.extend(clip_bound(&mut outcome.report));
     }
