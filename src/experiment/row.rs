@@ -76,6 +76,10 @@ pub struct Row {
     /// Objective of the returned solution (the solver's figure).
     pub objective: Option<f64>,
     pub best_bound: Option<f64>,
+    /// HiGHS's bound once it evaluated the root node (LP and cut rounds; the report's
+    /// `root_bound`); empty for CBC, the searches, and solves that ended before.
+    #[serde(default)]
+    pub root_bound: Option<f64>,
     /// `max(0, objective - best_bound)` and that over `|objective|`.
     pub abs_gap: Option<f64>,
     pub rel_gap: Option<f64>,
@@ -217,6 +221,7 @@ impl Row {
             has_solution: report.has_solution,
             objective: report.objective,
             best_bound: report.best_bound,
+            root_bound: report.root_bound,
             abs_gap: report.abs_gap,
             rel_gap: report.rel_gap,
             seconds: Some(report.seconds),
@@ -296,6 +301,7 @@ impl Row {
             has_solution: false,
             objective: None,
             best_bound: None,
+            root_bound: None,
             abs_gap: None,
             rel_gap: None,
             seconds: None,

@@ -419,3 +419,44 @@ fn an_exported_row_too_high_is_refused_and_nothing_is_written() {
         crate::common::assert_usage_error(&[&base[..], args].concat(), "--dp-bounds");
     }
 }
+
+/// HiGHS's bound at the end of the root node (`root_bound`): on iris at depth 2 (FlowOCT, whose
+/// root does not close without the rows) it is reported, at least the bound of no tree (0) and
+/// at most the final bound, itself at most the objective; CBC does not report one.
+#[test]
+fn the_root_bound_is_reported_between_zero_and_the_final_bound() {
+    let data = crate::common::dataset("iris");
+    for solver in ["highs", "cbc"] {
+        let report = crate::common::milptree_json(&[
+            "solve",
+            path_str(&data),
+            "--formulation",
+            "flowoct",
+            "--depth",
+            "2",
+            "--solver",
+            solver,
+            "--threads",
+            "1",
+            "--time-limit",
+            "60",
+            "--dp-bounds",
+            "none",
+            "--certify",
+            "off",
+            "--json",
+            "--quiet",
+        ]);
+        let number = |key: &str| report[key].as_f64();
+        if solver == "cbc" {
+            assert!(report["root_bound"].is_null(), "{report}");
+            continue;
+        }
+        let root = number("root_bound").expect("HiGHS's root bound");
+        let bound = number("best_bound").expect("a bound");
+        let objective = number("objective").expect("an objective");
+        assert!(root >= -1e-6, "{root}");
+        assert!(root <= bound + 1e-6, "{root} > {bound}");
+        assert!(bound <= objective + 1e-6, "{bound} > {objective}");
+    }
+}

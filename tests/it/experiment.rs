@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use crate::common::{path_str, stderr, stdout};
 
 /// The columns of `runs.csv`, in order, as README documents them.
-const COLUMNS: [&str; 64] = [
+const COLUMNS: [&str; 65] = [
     "run_key",
     "dataset",
     "dataset_path",
@@ -52,6 +52,7 @@ const COLUMNS: [&str; 64] = [
     "has_solution",
     "objective",
     "best_bound",
+    "root_bound",
     "abs_gap",
     "rel_gap",
     "seconds",
@@ -275,6 +276,11 @@ fn check_filled(row: &CsvRow) {
     }
     for column in COLUMNS {
         let value = &row[column];
+        // HiGHS's root bound is known when the solve reached the end of the root node, which
+        // a tiny model's presolve or root LP may not; CBC does not report it.
+        if column == "root_bound" {
+            continue;
+        }
         if empty.contains(column) {
             assert!(
                 value.is_empty(),
