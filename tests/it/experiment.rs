@@ -932,6 +932,14 @@ fn bad_grids_are_refused_up_front() {
             "1 is listed twice",
         ),
         (
+            base(&["--time-limit", "5", "--dp-bounds", "none,some"]),
+            "`some` is not one of: none, objective, splits, all",
+        ),
+        (
+            base(&["--time-limit", "5", "--dp-bounds", "all,all"]),
+            "all is listed twice",
+        ),
+        (
             base(&["--time-limit", "5", "--depths", "0"]),
             "0 is not a depth",
         ),
