@@ -7,10 +7,11 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::cli::data_args::DataArgs;
 use crate::cli::model_args::{
-    parse_formulation, CertifyArgs, MipSolverArgs, ModelArgs, SearchModelArgs, SolverChoice,
-    ThreadArgs, ThresholdArg,
+    parse_dp_bounds, parse_formulation, CertifyArgs, MipSolverArgs, ModelArgs, SearchModelArgs,
+    SolverChoice, ThreadArgs, ThresholdArg,
 };
 use crate::formulation::FormulationName;
+use crate::learn::search_rows::DpBounds;
 use crate::solver::SolverKind;
 
 /// Optimal classification trees by mixed-integer programming.
@@ -97,6 +98,15 @@ pub struct ExperimentArgs {
         conflicts_with = "grid"
     )]
     pub warm_starts: Vec<String>,
+    /// The exact search's rows in the MILPs (none, objective, splits, all), comma-separated:
+    /// each a run of its own, as `solve --dp-bounds` (default: all).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "all",
+        conflicts_with = "grid"
+    )]
+    pub dp_bounds: Vec<String>,
     /// Seeds of the train/test split, comma-separated.
     #[arg(
         long,
@@ -224,6 +234,12 @@ pub struct ExportLpArgs {
     /// objective takes no --objective, --alpha or --leaf-penalty. No warm start is written.
     #[arg(long, value_name = "E")]
     pub max_fp: Option<u32>,
+    /// [oct, binoct, flowoct] Write the exact search's rows that bound the objective from
+    /// below, named `dp_bound` (`objective`) and `dp_root_splits` (`splits`), as `solve
+    /// --dp-bounds` adds them: `none` (the default), `objective`, `splits` or `all`. The search
+    /// runs without a time limit; the rows are checked against its tree and the warm start.
+    #[arg(long, default_value = "none", value_name = "none|objective|splits|all", value_parser = parse_dp_bounds)]
+    pub dp_bounds: DpBounds,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,

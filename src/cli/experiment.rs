@@ -120,6 +120,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         solvers: args.solvers.clone(),
         solver_options: Default::default(),
         warm_starts: args.warm_starts.clone(),
+        dp_bounds: args.dp_bounds.clone(),
         seeds: args.seeds.clone(),
         time_limit: args.time_limit,
         test_fraction: args.test_fraction,

@@ -1,7 +1,9 @@
 //! `milptree export-lp`: write the exact model `solve` would build as an LP or MPS file (by
 //! the output's extension) for external solvers, with a JSON map from variable names to tree
 //! nodes and, with a warm start, the start as a `.mst` file (Gurobi's MIP start format) and a
-//! `.sol` file HiGHS reads.
+//! `.sol` file HiGHS reads. With `--dp-bounds` the model has the exact search's rows that bound
+//! its objective ([`crate::learn::search_rows`]), named, checked before the file is written
+//! against the search's tree and the warm start, each evaluated by plain code.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -13,17 +15,51 @@ use crate::cli::args::ExportLpArgs;
 use crate::cli::model_args::ModelArgs;
 use crate::cli::output::print_json;
 use crate::error::{Error, Result};
-use crate::formulation::AnyFormulation;
+use crate::formulation::{AnyBuilt, AnyFormulation};
+use crate::learn::milp_method::search_rows_alone;
+use crate::learn::search_rows::{DpBounds, SearchRowSource, SearchRows, SearchRowsReport};
 use crate::learn::WarmStartMode;
 use crate::outln;
 use crate::pareto::binary_data;
+use crate::tree::Tree;
 
 pub fn run(args: ExportLpArgs) -> Result<()> {
     let formulation = args.model.formulation()?;
     if args.max_fp.is_some() {
         refuse_objective_options(&args.model)?;
+        if args.dp_bounds != DpBounds::None {
+            return Err(Error::parameter(
+                "--dp-bounds",
+                "does not apply with --max-fp, whose objective the exact search does not have",
+            ));
+        }
     }
     export_with(&formulation, &args)
+}
+
+/// Test-only: set to a number of errors, this raises every row of the exact search by it
+/// (making the rows wrong), so that tests see the check refuse them.
+pub const RAISE_DP_BOUNDS_FOR_TESTS: &str = "MILPTREE_TEST_RAISE_DP_BOUNDS";
+
+/// The exact search's rows for `built` (`--dp-bounds`), checked against the trees `built`
+/// evaluated (the search's tree first, then the greedy warm start): a row above a tree's
+/// plain evaluation is an error, and nothing is written.
+fn checked_rows(source: &SearchRowSource, built: &AnyBuilt) -> Result<SearchRows> {
+    let rows = SearchRows::make(source, &built.mip, built.root_splits.clone())?;
+    for evaluated in &built.evaluated {
+        let what = match evaluated.index {
+            0 => "the exact search's tree",
+            _ => "the greedy warm start",
+        };
+        rows.check(
+            &built.mip,
+            &evaluated.assignment,
+            evaluated.objective,
+            built.objective_tolerance,
+            what,
+        )?;
+    }
+    Ok(rows)
 }
 
 /// Fails when an option that sets the objective is given with `--max-fp`, whose objective is
@@ -99,6 +135,30 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
     };
     let spec = args.model.constraints.spec()?;
     let constraints = spec.map(|s| s.resolve(&data.train)).transpose()?;
+    let greedy = args.model.warm_start() == WarmStartMode::Greedy;
+    let mut notes = Vec::new();
+    let search = match args.dp_bounds {
+        DpBounds::None => None,
+        families => {
+            let raise = std::env::var(RAISE_DP_BOUNDS_FOR_TESTS)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0.0);
+            Some(search_rows_alone(
+                formulation,
+                &data.train,
+                families,
+                constraints.is_some(),
+                raise,
+                &mut notes,
+            )?)
+        }
+    };
+    // The trees the rows are checked against: the search's, then the warm start.
+    let mut checked: Vec<Tree> = search.iter().map(|(_, tree)| tree.clone()).collect();
+    if search.is_some() && greedy {
+        checked.push(formulation.greedy_tree(&data.train)?);
+    }
     let built = match (args.max_fp, &constraints) {
         (Some(_), Some(_)) => {
             return Err(Error::parameter(
@@ -107,13 +167,16 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             ))
         }
         (Some(max_fp), None) => formulation.build_with_max_false_positives(&data.train, max_fp)?,
-        (None, _) => formulation.build_constrained(
-            &data.train,
-            args.model.warm_start() == WarmStartMode::Greedy,
-            constraints.as_ref(),
-        )?,
+        (None, _) => {
+            formulation.build_constrained(&data.train, greedy, constraints.as_ref(), &checked)?
+        }
     };
-    let mip = &built.mip;
+    let rows = match &search {
+        Some((source, _)) => Some(checked_rows(source, &built)?),
+        None => None,
+    };
+    let with_rows = rows.as_ref().map(|rows| rows.added_to(&built.mip));
+    let mip = with_rows.as_ref().unwrap_or(&built.mip);
     write_with(&args.output, |out| match format {
         ModelFormat::Lp => mip.write_lp(out),
         ModelFormat::Mps => mip.write_mps(out),
@@ -178,6 +241,8 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             "integrality_tolerance": built.integrality_tolerance,
             "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "warm_start": start_report,
+            "search_rows": rows.as_ref().map(|rows| &rows.report),
+            "notes": notes,
         }))?;
     } else {
         outln!(
@@ -198,6 +263,12 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
                 data.train.classes()[1]
             )?;
         }
+        if let Some(rows) = &rows {
+            outln!("{}", rows_line(&rows.report))?;
+        }
+        for note in &notes {
+            outln!("note: {note}")?;
+        }
         for path in &written {
             outln!("wrote {}", path.display())?;
         }
@@ -211,4 +282,30 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
         }
     }
     Ok(())
+}
+
+/// What the exact search's rows say, in one line.
+fn rows_line(report: &SearchRowsReport) -> String {
+    let mut said = Vec::new();
+    if report.objective_rows > 0 {
+        said.push(format!("dp_bound (objective >= {})", report.lower_bound));
+    }
+    if report.split_rows > 0 {
+        said.push(format!(
+            "dp_root_splits (over {} root splits, the least bound {})",
+            report.root_splits,
+            report
+                .least_split_bound
+                .map_or_else(|| "-".to_string(), |b| b.to_string())
+        ));
+    }
+    match (said.is_empty(), &report.left_out) {
+        (_, Some(why)) => format!("no rows from the exact search: {why}"),
+        (true, None) => "no rows from the exact search".to_string(),
+        (false, None) => format!(
+            "rows from the exact search ({:.2} s): {}",
+            report.seconds,
+            said.join(", ")
+        ),
+    }
 }

@@ -446,7 +446,8 @@ pub struct CertifyArgs {
     pub dp_bounds: DpBounds,
 }
 
-fn parse_dp_bounds(text: &str) -> std::result::Result<DpBounds, String> {
+/// `--dp-bounds`, by name.
+pub fn parse_dp_bounds(text: &str) -> std::result::Result<DpBounds, String> {
     text.parse().map_err(|e: Error| e.to_string())
 }
 

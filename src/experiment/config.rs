@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use crate::constraints::ConstraintSpec;
 use crate::error::Result;
 use crate::experiment::grid_constraints::key_tag;
+use crate::learn::search_rows::DpBounds;
 use crate::learn::{Method, MethodSpec, WarmStartMode};
 
 /// A dataset of the grid: its short name (the file stem, made safe for file names) and path.
@@ -75,6 +76,9 @@ pub struct RunConfig {
     pub depth: usize,
     /// The warm start (`none` for the exact search, which finds its own).
     pub warm_start: WarmStartMode,
+    /// The exact search's rows in a MILP (`solve --dp-bounds`; the default, `all`, for the
+    /// searches, which have none).
+    pub dp_bounds: DpBounds,
     /// Seed of the train/test split.
     pub seed: u64,
     /// Fraction of rows held out as the test set; `0`: no test set.
@@ -92,7 +96,8 @@ impl RunConfig {
     /// `iris_oct_d2_highs_greedy_s0_t60_f0.25`. Parameters that differ from the formulation's
     /// defaults follow its name in brackets (`oct[alpha=0.01,min-leaf=2]`), solver options the
     /// solver's (`cbc[cutsOnOff=off]`, `highs[mip-heuristic-effort=0.3]`), a thread count
-    /// follows (`_j2`) and side constraints end the key (`_c` and a hash of them, see
+    /// follows (`_j2`), then the exact search's rows other than the default (`_bnone`,
+    /// `_bsplits`), and side constraints end the key (`_c` and a hash of them, see
     /// [`key_tag`]), so keys of default runs stay the same as grids gain axes. The
     /// dataset name comes first and may itself contain `_`; the fields after it never do, so
     /// distinct configurations (with distinct dataset names) have distinct keys. Numbers use
@@ -111,6 +116,9 @@ impl RunConfig {
         );
         if let Some(threads) = self.threads {
             key.push_str(&format!("_j{threads}"));
+        }
+        if self.dp_bounds != DpBounds::default() {
+            key.push_str(&format!("_b{}", self.dp_bounds));
         }
         if let Some(spec) = &self.constraints {
             key.push_str(&key_tag(spec));
@@ -144,8 +152,12 @@ impl RunConfig {
 
     /// A short human description for progress lines.
     pub fn describe(&self) -> String {
+        let rows = match self.dp_bounds {
+            DpBounds::All => String::new(),
+            other => format!(" · dp bounds {other}"),
+        };
         format!(
-            "{} · {} depth {} · {} · warm start {} · seed {}",
+            "{} · {} depth {} · {} · warm start {}{rows} · seed {}",
             self.dataset.name,
             self.method_name(),
             self.depth,
@@ -174,6 +186,7 @@ mod tests {
             solver_options: Vec::new(),
             depth: 2,
             warm_start: WarmStartMode::Greedy,
+            dp_bounds: DpBounds::All,
             seed: 3,
             test_fraction: 0.25,
             time_limit: 0.5,
@@ -209,6 +222,11 @@ mod tests {
         assert_eq!(
             other.key(),
             "breast-cancer_oct[alpha=0.01,min-leaf=2]_d2_cbc_greedy_s3_t0.5_f0.25_j2"
+        );
+        other.dp_bounds = DpBounds::None;
+        assert_eq!(
+            other.key(),
+            "breast-cancer_oct[alpha=0.01,min-leaf=2]_d2_cbc_greedy_s3_t0.5_f0.25_j2_bnone"
         );
         let mut binoct = config();
         binoct.method = MethodSpec::Milp {

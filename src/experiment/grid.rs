@@ -17,6 +17,7 @@ use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
 use crate::experiment::grid_constraints::check_methods;
 use crate::formulation::{FormulationName, FormulationParams};
+use crate::learn::search_rows::DpBounds;
 use crate::learn::{DpParams, MethodSpec, SparseParams, WarmStartMode};
 use crate::solver::{check_solver_options, SolverKind};
 
@@ -54,6 +55,9 @@ pub struct GridSpec {
     pub solver_options: BTreeMap<String, Vec<SolverSetting>>,
     /// `none` and/or `greedy`, or `all`.
     pub warm_starts: Vec<String>,
+    /// The exact search's rows in the MILPs (`none`, `objective`, `splits`, `all`), each a run
+    /// of its own; empty: `all`, `solve`'s default.
+    pub dp_bounds: Vec<String>,
     pub seeds: Vec<u64>,
     /// Seconds per solve.
     pub time_limit: Option<f64>,
@@ -85,6 +89,7 @@ pub struct Grid {
     pub solver_options: Vec<Vec<SolverSetting>>,
     pub threads: Vec<Option<usize>>,
     pub warm_starts: Vec<WarmStartMode>,
+    pub dp_bounds: Vec<DpBounds>,
     pub seeds: Vec<u64>,
     pub time_limit: f64,
     pub test_fraction: f64,
@@ -95,8 +100,9 @@ pub struct Grid {
 
 impl Grid {
     /// Every configuration, datasets outermost, then depth, seed, formulation (with its
-    /// parameters), solver (with its options), threads and warm start; the searches' settings
-    /// after the formulations (they have no solver, threads or warm start to vary).
+    /// parameters), solver (with its options), threads, warm start and the exact search's rows;
+    /// the searches' settings after the formulations (they have no solver, threads, warm start
+    /// or rows to vary).
     pub fn configs(&self) -> Vec<RunConfig> {
         let mut configs = Vec::new();
         for dataset in &self.datasets {
@@ -108,21 +114,24 @@ impl Grid {
                             for solver_options in settings {
                                 for &threads in &self.threads {
                                     for &warm_start in &self.warm_starts {
-                                        configs.push(RunConfig {
-                                            dataset: dataset.clone(),
-                                            method: MethodSpec::Milp {
-                                                formulation: formulation.clone(),
-                                                solver,
-                                            },
-                                            solver_options: solver_options.clone(),
-                                            depth,
-                                            warm_start,
-                                            seed,
-                                            test_fraction: self.test_fraction,
-                                            time_limit: self.time_limit,
-                                            threads,
-                                            constraints: self.constraints.clone(),
-                                        });
+                                        for &dp_bounds in &self.dp_bounds {
+                                            configs.push(RunConfig {
+                                                dataset: dataset.clone(),
+                                                method: MethodSpec::Milp {
+                                                    formulation: formulation.clone(),
+                                                    solver,
+                                                },
+                                                solver_options: solver_options.clone(),
+                                                depth,
+                                                warm_start,
+                                                dp_bounds,
+                                                seed,
+                                                test_fraction: self.test_fraction,
+                                                time_limit: self.time_limit,
+                                                threads,
+                                                constraints: self.constraints.clone(),
+                                            });
+                                        }
                                     }
                                 }
                             }
@@ -137,6 +146,7 @@ impl Grid {
                             solver_options: Vec::new(),
                             depth,
                             warm_start: WarmStartMode::None,
+                            dp_bounds: DpBounds::default(),
                             seed,
                             test_fraction: self.test_fraction,
                             time_limit: self.time_limit,
@@ -244,6 +254,23 @@ impl GridSpec {
             name.parse::<WarmStartMode>()
                 .map_err(|_| unknown("warm-starts", name, &warm_names))
         })?;
+        let dp_bounds = if self.dp_bounds.is_empty() {
+            vec![DpBounds::default()]
+        } else {
+            let parsed = self
+                .dp_bounds
+                .iter()
+                .map(|name| {
+                    name.trim().parse::<DpBounds>().map_err(|_| {
+                        Error::parameter(
+                            "dp-bounds",
+                            format!("`{name}` is not one of: none, objective, splits, all"),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            distinct("dp-bounds", &parsed)?
+        };
         let time_limit = match self.time_limit {
             Some(limit) => {
                 crate::time_limit::check_seconds("time-limit", limit)?;
@@ -321,6 +348,7 @@ impl GridSpec {
             solver_options,
             threads,
             warm_starts,
+            dp_bounds,
             seeds,
             time_limit,
             test_fraction,

@@ -8,6 +8,7 @@
 //! formulations = ["oct", "binoct"]                         # default: "all"
 //! solvers = ["highs", "cbc"]                               # default: "all"
 //! warm_starts = ["none", "greedy"]                         # default: none and greedy; "all": also dp, best
+//! dp_bounds = ["none", "all"]                              # the exact search's rows (default: "all")
 //! seeds = [0, 1, 2]                                        # default: [0]
 //! threads = [1, 2]                                         # default: the solvers' defaults
 //! time_limit = 60                                          # seconds per solve (required)
@@ -91,6 +92,7 @@ struct GridFile {
     formulations: Option<OneOrMany<String>>,
     solvers: Option<OneOrMany<String>>,
     warm_starts: Option<OneOrMany<String>>,
+    dp_bounds: Option<OneOrMany<String>>,
     seeds: Option<OneOrMany<u64>>,
     threads: Option<OneOrMany<usize>>,
     time_limit: f64,
@@ -263,6 +265,7 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
                 || vec!["none".to_string(), "greedy".to_string()],
                 OneOrMany::into_vec,
             ),
+            dp_bounds: file.dp_bounds.map_or_else(Vec::new, OneOrMany::into_vec),
             solver_options,
             seeds: file.seeds.map_or_else(|| vec![0], OneOrMany::into_vec),
             time_limit: Some(file.time_limit),

@@ -59,6 +59,7 @@ pub fn job_line(
     words.push(format!("--solver {}", config.method.solver_name()));
     if config.method.takes_warm_start() {
         words.push(format!("--warm-start {}", config.warm_start));
+        words.push(format!("--dp-bounds {}", config.dp_bounds));
         words.push(format!(
             "--certify {}",
             certify.map_or_else(|| "off".to_string(), |budget| budget.to_string())
@@ -185,6 +186,8 @@ fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String>
         solver_options: document.solver_options.clone(),
         depth: document.depth,
         warm_start: document.warm_start_mode,
+        // Reports from before the setting was recorded ran with the default.
+        dp_bounds: document.dp_bounds.unwrap_or_default(),
         seed: document.data.seed.ok_or_else(|| missing("data.seed"))?,
         test_fraction: document.data.test_fraction.unwrap_or(0.0),
         time_limit: document

@@ -8,7 +8,8 @@ use crate::data::Sets;
 use crate::experiment::baseline::GreedyFigures;
 use crate::experiment::config::RunConfig;
 use crate::learn::certificate::Verdict;
-use crate::learn::{SolveDocument, WarmStartMode};
+use crate::learn::search_rows::DpBounds;
+use crate::learn::{MethodSpec, SolveDocument, WarmStartMode};
 use crate::solver::Termination;
 
 /// One run.
@@ -47,6 +48,18 @@ pub struct Row {
     pub time_limit: f64,
     /// Solver threads; empty: the solver's default.
     pub threads: Option<usize>,
+    /// The exact search's rows asked for (`none`, `objective`, `splits`, `all`; `solve
+    /// --dp-bounds`); empty for the searches.
+    #[serde(default)]
+    pub dp_bounds: Option<DpBounds>,
+    /// Rows of the exact search the model was solved with (objective and split rows; 0: none);
+    /// empty for the searches and runs that failed before the model.
+    #[serde(default)]
+    pub search_rows: Option<usize>,
+    /// What the reported bound rests on: `solver`, `solver_with_search_rows` or `search`
+    /// (see the report's `bound_source`); empty without a bound.
+    #[serde(default)]
+    pub bound_source: Option<String>,
     /// Model size; empty when the run failed before the model was built.
     pub variables: Option<usize>,
     pub binaries: Option<usize>,
@@ -63,6 +76,10 @@ pub struct Row {
     /// Objective of the returned solution (the solver's figure).
     pub objective: Option<f64>,
     pub best_bound: Option<f64>,
+    /// HiGHS's bound once it evaluated the root node (LP and cut rounds; the report's
+    /// `root_bound`); empty for CBC, the searches, and solves that ended before.
+    #[serde(default)]
+    pub root_bound: Option<f64>,
     /// `max(0, objective - best_bound)` and that over `|objective|`.
     pub abs_gap: Option<f64>,
     pub rel_gap: Option<f64>,
@@ -185,6 +202,14 @@ impl Row {
             test_fraction: config.test_fraction,
             time_limit: config.time_limit,
             threads: config.threads,
+            dp_bounds: document.dp_bounds,
+            search_rows: document.dp_bounds.map(|_| {
+                document
+                    .search_rows
+                    .as_ref()
+                    .map_or(0, |r| r.objective_rows + r.split_rows)
+            }),
+            bound_source: document.bound_source.clone(),
             variables: size.map(|s| s.variables),
             binaries: size.map(|s| s.binaries),
             integers: size.map(|s| s.integers),
@@ -196,6 +221,7 @@ impl Row {
             has_solution: report.has_solution,
             objective: report.objective,
             best_bound: report.best_bound,
+            root_bound: report.root_bound,
             abs_gap: report.abs_gap,
             rel_gap: report.rel_gap,
             seconds: Some(report.seconds),
@@ -261,6 +287,9 @@ impl Row {
             test_fraction: config.test_fraction,
             time_limit: config.time_limit,
             threads: config.threads,
+            dp_bounds: matches!(config.method, MethodSpec::Milp { .. }).then_some(config.dp_bounds),
+            search_rows: None,
+            bound_source: None,
             variables: None,
             binaries: None,
             integers: None,
@@ -272,6 +301,7 @@ impl Row {
             has_solution: false,
             objective: None,
             best_bound: None,
+            root_bound: None,
             abs_gap: None,
             rel_gap: None,
             seconds: None,

@@ -126,6 +126,7 @@ fn run_one(
         progress,
         interrupt: options.interrupt.clone(),
         warm_start: config.warm_start,
+        dp_bounds: config.dp_bounds,
         certify: options.certify,
         constraints: config.constraints.clone(),
         ..LearnOptions::default()

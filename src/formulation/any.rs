@@ -180,6 +180,52 @@ pub struct AnyBuilt {
     /// The root's choices, for rows that bound the objective by each (see
     /// [`BuiltModel::root_splits`]).
     pub root_splits: Option<super::RootSplits>,
+    /// The relative tolerance within which a model's objective and a plain evaluation agree
+    /// ([`BuiltModel::objective_tolerance`]).
+    pub objective_tolerance: f64,
+    /// The trees given to check rows against ([`AnyFormulation::build_constrained`]), encoded
+    /// and evaluated by plain code; a tree the model cannot encode is left out.
+    pub evaluated: Vec<EvaluatedTree>,
+}
+
+/// A tree encoded in a model, with its objective by plain evaluation
+/// ([`Formulation::objective_of`]).
+pub struct EvaluatedTree {
+    /// The tree's place among those given.
+    pub index: usize,
+    pub assignment: crate::mip::Assignment,
+    pub objective: f64,
+}
+
+/// `built` as an [`AnyBuilt`], with `warm_start` and the trees `checked` encoded and evaluated
+/// (those the model cannot encode left out).
+fn assembled<F: Formulation>(
+    f: &F,
+    built: &F::Built,
+    warm_start: Option<Encoded>,
+    checked: &[Tree],
+) -> Result<AnyBuilt> {
+    let evaluated = checked
+        .iter()
+        .enumerate()
+        .filter_map(|(index, tree)| f.encode(built, tree).ok().map(|e| (index, e)))
+        .map(|(index, encoded)| {
+            Ok(EvaluatedTree {
+                index,
+                objective: f.objective_of(built, &encoded.tree)?,
+                assignment: encoded.assignment,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(AnyBuilt {
+        roles: built.variable_roles(),
+        mip: built.mip().clone(),
+        integrality_tolerance: built.integrality_tolerance(),
+        root_splits: built.root_splits(),
+        objective_tolerance: built.objective_tolerance(),
+        warm_start,
+        evaluated,
+    })
 }
 
 /// The model of [`AnyFormulation::build_with_max_false_positives`].
@@ -211,6 +257,8 @@ fn bounded_false_positives<F: ClassErrors>(
         integrality_tolerance: built.integrality_tolerance(),
         warm_start: None,
         root_splits: None,
+        objective_tolerance: built.objective_tolerance(),
+        evaluated: Vec::new(),
     })
 }
 
@@ -282,6 +330,17 @@ impl AnyFormulation {
 
     /// Builds the model, and encodes the greedy warm start when `warm_start` is true.
     pub fn build(&self, train: &Dataset, warm_start: bool) -> Result<AnyBuilt> {
+        self.build_checked(train, warm_start, &[])
+    }
+
+    /// [`AnyFormulation::build`], with the trees `checked` encoded and evaluated
+    /// ([`AnyBuilt::evaluated`]).
+    fn build_checked(
+        &self,
+        train: &Dataset,
+        warm_start: bool,
+        checked: &[Tree],
+    ) -> Result<AnyBuilt> {
         dispatch!(self, f => {
             let built = f.build(train)?;
             let warm_start = if warm_start {
@@ -289,26 +348,23 @@ impl AnyFormulation {
             } else {
                 None
             };
-            Ok(AnyBuilt {
-                roles: built.variable_roles(),
-                mip: built.mip().clone(),
-                integrality_tolerance: built.integrality_tolerance(),
-                root_splits: built.root_splits(),
-                warm_start,
-            })
+            assembled(f, &built, warm_start, checked)
         })
     }
 
     /// [`AnyFormulation::build`] with the rows of `constraints` (see
-    /// [`super::side_constraints`]); a greedy warm start that breaks them is not encoded.
+    /// [`super::side_constraints`]); a greedy warm start that breaks them is not encoded. The
+    /// trees `checked` are encoded and evaluated by plain code ([`AnyBuilt::evaluated`]), to
+    /// check rows against, whether or not they meet the side constraints.
     pub fn build_constrained(
         &self,
         train: &Dataset,
         warm_start: bool,
         constraints: Option<&SideConstraints>,
+        checked: &[Tree],
     ) -> Result<AnyBuilt> {
         let Some(constraints) = constraints else {
-            return self.build(train, warm_start);
+            return self.build_checked(train, warm_start, checked);
         };
         dispatch!(self, inner => {
             let f = Constrained { inner, constraints };
@@ -321,13 +377,7 @@ impl AnyFormulation {
                 }
                 _ => None,
             };
-            Ok(AnyBuilt {
-                roles: built.variable_roles(),
-                mip: built.mip().clone(),
-                integrality_tolerance: built.integrality_tolerance(),
-                root_splits: built.root_splits(),
-                warm_start,
-            })
+            assembled(&f, &built, warm_start, checked)
         })
     }
 

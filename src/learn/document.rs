@@ -13,7 +13,7 @@ use crate::dp::DpStats;
 use crate::error::{Error, Result};
 use crate::learn::certificate::Certificate;
 use crate::learn::dp_search::FrontSummary;
-use crate::learn::search_rows::SearchRowsReport;
+use crate::learn::search_rows::{DpBounds, SearchRowsReport};
 use crate::learn::{DecodeMismatch, Outcome, TreeSource, WarmStartMode};
 use crate::mip::ModelSize;
 use crate::solver::{SolveReport, Termination};
@@ -106,6 +106,10 @@ pub struct SolveDocument {
     /// the bounds they carry; `null` without them.
     #[serde(default)]
     pub search_rows: Option<SearchRowsReport>,
+    /// The exact search's rows asked for (`--dp-bounds`; the families added are in
+    /// `search_rows`); `null` for the searches.
+    #[serde(default)]
+    pub dp_bounds: Option<DpBounds>,
     /// What the solver's bound rests on: `solver` (its own proof), `solver_with_search_rows`
     /// (a proof that uses the rows of the exact search, whose own bound goes with it in
     /// `search_rows`), `search` (the exact and sparse searches); `null` without a bound.
@@ -233,6 +237,7 @@ impl SolveDocument {
             model_size: outcome.model.as_ref().map(|m| m.size),
             build_seconds: outcome.model.as_ref().map(|m| m.build_seconds),
             search_rows: outcome.model.as_ref().and_then(|m| m.search_rows.clone()),
+            dp_bounds: outcome.model.as_ref().map(|m| m.dp_bounds),
             bound_source: bound_source(outcome),
             command_seconds: None,
             warm_start_mode: outcome.warm_start_mode,

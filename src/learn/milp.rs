@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::formulation::side_constraints::Constrained;
 use crate::formulation::{AnyFormulation, BuiltModel, Formulation, StartKind};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
-use crate::learn::search_rows::{SearchRowSource, SearchRows};
+use crate::learn::search_rows::{DpBounds, SearchRowSource, SearchRows};
 use crate::learn::WarmStartMode;
 use crate::mip::build_clock::{BuildClock, Stopped, TIME_LIMIT_OPTION};
 use crate::mip::RowSense;
@@ -263,6 +263,10 @@ where
             size: built.mip().size(),
             build_seconds,
             search_rows: search_rows.as_ref().map(|rows| rows.report.clone()),
+            dp_bounds: options
+                .search_rows
+                .as_ref()
+                .map_or(DpBounds::None, |source| source.families),
         }),
         search: None,
         sparse: None,

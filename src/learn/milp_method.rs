@@ -120,6 +120,9 @@ pub fn run(
     )?;
     // The run's limit, which the warm start's search and the solver share.
     outcome.report.time_limit = options.time_limit;
+    if let Some(model) = outcome.model.as_mut() {
+        model.dp_bounds = options.dp_bounds;
+    }
     if !matches!(formulation, AnyFormulation::Olct(_)) {
         outcome.notes.extend(clip_bound(&mut outcome.report));
     }
@@ -359,6 +362,50 @@ fn search_row_source(
         interrupt: options.interrupt.clone(),
         raised_for_tests: options.raise_dp_bounds_for_tests,
     }))
+}
+
+/// The rows of the exact search for `formulation`'s model on `train` outside a run (`export-lp
+/// --dp-bounds`), with the search's tree (counted on `train`), against which they are to be
+/// checked. The search solves the problem without side constraints, without a time limit;
+/// `constrained` says whether the model has side constraints (without, `all` keeps the
+/// objective row alone once the search proves the optimum, as a run does). An error when the
+/// search does not solve a relaxation of the model's problem (OLCT; row weights that are not
+/// whole numbers).
+pub fn search_rows_alone(
+    formulation: &AnyFormulation,
+    train: &Dataset,
+    families: DpBounds,
+    constrained: bool,
+    raised_for_tests: f64,
+    notes: &mut Vec<String>,
+) -> Result<(SearchRowSource, Tree)> {
+    let refused = |why: &str| Error::parameter("--dp-bounds", why.to_string());
+    let Some(counterpart) = counterpart(formulation, train, None) else {
+        return Err(refused(&format!(
+            "applies to oct, binoct and flowoct, whose objective the exact search has; not to {}",
+            formulation.name()
+        )));
+    };
+    if let Some(why) = &counterpart.not_applicable {
+        return Err(refused(&format!("no rows from the exact search: {why}")));
+    }
+    let (found, _) = search_problem(&counterpart, None, train, &DpOptions::default())?;
+    let options = LearnOptions {
+        dp_bounds: families,
+        raise_dp_bounds_for_tests: raised_for_tests,
+        ..LearnOptions::default()
+    };
+    let source = search_row_source(
+        formulation,
+        train,
+        !constrained,
+        Some(&found),
+        &options,
+        notes,
+    )?;
+    let mut source = source.ok_or_else(|| refused("asked for no rows"))?;
+    source.search_seconds = found.seconds;
+    Ok((source, found.tree))
 }
 
 /// The warm start a run starts from.

@@ -29,6 +29,8 @@ pub struct ModelFacts {
     pub build_seconds: f64,
     /// The exact search's rows the model was solved with, if any.
     pub search_rows: Option<crate::learn::search_rows::SearchRowsReport>,
+    /// The rows asked for (`--dp-bounds`), whether or not any were added.
+    pub dp_bounds: crate::learn::search_rows::DpBounds,
 }
 
 /// Everything a run produced.

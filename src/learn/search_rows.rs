@@ -42,7 +42,9 @@ use crate::mip::{Assignment, Expression, MipModel, RowSense};
 use good_lp::IntoAffineExpression;
 
 /// Which rows of the exact search a MILP gets.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DpBounds {
     None,

@@ -29,6 +29,7 @@ impl Outcome {
         report.nodes = self.nodes;
         report.time_to_first_incumbent = trajectory.first_incumbent.map(|(t, _)| t);
         report.first_incumbent = trajectory.first_incumbent.map(|(_, objective)| objective);
+        report.root_bound = trajectory.root_bound;
         report.trajectory = trajectory.points;
         report.notes.extend(self.notes.iter().cloned());
     }

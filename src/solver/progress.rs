@@ -26,6 +26,8 @@ pub(crate) struct Trajectory {
     pub points: Vec<TrajectoryPoint>,
     /// `(seconds, objective)` of the first incumbent reported.
     pub first_incumbent: Option<(f64, f64)>,
+    /// The bound at the end of the solver's first root node evaluation, when it said.
+    pub root_bound: Option<f64>,
 }
 
 #[derive(Debug, Default)]
@@ -107,6 +109,14 @@ impl Monitor {
             }
         }
         self.draw(&mut state, false);
+    }
+
+    /// The solver's bound at the end of its first root node evaluation (kept once).
+    pub(crate) fn root_bound(&self, bound: Option<f64>) {
+        let mut state = self.lock();
+        if state.trajectory.root_bound.is_none() {
+            state.trajectory.root_bound = bound.and_then(finite);
+        }
     }
 
     /// Writes a line of the solver's log to stderr (the progress line is hidden while logging).

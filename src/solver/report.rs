@@ -187,6 +187,12 @@ pub struct SolveReport {
     pub time_to_first_incumbent: Option<f64>,
     /// Objective of that first incumbent.
     pub first_incumbent: Option<f64>,
+    /// HiGHS: its bound (constant included) once it has evaluated the root node, its LP and
+    /// cut rounds (the first evaluation, when a restart repeats it), as its cut-pool callback
+    /// reports it; `null` when the solve ended before (presolve, the root LP, a limit), for a
+    /// pure LP, and for CBC, which does not report it.
+    #[serde(default)]
+    pub root_bound: Option<f64>,
     /// Incumbent and bound over time, as far as the solver reports them; the last point is the
     /// final state.
     pub trajectory: Vec<TrajectoryPoint>,
@@ -225,6 +231,7 @@ impl SolveReport {
             nodes: None,
             time_to_first_incumbent: None,
             first_incumbent: None,
+            root_bound: None,
             trajectory: Vec::new(),
             warm_start: None,
             solution_check: None,

@@ -271,3 +271,192 @@ fn the_command_line_takes_the_families_and_refuses_others() {
         "{report}"
     );
 }
+
+/// Exports `formulation` at `depth` on `csv` with `--dp-bounds rows` (and `extra`) to `model`;
+/// the command's JSON report.
+fn export(
+    csv: &std::path::Path,
+    (formulation, extra): (&str, &[&str]),
+    depth: usize,
+    rows: &str,
+    model: &std::path::Path,
+) -> serde_json::Value {
+    let depth = depth.to_string();
+    let args = [
+        "export-lp",
+        path_str(csv),
+        "--formulation",
+        formulation,
+        "--depth",
+        &depth,
+        "--dp-bounds",
+        rows,
+        "-o",
+        path_str(model),
+        "--json",
+    ];
+    crate::common::milptree_json(&[&args[..], extra].concat())
+}
+
+#[test]
+fn exported_rows_solve_to_the_oracles_optimum_from_the_file_alone() {
+    type Keep<'a> = &'a dyn Fn(&OracleTree) -> bool;
+    let free: Keep = &|_| true;
+    let one_feature: Keep = &|t| features(t).len() <= 1;
+    let out = tempfile::tempdir().expect("a temporary directory");
+    for seed in [31, 32] {
+        let data = random_dataset(seed, 16, 3, 2, 4);
+        let (_dir, csv) = temp_file("data.csv", &to_csv(&data));
+        // OCT's objective is the errors over the single leaf's.
+        let counts = data.class_counts();
+        let leaf_errors = (data.n_rows() - counts.iter().copied().max().unwrap_or(0)) as f64;
+        for depth in [1, 2] {
+            let oracle = OracleSpec::errors(&data, depth);
+            for (constrained, keep) in
+                [(&[][..], free), (&["--max-features", "1"][..], one_feature)]
+            {
+                let expected = optimum_where(&data, &oracle, keep).expect("a leaf").errors as f64;
+                for (formulation, extra, scale) in [
+                    ("oct", &[][..], leaf_errors),
+                    ("binoct", &["--thresholds", "all"][..], 1.0),
+                    ("flowoct", &[][..], 1.0),
+                ] {
+                    for (rows, extension) in [("splits", "lp"), ("all", "mps"), ("all", "lp")] {
+                        let what = format!(
+                            "{formulation} seed {seed} depth {depth} {constrained:?} {rows} .{extension}"
+                        );
+                        let model = out.path().join(format!("m.{extension}"));
+                        let extra = [extra, constrained].concat();
+                        let report = export(&csv, (formulation, &extra), depth, rows, &model);
+                        let text = std::fs::read_to_string(&model).expect("the model file");
+                        // `all` keeps the split row where the objective row does not dominate it:
+                        // under a side constraint.
+                        let objective_row = rows == "all";
+                        let split_row = rows == "splits" || !constrained.is_empty();
+                        let counted = &report["search_rows"];
+                        assert_eq!(
+                            counted["objective_rows"],
+                            u64::from(objective_row),
+                            "{what}"
+                        );
+                        assert_eq!(counted["split_rows"], u64::from(split_row), "{what}");
+                        assert_eq!(text.contains("dp_bound"), objective_row, "{what}");
+                        assert_eq!(text.contains("dp_root_splits"), split_row, "{what}");
+                        let solved = milptree::solver::solve_file(
+                            SolverKind::Highs,
+                            &model,
+                            None,
+                            &milptree::solver::SolveOptions::default(),
+                        )
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                        assert_eq!(solved.report.termination, Termination::Optimal, "{what}");
+                        let objective = solved.report.objective.expect("an optimum") * scale;
+                        assert!(
+                            (objective - expected).abs() < 1e-4,
+                            "{what}: {objective}, the oracle's optimum {expected}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn an_exported_row_too_high_is_refused_and_nothing_is_written() {
+    let data = random_dataset(36, 16, 3, 2, 4);
+    let (_dir, csv) = temp_file("data.csv", &to_csv(&data));
+    let out = tempfile::tempdir().expect("a temporary directory");
+    for formulation in ["oct", "binoct", "flowoct"] {
+        for rows in ["objective", "splits", "all"] {
+            let model = out.path().join("m.lp");
+            let output = std::process::Command::new(env!("CARGO_BIN_EXE_milptree"))
+                .args([
+                    "export-lp",
+                    path_str(&csv),
+                    "--formulation",
+                    formulation,
+                    "--depth",
+                    "2",
+                    "--dp-bounds",
+                    rows,
+                    "-o",
+                    path_str(&model),
+                ])
+                .env("MILPTREE_TEST_RAISE_DP_BOUNDS", "1")
+                .output()
+                .expect("milptree runs");
+            let message = crate::common::stderr(&output);
+            assert!(!output.status.success(), "{formulation} {rows}: written");
+            assert!(
+                message.contains("exact search's row"),
+                "{formulation} {rows}: {message}"
+            );
+            assert!(!model.exists(), "{formulation} {rows}: a model was written");
+        }
+    }
+    // Rows need the search's objective: not OLCT, not --max-fp.
+    for args in [
+        &["--formulation", "olct", "--dp-bounds", "all"][..],
+        &[
+            "--formulation",
+            "oct",
+            "--max-fp",
+            "2",
+            "--dp-bounds",
+            "all",
+        ][..],
+    ] {
+        let model = out.path().join("refused.lp");
+        let base = [
+            "export-lp",
+            path_str(&csv),
+            "--depth",
+            "1",
+            "-o",
+            path_str(&model),
+        ];
+        crate::common::assert_usage_error(&[&base[..], args].concat(), "--dp-bounds");
+    }
+}
+
+/// HiGHS's bound at the end of the root node (`root_bound`): on iris at depth 2 (FlowOCT, whose
+/// root does not close without the rows) it is reported, at least the bound of no tree (0) and
+/// at most the final bound, itself at most the objective; CBC does not report one.
+#[test]
+fn the_root_bound_is_reported_between_zero_and_the_final_bound() {
+    let data = crate::common::dataset("iris");
+    for solver in ["highs", "cbc"] {
+        let report = crate::common::milptree_json(&[
+            "solve",
+            path_str(&data),
+            "--formulation",
+            "flowoct",
+            "--depth",
+            "2",
+            "--solver",
+            solver,
+            "--threads",
+            "1",
+            "--time-limit",
+            "60",
+            "--dp-bounds",
+            "none",
+            "--certify",
+            "off",
+            "--json",
+            "--quiet",
+        ]);
+        let number = |key: &str| report[key].as_f64();
+        if solver == "cbc" {
+            assert!(report["root_bound"].is_null(), "{report}");
+            continue;
+        }
+        let root = number("root_bound").expect("HiGHS's root bound");
+        let bound = number("best_bound").expect("a bound");
+        let objective = number("objective").expect("an objective");
+        assert!(root >= -1e-6, "{root}");
+        assert!(root <= bound + 1e-6, "{root} > {bound}");
+        assert!(bound <= objective + 1e-6, "{bound} > {objective}");
+    }
+}

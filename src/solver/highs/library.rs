@@ -33,13 +33,13 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use highs_sys::{
-    kHighsCallbackLogging, kHighsCallbackMipImprovingSolution, kHighsCallbackMipInterrupt,
-    kHighsMatrixFormatColwise, kHighsMaximumStringLength, kHighsObjSenseMinimize,
-    kHighsVarTypeContinuous, kHighsVarTypeInteger, HighsCallbackDataIn, HighsCallbackDataOut,
-    HighsInt, Highs_getColName, Highs_getDoubleInfoValue, Highs_getInt64InfoValue,
-    Highs_getIntInfoValue, Highs_getModelStatus, Highs_getNumCol, Highs_getSolution,
-    Highs_passColName, Highs_passMip, Highs_passRowName, Highs_readModel, Highs_run,
-    Highs_setCallback, Highs_setSolution, Highs_startCallback, Highs_version,
+    kHighsCallbackLogging, kHighsCallbackMipGetCutPool, kHighsCallbackMipImprovingSolution,
+    kHighsCallbackMipInterrupt, kHighsMatrixFormatColwise, kHighsMaximumStringLength,
+    kHighsObjSenseMinimize, kHighsVarTypeContinuous, kHighsVarTypeInteger, HighsCallbackDataIn,
+    HighsCallbackDataOut, HighsInt, Highs_getColName, Highs_getDoubleInfoValue,
+    Highs_getInt64InfoValue, Highs_getIntInfoValue, Highs_getModelStatus, Highs_getNumCol,
+    Highs_getSolution, Highs_passColName, Highs_passMip, Highs_passRowName, Highs_readModel,
+    Highs_run, Highs_setCallback, Highs_setSolution, Highs_startCallback, Highs_version,
     MODEL_STATUS_INFEASIBLE, MODEL_STATUS_OPTIMAL, MODEL_STATUS_REACHED_INTERRUPT,
     MODEL_STATUS_REACHED_TIME_LIMIT, MODEL_STATUS_UNBOUNDED, MODEL_STATUS_UNBOUNDED_OR_INFEASIBLE,
     SOLUTION_STATUS_FEASIBLE, STATUS_ERROR,
@@ -277,6 +277,8 @@ struct Sent {
     at: f64,
     incumbent: Option<f64>,
     bound: Option<f64>,
+    /// Whether the root bound was sent.
+    root_sent: bool,
 }
 
 impl CallbackContext {
@@ -292,11 +294,27 @@ impl CallbackContext {
             incumbent: finite(out.objective_function_value),
             bound: finite(out.mip_dual_bound),
             values,
+            root: false,
         };
         emit_event(&event);
         let mut sent = self.lock();
         sent.incumbent = event.incumbent;
         sent.bound = event.bound;
+    }
+
+    /// Sends the bound at the end of the first root node evaluation, once.
+    fn root(&self, out: &HighsCallbackDataOut) {
+        let mut sent = self.lock();
+        if sent.root_sent {
+            return;
+        }
+        sent.root_sent = true;
+        emit_event(&Event {
+            incumbent: finite(out.mip_primal_bound),
+            bound: finite(out.mip_dual_bound),
+            values: None,
+            root: true,
+        });
     }
 
     /// Sends the incumbent and bound if they moved and the last event is old enough.
@@ -313,12 +331,14 @@ impl CallbackContext {
             incumbent,
             bound,
             values: None,
+            root: false,
         });
         *sent = Sent {
             started: Some(started),
             at: now,
             incumbent,
             bound,
+            root_sent: sent.root_sent,
         };
     }
 
@@ -359,6 +379,12 @@ unsafe extern "C" fn on_callback(
             if let Some(out) = out {
                 context.improving(out);
             }
+        } else if kind == kHighsCallbackMipGetCutPool {
+            // Called once HiGHS has evaluated the root node (after its cut rounds): its bound
+            // then is the root bound. A restart evaluates the root again; the first is kept.
+            if let Some(out) = out {
+                context.root(out);
+            }
         } else if kind == kHighsCallbackMipInterrupt {
             if let Some(out) = out {
                 context.progress(out);
@@ -385,6 +411,7 @@ fn run(highs: &mut highs::Model, options: &Settings, mip: bool) -> Outcome {
         Highs_setCallback(ptr, Some(on_callback), context_ptr);
         Highs_startCallback(ptr, kHighsCallbackMipImprovingSolution);
         Highs_startCallback(ptr, kHighsCallbackMipInterrupt);
+        Highs_startCallback(ptr, kHighsCallbackMipGetCutPool);
         if options.log {
             Highs_startCallback(ptr, kHighsCallbackLogging);
         }

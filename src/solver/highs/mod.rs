@@ -166,6 +166,9 @@ fn run_worker(
         if event.bound.is_some() {
             seen.bound = event.bound;
         }
+        if event.root {
+            monitor.root_bound(event.bound);
+        }
         match (event.values, event.incumbent) {
             (Some(values), Some(objective)) => {
                 seen.incumbent = Some(objective);

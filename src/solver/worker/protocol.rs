@@ -191,6 +191,10 @@ pub(crate) struct Event {
     /// An improving solution's values, one per column: present when this event is a new
     /// incumbent.
     pub values: Option<Vec<f64>>,
+    /// Whether `bound` is the bound at the end of the solver's first root node evaluation (its
+    /// root LP and cut rounds).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub root: bool,
 }
 
 /// An [`Outcome`] on the wire, with the column names of a model read from a file.
