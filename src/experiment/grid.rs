@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use crate::constraints::ConstraintSpec;
+use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::experiment::config::{DatasetEntry, RunConfig};
 use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
@@ -172,6 +173,79 @@ impl GridSpec {
             ));
         }
         let seeds = distinct("seeds", &self.seeds)?;
+        let (formulations, dp, sparse) = self.methods(&depths)?;
+        let threads = distinct_options("threads", &self.threads)?;
+        for &count in threads.iter().flatten() {
+            crate::solver::check_threads(count)?;
+        }
+        let solver_names: Vec<&str> = SolverKind::ALL.iter().map(|s| s.name()).collect();
+        let solvers = names("solvers", &self.solvers, &solver_names, |name| {
+            name.parse::<SolverKind>()
+                .map_err(|_| unknown("solvers", name, &solver_names))
+        })?;
+        let solver_options = solver_settings(&self.solver_options, &solvers)?;
+        let warm_names: Vec<&str> = WarmStartMode::ALL.iter().map(|w| w.name()).collect();
+        let warm_starts = names("warm-starts", &self.warm_starts, &warm_names, |name| {
+            name.parse::<WarmStartMode>()
+                .map_err(|_| unknown("warm-starts", name, &warm_names))
+        })?;
+        let dp_bounds = self.dp_bounds_settings()?;
+        let time_limit = self.checked_time_limit()?;
+        let test_fraction = self.test_fraction;
+        if !(test_fraction == 0.0 || (test_fraction > 0.0 && test_fraction < 1.0)) {
+            return Err(Error::parameter(
+                "test-fraction",
+                format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
+            ));
+        }
+        crate::time_limit::check_limit("certify", self.certify)?;
+        let certify = self.certify;
+        if self.datasets.is_empty() {
+            return Err(Error::parameter("datasets", "the list is empty"));
+        }
+        if let Some(spec) = &self.constraints {
+            check_methods(spec, &self.formulations)?;
+        }
+        let datasets = dataset_entries(&self.datasets)?;
+        let loaded = LoadedDatasets::load(&datasets)?;
+        let methods: Vec<MethodSpec> = formulations
+            .iter()
+            .map(|formulation| MethodSpec::Milp {
+                formulation: formulation.clone(),
+                solver: solvers[0],
+            })
+            .chain(dp.iter().cloned().map(MethodSpec::Dp))
+            .chain(sparse.iter().cloned().map(MethodSpec::Sparse))
+            .collect();
+        for entry in &datasets {
+            self.check_dataset(entry, loaded.get(&entry.name)?, &methods, (&depths, &seeds))?;
+        }
+        let grid = Grid {
+            datasets,
+            depths,
+            formulations,
+            dp,
+            sparse,
+            solvers,
+            solver_options,
+            threads,
+            warm_starts,
+            dp_bounds,
+            seeds,
+            time_limit,
+            test_fraction,
+            certify,
+            constraints: self.constraints.clone(),
+        };
+        Ok((grid, loaded))
+    }
+
+    /// The formulations' settings, and the exact and sparse searches' when the grid lists
+    /// them, each checked at every depth.
+    fn methods(
+        &self,
+        depths: &[usize],
+    ) -> Result<(Vec<FormulationParams>, Vec<DpParams>, Vec<SparseParams>)> {
         let formulation_names: Vec<&str> = FormulationName::ALL.iter().map(|f| f.name()).collect();
         let listed = |search: &str| self.formulations.iter().any(|name| name.trim() == search);
         let (with_dp, with_sparse) = (listed("dp"), listed("sparse"));
@@ -185,14 +259,14 @@ impl GridSpec {
             "dp",
             with_dp,
             &self.dp_parameters,
-            &depths,
+            depths,
             |setting, depth| setting.check(depth).map(drop),
         )?;
         let sparse = search_settings(
             "sparse",
             with_sparse,
             &self.sparse_parameters,
-            &depths,
+            depths,
             |setting, depth| {
                 if let Some(weight) = setting.class_weights.iter().find(|w| w.label.contains(',')) {
                     return Err(Error::parameter(
@@ -233,129 +307,86 @@ impl GridSpec {
                         format!("{:?} is listed twice", setting.non_default()),
                     ));
                 }
-                for &depth in &depths {
+                for &depth in depths {
                     setting.check(depth)?;
                 }
                 formulations.push(setting);
             }
         }
-        let threads = distinct_options("threads", &self.threads)?;
-        for &count in threads.iter().flatten() {
-            crate::solver::check_threads(count)?;
+        Ok((formulations, dp, sparse))
+    }
+
+    /// The families of the exact search's rows the grid runs (`all`, `solve`'s default, when it
+    /// names none).
+    fn dp_bounds_settings(&self) -> Result<Vec<DpBounds>> {
+        if self.dp_bounds.is_empty() {
+            return Ok(vec![DpBounds::default()]);
         }
-        let solver_names: Vec<&str> = SolverKind::ALL.iter().map(|s| s.name()).collect();
-        let solvers = names("solvers", &self.solvers, &solver_names, |name| {
-            name.parse::<SolverKind>()
-                .map_err(|_| unknown("solvers", name, &solver_names))
-        })?;
-        let solver_options = solver_settings(&self.solver_options, &solvers)?;
-        let warm_names: Vec<&str> = WarmStartMode::ALL.iter().map(|w| w.name()).collect();
-        let warm_starts = names("warm-starts", &self.warm_starts, &warm_names, |name| {
-            name.parse::<WarmStartMode>()
-                .map_err(|_| unknown("warm-starts", name, &warm_names))
-        })?;
-        let dp_bounds = if self.dp_bounds.is_empty() {
-            vec![DpBounds::default()]
-        } else {
-            let parsed = self
-                .dp_bounds
-                .iter()
-                .map(|name| {
-                    name.trim().parse::<DpBounds>().map_err(|_| {
-                        Error::parameter(
-                            "dp-bounds",
-                            format!("`{name}` is not one of: none, objective, splits, all"),
-                        )
-                    })
+        let parsed = self
+            .dp_bounds
+            .iter()
+            .map(|name| {
+                name.trim().parse::<DpBounds>().map_err(|_| {
+                    Error::parameter(
+                        "dp-bounds",
+                        format!("`{name}` is not one of: none, objective, splits, all"),
+                    )
                 })
-                .collect::<Result<Vec<_>>>()?;
-            distinct("dp-bounds", &parsed)?
-        };
-        let time_limit = match self.time_limit {
-            Some(limit) => {
-                crate::time_limit::check_seconds("time-limit", limit)?;
-                if limit == 0.0 {
-                    return Err(Error::parameter(
-                        "time-limit",
-                        "0 is not a positive number of seconds: it leaves no time to solve",
-                    ));
-                }
-                limit
-            }
-            None => {
-                return Err(Error::parameter(
-                    "time-limit",
-                    "an experiment needs a time limit (seconds per solve)",
-                ))
-            }
-        };
-        let test_fraction = self.test_fraction;
-        if !(test_fraction == 0.0 || (test_fraction > 0.0 && test_fraction < 1.0)) {
+            })
+            .collect::<Result<Vec<_>>>()?;
+        distinct("dp-bounds", &parsed)
+    }
+
+    /// The time limit per solve: required, usable and above 0.
+    fn checked_time_limit(&self) -> Result<f64> {
+        let Some(limit) = self.time_limit else {
             return Err(Error::parameter(
-                "test-fraction",
-                format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
+                "time-limit",
+                "an experiment needs a time limit (seconds per solve)",
+            ));
+        };
+        crate::time_limit::check_seconds("time-limit", limit)?;
+        if limit == 0.0 {
+            return Err(Error::parameter(
+                "time-limit",
+                "0 is not a positive number of seconds: it leaves no time to solve",
             ));
         }
-        crate::time_limit::check_limit("certify", self.certify)?;
-        let certify = self.certify;
-        if self.datasets.is_empty() {
-            return Err(Error::parameter("datasets", "the list is empty"));
-        }
+        Ok(limit)
+    }
+
+    /// Checks the dataset of `entry` against the grid: the side constraints resolve on it, and
+    /// every method prepares it at every depth and seed, with one greedy tree per method and
+    /// depth (on the first seed) showing it can learn from it.
+    fn check_dataset(
+        &self,
+        entry: &DatasetEntry,
+        data: &Dataset,
+        methods: &[MethodSpec],
+        (depths, seeds): (&[usize], &[u64]),
+    ) -> Result<()> {
         if let Some(spec) = &self.constraints {
-            check_methods(spec, &self.formulations)?;
+            spec.resolve(data).map_err(|e| in_dataset(entry, e))?;
+            data.refuse_missing("a model with side constraints")
+                .map_err(|e| in_dataset(entry, e))?;
         }
-        let datasets = dataset_entries(&self.datasets)?;
-        let loaded = LoadedDatasets::load(&datasets)?;
-        for entry in &datasets {
-            let data = loaded.get(&entry.name)?;
-            if let Some(spec) = &self.constraints {
-                spec.resolve(data).map_err(|e| in_dataset(entry, e))?;
-                data.refuse_missing("a model with side constraints")
-                    .map_err(|e| in_dataset(entry, e))?;
-            }
-            for (index, &seed) in seeds.iter().enumerate() {
-                let specs = formulations
-                    .iter()
-                    .map(|formulation| MethodSpec::Milp {
-                        formulation: formulation.clone(),
-                        solver: solvers[0],
-                    })
-                    .chain(dp.iter().cloned().map(MethodSpec::Dp))
-                    .chain(sparse.iter().cloned().map(MethodSpec::Sparse));
-                for spec in specs {
-                    for &depth in &depths {
-                        let method = spec.check(depth)?;
-                        let split = prepare(data, seed, test_fraction, &method)
+        for (index, &seed) in seeds.iter().enumerate() {
+            for spec in methods {
+                for &depth in depths {
+                    let method = spec.check(depth)?;
+                    let split = prepare(data, seed, self.test_fraction, &method)
+                        .map_err(|e| in_dataset(entry, e))?;
+                    // One greedy tree per dataset, formulation and depth checks the depth
+                    // and that the formulation can learn from the data.
+                    if index == 0 {
+                        method
+                            .greedy_tree(&split.train)
                             .map_err(|e| in_dataset(entry, e))?;
-                        // One greedy tree per dataset, formulation and depth checks the depth
-                        // and that the formulation can learn from the data.
-                        if index == 0 {
-                            method
-                                .greedy_tree(&split.train)
-                                .map_err(|e| in_dataset(entry, e))?;
-                        }
                     }
                 }
             }
         }
-        let grid = Grid {
-            datasets,
-            depths,
-            formulations,
-            dp,
-            sparse,
-            solvers,
-            solver_options,
-            threads,
-            warm_starts,
-            dp_bounds,
-            seeds,
-            time_limit,
-            test_fraction,
-            certify,
-            constraints: self.constraints.clone(),
-        };
-        Ok((grid, loaded))
+        Ok(())
     }
 }
 

@@ -22,7 +22,7 @@ use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcom
 use crate::learn::search_rows::{DpBounds, SearchRowSource, SearchRows};
 use crate::learn::WarmStartMode;
 use crate::mip::build_clock::{BuildClock, Stopped, TIME_LIMIT_OPTION};
-use crate::mip::RowSense;
+use crate::mip::{Assignment, RowSense};
 use crate::solver::{self, SolveOptions, SolverKind};
 use crate::tree::Tree;
 
@@ -158,60 +158,23 @@ where
     if solve.integrality_tolerance.is_none() {
         solve.integrality_tolerance = built.integrality_tolerance();
     }
-    let mut warm_start_objective = None;
-    // Set when the given start was replaced by a single leaf: its source for the report.
-    let mut replaced_source = None;
-    let warm_start_tree = match options.start {
-        None => None,
-        Some(tree) => 'start: {
-            let encoded = match accepted_start(formulation, &built, &tree)? {
-                Ok(encoded) => encoded,
-                Err(refused) => {
-                    let (leaf, class) = single_leaf(&tree, train)?;
-                    match accepted_start(formulation, &built, &leaf)? {
-                        Ok(encoded) => {
-                            notes.push(format!(
-                                "the warm start was dropped: it breaks the side constraints \
-                                 ({refused}); a single leaf predicting `{class}` starts instead"
-                            ));
-                            replaced_source = Some(
-                                "a single leaf (the given start breaks the side constraints)"
-                                    .to_string(),
-                            );
-                            encoded
-                        }
-                        Err(_) => {
-                            notes.push(format!(
-                                "the warm start was dropped: it breaks the side constraints \
-                                 ({refused})"
-                            ));
-                            break 'start None;
-                        }
-                    }
-                }
-            };
-            notes.extend(encoded.notes);
-            let evaluated = formulation.objective_of(&built, &encoded.tree)?;
-            if let Some(rows) = &search_rows {
-                rows.check(
-                    built.mip(),
-                    &encoded.assignment,
-                    evaluated,
-                    tolerance,
-                    "the warm start",
-                )?;
-            }
-            let model = built.mip().objective_value(&encoded.assignment);
-            if !objectives_agree(evaluated, model, tolerance) {
-                notes.push(format!(
-                    "the warm start's model objective {model} differs from the plain evaluation \
-                     of its tree {evaluated}"
-                ));
-            }
-            warm_start_objective = Some(evaluated);
-            solve.warm_start = Some(encoded.assignment);
-            Some(encoded.tree)
+    let start = match options.start {
+        Some(tree) => {
+            let checked = search_rows.as_ref().map(|rows| (rows, tolerance));
+            encoded_start(formulation, &built, &tree, train, checked, &mut notes)?
         }
+        None => None,
+    };
+    let (warm_start_tree, warm_start_objective, replaced_source) = match start {
+        Some(start) => {
+            solve.warm_start = Some(start.assignment);
+            (
+                Some(start.tree),
+                Some(start.objective),
+                start.replaced_source,
+            )
+        }
+        None => (None, None, None),
     };
     let start_is_optimal = options.start_is_optimal && replaced_source.is_none();
     let start = match (&solve.warm_start, start_is_optimal) {
@@ -220,19 +183,8 @@ where
         (Some(_), true) => StartKind::Optimal,
     };
     let given_options = solve.solver_options.clone();
-    let defaults = built.solver_options(options.solver, start);
-    if !defaults.is_empty() {
-        let listed: Vec<String> = defaults
-            .iter()
-            .map(|(name, value)| format!("{name}={value}"))
-            .collect();
-        notes.push(format!(
-            "{} runs with {} by default for this model with this warm start (measured faster; \
-             --solver-option NAME=VALUE overrides)",
-            options.solver,
-            listed.join(" ")
-        ));
-        solve.solver_options = defaults.into_iter().chain(solve.solver_options).collect();
+    if let Some(note) = add_default_options(&*built, options.solver, start, &mut solve) {
+        notes.push(note);
     }
     // The solver has what the build and the warm start's encoding left of the limit.
     let time_limit = solve.time_limit;
@@ -288,13 +240,127 @@ where
     let Some(solution) = solved.solution else {
         return Ok(outcome);
     };
-    let decoded = formulation.decode(&built, &solution)?;
-    outcome.notes.extend(decoded.notes);
-    let evaluated = formulation.objective_of(&built, &decoded.tree)?;
-    if let Some(rows) = &search_rows {
+    let checked = search_rows.as_ref().map(|rows| (rows, tolerance));
+    decode_into(formulation, &built, &solution, checked, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// A start encoded in the model: the tree as encoded, its plain evaluation, the assignment,
+/// and what replaced the given start, if anything did.
+struct EncodedStart {
+    tree: Tree,
+    objective: f64,
+    assignment: Assignment,
+    replaced_source: Option<String>,
+}
+
+/// `tree` encoded as the start of `built`; a single leaf instead when the tree breaks the
+/// side constraints (none when the leaf breaks them too), with a note. The start is checked
+/// against the exact search's rows of `checked` (with the objective's tolerance), and its
+/// model objective against its plain evaluation.
+fn encoded_start<F: Formulation>(
+    formulation: &F,
+    built: &F::Built,
+    tree: &Tree,
+    train: &Dataset,
+    checked: Option<(&SearchRows, f64)>,
+    notes: &mut Vec<String>,
+) -> Result<Option<EncodedStart>> {
+    let mut replaced_source = None;
+    let encoded = match accepted_start(formulation, built, tree)? {
+        Ok(encoded) => encoded,
+        Err(refused) => {
+            let (leaf, class) = single_leaf(tree, train)?;
+            match accepted_start(formulation, built, &leaf)? {
+                Ok(encoded) => {
+                    notes.push(format!(
+                        "the warm start was dropped: it breaks the side constraints \
+                         ({refused}); a single leaf predicting `{class}` starts instead"
+                    ));
+                    replaced_source = Some(
+                        "a single leaf (the given start breaks the side constraints)".to_string(),
+                    );
+                    encoded
+                }
+                Err(_) => {
+                    notes.push(format!(
+                        "the warm start was dropped: it breaks the side constraints ({refused})"
+                    ));
+                    return Ok(None);
+                }
+            }
+        }
+    };
+    notes.extend(encoded.notes);
+    let evaluated = formulation.objective_of(built, &encoded.tree)?;
+    if let Some((rows, tolerance)) = checked {
         rows.check(
             built.mip(),
-            &solution,
+            &encoded.assignment,
+            evaluated,
+            tolerance,
+            "the warm start",
+        )?;
+    }
+    let model = built.mip().objective_value(&encoded.assignment);
+    if !objectives_agree(evaluated, model, built.objective_tolerance()) {
+        notes.push(format!(
+            "the warm start's model objective {model} differs from the plain evaluation of its \
+             tree {evaluated}"
+        ));
+    }
+    Ok(Some(EncodedStart {
+        tree: encoded.tree,
+        objective: evaluated,
+        assignment: encoded.assignment,
+        replaced_source,
+    }))
+}
+
+/// Puts the model's default solver options for this start before the given ones; the note
+/// that says so, if there are any.
+fn add_default_options<B: BuiltModel>(
+    built: &B,
+    solver: SolverKind,
+    start: StartKind,
+    solve: &mut SolveOptions,
+) -> Option<String> {
+    let defaults = built.solver_options(solver, start);
+    if defaults.is_empty() {
+        return None;
+    }
+    let listed: Vec<String> = defaults
+        .iter()
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect();
+    solve.solver_options = defaults
+        .into_iter()
+        .chain(std::mem::take(&mut solve.solver_options))
+        .collect();
+    Some(format!(
+        "{solver} runs with {} by default for this model with this warm start (measured faster; \
+         --solver-option NAME=VALUE overrides)",
+        listed.join(" ")
+    ))
+}
+
+/// The solver's `solution` decoded into `outcome`'s tree: checked against the exact search's
+/// rows of `checked`, evaluated by plain code (a mismatch with the solver's objective
+/// recorded), its side constraints reported, and post-processed.
+fn decode_into<F: Formulation>(
+    formulation: &F,
+    built: &F::Built,
+    solution: &Assignment,
+    checked: Option<(&SearchRows, f64)>,
+    outcome: &mut Outcome,
+) -> Result<()> {
+    let decoded = formulation.decode(built, solution)?;
+    outcome.notes.extend(decoded.notes);
+    let evaluated = formulation.objective_of(built, &decoded.tree)?;
+    if let Some((rows, tolerance)) = checked {
+        rows.check(
+            built.mip(),
+            solution,
             evaluated,
             tolerance,
             "the solver's tree",
@@ -302,7 +368,7 @@ where
     }
     outcome.evaluated_objective = Some(evaluated);
     if let Some(objective) = outcome.report.objective {
-        if !objectives_agree(objective, evaluated, tolerance) {
+        if !objectives_agree(objective, evaluated, built.objective_tolerance()) {
             outcome.decode_mismatch = Some(DecodeMismatch {
                 solver_objective: objective,
                 evaluated_objective: evaluated,
@@ -314,11 +380,11 @@ where
         }
     }
     outcome.side_constraints =
-        formulation.side_constraints_report(&built, &decoded.tree, Some(&solution));
+        formulation.side_constraints_report(built, &decoded.tree, Some(solution));
     let (tree, post_process) = built.post_process(decoded.tree)?;
     outcome.post_process = post_process;
     outcome.tree = Some(tree);
-    Ok(outcome)
+    Ok(())
 }
 
 /// `tree` encoded as a start of `built`, or why the model refuses it (a side constraint it
