@@ -14,11 +14,14 @@ use serde_json::json;
 use crate::cli::args::ExportLpArgs;
 use crate::cli::model_args::ModelArgs;
 use crate::cli::output::print_json;
+use crate::constraints::SideConstraints;
+use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::{AnyBuilt, AnyFormulation};
 use crate::learn::milp_method::search_rows_alone;
 use crate::learn::search_rows::{DpBounds, SearchRowSource, SearchRows, SearchRowsReport};
 use crate::learn::WarmStartMode;
+use crate::mip::MipModel;
 use crate::outln;
 use crate::pareto::binary_data;
 use crate::tree::Tree;
@@ -137,23 +140,13 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
     let constraints = spec.map(|s| s.resolve(&data.train)).transpose()?;
     let greedy = args.model.warm_start() == WarmStartMode::Greedy;
     let mut notes = Vec::new();
-    let search = match args.dp_bounds {
-        DpBounds::None => None,
-        families => {
-            let raise = std::env::var(RAISE_DP_BOUNDS_FOR_TESTS)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0.0);
-            Some(search_rows_alone(
-                formulation,
-                &data.train,
-                families,
-                constraints.is_some(),
-                raise,
-                &mut notes,
-            )?)
-        }
-    };
+    let search = search_rows(
+        formulation,
+        &data.train,
+        args.dp_bounds,
+        &constraints,
+        &mut notes,
+    )?;
     // The trees the rows are checked against: the search's, then the warm start.
     let mut checked: Vec<Tree> = search.iter().map(|(_, tree)| tree.clone()).collect();
     if search.is_some() && greedy {
@@ -182,6 +175,71 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
         ModelFormat::Mps => mip.write_mps(out),
     })?;
     let map_path = with_extension(&args.output, "vars.json");
+    write_variable_map(&map_path, formulation, &built, mip)?;
+    let mut written = vec![args.output.clone(), map_path];
+    let start_report = write_start(&args.output, &built, mip, &mut written)?;
+    let size = mip.size();
+    if args.json {
+        print_json(&json!({
+            "command": "export-lp",
+            "formulation": formulation.name(),
+            "parameters": formulation.parameters(),
+            "model_size": size,
+            "max_fp": args.max_fp,
+            "positive_class": args.max_fp.map(|_| &data.train.classes()[1]),
+            "integrality_tolerance": built.integrality_tolerance,
+            "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "warm_start": start_report,
+            "search_rows": rows.as_ref().map(|rows| &rows.report),
+            "notes": notes,
+        }))?;
+    } else {
+        print_summary(formulation, args.max_fp, &data.train, (mip, rows.as_ref()))?;
+        for note in &notes {
+            outln!("note: {note}")?;
+        }
+        for path in &written {
+            outln!("wrote {}", path.display())?;
+        }
+        print_tolerance_note(built.integrality_tolerance)?;
+    }
+    Ok(())
+}
+
+/// The exact search's rows for the model (`--dp-bounds`), with the search's tree, or none.
+fn search_rows(
+    formulation: &AnyFormulation,
+    train: &Dataset,
+    families: DpBounds,
+    constraints: &Option<SideConstraints>,
+    notes: &mut Vec<String>,
+) -> Result<Option<(SearchRowSource, Tree)>> {
+    if families == DpBounds::None {
+        return Ok(None);
+    }
+    let raise = std::env::var(RAISE_DP_BOUNDS_FOR_TESTS)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0.0);
+    search_rows_alone(
+        formulation,
+        train,
+        families,
+        constraints.is_some(),
+        raise,
+        notes,
+    )
+    .map(Some)
+}
+
+/// Writes the map of the model's variables to `path`: each one's name in the file, its name,
+/// node and meaning.
+fn write_variable_map(
+    path: &Path,
+    formulation: &AnyFormulation,
+    built: &AnyBuilt,
+    mip: &MipModel,
+) -> Result<()> {
     let columns: std::collections::HashMap<&str, usize> = mip
         .vars()
         .iter()
@@ -201,7 +259,7 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             })
         })
         .collect();
-    write_with(&map_path, |out| {
+    write_with(path, |out| {
         serde_json::to_writer_pretty(
             &mut *out,
             &json!({
@@ -211,75 +269,77 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
             }),
         )
         .map_err(std::io::Error::other)
-    })?;
-    let mut written = vec![args.output.clone(), map_path];
-    let mut start_report = serde_json::Value::Null;
-    if let Some(encoded) = &built.warm_start {
-        let start = &encoded.assignment;
-        let feasibility = mip.check(start);
-        let mst = with_extension(&args.output, "mst");
-        let sol = with_extension(&args.output, "sol");
-        write_with(&mst, |out| mip.write_mst(start, out))?;
-        write_with(&sol, |out| mip.write_highs_solution(start, out))?;
-        written.push(mst);
-        written.push(sol);
-        start_report = json!({
-            "objective": mip.objective_value(start),
-            "feasible": feasibility.feasible,
-            "worst_violation": feasibility.worst,
-        });
-    }
+    })
+}
+
+/// Writes the warm start beside `output` (`.mst` and HiGHS's `.sol`), adding the files to
+/// `written`; its objective and feasibility in the model, or null without a start.
+fn write_start(
+    output: &Path,
+    built: &AnyBuilt,
+    mip: &MipModel,
+    written: &mut Vec<PathBuf>,
+) -> Result<serde_json::Value> {
+    let Some(encoded) = &built.warm_start else {
+        return Ok(serde_json::Value::Null);
+    };
+    let start = &encoded.assignment;
+    let feasibility = mip.check(start);
+    let mst = with_extension(output, "mst");
+    let sol = with_extension(output, "sol");
+    write_with(&mst, |out| mip.write_mst(start, out))?;
+    write_with(&sol, |out| mip.write_highs_solution(start, out))?;
+    written.push(mst);
+    written.push(sol);
+    Ok(json!({
+        "objective": mip.objective_value(start),
+        "feasible": feasibility.feasible,
+        "worst_violation": feasibility.worst,
+    }))
+}
+
+/// The text summary: the model's size, the front's objective with `--max-fp`, and the
+/// exact search's rows.
+fn print_summary(
+    formulation: &AnyFormulation,
+    max_fp: Option<u32>,
+    train: &Dataset,
+    (mip, rows): (&MipModel, Option<&SearchRows>),
+) -> Result<()> {
     let size = mip.size();
-    if args.json {
-        print_json(&json!({
-            "command": "export-lp",
-            "formulation": formulation.name(),
-            "parameters": formulation.parameters(),
-            "model_size": size,
-            "max_fp": args.max_fp,
-            "positive_class": args.max_fp.map(|_| &data.train.classes()[1]),
-            "integrality_tolerance": built.integrality_tolerance,
-            "files": written.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "warm_start": start_report,
-            "search_rows": rows.as_ref().map(|rows| &rows.report),
-            "notes": notes,
-        }))?;
-    } else {
+    outln!(
+        "{} depth {}: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros",
+        formulation.name().to_uppercase(),
+        formulation.depth(),
+        size.variables,
+        size.binaries,
+        size.integers,
+        size.continuous,
+        size.constraints,
+        size.nonzeros
+    )?;
+    if let Some(max_fp) = max_fp {
         outln!(
-            "{} depth {}: {} variables ({} binary, {} integer, {} continuous), {} constraints, {} non-zeros",
-            formulation.name().to_uppercase(),
-            formulation.depth(),
-            size.variables,
-            size.binaries,
-            size.integers,
-            size.continuous,
-            size.constraints,
-            size.nonzeros
+            "objective: (negatives + 1) * false negatives + false positives, with at most \
+             {max_fp} false positives (class `{}` positive)",
+            train.classes()[1]
         )?;
-        if let Some(max_fp) = args.max_fp {
-            outln!(
-                "objective: (negatives + 1) * false negatives + false positives, with at most \
-                 {max_fp} false positives (class `{}` positive)",
-                data.train.classes()[1]
-            )?;
-        }
-        if let Some(rows) = &rows {
-            outln!("{}", rows_line(&rows.report))?;
-        }
-        for note in &notes {
-            outln!("note: {note}")?;
-        }
-        for path in &written {
-            outln!("wrote {}", path.display())?;
-        }
-        if let Some(tolerance) = built.integrality_tolerance {
-            outln!(
-                "note: solve this model with an integrality tolerance of at most {tolerance:e} \
-                 (e.g. Gurobi IntFeasTol, CPLEX mip tolerances integrality, HiGHS \
-                 mip_feasibility_tolerance): with a solver's default (1e-5 to 1e-6) its big-M rows \
-                 let near-binary values fake a better objective"
-            )?;
-        }
+    }
+    if let Some(rows) = rows {
+        outln!("{}", rows_line(&rows.report))?;
+    }
+    Ok(())
+}
+
+/// The note on the integrality tolerance a model with big-M rows needs, if it needs one.
+fn print_tolerance_note(tolerance: Option<f64>) -> Result<()> {
+    if let Some(tolerance) = tolerance {
+        outln!(
+            "note: solve this model with an integrality tolerance of at most {tolerance:e} \
+             (e.g. Gurobi IntFeasTol, CPLEX mip tolerances integrality, HiGHS \
+             mip_feasibility_tolerance): with a solver's default (1e-5 to 1e-6) its big-M rows \
+             let near-binary values fake a better objective"
+        )?;
     }
     Ok(())
 }

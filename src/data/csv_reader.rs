@@ -583,50 +583,17 @@ pub fn read_table(
     }
     let ignored = resolve_columns(&table, &options.ignore, "--ignore")?;
     let declared = resolve_columns(&table, &options.categorical, "--categorical")?;
-    for (option, indices) in [("--ignore", &ignored), ("--categorical", &declared)] {
-        for &index in indices.iter() {
-            let name = &table.header[index];
-            if index == target_index {
-                return Err(Error::parameter(
-                    option,
-                    format!("`{name}` is the label column"),
-                ));
-            }
-            if Some(index) == weight_index {
-                return Err(Error::parameter(
-                    option,
-                    format!("`{name}` is the weight column"),
-                ));
-            }
-        }
-    }
-    if let Some(&both) = declared.iter().find(|i| ignored.contains(i)) {
-        return Err(Error::parameter(
-            "--categorical",
-            format!("`{}` is also left out with --ignore", table.header[both]),
-        ));
-    }
+    check_listed_columns(&table, (target_index, weight_index), &ignored, &declared)?;
     let used: Vec<usize> = (0..table.header.len())
         .filter(|i| !ignored.contains(i))
         .collect();
     check_cells(&table, &used, missing)?;
-    let n_special = 1 + usize::from(weight_index.is_some());
-    if used.len() <= n_special {
-        if !ignored.is_empty() {
-            return Err(Error::input(
-                &table.path,
-                "every feature column is left out with --ignore",
-            ));
-        }
-        return Err(Error::input(
-            &table.path,
-            if weight_index.is_some() {
-                "the file has no feature column besides the label and the weights"
-            } else {
-                "the file has only one column: there is no feature column besides the label"
-            },
-        ));
-    }
+    check_features_left(
+        &table,
+        used.len(),
+        weight_index.is_some(),
+        !ignored.is_empty(),
+    )?;
     let mut columns = Vec::with_capacity(used.len());
     for &index in &used {
         let kind = if index == target_index {
@@ -650,33 +617,10 @@ pub fn read_table(
         columns.push(column);
     }
     let encoding: Vec<(usize, &Column)> = used.iter().copied().zip(&columns).collect();
-    let spellings = class_spellings(
-        table
-            .records
-            .iter()
-            .map(|(_, cells)| cells[target_index].as_str()),
-    );
-    let label_texts: BTreeSet<&str> = spellings.values().copied().collect();
-    let classes = sorted_classes(&label_texts);
+    let (classes, labels) = read_labels(&table, target_index)?;
     let target_name = table.header[target_index].clone();
-    if classes.len() < 2 {
-        return Err(Error::input(
-            &table.path,
-            format!(
-                "the label column `{target_name}` has only one class (`{}`); a classifier needs at \
-                 least two",
-                classes[0]
-            ),
-        ));
-    }
-    let class_index: HashMap<&str, usize> = classes
-        .iter()
-        .enumerate()
-        .map(|(i, label)| (label.as_str(), i))
-        .collect();
     let features = Schema::features_of(&columns);
     let mut rows = Vec::with_capacity(table.records.len());
-    let mut labels = Vec::with_capacity(table.records.len());
     let mut unseen = Vec::new();
     for (line, cells) in &table.records {
         rows.push(encode_row(
@@ -687,13 +631,6 @@ pub fn read_table(
             &mut unseen,
             missing,
         )?);
-        let label = cells[target_index].as_str();
-        let class = spellings
-            .get(label)
-            .and_then(|spelling| class_index.get(spelling))
-            .copied()
-            .ok_or_else(|| Error::Internal(format!("label `{label}` has no class")))?;
-        labels.push(class);
     }
     debug_assert!(unseen.is_empty());
     let weights = weight_index
@@ -710,6 +647,106 @@ pub fn read_table(
         None => data,
     };
     Ok((data, warnings))
+}
+
+/// Refuses a column `--ignore` or `--categorical` lists that is the label column or the weight
+/// column, and one both list.
+fn check_listed_columns(
+    table: &RawTable,
+    (target_index, weight_index): (usize, Option<usize>),
+    ignored: &[usize],
+    declared: &[usize],
+) -> Result<()> {
+    for (option, indices) in [("--ignore", ignored), ("--categorical", declared)] {
+        for &index in indices {
+            let name = &table.header[index];
+            if index == target_index {
+                return Err(Error::parameter(
+                    option,
+                    format!("`{name}` is the label column"),
+                ));
+            }
+            if Some(index) == weight_index {
+                return Err(Error::parameter(
+                    option,
+                    format!("`{name}` is the weight column"),
+                ));
+            }
+        }
+    }
+    if let Some(&both) = declared.iter().find(|i| ignored.contains(i)) {
+        return Err(Error::parameter(
+            "--categorical",
+            format!("`{}` is also left out with --ignore", table.header[both]),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a table left without a feature column: `used` columns, of which the label and the
+/// weights (when `weighted`) are not features; `ignoring` says whether `--ignore` left some
+/// out.
+fn check_features_left(
+    table: &RawTable,
+    used: usize,
+    weighted: bool,
+    ignoring: bool,
+) -> Result<()> {
+    if used > 1 + usize::from(weighted) {
+        return Ok(());
+    }
+    if ignoring {
+        return Err(Error::input(
+            &table.path,
+            "every feature column is left out with --ignore",
+        ));
+    }
+    Err(Error::input(
+        &table.path,
+        if weighted {
+            "the file has no feature column besides the label and the weights"
+        } else {
+            "the file has only one column: there is no feature column besides the label"
+        },
+    ))
+}
+
+/// The classes of the label column `target_index` (sorted, each spelling of a number read
+/// as one class) and each record's class; at least two classes.
+fn read_labels(table: &RawTable, target_index: usize) -> Result<(Vec<String>, Vec<usize>)> {
+    let spellings = class_spellings(
+        table
+            .records
+            .iter()
+            .map(|(_, cells)| cells[target_index].as_str()),
+    );
+    let label_texts: BTreeSet<&str> = spellings.values().copied().collect();
+    let classes = sorted_classes(&label_texts);
+    if classes.len() < 2 {
+        return Err(Error::input(
+            &table.path,
+            format!(
+                "the label column `{}` has only one class (`{}`); a classifier needs at least two",
+                table.header[target_index], classes[0]
+            ),
+        ));
+    }
+    let class_index: HashMap<&str, usize> = classes
+        .iter()
+        .enumerate()
+        .map(|(i, label)| (label.as_str(), i))
+        .collect();
+    let mut labels = Vec::with_capacity(table.records.len());
+    for (_, cells) in &table.records {
+        let label = cells[target_index].as_str();
+        let class = spellings
+            .get(label)
+            .and_then(|spelling| class_index.get(spelling))
+            .copied()
+            .ok_or_else(|| Error::Internal(format!("label `{label}` has no class")))?;
+        labels.push(class);
+    }
+    Ok((classes, labels))
 }
 
 /// Drops the records whose label cell is missing, returning the warning that gives the count; with
