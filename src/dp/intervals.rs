@@ -80,6 +80,20 @@ pub(crate) struct Candidate {
     interval: Interval,
 }
 
+/// An interval of one feature's positions neither solved nor pruned, with the solved
+/// positions around it: a part of the feature's search that can be searched on its own
+/// ([`SplitSearch::take_pieces`], [`SplitSearch::load`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Piece {
+    /// Its first and last slot among the feature's positions.
+    pub lo: usize,
+    pub hi: usize,
+    left: Option<Solved>,
+    right: Option<Solved>,
+    /// The least lower bound of its positions when it was taken.
+    pub lb: f64,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Solved {
     slot: usize,
@@ -300,78 +314,120 @@ impl SplitSearch {
                 },
             });
         }
-        while let Some(mut interval) = self.queue.pop_front() {
-            // Shrink from both ends while the bound reaches the upper bound.
-            loop {
-                let lb = self.bound(interval.lo, &interval, sc).0.total;
-                if lb < limit {
-                    break;
-                }
-                self.prune(lb);
-                if interval.lo == interval.hi {
-                    break;
-                }
-                interval.lo += 1;
+        while let Some(interval) = self.queue.pop_front() {
+            if let Some(candidate) = self.step(interval, limit, sc) {
+                return Some(candidate);
             }
-            if self.bound(interval.lo, &interval, sc).0.total >= limit {
-                continue;
-            }
-            while interval.hi > interval.lo {
-                let lb = self.bound(interval.hi, &interval, sc).0.total;
-                if lb < limit {
-                    break;
-                }
-                self.prune(lb);
-                interval.hi -= 1;
-            }
-            let middle = interval.lo + (interval.hi - interval.lo) / 2;
-            let slot = match self.first.take() {
-                Some(first) if (interval.lo..=interval.hi).contains(&first) => first,
-                _ => middle,
-            };
-            let (bounds, relaxed) = self.bound(slot, &interval, sc);
-            let lb = bounds.total;
-            if lb >= limit {
-                self.prune(lb);
-                self.push_halves(&interval, slot, interval.left, interval.right);
-                continue;
-            }
-            let position = self.positions[slot];
-            let below = self.prefix[position] - self.prefix[self.positions[interval.lo]];
-            let above = self.prefix[self.positions[interval.hi]] - self.prefix[position];
-            return Some(Candidate {
-                position,
-                left_lb: bounds.left,
-                right_lb: bounds.right,
-                lb,
-                relaxed,
-                reach: below.max(above),
-                slot,
-                interval,
-            });
         }
         None
     }
 
-    /// A lower bound on the total cost of every position neither solved nor pruned yet (from
-    /// the solved positions around it; the split cost alone without bisection), infinite when
-    /// none is left. Valid between a [`SplitSearch::report`] and the next
-    /// [`SplitSearch::next`], when every position is solved, pruned or queued.
-    pub fn unsettled_lb(&self, split_cost: f64) -> f64 {
-        if !self.bisect {
-            return if self.next_slot < self.positions.len() {
-                split_cost
-            } else {
-                f64::INFINITY
-            };
-        }
-        let mut lb = f64::INFINITY;
-        for interval in &self.queue {
-            for slot in interval.lo..=interval.hi {
-                lb = lb.min(self.bound(slot, interval, split_cost).0.total);
+    /// [`SplitSearch::next`] on the first queued interval alone (with bisection): its position
+    /// worth solving, or `None` when it is pruned, its unpruned halves queued. Solving one
+    /// interval at a time and handing out the rest ([`SplitSearch::take_pieces`]) searches the
+    /// same positions, in the same order on one thread, as [`SplitSearch::next`].
+    pub fn next_in_front(&mut self, ub: f64, cost: &CostModel) -> Option<Candidate> {
+        debug_assert!(self.bisect, "pieces need bisection");
+        let interval = self.queue.pop_front()?;
+        self.step(interval, ub - cost.tol, cost.split_cost)
+    }
+
+    /// Shrinks `interval` by the bounds, then returns its position to solve, or queues the
+    /// halves around a pruned one and returns `None`.
+    fn step(&mut self, mut interval: Interval, limit: f64, sc: f64) -> Option<Candidate> {
+        // Shrink from both ends while the bound reaches the upper bound.
+        loop {
+            let lb = self.bound(interval.lo, &interval, sc).0.total;
+            if lb < limit {
+                break;
             }
+            self.prune(lb);
+            if interval.lo == interval.hi {
+                break;
+            }
+            interval.lo += 1;
         }
-        lb
+        if self.bound(interval.lo, &interval, sc).0.total >= limit {
+            return None;
+        }
+        while interval.hi > interval.lo {
+            let lb = self.bound(interval.hi, &interval, sc).0.total;
+            if lb < limit {
+                break;
+            }
+            self.prune(lb);
+            interval.hi -= 1;
+        }
+        let middle = interval.lo + (interval.hi - interval.lo) / 2;
+        let slot = match self.first.take() {
+            Some(first) if (interval.lo..=interval.hi).contains(&first) => first,
+            _ => middle,
+        };
+        let (bounds, relaxed) = self.bound(slot, &interval, sc);
+        let lb = bounds.total;
+        if lb >= limit {
+            self.prune(lb);
+            self.push_halves(&interval, slot, interval.left, interval.right);
+            return None;
+        }
+        let position = self.positions[slot];
+        let below = self.prefix[position] - self.prefix[self.positions[interval.lo]];
+        let above = self.prefix[self.positions[interval.hi]] - self.prefix[position];
+        Some(Candidate {
+            position,
+            left_lb: bounds.left,
+            right_lb: bounds.right,
+            lb,
+            relaxed,
+            reach: below.max(above),
+            slot,
+            interval,
+        })
+    }
+
+    /// Empties the queue into `out`: each interval of positions neither solved nor pruned, as a
+    /// piece another search of the same list can take up ([`SplitSearch::load`]), with the
+    /// least bound of its positions.
+    pub fn take_pieces(&mut self, split_cost: f64, out: &mut Vec<Piece>) {
+        while let Some(interval) = self.queue.pop_front() {
+            let lb = (interval.lo..=interval.hi)
+                .map(|slot| self.bound(slot, &interval, split_cost).0.total)
+                .fold(f64::INFINITY, f64::min);
+            out.push(Piece {
+                lo: interval.lo,
+                hi: interval.hi,
+                left: interval.left.map(|i| self.solved[i]),
+                right: interval.right.map(|i| self.solved[i]),
+                lb,
+            });
+        }
+    }
+
+    /// Takes up `piece` of the list this search was last [`SplitSearch::reset`] on (with
+    /// bisection, without per-feature bounds): its interval is the one queued, its bounding
+    /// positions the ones solved.
+    pub fn load(&mut self, piece: &Piece) {
+        debug_assert!(self.bisect && self.features == 0);
+        self.solved.clear();
+        self.queue.clear();
+        self.feature_bounds.clear();
+        self.first = None;
+        self.pruned_lb = f64::INFINITY;
+        self.pruned = 0;
+        let mut index = |solved: Option<Solved>| {
+            solved.map(|solved| {
+                self.solved.push(solved);
+                self.solved.len() - 1
+            })
+        };
+        let left = index(piece.left);
+        let right = index(piece.right);
+        self.queue.push_back(Interval {
+            lo: piece.lo,
+            hi: piece.hi,
+            left,
+            right,
+        });
     }
 
     fn prune(&mut self, lb: f64) {

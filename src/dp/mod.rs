@@ -68,6 +68,7 @@ mod outcome;
 mod problem;
 mod relaxation;
 mod root;
+mod root_pool;
 mod root_work;
 mod search;
 mod similarity;

@@ -1,7 +1,9 @@
 //! The root of a search of depth three or more, shared out between threads.
 //!
 //! The root's candidate splits (its features, each feature's positions by bisection) are dealt
-//! out feature by feature, in the order of their best Gini split, to the threads; each thread
+//! out to the threads in units ([`super::root_pool`]): a feature's first position, then the
+//! intervals of positions beside each position solved, features in the order of their best
+//! Gini split, so several threads can share one feature's positions; each thread
 //! has its own search (its own row arenas, scratch and similarity memory) and all share the
 //! cache ([`crate::search_core::shared_cache`]) and the root's best subtree so far ([`RootShare`]),
 //! whose cost is the upper bound every thread prunes with from its next candidate on.
@@ -19,6 +21,7 @@ use std::sync::Arc;
 
 use crate::dp::intervals::{Report, SplitBounds, SplitSearch};
 use crate::dp::known::Solution;
+use crate::dp::root_pool::{Pool, Unit};
 use crate::dp::search::{child_splits, finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
 use crate::dp::{DpProgress, DpStats, RootUnit};
 use crate::error::Result;
@@ -30,9 +33,21 @@ use crate::search_core::view::View;
 #[derive(Debug)]
 struct Extra {
     trajectory: Vec<DpProgress>,
-    /// Per feature rank, a lower bound on every split of that feature proven so far.
-    features: Vec<f64>,
+    /// Per feature rank, what is proven about its splits so far.
+    features: Vec<FeatureBound>,
     /// The root's lower bound last published (see [`Shared::settle`]).
+    bound: f64,
+}
+
+/// What is proven about the splits of one root feature, whose units of work may be searched
+/// by several threads at once.
+#[derive(Debug)]
+struct FeatureBound {
+    /// The least bound of its positions solved or pruned so far (infinite: none).
+    done: f64,
+    /// Its units not finished yet, with the least bound of their positions.
+    open: Vec<(u64, f64)>,
+    /// A lower bound on every split of the feature (the largest computed so far).
     bound: f64,
 }
 
@@ -69,21 +84,36 @@ impl Shared<'_> {
         );
     }
 
-    /// Records that every split of the feature at `rank` costs at least `lb`, and publishes
-    /// the root's lower bound when that raises it: the least proven bound of its candidates
-    /// (the leaf, the best found, each feature's bound; a feature not yet searched has the
-    /// root's own bound), so it holds while the root is being searched, on any thread.
-    fn settle(&self, rank: usize, lb: f64, search: &Search) {
+    /// Records that the unit numbered `unit` of the feature at `rank` proved `lb` on the
+    /// positions it solved or pruned and handed out the units `handed_out` (their numbers and
+    /// the bounds of their positions), and publishes the root's lower bound when that raises
+    /// it: the least proven bound of its candidates (the leaf, the best found, each feature's
+    /// bound; a feature not yet searched has the root's own bound), so it holds while the root
+    /// is being searched, on any thread.
+    fn settle(
+        &self,
+        (rank, unit): (usize, u64),
+        lb: f64,
+        handed_out: impl Iterator<Item = (u64, f64)>,
+        search: &Search,
+    ) {
         let mut best = self.share.best();
-        let Some(slot) = best.extra.features.get_mut(rank) else {
+        let Some(feature) = best.extra.features.get_mut(rank) else {
             return;
         };
-        *slot = slot.max(lb);
+        feature.open.retain(|&(id, _)| id != unit);
+        feature.open.extend(handed_out);
+        feature.done = feature.done.min(lb);
+        let now = feature
+            .open
+            .iter()
+            .fold(feature.done, |least, &(_, open)| least.min(open));
+        feature.bound = feature.bound.max(now);
         let features = best
             .extra
             .features
             .iter()
-            .fold(f64::INFINITY, |a, &b| a.min(b));
+            .fold(f64::INFINITY, |a, b| a.min(b.bound));
         let found = best.solution.map_or(f64::INFINITY, |b| b.cost);
         let bound = self
             .leaf_cost
@@ -164,7 +194,15 @@ pub(crate) fn solve_root(
     }
     let mut order = Vec::new();
     main.feature_order(view, &mut order);
-    best.extra.features = vec![floor; order.len()];
+    // The pool numbers the features' units by rank.
+    let pool = Pool::new(order.len());
+    best.extra.features = (0..order.len() as u64)
+        .map(|id| FeatureBound {
+            done: f64::INFINITY,
+            open: vec![(id, floor)],
+            bound: floor,
+        })
+        .collect();
     best.extra.bound = floor;
     let shared = Shared {
         share: RootShare::new(best, &order, floor, tol),
@@ -173,8 +211,7 @@ pub(crate) fn solve_root(
         prior: main.global_lb,
     };
 
-    // No more threads than root features: each takes whole features.
-    let threads = threads.min(order.len()).max(1);
+    let threads = threads.max(1);
     let mut others: Vec<Search> = (1..threads)
         .map(|_| {
             Search::sharing(
@@ -196,7 +233,7 @@ pub(crate) fn solve_root(
         } else {
             search.arena.root(search.data)
         };
-        work(search, &root, depth, budget, &shared)
+        work(search, &root, depth, budget, &shared, &pool)
     })?;
     for other in &others {
         main.deadline.join(&other.deadline);
@@ -220,55 +257,83 @@ pub(crate) fn solve_root(
     Ok(outcome)
 }
 
-/// One thread's share of the root (`view`, in `search`'s arena): features taken from the
-/// shared counter until none is left, or the search stops. Returns the least lower bound of
-/// the candidates it settled.
-fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &Shared) -> f64 {
+/// One thread's share of the root (`view`, in `search`'s arena): units taken from the pool
+/// until none is left, or the search stops. Each unit solves one position of its interval
+/// (with bisection; without, each position of its feature in turn) and hands out the rest.
+/// Returns the least lower bound of the candidates it settled.
+fn work(
+    search: &mut Search,
+    view: &View,
+    depth: usize,
+    budget: usize,
+    shared: &Shared,
+    pool: &Pool,
+) -> f64 {
     let view = *view;
     let tol = search.cost.tol;
+    let sc = search.cost.split_cost;
+    let bisect = search.switches.intervals;
     let mut distributions = Vec::new();
     budget_distributions(depth, budget, &mut distributions);
     let per_child = distributions.len() == 1;
     let mut positions = SplitSearch::default();
+    // The rank of the feature `positions` was last reset on.
+    let mut loaded = None;
+    let mut pieces = Vec::new();
     let mut candidates_lb = f64::INFINITY;
-    let sc = search.cost.split_cost;
-    'features: while let Some((
-        rank,
-        &FeatureRank {
+    while let Some(unit) = pool.take() {
+        if search.deadline.reached() {
+            pool.finish([]);
+            pool.stop();
+            break;
+        }
+        let rank = unit.rank;
+        let FeatureRank {
             index,
             position: gini_position,
             ..
-        },
-    )) = shared.share.take()
-    {
-        if search.deadline.reached() {
-            break;
-        }
+        } = shared.share.order[rank];
         let unit_start = std::time::Instant::now();
         let unit_subproblems = search.stats.subproblems;
         let feature = search.arena.feature(&view, index);
-        positions.reset(
-            search.arena.list(&view, index),
-            &search.data.labels,
-            &search.cost,
-            search.switches.intervals,
-            per_child,
-            0,
-            (rank < FIRST_AT_GINI).then_some(gini_position),
-            [child_splits(depth, budget); 2],
-        );
-        // The least bound of this feature's solved positions.
-        let mut feature_lb = f64::INFINITY;
+        if unit.piece.is_none() || loaded != Some(rank) {
+            let first = unit.piece.is_none() && rank < FIRST_AT_GINI;
+            positions.reset(
+                search.arena.list(&view, index),
+                &search.data.labels,
+                &search.cost,
+                bisect,
+                per_child,
+                0,
+                first.then_some(gini_position),
+                [child_splits(depth, budget); 2],
+            );
+            loaded = Some(rank);
+        }
+        if let Some(piece) = &unit.piece {
+            positions.load(piece);
+        }
+        // The least bound of the unit's solved positions.
+        let mut unit_lb = f64::INFINITY;
+        let mut settled;
+        let mut stopped = false;
         loop {
-            let (feature_ub, settled) = shared.share.bound_for_rank(rank);
+            let feature_ub;
+            (feature_ub, settled) = shared.share.bound_for_rank(rank);
             if settled {
-                break 'features;
+                break;
             }
-            let Some(candidate) = positions.next(feature_ub, &search.cost) else {
+            let next = if bisect {
+                positions.next_in_front(feature_ub, &search.cost)
+            } else {
+                positions.next(feature_ub, &search.cost)
+            };
+            let Some(candidate) = next else {
                 break;
             };
             if search.deadline.reached() {
-                break 'features;
+                stopped = true;
+                break;
             }
             let key = (rank, candidate.position);
             let ub = shared.share.bound_for(key);
@@ -295,7 +360,8 @@ fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &
                     &distributions,
                     ub,
                 ) else {
-                    break 'features;
+                    stopped = true;
+                    break;
                 };
                 if let Some(found) = value.best {
                     shared.offer(key, found, search);
@@ -303,20 +369,54 @@ fn work(search: &mut Search, view: &View, depth: usize, budget: usize, shared: &
                 value.report
             };
             positions.report_with(&candidate, report, None);
-            let lb = report.bounds.total;
-            candidates_lb = candidates_lb.min(lb);
-            feature_lb = feature_lb.min(lb);
-            let unsettled = positions.pruned_lb.min(positions.unsettled_lb(sc));
-            shared.settle(rank, feature_lb.min(unsettled), search);
+            unit_lb = unit_lb.min(report.bounds.total);
+            if bisect {
+                break;
+            }
         }
-        candidates_lb = candidates_lb.min(positions.pruned_lb);
-        shared.settle(rank, feature_lb.min(positions.pruned_lb), search);
+        if stopped {
+            pool.finish([]);
+            pool.stop();
+            break;
+        }
+        candidates_lb = candidates_lb.min(unit_lb).min(positions.pruned_lb);
         search.stats.interval_pruned += positions.pruned;
+        pieces.clear();
+        if bisect && !settled {
+            positions.take_pieces(sc, &mut pieces);
+        }
+        let handed_out: Vec<Unit> = pieces
+            .iter()
+            .map(|piece| Unit {
+                rank,
+                level: unit.level + 1,
+                piece: Some(*piece),
+                id: pool.new_id(),
+                parent: Some(unit.id),
+            })
+            .collect();
+        if !settled {
+            let bounds = handed_out
+                .iter()
+                .zip(&pieces)
+                .map(|(unit, piece)| (unit.id, piece.lb));
+            shared.settle(
+                (rank, unit.id),
+                unit_lb.min(positions.pruned_lb),
+                bounds,
+                search,
+            );
+        }
         search.stats.root_work.units.push(RootUnit {
             rank,
+            level: unit.level,
+            first: unit.piece.map_or(0, |piece| piece.lo),
+            id: unit.id,
+            parent: unit.parent,
             seconds: unit_start.elapsed().as_secs_f64(),
             subproblems: search.stats.subproblems - unit_subproblems,
         });
+        pool.finish(handed_out);
     }
     candidates_lb
 }

@@ -1,14 +1,28 @@
 //! What the threads of a search did at the root, measured to judge how the search would scale
-//! to more cores: the work of each unit dealt out (one root feature), and how often a thread
-//! found a shard of the shared cache locked by another.
+//! to more cores: the work of each unit dealt out (one root feature's first position, or an
+//! interval of its positions handed out by another unit: [`super::root_pool`]), and how often
+//! a thread found a shard of the shared cache locked by another.
 
 use serde::{Deserialize, Serialize};
 
-/// One root feature's share of the search, as the thread that took it measured it.
+/// One unit of the root's search, as the thread that took it measured it. Units are taken in
+/// the order of (`rank`, `level`, `first`), each once the unit that handed it out (`parent`)
+/// has finished.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RootUnit {
     /// The feature's place in the order units are dealt out (its Gini rank).
     pub rank: usize,
+    /// The depth of its interval in the feature's bisection (0: the feature's first unit).
+    #[serde(default)]
+    pub level: usize,
+    /// The first of its interval's positions, counted among the feature's candidates.
+    #[serde(default)]
+    pub first: usize,
+    /// Its number, and the number of the unit that handed it out (`None`: a feature's first).
+    #[serde(default)]
+    pub id: u64,
+    #[serde(default)]
+    pub parent: Option<u64>,
     /// Wall-clock seconds the thread spent on it.
     pub seconds: f64,
     /// Subproblems entered under it.
@@ -18,17 +32,17 @@ pub struct RootUnit {
 /// The root's units and the cache's contention.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RootWork {
-    /// Every unit finished (one a stop cut short is left out), by rank.
+    /// Every unit finished (one a stop cut short is left out), by number.
     pub units: Vec<RootUnit>,
     /// Lookups of the shared cache that found their shard locked and waited.
     pub lock_waits: u64,
 }
 
 impl RootWork {
-    /// Adds another thread's units, keeping them ordered by rank.
+    /// Adds another thread's units, keeping them ordered by number.
     pub(crate) fn absorb(&mut self, other: &RootWork) {
         self.units.extend(other.units.iter().cloned());
-        self.units.sort_by_key(|unit| unit.rank);
+        self.units.sort_by_key(|unit| unit.id);
         self.lock_waits += other.lock_waits;
     }
 }

@@ -1,8 +1,9 @@
 //! The exact search on several threads: on small random data (fixed seeds, depths 1 to 3,
 //! accuracy, balanced weights, split costs, leaf minima, split limits) the optimum equals the
 //! exhaustive oracle's and the tree returned (as its JSON) is the same with 1, 2 and 3
-//! threads, and so is the tree on larger data with many equally good trees (1, 2 and 4 threads,
-//! depths 3 and 4); a time-limited run on two threads returns a bound at or below the oracle's optimum
+//! threads, at depth 4 too, and so is the tree on larger data with many equally good trees (1, 2, 3
+//! and 4 threads, depths 3 and 4); the root's units of work split each feature's positions, every
+//! unit handed out by an earlier one of the same feature; a time-limited run on two threads returns a bound at or below the oracle's optimum
 //! and a tree at or above it; a raised interrupt flag stops every thread within a second; the
 //! command line takes `--threads` for dp and the sparse search's additive losses, refuses it for
 //! the sparse search's F1 and refuses 0.
@@ -112,6 +113,75 @@ fn every_thread_count_gives_the_oracle_optimum_and_the_same_tree() {
                 "seed {seed} {case:?}: the trees differ between thread counts:\n{}",
                 trees.join("\n")
             );
+        }
+    }
+}
+
+#[test]
+fn depth_four_on_any_thread_count_gives_the_oracle_optimum_and_the_same_tree() {
+    let cases: [Case; 3] = [
+        (4, false, 0.0, 1, None),
+        (4, true, 0.0, 1, None),
+        (4, false, 0.5, 2, None),
+    ];
+    for seed in 0..4u64 {
+        let data = random_dataset(2000 + seed, 30 + 4 * seed as usize, 3, 2, 5);
+        for case in &cases {
+            let problem = problem(&data, case);
+            let expected = oracle_optimum(&data, &problem);
+            let mut trees = Vec::new();
+            for threads in [1, 2, 3] {
+                let outcome = solve(&data, &problem, &with_threads(threads)).expect("solves");
+                assert_eq!(outcome.termination, DpTermination::Optimal);
+                let scored = objective_of(&outcome.tree, &data, &problem).expect("a valid tree");
+                assert!(
+                    (outcome.objective - expected).abs() < 1e-6 && (scored - expected).abs() < 1e-6,
+                    "seed {seed} {case:?} threads {threads}: {} (scored {scored}) but the optimum is {expected}",
+                    outcome.objective
+                );
+                trees.push(outcome.tree.to_json_string());
+            }
+            assert!(
+                trees.iter().all(|tree| *tree == trees[0]),
+                "seed {seed} {case:?}: the trees differ between thread counts:\n{}",
+                trees.join("\n")
+            );
+        }
+    }
+}
+
+#[test]
+fn the_roots_units_share_out_each_features_positions() {
+    // Wine at depth 3: each feature's first unit hands out the intervals beside the position
+    // it solved, those hand out theirs, and so on; whatever the thread count, every unit but
+    // a feature's first comes from an earlier unit of the same feature one level up.
+    let wine = read_dataset(&dataset("wine"), &TargetColumn::Last).expect("bundled data");
+    let problem = DpProblem::accuracy(&wine, 3);
+    for threads in [1, 3] {
+        let outcome = solve(&wine, &problem, &with_threads(threads)).expect("solves");
+        let units = &outcome.stats.root_work.units;
+        let firsts = units.iter().filter(|unit| unit.parent.is_none()).count();
+        assert!(
+            firsts <= wine.n_features(),
+            "{threads} threads: {firsts} first units"
+        );
+        assert!(
+            units.len() > 2 * wine.n_features(),
+            "{threads} threads: only {} units for {} features",
+            units.len(),
+            wine.n_features()
+        );
+        for unit in units {
+            let Some(parent) = unit.parent else {
+                assert_eq!(unit.level, 0);
+                continue;
+            };
+            let from = units
+                .iter()
+                .find(|other| other.id == parent)
+                .unwrap_or_else(|| panic!("{threads} threads: unit {} has no parent", unit.id));
+            assert!(from.id < unit.id);
+            assert_eq!((from.rank, from.level + 1), (unit.rank, unit.level));
         }
     }
 }
@@ -280,7 +350,7 @@ fn larger_data_with_many_equally_good_trees_gives_the_same_tree_on_any_thread_co
         let problem = DpProblem::accuracy(data, *depth);
         let mut trees = Vec::new();
         let mut objectives = Vec::new();
-        for threads in [1, 2, 4] {
+        for threads in [1, 2, 3, 4] {
             let outcome = solve(data, &problem, &with_threads(threads)).expect("solves");
             assert_eq!(outcome.termination, DpTermination::Optimal);
             let scored = objective_of(&outcome.tree, data, &problem).expect("a valid tree");
