@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use crate::dp::intervals::{Report, SplitBounds, SplitSearch};
 use crate::dp::known::Solution;
-use crate::dp::root_pool::{Pool, Unit};
+use crate::dp::root_pool::{Pool, Taken, Unit};
 use crate::dp::search::{child_splits, finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
 use crate::dp::{DpProgress, DpStats, RootUnit};
 use crate::error::Result;
@@ -282,9 +282,9 @@ fn work(
     let mut pieces = Vec::new();
     let mut candidates_lb = f64::INFINITY;
     while let Some(unit) = pool.take() {
+        let taken = Taken::new(pool);
         if search.deadline.reached() {
-            pool.finish([]);
-            pool.stop();
+            taken.stop();
             break;
         }
         let rank = unit.rank;
@@ -375,8 +375,7 @@ fn work(
             }
         }
         if stopped {
-            pool.finish([]);
-            pool.stop();
+            taken.stop();
             break;
         }
         candidates_lb = candidates_lb.min(unit_lb).min(positions.pruned_lb);
@@ -416,7 +415,7 @@ fn work(
             seconds: unit_start.elapsed().as_secs_f64(),
             subproblems: search.stats.subproblems - unit_subproblems,
         });
-        pool.finish(handed_out);
+        taken.finish(handed_out);
     }
     candidates_lb
 }

@@ -154,6 +154,44 @@ impl Pool {
     }
 }
 
+/// A unit taken from a pool, to be ended exactly once: [`Taken::finish`] hands out its units,
+/// [`Taken::stop`] stops the pool. Dropped otherwise (a panic unwinding through the search),
+/// it stops the pool, so no thread waits for units it would never hand out.
+pub(crate) struct Taken<'a> {
+    pool: Option<&'a Pool>,
+}
+
+impl<'a> Taken<'a> {
+    /// The unit just taken from `pool`.
+    pub fn new(pool: &'a Pool) -> Taken<'a> {
+        Taken { pool: Some(pool) }
+    }
+
+    /// Ends the unit with the units it hands out.
+    pub fn finish(mut self, handed_out: impl IntoIterator<Item = Unit>) {
+        if let Some(pool) = self.pool.take() {
+            pool.finish(handed_out);
+        }
+    }
+
+    /// Ends the unit and stops the pool (the search stopped).
+    pub fn stop(mut self) {
+        if let Some(pool) = self.pool.take() {
+            pool.finish([]);
+            pool.stop();
+        }
+    }
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        if let Some(pool) = self.pool.take() {
+            pool.finish([]);
+            pool.stop();
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +244,22 @@ mod tests {
         let stopped = Pool::new(2);
         stopped.stop();
         assert!(stopped.take().is_none());
+    }
+
+    #[test]
+    fn a_unit_dropped_unfinished_stops_the_pool_and_frees_the_waiting_threads() {
+        let pool = Pool::new(2);
+        let _first = pool.take().expect("a unit");
+        let taken = Taken::new(&pool);
+        let _second = pool.take().expect("a unit");
+        Taken::new(&pool).finish([]);
+        std::thread::scope(|scope| {
+            // The first unit is running: the other thread waits for what it hands out, which
+            // it never does.
+            let waiting = scope.spawn(|| pool.take().is_none());
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            drop(taken);
+            assert!(waiting.join().expect("joins"));
+        });
     }
 }
