@@ -309,6 +309,7 @@ impl DpSearch {
             Some(limits) => limits.solve_fair(&copies, &problem, &dp_options)?,
             None => None,
         };
+        let fair_search = fair.is_some();
         let (found, feature_sets) = match fair {
             Some(found) => (found, 0),
             None => {
@@ -345,7 +346,8 @@ impl DpSearch {
             depth: self.depth,
             report,
             model: None,
-            search: Some(found.stats),
+            // The fair search keeps no cache and counts no subproblems.
+            search: (!fair_search).then_some(found.stats),
             sparse: None,
             warm_start_mode: WarmStartMode::None,
             solver_options: Vec::new(),

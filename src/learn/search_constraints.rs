@@ -113,8 +113,10 @@ impl SearchConstraints {
     /// above [`MAX_FAIR_DEPTH`], or a kind besides forbidden features and the leaf minimum.
     pub fn fair_refusal(&self, depth: usize) -> Option<String> {
         let fairness = self.constraints.fairness.as_ref()?;
-        if let Err(error) = fair::bounded(fairness) {
-            return Some(error.to_string());
+        match fair::bounded(fairness) {
+            Err(Error::Parameter { message, .. }) => return Some(message),
+            Err(error) => return Some(error.to_string()),
+            Ok(_) => {}
         }
         if depth > MAX_FAIR_DEPTH {
             return Some(format!(
