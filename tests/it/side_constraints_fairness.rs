@@ -313,7 +313,7 @@ fn a_milp_under_fairness_is_certified_under_one_bound_and_reports_the_rates() {
 }
 
 #[test]
-fn bad_fairness_settings_and_the_exact_search_exit_2() {
+fn bad_fairness_settings_and_the_sparse_search_exit_2() {
     let (_dir, data) = temp_file("copied.csv", COPIED_GROUP);
     let (_t, three) = temp_file("three.csv", "x,g,y\n0,0,a\n1,0,b\n2,1,c\n3,1,a\n");
     let (_o, one) = temp_file("one.csv", "x,g,y\n0,0,a\n1,0,b\n2,0,a\n");
