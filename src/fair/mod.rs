@@ -255,28 +255,25 @@ pub fn solve(
             .num_threads(threads)
             .build()
             .map_err(|e| Error::Internal(format!("the search's threads: {e}")))?;
-        let per_feature: Vec<(Option<(f64, u32, u32, Entry, Entry)>, u64, bool)> =
-            pool.install(|| {
-                rows.allowed
-                    .par_iter()
-                    .map(|&f| best_under_feature(&binned, &rows, f, limit, &stop))
-                    .collect()
-            });
-        for (found, splits, halted) in per_feature {
-            root_splits += splits;
-            stopped |= halted;
-            if let Some((cost, feature, bin, l, r)) = found {
-                if cost < best.0 {
-                    best = (
-                        cost,
-                        Shape::Split {
-                            feature,
-                            bin,
-                            left: Box::new(Shape::of(l.choice)),
-                            right: Box::new(Shape::of(r.choice)),
-                        },
-                    );
-                }
+        let per_feature: Vec<UnderFeature> = pool.install(|| {
+            rows.allowed
+                .par_iter()
+                .map(|&f| best_under_feature(&binned, &rows, f, limit, &stop))
+                .collect()
+        });
+        for under in per_feature {
+            root_splits += under.paired;
+            stopped |= under.stopped;
+            if let Some(found) = under.best.filter(|found| found.cost < best.0) {
+                best = (
+                    found.cost,
+                    Shape::Split {
+                        feature: found.feature,
+                        bin: found.bin,
+                        left: Box::new(Shape::of(found.left.choice)),
+                        right: Box::new(Shape::of(found.right.choice)),
+                    },
+                );
             }
         }
     }
@@ -298,25 +295,48 @@ pub fn solve(
     })
 }
 
-/// The cheapest depth-two tree whose root splits on searched feature `f`: its cost, root
-/// bin and children's entries; the root splits paired; and whether `stop` cut it short.
-#[allow(clippy::type_complexity)]
+/// The cheapest depth-two tree of a root split: its cost, the root's feature and bin, and its
+/// children's entries.
+struct RootSplit {
+    cost: f64,
+    feature: u32,
+    bin: u32,
+    left: Entry,
+    right: Entry,
+}
+
+/// What the root splits on one feature gave.
+struct UnderFeature {
+    /// The cheapest of them that keeps the bound.
+    best: Option<RootSplit>,
+    /// The root splits whose children's menus were paired.
+    paired: u64,
+    /// Whether the time limit or an interrupt cut it short.
+    stopped: bool,
+}
+
+/// The root splits on searched feature `f`, each pairing its children's depth-one menus
+/// within the bound `limit`, until `stop` says so.
 fn best_under_feature(
     binned: &Binned,
     rows: &Rows,
     f: u32,
     limit: i64,
     stop: &(impl Fn() -> bool + Sync),
-) -> (Option<(f64, u32, u32, Entry, Entry)>, u64, bool) {
+) -> UnderFeature {
     let everyone = vec![true; rows.cost.len()];
     let bins = menu::root_splits(binned, rows, &everyone, f);
-    let mut best: Option<(f64, u32, u32, Entry, Entry)> = None;
-    let mut paired = 0;
+    let mut under = UnderFeature {
+        best: None,
+        paired: 0,
+        stopped: false,
+    };
     let column = &binned.sorted[f as usize];
     let mut left_member = vec![false; rows.cost.len()];
     for bin in bins {
         if stop() {
-            return (best, paired, true);
+            under.stopped = true;
+            return under;
         }
         for element in column {
             left_member[element.row as usize] = element.bin <= bin;
@@ -324,13 +344,19 @@ fn best_under_feature(
         let right_member: Vec<bool> = left_member.iter().map(|m| !m).collect();
         let left = menu::menu(binned, rows, &left_member, true);
         let right = menu::menu(binned, rows, &right_member, true);
-        paired += 1;
-        if let Some((cost, l, r)) = menu::best_pair(left, right, limit) {
+        under.paired += 1;
+        if let Some((cost, left, right)) = menu::best_pair(left, right, limit) {
             let cost = cost + rows.split_cost;
-            if best.as_ref().is_none_or(|b| cost < b.0) {
-                best = Some((cost, f, bin, l, r));
+            if under.best.as_ref().is_none_or(|b| cost < b.cost) {
+                under.best = Some(RootSplit {
+                    cost,
+                    feature: f,
+                    bin,
+                    left,
+                    right,
+                });
             }
         }
     }
-    (best, paired, false)
+    under
 }

@@ -162,6 +162,16 @@ impl SearchConstraints {
         if let Some(why) = self.fair_refusal(problem.depth) {
             return Err(Error::parameter("--group-column", why));
         }
+        if problem
+            .max_splits
+            .is_some_and(|m| m < (1 << problem.depth) - 1)
+        {
+            return Err(Error::parameter(
+                "--max-splits",
+                "the exact search under fairness takes no split budget (max_leaves, \
+                 --max-splits); the MILP formulations do",
+            ));
+        }
         let fairness = Fairness::resolve(&self.spec, data)?
             .ok_or_else(|| Error::Internal("fairness without a group column".into()))?;
         let found = fair::solve(

@@ -168,6 +168,19 @@ fn what_the_fair_search_does_not_take_is_refused_by_name() {
         ..spec(Some(0.1), None)
     };
     refused(&two, &dp(2), &with_leaves, "not with max_leaves");
+    let budgeted = Method::Dp(DpSearch {
+        depth: 2,
+        params: DpParams {
+            max_splits: Some(2),
+            ..DpParams::default()
+        },
+    });
+    refused(
+        &two,
+        &budgeted,
+        &spec(Some(0.1), None),
+        "takes no split budget",
+    );
     let sparse = Method::Sparse(milptree::learn::sparse_search::SparseSearch {
         depth: Some(2),
         params: SparseParams::default(),
