@@ -1,7 +1,8 @@
 //! The exact search under fairness (`--solver dp` with a bound on the parity or opportunity
 //! gap between two groups) against the exhaustive oracle over every tree and every labelling
 //! of its leaves: on random small data, under several bounds, at depths 1 and 2, on one and two
-//! threads, with and without whole-number row weights, its objective is the oracle's optimum,
+//! threads, with and without whole-number row weights, with forbidden features and a leaf
+//! minimum besides, its objective is the oracle's optimum,
 //! its tree meets the bound by the rates counted here and the report gives that gap; the bound
 //! changes the optimum. What it does not take is refused by name, and a MILP under fairness
 //! starts from its tree and gets a certificate that agrees.
@@ -238,4 +239,58 @@ fn a_milp_under_fairness_starts_from_the_search_and_is_certified() {
         );
         assert_eq!(certificate.dp.map(|d| d.objective), Some(want), "{what}");
     }
+}
+
+#[test]
+fn forbidden_features_and_a_leaf_minimum_hold_beside_the_bound() {
+    use crate::oracle::{optimum_over_predictions, OracleTree};
+    let mut binds = false;
+    for seed in [31, 32, 33] {
+        let data = grouped_dataset(seed, 12, 2);
+        for depth in [1, 2] {
+            let spec = ConstraintSpec {
+                forbidden: vec!["x1".into()],
+                min_leaf_rows: Some(3),
+                ..spec(Some(0.1), None)
+            };
+            // Splits on `x0` alone, every leaf that receives rows receiving three or more.
+            let keep = |tree: &OracleTree, predicted: &[usize], bounded: bool| {
+                let mut rows_of = std::collections::BTreeMap::<usize, usize>::new();
+                for row in data.rows() {
+                    let mut node = 1;
+                    while let Some(&(_, j, t)) = tree.iter().find(|s| s.0 == node) {
+                        node = if row[j] <= t { 2 * node } else { 2 * node + 1 };
+                    }
+                    *rows_of.entry(node).or_default() += 1;
+                }
+                tree.iter().all(|&(_, j, _)| j == 0)
+                    && rows_of.values().all(|&n| n >= 3)
+                    && (!bounded || gap(&data, predicted, false) <= 0.1 + 1e-9)
+            };
+            let want =
+                optimum_over_predictions(&data, depth, &|t, p| keep(t, p, true)).expect("a leaf");
+            let free =
+                optimum_over_predictions(&data, depth, &|t, p| keep(t, p, false)).expect("a leaf");
+            binds |= free < want - 1e-9;
+            for threads in [1, 2] {
+                let outcome = learn(&dp(depth), &data, options(&spec, threads)).expect("dp");
+                let what = format!("seed {seed}, depth {depth}, {threads} threads");
+                assert_eq!(outcome.report.objective, Some(want), "{what}");
+                assert_eq!(
+                    outcome.side_constraints["broken"],
+                    serde_json::json!([]),
+                    "{what}"
+                );
+                let used = &outcome.side_constraints["features_used"];
+                assert!(
+                    used.as_array().is_some_and(|u| u.iter().all(|f| f == "x0")),
+                    "{what}: {used}"
+                );
+            }
+        }
+    }
+    assert!(
+        binds,
+        "the bound never changes the optimum under the other two kinds"
+    );
 }
