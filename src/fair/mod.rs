@@ -15,6 +15,9 @@
 //!   pair whose differences sum within the bound by a sliding window over one menu sorted by
 //!   difference ([`menu::best_pair`]), in time linear in the menus after sorting.
 //!
+//! [`front`] gives the exact front of cost against gap by solving again under a bound just
+//! below the last tree's difference (the epsilon-constraint method, exact on integers).
+//!
 //! Row weights count exactly when they are whole numbers (the differences stay integers);
 //! the leaf minimum counts rows. The returned tree is rebuilt on the data's features and its
 //! cost and gap are evaluated by plain code by the caller.
@@ -170,19 +173,24 @@ fn whole_weights(data: &Dataset) -> Result<Vec<i64>> {
         .collect()
 }
 
-/// The cheapest tree of `problem` on `data` whose gap of `fairness` (resolved on `data`, one
-/// bound, two groups) is within its bound, with `threads` threads (the same tree for any
-/// number) and the time limit and interrupt given.
-pub fn solve(
+/// The search's view of the data: binned features, each row's costs and difference, and the
+/// groups' counted sizes.
+struct Prepared {
+    binned: Binned,
+    rows: Rows,
+    n0: i64,
+    n1: i64,
+}
+
+/// The data of `problem` prepared for the search under `kind` between the two groups of
+/// `fairness`.
+fn prepare(
     data: &Dataset,
     fairness: &Fairness,
+    kind: FairnessKind,
     problem: &FairProblem,
     threads: usize,
-    time_limit: Option<f64>,
-    interrupt: Option<Arc<AtomicBool>>,
-) -> Result<FairOutcome> {
-    let start = Instant::now();
-    let (kind, bound) = bounded(fairness)?;
+) -> Result<Prepared> {
     if problem.depth == 0 || problem.depth > MAX_FAIR_DEPTH {
         return Err(Error::parameter(
             "--depth",
@@ -205,7 +213,6 @@ pub fn solve(
         })
         .collect();
     let (n0, n1) = (sizes[0], sizes[1]);
-    let limit = difference_limit(bound, n0, n1);
     let binned = Binned::new(data, problem.thresholds);
     let rows = Rows {
         cost: (0..data.n_rows())
@@ -237,20 +244,46 @@ pub fn solve(
             .collect(),
         split_cost: problem.split_cost,
     };
-    let everyone = vec![true; data.n_rows()];
-    let depth_one = menu::menu(&binned, &rows, &everyone, true);
-    let mut best = menu::best_within(&depth_one, limit)
-        .map(|e| (e.cost, Shape::of(e.choice)))
+    Ok(Prepared {
+        binned,
+        rows,
+        n0,
+        n1,
+    })
+}
+
+/// The cheapest tree found whose difference is within `limit` either way.
+struct Found {
+    cost: f64,
+    /// Its signed difference `n1 a0 - n0 a1`.
+    difference: i64,
+    shape: Shape,
+    root_splits: u64,
+    stopped: bool,
+}
+
+/// The cheapest tree of depth at most `depth` on `prepared` whose difference is within
+/// `limit` either way, until `stop` says so.
+fn search_within(
+    prepared: &Prepared,
+    depth: usize,
+    limit: i64,
+    threads: usize,
+    stop: &(impl Fn() -> bool + Sync),
+) -> Result<Found> {
+    let (binned, rows) = (&prepared.binned, &prepared.rows);
+    let everyone = vec![true; rows.cost.len()];
+    let depth_one = menu::menu(binned, rows, &everyone, true);
+    let first = menu::best_within(&depth_one, limit)
         .ok_or_else(|| Error::Internal("a single leaf predicting one class is fair".into()))?;
-    let stop = || {
-        interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-            || time_limit.is_some_and(|t| start.elapsed().as_secs_f64() >= t)
+    let mut found = Found {
+        cost: first.cost,
+        difference: first.d,
+        shape: Shape::of(first.choice),
+        root_splits: 0,
+        stopped: false,
     };
-    let mut root_splits = 0;
-    let mut stopped = false;
-    if problem.depth == 2 {
+    if depth == 2 {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -258,28 +291,52 @@ pub fn solve(
         let per_feature: Vec<UnderFeature> = pool.install(|| {
             rows.allowed
                 .par_iter()
-                .map(|&f| best_under_feature(&binned, &rows, f, limit, &stop))
+                .map(|&f| best_under_feature(binned, rows, f, limit, stop))
                 .collect()
         });
         for under in per_feature {
-            root_splits += under.paired;
-            stopped |= under.stopped;
-            if let Some(found) = under.best.filter(|found| found.cost < best.0) {
-                best = (
-                    found.cost,
-                    Shape::Split {
-                        feature: found.feature,
-                        bin: found.bin,
-                        left: Box::new(Shape::of(found.left.choice)),
-                        right: Box::new(Shape::of(found.right.choice)),
-                    },
-                );
+            found.root_splits += under.paired;
+            found.stopped |= under.stopped;
+            if let Some(root) = under.best.filter(|root| root.cost < found.cost) {
+                found.cost = root.cost;
+                found.difference = root.left.d + root.right.d;
+                found.shape = Shape::Split {
+                    feature: root.feature,
+                    bin: root.bin,
+                    left: Box::new(Shape::of(root.left.choice)),
+                    right: Box::new(Shape::of(root.right.choice)),
+                };
             }
         }
     }
-    let tree = build_tree(&best.1, &binned, data, problem.depth)?;
+    Ok(found)
+}
+
+/// The cheapest tree of `problem` on `data` whose gap of `fairness` (resolved on `data`, one
+/// bound, two groups) is within its bound, with `threads` threads (the same tree for any
+/// number) and the time limit and interrupt given.
+pub fn solve(
+    data: &Dataset,
+    fairness: &Fairness,
+    problem: &FairProblem,
+    threads: usize,
+    time_limit: Option<f64>,
+    interrupt: Option<Arc<AtomicBool>>,
+) -> Result<FairOutcome> {
+    let start = Instant::now();
+    let (kind, bound) = bounded(fairness)?;
+    let prepared = prepare(data, fairness, kind, problem, threads)?;
+    let limit = difference_limit(bound, prepared.n0, prepared.n1);
+    let stop = || {
+        interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+            || time_limit.is_some_and(|t| start.elapsed().as_secs_f64() >= t)
+    };
+    let found = search_within(&prepared, problem.depth, limit, threads, &stop)?;
+    let tree = build_tree(&found.shape, &prepared.binned, data, problem.depth)?;
     let termination = match (
-        stopped,
+        found.stopped,
         interrupt.is_some_and(|f| f.load(Ordering::Relaxed)),
     ) {
         (false, _) => Termination::Optimal,
@@ -288,11 +345,58 @@ pub fn solve(
     };
     Ok(FairOutcome {
         tree,
-        objective: best.0,
+        objective: found.cost,
         termination,
         seconds: start.elapsed().as_secs_f64(),
-        root_splits,
+        root_splits: found.root_splits,
     })
+}
+
+/// One point of the front of cost against gap: the cheapest tree whose gap is at most `gap`,
+/// and no tree of a smaller gap as cheap.
+#[derive(Debug, Clone)]
+pub struct FairPoint {
+    /// The tree's gap (its difference over `n_0 n_1`).
+    pub gap: f64,
+    pub objective: f64,
+    pub tree: Tree,
+}
+
+/// The exact front of cost against the gap of `kind` between the two groups of `fairness`
+/// (by increasing gap), by the epsilon-constraint method on the integer difference: the
+/// cheapest tree of any gap, then the cheapest whose `|D|` is below the last point's, until
+/// a tree of gap 0 (a single leaf always is one). A point whose cost equals the next one's is
+/// dominated and left out.
+pub fn front(
+    data: &Dataset,
+    fairness: &Fairness,
+    kind: FairnessKind,
+    problem: &FairProblem,
+    threads: usize,
+) -> Result<Vec<FairPoint>> {
+    let prepared = prepare(data, fairness, kind, problem, threads)?;
+    let scale = prepared.n0 as f64 * prepared.n1 as f64;
+    let mut points: Vec<FairPoint> = Vec::new();
+    let mut limit = i64::MAX / 4;
+    loop {
+        let found = search_within(&prepared, problem.depth, limit, threads, &|| false)?;
+        let tree = build_tree(&found.shape, &prepared.binned, data, problem.depth)?;
+        // A cheaper point of a larger gap stays; one as cheap as this one is dominated by it.
+        if points.last().is_some_and(|p| p.objective >= found.cost) {
+            points.pop();
+        }
+        points.push(FairPoint {
+            gap: found.difference.unsigned_abs() as f64 / scale,
+            objective: found.cost,
+            tree,
+        });
+        if found.difference == 0 {
+            break;
+        }
+        limit = found.difference.abs() - 1;
+    }
+    points.reverse();
+    Ok(points)
 }
 
 /// The cheapest depth-two tree of a root split: its cost, the root's feature and bin, and its

@@ -294,3 +294,66 @@ fn forbidden_features_and_a_leaf_minimum_hold_beside_the_bound() {
         "the bound never changes the optimum under the other two kinds"
     );
 }
+
+#[test]
+fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
+    use milptree::constraints::fairness::{Fairness, FairnessKind};
+    use milptree::fair::{front, FairProblem};
+    let mut binds = false;
+    for (seed, kind) in [(1, FairnessKind::Parity), (3, FairnessKind::Opportunity)] {
+        let data = grouped_dataset(seed, 10, 2);
+        let opportunity = kind == FairnessKind::Opportunity;
+        let given = match kind {
+            FairnessKind::Parity => spec(Some(1.0), None),
+            FairnessKind::Opportunity => spec(None, Some(1.0)),
+        };
+        let fairness = Fairness::resolve(&given, &data)
+            .expect("valid")
+            .expect("fairness");
+        for depth in [1, 2] {
+            let problem = FairProblem {
+                depth,
+                thresholds: milptree::data::ThresholdMode::All,
+                class_weights: vec![1.0, 1.0],
+                split_cost: 0.0,
+                min_leaf: 1,
+                forbidden: vec![false, false, true],
+            };
+            let optimum_within = |bound: f64| {
+                let bounded = match kind {
+                    FairnessKind::Parity => spec(Some(bound), None),
+                    FairnessKind::Opportunity => spec(None, Some(bound)),
+                };
+                expected(&data, depth, &bounded).expect("a leaf")
+            };
+            for threads in [1, 2] {
+                let points = front(&data, &fairness, kind, &problem, threads).expect("a front");
+                let what = format!("seed {seed}, {kind:?}, depth {depth}, {threads} threads");
+                assert_eq!(points[0].gap, 0.0, "{what}");
+                binds |= points.len() >= 2;
+                for (i, point) in points.iter().enumerate() {
+                    let predicted = point.tree.predict(data.rows());
+                    let gap = gap(&data, &predicted, opportunity);
+                    assert!(
+                        (gap - point.gap).abs() < 1e-9,
+                        "{what}: {gap} vs {}",
+                        point.gap
+                    );
+                    assert_eq!(optimum_within(point.gap), point.objective, "{what}");
+                    if i > 0 {
+                        assert!(point.objective < points[i - 1].objective, "{what}");
+                        assert_eq!(
+                            optimum_within(point.gap - 1e-7),
+                            points[i - 1].objective,
+                            "{what}: a tree between points {} and {i}",
+                            i - 1
+                        );
+                    }
+                }
+                let last = points.last().expect("a point");
+                assert_eq!(optimum_within(1.0), last.objective, "{what}");
+            }
+        }
+    }
+    assert!(binds, "every front has one point");
+}
