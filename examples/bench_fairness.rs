@@ -2,8 +2,10 @@
 //! statistical-parity bound given, the exact search (`dp`, depths 1 and 2) and FlowOCT of the
 //! same depth on HiGHS and on CBC, each one's training accuracy against the parity gap of its
 //! tree (both by plain evaluation of the returned tree), and each MILP's seconds over the
-//! search's (`seconds_ratio`). Prints one JSON line per solve, writes `results.csv` and the
-//! figure `accuracy-vs-gap.svg` (and `.png`) in the output folder. Timings are reported, never
+//! search's (`seconds_ratio`); then the search's exact front of training accuracy against the
+//! parity gap ([`milptree::fair::front`], at depths 1 and 2), one JSON line per point, drawn as
+//! its own series. Prints one JSON line per solve, writes `results.csv` and the figure
+//! `accuracy-vs-gap.svg` (and `.png`) in the output folder. Timings are reported, never
 //! judged.
 //!
 //! Usage: `bench_fairness DATA.csv GROUP_COLUMN DEPTH DELTAS OUT_DIR [TIME_LIMIT_SECONDS]`,
@@ -12,9 +14,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use milptree::constraints::fairness::FairnessKind;
 use milptree::constraints::ConstraintSpec;
-use milptree::data::{read_dataset, TargetColumn};
+use milptree::data::{read_dataset, TargetColumn, ThresholdMode};
 use milptree::experiment::plots::canvas::{self, DrawResult, Figure};
+use milptree::fair::FairProblem;
 use milptree::formulation::{AnyFormulation, FormulationName};
 use milptree::learn::{learn, DpParams, DpSearch, LearnOptions, Method};
 use milptree::solver::SolverKind;
@@ -57,7 +61,7 @@ impl Figure for AccuracyVsGap {
             .label_style(canvas::text(canvas::TICK_SIZE))
             .axis_desc_style(canvas::text(canvas::LABEL_SIZE))
             .draw()?;
-        for (index, solver) in ["dp", "highs", "cbc"].into_iter().enumerate() {
+        for (index, solver) in ["front", "dp", "highs", "cbc"].into_iter().enumerate() {
             let colour = canvas::colour(index);
             let mut series: Vec<(f64, f64)> = self
                 .points
@@ -70,6 +74,7 @@ impl Figure for AccuracyVsGap {
                 .draw_series(LineSeries::new(series.clone(), colour.stroke_width(2)))?
                 .label(match solver {
                     "dp" => "exact search (dp)".to_string(),
+                    "front" => "exact front (dp)".to_string(),
                     _ => format!("FlowOCT on {solver}"),
                 })
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
@@ -176,6 +181,51 @@ fn main() -> milptree::Result<()> {
                     gap,
                 });
             }
+        }
+    }
+    if depth <= milptree::fair::MAX_FAIR_DEPTH {
+        let spec = ConstraintSpec {
+            group_column: Some(group.clone()),
+            max_parity_gap: Some(1.0),
+            ..ConstraintSpec::default()
+        };
+        let checked = spec.resolve(&data)?;
+        let fairness = checked
+            .fairness
+            .clone()
+            .ok_or_else(|| milptree::Error::parameter("GROUP_COLUMN", "no group column"))?;
+        let started = std::time::Instant::now();
+        let front = milptree::fair::front(
+            &data,
+            &fairness,
+            FairnessKind::Parity,
+            &FairProblem {
+                depth,
+                thresholds: ThresholdMode::All,
+                class_weights: vec![1.0; data.n_classes()],
+                split_cost: 0.0,
+                min_leaf: 1,
+                forbidden: checked.forbidden.clone(),
+            },
+            1,
+        )?;
+        let seconds = started.elapsed().as_secs_f64();
+        for point in &front {
+            let accuracy = 1.0 - point.objective / data.n_rows() as f64;
+            println!(
+                "{}",
+                json!({
+                    "dataset": name, "depth": depth, "solver": "front", "parity_gap": point.gap,
+                    "objective": point.objective, "accuracy": accuracy,
+                    "front_points": front.len(), "front_seconds": seconds,
+                })
+            );
+            points.push(Point {
+                solver: "front",
+                delta: point.gap,
+                accuracy,
+                gap: point.gap,
+            });
         }
     }
     write_results(&out, &points)?;
