@@ -89,7 +89,7 @@ impl Figure for AccuracyVsGap {
             .label_font(canvas::text(canvas::LEGEND_SIZE))
             .background_style(WHITE)
             .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerRight)
+            .position(SeriesLabelPosition::UpperRight)
             .draw()?;
         Ok(())
     }
