@@ -1,8 +1,12 @@
-//! Benchmark of fairness bounds: on one two-class dataset with a group column, FlowOCT of a
-//! given depth on HiGHS and on CBC under each statistical-parity bound given, its training
-//! accuracy against the parity gap of its tree (both by plain evaluation of the returned tree).
-//! Prints one JSON line per solve, writes `results.csv` and the figure `accuracy-vs-gap.svg`
-//! (and `.png`) in the output folder. Timings are reported, never judged.
+//! Benchmark of fairness bounds: on one two-class dataset with a group column, under each
+//! statistical-parity bound given, the exact search (`dp`, depths 1 and 2) and FlowOCT of the
+//! same depth on HiGHS and on CBC, each one's training accuracy against the parity gap of its
+//! tree (both by plain evaluation of the returned tree), and each MILP's seconds over the
+//! search's (`seconds_ratio`); then the search's exact front of training accuracy against the
+//! parity gap ([`milptree::fair::front`], at depths 1 and 2), one JSON line per point, drawn as
+//! its own series. Prints one JSON line per solve, writes `results.csv` and the figure
+//! `accuracy-vs-gap.svg` (and `.png`) in the output folder. Timings are reported, never
+//! judged.
 //!
 //! Usage: `bench_fairness DATA.csv GROUP_COLUMN DEPTH DELTAS OUT_DIR [TIME_LIMIT_SECONDS]`,
 //! `DELTAS` comma-separated (e.g. `1,0.2,0.1,0.05,0.02,0`).
@@ -10,11 +14,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use milptree::constraints::fairness::FairnessKind;
 use milptree::constraints::ConstraintSpec;
-use milptree::data::{read_dataset, TargetColumn};
+use milptree::data::{read_dataset, TargetColumn, ThresholdMode};
 use milptree::experiment::plots::canvas::{self, DrawResult, Figure};
+use milptree::fair::FairProblem;
 use milptree::formulation::{AnyFormulation, FormulationName};
-use milptree::learn::{learn, LearnOptions, Method};
+use milptree::learn::{learn, DpParams, DpSearch, LearnOptions, Method};
 use milptree::solver::SolverKind;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -55,7 +61,7 @@ impl Figure for AccuracyVsGap {
             .label_style(canvas::text(canvas::TICK_SIZE))
             .axis_desc_style(canvas::text(canvas::LABEL_SIZE))
             .draw()?;
-        for (index, solver) in ["highs", "cbc"].into_iter().enumerate() {
+        for (index, solver) in ["front", "dp", "highs", "cbc"].into_iter().enumerate() {
             let colour = canvas::colour(index);
             let mut series: Vec<(f64, f64)> = self
                 .points
@@ -66,7 +72,11 @@ impl Figure for AccuracyVsGap {
             series.sort_by(|a, b| a.0.total_cmp(&b.0));
             chart
                 .draw_series(LineSeries::new(series.clone(), colour.stroke_width(2)))?
-                .label(format!("FlowOCT on {solver}"))
+                .label(match solver {
+                    "dp" => "exact search (dp)".to_string(),
+                    "front" => "exact front (dp)".to_string(),
+                    _ => format!("FlowOCT on {solver}"),
+                })
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
             chart.draw_series(
                 series
@@ -79,7 +89,7 @@ impl Figure for AccuracyVsGap {
             .label_font(canvas::text(canvas::LEGEND_SIZE))
             .background_style(WHITE)
             .border_style(BLACK)
-            .position(SeriesLabelPosition::LowerRight)
+            .position(SeriesLabelPosition::UpperRight)
             .draw()?;
         Ok(())
     }
@@ -107,11 +117,19 @@ fn main() -> milptree::Result<()> {
     let name = canvas::data_name(&path);
     let mut points = Vec::new();
     for delta in &deltas {
-        for solver in [SolverKind::Highs, SolverKind::Cbc] {
-            let method = Method::Milp {
-                formulation: AnyFormulation::from_name(FormulationName::FlowOct, depth)?,
-                solver,
+        let mut dp_seconds = None;
+        for solver in [None, Some(SolverKind::Highs), Some(SolverKind::Cbc)] {
+            let method = match solver {
+                Some(solver) => Method::Milp {
+                    formulation: AnyFormulation::from_name(FormulationName::FlowOct, depth)?,
+                    solver,
+                },
+                None => Method::Dp(DpSearch {
+                    depth,
+                    params: DpParams::default(),
+                }),
             };
+            let solver = solver.map_or("dp", |s| s.name());
             let spec = ConstraintSpec {
                 group_column: Some(group.clone()),
                 max_parity_gap: Some(*delta),
@@ -138,18 +156,26 @@ fn main() -> milptree::Result<()> {
                 right as f64 / data.n_rows() as f64
             });
             let gap = fairness["parity_gap"].as_f64();
+            let seconds = outcome.report.seconds;
+            if solver == "dp" {
+                dp_seconds = Some(seconds);
+            }
+            let ratio = dp_seconds
+                .filter(|_| solver != "dp")
+                .map(|dp| seconds / dp.max(1e-6));
             println!(
                 "{}",
                 json!({
-                    "dataset": name, "depth": depth, "solver": solver.name(), "delta": delta,
-                    "termination": outcome.report.termination, "seconds": outcome.report.seconds,
+                    "dataset": name, "depth": depth, "solver": solver, "delta": delta,
+                    "termination": outcome.report.termination, "seconds": seconds,
+                    "seconds_ratio": ratio, "objective": outcome.evaluated_objective,
                     "accuracy": accuracy, "parity_gap": gap,
                     "opportunity_gap": fairness["opportunity_gap"],
                 })
             );
             if let (Some(accuracy), Some(gap)) = (accuracy, gap) {
                 points.push(Point {
-                    solver: solver.name(),
+                    solver,
                     delta: *delta,
                     accuracy,
                     gap,
@@ -157,9 +183,54 @@ fn main() -> milptree::Result<()> {
             }
         }
     }
+    if depth <= milptree::fair::MAX_FAIR_DEPTH {
+        let spec = ConstraintSpec {
+            group_column: Some(group.clone()),
+            max_parity_gap: Some(1.0),
+            ..ConstraintSpec::default()
+        };
+        let checked = spec.resolve(&data)?;
+        let fairness = checked
+            .fairness
+            .clone()
+            .ok_or_else(|| milptree::Error::parameter("GROUP_COLUMN", "no group column"))?;
+        let started = std::time::Instant::now();
+        let front = milptree::fair::front(
+            &data,
+            &fairness,
+            FairnessKind::Parity,
+            &FairProblem {
+                depth,
+                thresholds: ThresholdMode::All,
+                class_weights: vec![1.0; data.n_classes()],
+                split_cost: 0.0,
+                min_leaf: 1,
+                forbidden: checked.forbidden.clone(),
+            },
+            1,
+        )?;
+        let seconds = started.elapsed().as_secs_f64();
+        for point in &front {
+            let accuracy = 1.0 - point.objective / data.n_rows() as f64;
+            println!(
+                "{}",
+                json!({
+                    "dataset": name, "depth": depth, "solver": "front", "parity_gap": point.gap,
+                    "objective": point.objective, "accuracy": accuracy,
+                    "front_points": front.len(), "front_seconds": seconds,
+                })
+            );
+            points.push(Point {
+                solver: "front",
+                delta: point.gap,
+                accuracy,
+                gap: point.gap,
+            });
+        }
+    }
     write_results(&out, &points)?;
     let figure = AccuracyVsGap {
-        title: format!("{name}: FlowOCT depth {depth}, group `{group}`"),
+        title: format!("{name}: exact search and FlowOCT depth {depth}, group `{group}`"),
         points,
     };
     milptree::experiment::plots::font::ensure_font()

@@ -134,7 +134,11 @@ impl ConstraintTaker {
                 ),
                 MaxLeaves => Support::Takes("yes (a split budget of `max_leaves - 1`)"),
                 MinLeafRows => Support::Takes("yes (the leaf minimum; without row weights)"),
-                Depths | MaxLeafRows | Rows | Fairness => Support::Refuses,
+                Fairness => Support::Takes(
+                    "`--solver dp` and the `dp` start and certificate: two groups, one bound, \
+                     depths 1-2, with forbidden features and `min_leaf_rows` only",
+                ),
+                Depths | MaxLeafRows | Rows => Support::Refuses,
             },
             ConstraintTaker::Olct => match kind {
                 Forbidden | MaxFeatures | Budget | Depths | MaxLeaves | MinLeafRows

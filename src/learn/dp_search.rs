@@ -267,7 +267,8 @@ impl DpSearch {
 
     /// [`DpSearch::run`] under the side constraints `limits` (an objective that counts
     /// errors): the search's problem takes their split budget and leaf minimum, and the search
-    /// their rule on features ([`dp::solve_under`]).
+    /// their rule on features ([`dp::solve_under`]); under fairness the search is
+    /// [`crate::fair`]'s ([`SearchConstraints::solve_fair`]).
     pub fn run_under(
         &self,
         train: &Dataset,
@@ -296,20 +297,31 @@ impl DpSearch {
         }
         let problem = limited.problem(&copies);
         let line = SearchLine::start("dp", options.time_limit, &options.progress);
-        let ruled = dp::solve_under(
-            &copies,
-            &problem,
-            &limits.map(|l| l.rule.clone()).unwrap_or_default(),
-            &DpOptions {
-                time_limit: options.time_limit,
-                memory_limit_mb: self.params.memory_limit,
-                interrupt: options.interrupt.clone(),
-                progress: line.sink(),
-                threads: options.threads.unwrap_or(1),
-                ..DpOptions::default()
-            },
-        )?;
-        let found = ruled.outcome;
+        let dp_options = DpOptions {
+            time_limit: options.time_limit,
+            memory_limit_mb: self.params.memory_limit,
+            interrupt: options.interrupt.clone(),
+            progress: line.sink(),
+            threads: options.threads.unwrap_or(1),
+            ..DpOptions::default()
+        };
+        let fair = match limits {
+            Some(limits) => limits.solve_fair(&copies, &problem, &dp_options)?,
+            None => None,
+        };
+        let fair_search = fair.is_some();
+        let (found, feature_sets) = match fair {
+            Some(found) => (found, 0),
+            None => {
+                let ruled = dp::solve_under(
+                    &copies,
+                    &problem,
+                    &limits.map(|l| l.rule.clone()).unwrap_or_default(),
+                    &dp_options,
+                )?;
+                (ruled.outcome, ruled.feature_sets)
+            }
+        };
         drop(line);
         let mut tree = found.tree;
         tree.learned_by = Some(serde_json::json!({
@@ -327,14 +339,15 @@ impl DpSearch {
             options.time_limit,
         );
         report.threads = Some(options.threads.unwrap_or(1));
-        let notes = feature_sets_note(ruled.feature_sets);
+        let notes = feature_sets_note(feature_sets);
         Ok(Outcome {
             name: "dp",
             parameters: self.parameters(),
             depth: self.depth,
             report,
             model: None,
-            search: Some(found.stats),
+            // The fair search keeps no cache and counts no subproblems.
+            search: (!fair_search).then_some(found.stats),
             sparse: None,
             warm_start_mode: WarmStartMode::None,
             solver_options: Vec::new(),

@@ -176,6 +176,12 @@ fn search_limits(
     train: &Dataset,
 ) -> Result<Option<SearchConstraints>> {
     Ok(match SearchConstraints::of(spec, train)? {
+        Ok(found) if found.fair_refusal(c.search.depth).is_some() => {
+            c.not_applicable = found
+                .fair_refusal(c.search.depth)
+                .map(|why| format!("{why}, so the exact search has no optimum of this model"));
+            None
+        }
         Ok(found)
             if found
                 .min_leaf_rows
@@ -646,7 +652,14 @@ fn search_problem(
         }
         None => FeatureRule::default(),
     };
-    let mut found = dp::solve_under(&searched, &problem, &rule, options)?.outcome;
+    let fair = match limits {
+        Some(limits) => limits.solve_fair(&searched, &problem, options)?,
+        None => None,
+    };
+    let mut found = match fair {
+        Some(found) => found,
+        None => dp::solve_under(&searched, &problem, &rule, options)?.outcome,
+    };
     // Counted on the training rows (not their copies), as every tree a run reports.
     found.tree.recount_on(train)?;
     Ok((found, problem))

@@ -298,6 +298,22 @@ impl SparseSearch {
         options: &LearnOptions,
         limits: &SearchConstraints,
     ) -> Result<Outcome> {
+        if limits.constraints.fairness.is_some() {
+            return Err(Error::parameter(
+                "--group-column",
+                "the sparse search does not take fairness (max_parity_gap, \
+                 max_opportunity_gap): --solver dp does at depths 1 and 2, and the MILP \
+                 formulations do",
+            ));
+        }
+        if limits.constraints.fairness.is_some() {
+            return Err(Error::parameter(
+                "--group-column",
+                "the sparse search does not take fairness (max_parity_gap, \
+                 max_opportunity_gap): --solver dp does at depths 1 and 2, and the MILP \
+                 formulations do",
+            ));
+        }
         let copies = train.repeated_by_weight("--solver sparse")?;
         let problem = self.problem(&copies)?;
         let weights = problem.loss.class_weights(&copies).ok_or_else(|| {

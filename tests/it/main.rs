@@ -27,6 +27,7 @@ mod evaluator_props;
 mod experiment;
 mod experiment_constraints;
 mod experiment_sharing;
+mod fair_search;
 mod figures;
 mod flowoct;
 mod fuzz;

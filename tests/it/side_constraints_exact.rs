@@ -360,11 +360,10 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
         params: DpParams::default(),
     });
     let sparse = Method::Sparse(SparseParams::default().check(Some(1)).expect("valid"));
-    let refused: [(&str, &str); 4] = [
+    let refused: [(&str, &str); 3] = [
         ("depths", "[depths]\nx1 = [0]\n"),
         ("max_leaf_rows", "max_leaf_rows = 9\n"),
         ("rows", "rows = [\"used[j=1] <= 0\"]\n"),
-        ("fairness", "group_column = \"x3\"\nmax_parity_gap = 0.1\n"),
     ];
     for (kind, text) in refused {
         let spec = ConstraintSpec {
@@ -381,6 +380,18 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
                 method.name()
             );
         }
+    }
+    // Fairness: the exact search keeps two groups (and is tested in `fair_search`), the
+    // sparse search none.
+    let fair: ConstraintSpec =
+        toml::from_str("group_column = \"x3\"\nmax_parity_gap = 0.1\n").expect("toml");
+    for (method, named) in [
+        (&dp, "keeps a gap between two groups"),
+        (&sparse, "sparse search does not take fairness"),
+    ] {
+        let error = learn(method, &data, options(&fair)).expect_err("refused");
+        assert_eq!(error.exit_code(), 2);
+        assert!(error.to_string().contains(named), "{error}");
     }
     // A loss of the whole leaf set takes forbidden features only.
     let f1 = SparseParams {

@@ -1,0 +1,359 @@
+//! The exact search under fairness (`--solver dp` with a bound on the parity or opportunity
+//! gap between two groups) against the exhaustive oracle over every tree and every labelling
+//! of its leaves: on random small data, under several bounds, at depths 1 and 2, on one and two
+//! threads, with and without whole-number row weights, with forbidden features and a leaf
+//! minimum besides, its objective is the oracle's optimum,
+//! its tree meets the bound by the rates counted here and the report gives that gap; the bound
+//! changes the optimum. What it does not take is refused by name, and a MILP under fairness
+//! starts from its tree and gets a certificate that agrees.
+
+use milptree::constraints::ConstraintSpec;
+use milptree::data::Dataset;
+use milptree::formulation::AnyFormulation;
+use milptree::learn::certificate::Verdict;
+use milptree::learn::sparse_search::SparseParams;
+use milptree::learn::{learn, DpParams, DpSearch, LearnOptions, Method, WarmStartMode};
+use milptree::solver::SolverKind;
+
+use crate::common::with_random_weights;
+use crate::side_constraints_fairness::{expected, gap, grouped_dataset, spec};
+
+fn dp(depth: usize) -> Method {
+    Method::Dp(DpSearch {
+        depth,
+        params: DpParams::default(),
+    })
+}
+
+fn options(spec: &ConstraintSpec, threads: usize) -> LearnOptions {
+    LearnOptions {
+        time_limit: Some(60.0),
+        threads: Some(threads),
+        constraints: Some(spec.clone()),
+        ..LearnOptions::default()
+    }
+}
+
+/// For every instance, bound and depth (1 and 2) and on one and two threads, the search's
+/// objective is the oracle's optimum and its tree meets the bound; `true` when some bound
+/// changes the optimum.
+fn check(instances: &[Dataset], specs: &[ConstraintSpec]) -> bool {
+    let mut binds = false;
+    for data in instances {
+        for spec in specs {
+            for depth in [1, 2] {
+                let want = expected(data, depth, spec).expect("a constant tree is fair");
+                let free = expected(
+                    data,
+                    depth,
+                    &crate::side_constraints_fairness::spec(None, None),
+                )
+                .expect("a leaf");
+                binds |= free < want - 1e-9;
+                for threads in [1, 2] {
+                    let what = format!(
+                        "{}, depth {depth}, {threads} threads, {spec:?}",
+                        data.source()
+                    );
+                    let outcome = learn(&dp(depth), data, options(spec, threads)).expect(&what);
+                    let tree = outcome.tree.as_ref().expect("a tree");
+                    let objective = outcome.report.objective.expect("an objective");
+                    assert!(
+                        (objective - want).abs() < 1e-9,
+                        "{what}: {objective}, oracle {want}"
+                    );
+                    assert_eq!(outcome.evaluated_objective, Some(objective), "{what}");
+                    assert!(outcome.decode_mismatch.is_none(), "{what}");
+                    assert_eq!(
+                        outcome.report.termination,
+                        milptree::solver::Termination::Optimal,
+                        "{what}"
+                    );
+                    let predicted = tree.predict(data.rows());
+                    for (bound, opportunity, key) in [
+                        (spec.max_parity_gap, false, "parity_gap"),
+                        (spec.max_opportunity_gap, true, "opportunity_gap"),
+                    ] {
+                        let gap = gap(data, &predicted, opportunity);
+                        if let Some(bound) = bound {
+                            assert!(gap <= bound + 1e-9, "{what}: {key} {gap} > {bound}");
+                        }
+                        let reported = outcome.side_constraints["fairness"][key]
+                            .as_f64()
+                            .expect("the reported gap");
+                        assert!(
+                            (reported - gap).abs() < 1e-9,
+                            "{what}: {key} {reported} vs {gap}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    binds
+}
+
+#[test]
+fn a_parity_bound_reaches_the_oracle_optimum() {
+    let instances = [
+        grouped_dataset(1, 10, 2),
+        grouped_dataset(2, 10, 2),
+        grouped_dataset(21, 11, 2),
+    ];
+    let specs = [
+        spec(Some(0.0), None),
+        spec(Some(0.1), None),
+        spec(Some(0.3), None),
+    ];
+    assert!(
+        check(&instances, &specs),
+        "no parity bound changes the optimum"
+    );
+}
+
+#[test]
+fn an_opportunity_bound_reaches_the_oracle_optimum() {
+    let instances = [
+        grouped_dataset(3, 10, 2),
+        grouped_dataset(4, 10, 2),
+        grouped_dataset(22, 11, 2),
+    ];
+    let specs = [
+        spec(None, Some(0.0)),
+        spec(None, Some(0.2)),
+        spec(None, Some(0.5)),
+    ];
+    assert!(
+        check(&instances, &specs),
+        "no opportunity bound changes the optimum"
+    );
+}
+
+#[test]
+fn whole_row_weights_weigh_the_rates_and_others_are_refused() {
+    let instances = [
+        with_random_weights(grouped_dataset(6, 10, 2), 6, true),
+        with_random_weights(grouped_dataset(7, 10, 2), 7, true),
+    ];
+    assert!(
+        check(&instances, &[spec(Some(0.0), None), spec(Some(0.1), None)]),
+        "no bound changes the weighted optimum"
+    );
+    let fractional = with_random_weights(grouped_dataset(6, 10, 2), 6, false);
+    let error = learn(&dp(1), &fractional, options(&spec(Some(0.1), None), 1))
+        .expect_err("fractional weights")
+        .to_string();
+    assert!(error.contains("weight"), "{error}");
+}
+
+#[test]
+fn what_the_fair_search_does_not_take_is_refused_by_name() {
+    let two = grouped_dataset(1, 10, 2);
+    let three = grouped_dataset(5, 12, 3);
+    let refused = |data: &Dataset, method: &Method, spec: &ConstraintSpec, named: &str| {
+        let error = learn(method, data, options(spec, 1))
+            .expect_err(named)
+            .to_string();
+        assert!(error.contains(named), "{named}: {error}");
+    };
+    refused(&three, &dp(2), &spec(Some(0.1), None), "two groups");
+    refused(
+        &two,
+        &dp(2),
+        &spec(Some(0.1), Some(0.1)),
+        "one bound at a time",
+    );
+    refused(&two, &dp(3), &spec(Some(0.1), None), "depths 1 to 2");
+    let with_leaves = ConstraintSpec {
+        max_leaves: Some(3),
+        ..spec(Some(0.1), None)
+    };
+    refused(&two, &dp(2), &with_leaves, "not with max_leaves");
+    let budgeted = Method::Dp(DpSearch {
+        depth: 2,
+        params: DpParams {
+            max_splits: Some(2),
+            ..DpParams::default()
+        },
+    });
+    refused(
+        &two,
+        &budgeted,
+        &spec(Some(0.1), None),
+        "takes no split budget",
+    );
+    let sparse = Method::Sparse(milptree::learn::sparse_search::SparseSearch {
+        depth: Some(2),
+        params: SparseParams::default(),
+    });
+    refused(
+        &two,
+        &sparse,
+        &spec(Some(0.1), None),
+        "sparse search does not take fairness",
+    );
+}
+
+#[test]
+fn a_milp_under_fairness_starts_from_the_search_and_is_certified() {
+    for (seed, spec) in [(1, spec(Some(0.1), None)), (3, spec(None, Some(0.2)))] {
+        let data = grouped_dataset(seed, 14, 2);
+        let want = expected(&data, 2, &spec).expect("a constant tree is fair");
+        let searched = learn(&dp(2), &data, options(&spec, 1)).expect("dp");
+        assert_eq!(searched.report.objective, Some(want));
+        let formulation =
+            AnyFormulation::from_name(milptree::formulation::FormulationName::FlowOct, 2)
+                .expect("FlowOCT");
+        let method = Method::Milp {
+            formulation,
+            solver: SolverKind::Highs,
+        };
+        let outcome = learn(
+            &method,
+            &data,
+            LearnOptions {
+                warm_start: WarmStartMode::Dp,
+                certify: Some(30.0),
+                ..options(&spec, 1)
+            },
+        )
+        .expect("FlowOCT under fairness");
+        let what = format!("seed {seed}, {spec:?}");
+        assert!(
+            outcome
+                .warm_start_source
+                .as_deref()
+                .is_some_and(|s| s.starts_with("dp (optimal")),
+            "{what}: {:?}",
+            outcome.warm_start_source
+        );
+        assert_eq!(outcome.warm_start_objective, Some(want), "{what}");
+        assert_eq!(outcome.evaluated_objective, Some(want), "{what}");
+        let certificate = outcome.certificate.expect("a certificate");
+        assert!(
+            matches!(
+                certificate.verdict,
+                Verdict::Agrees | Verdict::IncumbentOptimal
+            ),
+            "{what}: {certificate:?}"
+        );
+        assert_eq!(certificate.dp.map(|d| d.objective), Some(want), "{what}");
+    }
+}
+
+#[test]
+fn forbidden_features_and_a_leaf_minimum_hold_beside_the_bound() {
+    use crate::oracle::{optimum_over_predictions, OracleTree};
+    let mut binds = false;
+    for seed in [31, 32, 33] {
+        let data = grouped_dataset(seed, 12, 2);
+        for depth in [1, 2] {
+            let spec = ConstraintSpec {
+                forbidden: vec!["x1".into()],
+                min_leaf_rows: Some(3),
+                ..spec(Some(0.1), None)
+            };
+            // Splits on `x0` alone, every leaf that receives rows receiving three or more.
+            let keep = |tree: &OracleTree, predicted: &[usize], bounded: bool| {
+                let mut rows_of = std::collections::BTreeMap::<usize, usize>::new();
+                for row in data.rows() {
+                    let mut node = 1;
+                    while let Some(&(_, j, t)) = tree.iter().find(|s| s.0 == node) {
+                        node = if row[j] <= t { 2 * node } else { 2 * node + 1 };
+                    }
+                    *rows_of.entry(node).or_default() += 1;
+                }
+                tree.iter().all(|&(_, j, _)| j == 0)
+                    && rows_of.values().all(|&n| n >= 3)
+                    && (!bounded || gap(&data, predicted, false) <= 0.1 + 1e-9)
+            };
+            let want =
+                optimum_over_predictions(&data, depth, &|t, p| keep(t, p, true)).expect("a leaf");
+            let free =
+                optimum_over_predictions(&data, depth, &|t, p| keep(t, p, false)).expect("a leaf");
+            binds |= free < want - 1e-9;
+            for threads in [1, 2] {
+                let outcome = learn(&dp(depth), &data, options(&spec, threads)).expect("dp");
+                let what = format!("seed {seed}, depth {depth}, {threads} threads");
+                assert_eq!(outcome.report.objective, Some(want), "{what}");
+                assert_eq!(
+                    outcome.side_constraints["broken"],
+                    serde_json::json!([]),
+                    "{what}"
+                );
+                let used = &outcome.side_constraints["features_used"];
+                assert!(
+                    used.as_array().is_some_and(|u| u.iter().all(|f| f == "x0")),
+                    "{what}: {used}"
+                );
+            }
+        }
+    }
+    assert!(
+        binds,
+        "the bound never changes the optimum under the other two kinds"
+    );
+}
+
+#[test]
+fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
+    use milptree::constraints::fairness::{Fairness, FairnessKind};
+    use milptree::fair::{front, FairProblem};
+    let mut binds = false;
+    for (seed, kind) in [(1, FairnessKind::Parity), (3, FairnessKind::Opportunity)] {
+        let data = grouped_dataset(seed, 10, 2);
+        let opportunity = kind == FairnessKind::Opportunity;
+        let given = match kind {
+            FairnessKind::Parity => spec(Some(1.0), None),
+            FairnessKind::Opportunity => spec(None, Some(1.0)),
+        };
+        let fairness = Fairness::resolve(&given, &data)
+            .expect("valid")
+            .expect("fairness");
+        for depth in [1, 2] {
+            let problem = FairProblem {
+                depth,
+                thresholds: milptree::data::ThresholdMode::All,
+                class_weights: vec![1.0, 1.0],
+                split_cost: 0.0,
+                min_leaf: 1,
+                forbidden: vec![false, false, true],
+            };
+            let optimum_within = |bound: f64| {
+                let bounded = match kind {
+                    FairnessKind::Parity => spec(Some(bound), None),
+                    FairnessKind::Opportunity => spec(None, Some(bound)),
+                };
+                expected(&data, depth, &bounded).expect("a leaf")
+            };
+            for threads in [1, 2] {
+                let points = front(&data, &fairness, kind, &problem, threads).expect("a front");
+                let what = format!("seed {seed}, {kind:?}, depth {depth}, {threads} threads");
+                assert_eq!(points[0].gap, 0.0, "{what}");
+                binds |= points.len() >= 2;
+                for (i, point) in points.iter().enumerate() {
+                    let predicted = point.tree.predict(data.rows());
+                    let gap = gap(&data, &predicted, opportunity);
+                    assert!(
+                        (gap - point.gap).abs() < 1e-9,
+                        "{what}: {gap} vs {}",
+                        point.gap
+                    );
+                    assert_eq!(optimum_within(point.gap), point.objective, "{what}");
+                    if i > 0 {
+                        assert!(point.objective < points[i - 1].objective, "{what}");
+                        assert_eq!(
+                            optimum_within(point.gap - 1e-7),
+                            points[i - 1].objective,
+                            "{what}: a tree between points {} and {i}",
+                            i - 1
+                        );
+                    }
+                }
+                let last = points.last().expect("a point");
+                assert_eq!(optimum_within(1.0), last.objective, "{what}");
+            }
+        }
+    }
+    assert!(binds, "every front has one point");
+}
