@@ -12,7 +12,7 @@ use crate::cli::model_args::SolverChoice;
 use crate::cli::output::{data_block, print_json, write_file};
 use crate::cli::pages::{front_page, write_page};
 use crate::cli::solve::relabel_rule;
-use crate::data::ThresholdMode;
+use crate::data::{Dataset, ThresholdMode};
 use crate::dp::DEFAULT_MEMORY_LIMIT_MB;
 use crate::error::{Error, Result};
 use crate::experiment::plots::front::FrontFigure;
@@ -20,7 +20,7 @@ use crate::export::html::Rows;
 use crate::formulation::binoct::BinOct;
 use crate::formulation::oct::Oct;
 use crate::formulation::{AnyFormulation, FormulationName, Objective};
-use crate::learn::front::{learn_front, FrontMethod, FrontRequest};
+use crate::learn::front::{learn_front, FrontMethod, FrontRequest, FrontResult};
 use crate::learn::front_document::{FrontDocument, FrontRunInfo};
 use crate::learn::search_line::SearchLine;
 use crate::pareto::{binary_data, Metric, ParetoProblem};
@@ -74,56 +74,14 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         } => (formulation.name().to_string(), solver.name().to_string()),
     };
 
-    let mut tree_files = vec![None; result.outcome.front.len()];
-    let trees_dir = args
-        .trees
-        .clone()
-        .or_else(|| args.out.as_ref().map(|dir| dir.join("trees")));
-    if let Some(dir) = &trees_dir {
-        create_dir(dir)?;
-        let training = crate::cli::output::training_rows(&args.data, &original.train);
-        let termination = serde_json::to_value(result.outcome.termination)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        for (slot, front_tree) in tree_files.iter_mut().zip(&result.outcome.front) {
-            let mut tree = front_tree.tree.clone();
-            let mut learned_by = json!({
-                "method": "pareto",
-                "front_method": method_name,
-                "solver": solver_name,
-                "parameters": problem,
-                "positive_class": sets.train.classes()[1],
-                "point": { "fp": front_tree.point.fp, "fn": front_tree.point.fn_ },
-            });
-            if let Some(rule) = &rule {
-                learned_by["relabel"] = rule.clone();
-            }
-            tree.provenance = Some(Provenance {
-                method: "pareto".to_string(),
-                parameters: learned_by.clone(),
-                solver: solver_name.clone(),
-                termination: termination.clone(),
-                tree_source: None,
-                objective: None,
-                bound: None,
-                gap: None,
-                seconds: Some(result.outcome.seconds),
-                time_limit: args.time_limit,
-                milptree_version: Provenance::this_version(),
-                training: training.clone(),
-                certificate: None,
-                side_constraints: None,
-            });
-            tree.learned_by = Some(learned_by);
-            let path = dir.join(format!(
-                "fp{}-fn{}.json",
-                front_tree.point.fp, front_tree.point.fn_
-            ));
-            write_file(&path, &tree.to_json_string())?;
-            *slot = Some(path.display().to_string());
-        }
-    }
+    let tree_files = write_tree_files(
+        &args,
+        &result,
+        (&method_name, &solver_name),
+        &problem,
+        (&original.train, &sets.train),
+        rule.as_ref(),
+    )?;
 
     let document = FrontDocument::new(
         &result,
@@ -136,34 +94,7 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         },
         &tree_files,
     );
-    let mut written = Vec::new();
-    let pages = args
-        .html
-        .iter()
-        .cloned()
-        .chain(args.out.as_ref().map(|dir| dir.join("front.html")))
-        .collect::<Vec<_>>();
-    if !pages.is_empty() {
-        if let Some(dir) = &args.out {
-            create_dir(dir)?;
-        }
-        let source = format!(
-            "training rows of {} (positive class {})",
-            args.data.data.display(),
-            sets.train.classes()[1]
-        );
-        let fingerprint = crate::cli::output::training_rows(&args.data, &original.train);
-        let page = front_page(
-            &document,
-            &result,
-            &Rows::of(&sets.train, &source),
-            &fingerprint.fingerprint,
-        );
-        for path in &pages {
-            write_page(path, &page)?;
-            written.push(path.display().to_string());
-        }
-    }
+    let mut written = write_pages(&args, &document, &result, (&original.train, &sets.train))?;
     if let Some(dir) = &args.out {
         create_dir(dir)?;
         let json_path = dir.join("front.json");
@@ -200,6 +131,110 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Writes each point's tree file (to `--trees`, or `trees` in `--out-dir`) with its
+/// provenance; the paths, by point (none without a directory). `(original, train)` are the
+/// training rows as read (for their fingerprint) and as the front counts them.
+fn write_tree_files(
+    args: &ParetoArgs,
+    result: &FrontResult,
+    (method_name, solver_name): (&str, &str),
+    problem: &ParetoProblem,
+    (original, train): (&Dataset, &Dataset),
+    rule: Option<&serde_json::Value>,
+) -> Result<Vec<Option<String>>> {
+    let mut tree_files = vec![None; result.outcome.front.len()];
+    let trees_dir = args
+        .trees
+        .clone()
+        .or_else(|| args.out.as_ref().map(|dir| dir.join("trees")));
+    let Some(dir) = &trees_dir else {
+        return Ok(tree_files);
+    };
+    create_dir(dir)?;
+    let training = crate::cli::output::training_rows(&args.data, original);
+    let termination = serde_json::to_value(result.outcome.termination)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    for (slot, front_tree) in tree_files.iter_mut().zip(&result.outcome.front) {
+        let mut tree = front_tree.tree.clone();
+        let mut learned_by = json!({
+            "method": "pareto",
+            "front_method": method_name,
+            "solver": solver_name,
+            "parameters": problem,
+            "positive_class": train.classes()[1],
+            "point": { "fp": front_tree.point.fp, "fn": front_tree.point.fn_ },
+        });
+        if let Some(rule) = rule {
+            learned_by["relabel"] = rule.clone();
+        }
+        tree.provenance = Some(Provenance {
+            method: "pareto".to_string(),
+            parameters: learned_by.clone(),
+            solver: solver_name.to_string(),
+            termination: termination.clone(),
+            tree_source: None,
+            objective: None,
+            bound: None,
+            gap: None,
+            seconds: Some(result.outcome.seconds),
+            time_limit: args.time_limit,
+            milptree_version: Provenance::this_version(),
+            training: training.clone(),
+            certificate: None,
+            side_constraints: None,
+        });
+        tree.learned_by = Some(learned_by);
+        let path = dir.join(format!(
+            "fp{}-fn{}.json",
+            front_tree.point.fp, front_tree.point.fn_
+        ));
+        write_file(&path, &tree.to_json_string())?;
+        *slot = Some(path.display().to_string());
+    }
+    Ok(tree_files)
+}
+
+/// Writes the front's page to `--html` and into `--out-dir`; the paths written.
+fn write_pages(
+    args: &ParetoArgs,
+    document: &FrontDocument,
+    result: &FrontResult,
+    (original, train): (&Dataset, &Dataset),
+) -> Result<Vec<String>> {
+    let mut written = Vec::new();
+    let pages = args
+        .html
+        .iter()
+        .cloned()
+        .chain(args.out.as_ref().map(|dir| dir.join("front.html")))
+        .collect::<Vec<_>>();
+    if pages.is_empty() {
+        return Ok(written);
+    }
+    if let Some(dir) = &args.out {
+        create_dir(dir)?;
+    }
+    let source = format!(
+        "training rows of {} (positive class {})",
+        args.data.data.display(),
+        train.classes()[1]
+    );
+    let fingerprint = crate::cli::output::training_rows(&args.data, original);
+    let page = front_page(
+        document,
+        result,
+        &Rows::of(train, &source),
+        &fingerprint.fingerprint,
+    );
+    for path in &pages {
+        write_page(path, &page)?;
+        written.push(path.display().to_string());
+    }
+    Ok(written)
 }
 
 /// The method and problem the options describe; combinations that do not apply are errors.
