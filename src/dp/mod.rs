@@ -96,6 +96,8 @@ use crate::search_core::budget::full;
 use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 use crate::search_core::subtree::{to_tree, SubTree};
+use crate::search_core::view::View;
+use crate::tree::Tree;
 use subtree::{cost_of, rebuild_solution};
 
 /// The tree of a proven optimal root `solution`, the same whatever the number of threads that
@@ -134,76 +136,97 @@ fn next_target(ascent: bool, ascents: usize, lower: f64, incumbent: f64) -> Opti
     (ascent && ascents < ASCENTS && target > lower && target < incumbent).then_some(target)
 }
 
-/// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
-/// `options`, with a proven lower bound.
-pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
-    problem.check(data)?;
-    crate::search_core::check_searchable(data, "the exact search")?;
-    options.check()?;
-    let start = Instant::now();
-    let binned = Binned::new(data, problem.thresholds);
-    let total_weight: f64 = data
-        .labels()
-        .iter()
-        .map(|&label| problem.class_weights[label])
-        .sum();
-    let cost = CostModel::new(
-        &problem.class_weights,
-        problem.split_cost,
-        problem.min_leaf,
-        Scale {
-            rows: data.n_rows(),
-            total_weight,
-        },
-    )?;
-    let tol = cost.tol;
-    let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
-    deadline.progress = options.progress.clone();
-    let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
-    let mut search = Search::new(&binned, cost.clone(), options.bounds, cache_bytes, deadline);
-    let root = search.arena.root(&binned);
-    let depth = problem.depth;
-    let budget = problem.max_splits.unwrap_or(usize::MAX);
-
-    // The first incumbent: a single leaf, or the greedy tree when it is better.
-    let leaf_cost = cost.leaf(search.arena.counts(&root)).0;
+/// The first incumbent: a single leaf, or, when `greedy`, the best of CART's tree and the
+/// stacked greedy trees (of `depth` and `budget` splits) when it is better; each improvement
+/// recorded in the trajectory and published.
+fn first_incumbent(
+    search: &mut Search,
+    root: &View,
+    (depth, budget): (usize, usize),
+    greedy: bool,
+) -> Result<(SubTree, f64)> {
+    let tol = search.cost.tol;
+    let leaf_cost = search.cost.leaf(search.arena.counts(root)).0;
     let mut incumbent = (SubTree::Leaf, leaf_cost);
     search.trajectory.push(DpProgress {
         seconds: search.deadline.seconds(),
         incumbent: leaf_cost,
         bound: 0.0,
     });
-    if options.bounds.greedy_start {
-        let started = search.deadline.seconds();
-        // CART's tree and stacked single splits whatever the deadline (a scan of each feature
-        // per node), then stacked depth-two trees while there is time.
-        search.deadline.suspended = true;
-        let cart = (budget >= full(depth)).then(|| incumbent::gini(&mut search, &root, depth));
-        let stacked = incumbent::greedy(&mut search, &root, depth, budget, 1);
-        search.deadline.suspended = false;
-        let mut found = vec![cart, stacked?];
-        if !search.deadline.reached() {
-            found.push(incumbent::greedy(&mut search, &root, depth, budget, 2)?);
-        }
-        for (tree, tree_cost) in found.into_iter().flatten() {
-            if tree_cost < incumbent.1 - tol {
-                incumbent = (tree, tree_cost);
-                search.trajectory.push(DpProgress {
-                    seconds: search.deadline.seconds(),
-                    incumbent: tree_cost,
-                    bound: 0.0,
-                });
-                search.deadline.progress.publish(tree_cost, 0.0);
-            }
-        }
-        search.stats.greedy_seconds = search.deadline.seconds() - started;
+    if !greedy {
+        return Ok(incumbent);
     }
-    search.stats.initial_objective = incumbent.1;
+    let started = search.deadline.seconds();
+    // CART's tree and stacked single splits whatever the deadline (a scan of each feature per
+    // node), then stacked depth-two trees while there is time.
+    search.deadline.suspended = true;
+    let cart = (budget >= full(depth)).then(|| incumbent::gini(search, root, depth));
+    let stacked = incumbent::greedy(search, root, depth, budget, 1);
+    search.deadline.suspended = false;
+    let mut found = vec![cart, stacked?];
+    if !search.deadline.reached() {
+        found.push(incumbent::greedy(search, root, depth, budget, 2)?);
+    }
+    for (tree, tree_cost) in found.into_iter().flatten() {
+        if tree_cost < incumbent.1 - tol {
+            incumbent = (tree, tree_cost);
+            search.trajectory.push(DpProgress {
+                seconds: search.deadline.seconds(),
+                incumbent: tree_cost,
+                bound: 0.0,
+            });
+            search.deadline.progress.publish(tree_cost, 0.0);
+        }
+    }
+    search.stats.greedy_seconds = search.deadline.seconds() - started;
+    Ok(incumbent)
+}
 
-    // The exact search, first below the given upper bound when it is tighter than the
-    // incumbent; if nothing is found below it (it was wrong), again below the incumbent. With
-    // ascent on, first below targets rising from the lower bound towards the incumbent, each
-    // round that finds nothing raising the proven bound ([`next_target`]).
+/// The incumbent as a tree of `data`'s features, checked against the search's own accounting
+/// and then against plain counting by the problem's objective, which is returned.
+fn checked_tree(
+    search: &mut Search,
+    root: &View,
+    incumbent: &(SubTree, f64),
+    data: &Dataset,
+    problem: &DpProblem,
+) -> Result<(Tree, f64)> {
+    let tol = search.cost.tol;
+    let recomputed = cost_of(search, root, &incumbent.0)?;
+    if (recomputed - incumbent.1).abs() > 1e3 * tol {
+        return Err(Error::Internal(format!(
+            "the search valued its tree at {} but its leaves count {recomputed}",
+            incumbent.1
+        )));
+    }
+    let tree = to_tree(&incumbent.0, search.data, data, &search.cost, problem.depth)?;
+    let objective = objective_of(&tree, data, problem).ok_or_else(|| {
+        Error::Internal("the search returned a tree that breaks the problem's limits".into())
+    })?;
+    if (objective - incumbent.1).abs() > 1e3 * tol {
+        return Err(Error::Internal(format!(
+            "the search valued its tree at {} but it scores {objective}",
+            incumbent.1
+        )));
+    }
+    Ok((tree, objective))
+}
+
+/// The exact search's rounds from `incumbent` (improved in place), first below the given
+/// upper bound when it is tighter than the incumbent; if nothing is found below it (it was
+/// wrong), again below the incumbent. With ascent on, first below targets rising from the
+/// lower bound towards the incumbent, each round that finds nothing raising the proven bound
+/// ([`next_target`]). Returns the proven lower bound.
+fn search_rounds(
+    search: &mut Search,
+    root: &View,
+    options: &DpOptions,
+    (depth, budget, cache_bytes): (usize, usize, usize),
+    incumbent: &mut (SubTree, f64),
+) -> Result<f64> {
+    let tol = search.cost.tol;
+    let binned = search.data;
+    let cost = search.cost.clone();
     let mut lower_bound: f64 = 0.0;
     let mut given = options
         .upper_bound
@@ -252,25 +275,17 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         let ub = target.unwrap_or(incumbent.1);
         search.global_lb = lower_bound;
         search.root_incumbent = incumbent.1;
-        let outcome = root::solve_root(&mut search, &root, depth, budget, ub, options.threads)?;
+        let outcome = root::solve_root(search, root, depth, budget, ub, options.threads)?;
         let complete = search.deadline.stopped().is_none();
         search.deadline.suspended = true;
         if let Some(solution) = outcome.solution {
             if solution.cost < incumbent.1 - tol {
                 let tree = if complete {
-                    canonical_tree(
-                        &binned,
-                        &cost,
-                        options,
-                        cache_bytes,
-                        depth,
-                        budget,
-                        solution,
-                    )?
+                    canonical_tree(binned, &cost, options, cache_bytes, depth, budget, solution)?
                 } else {
-                    rebuild_solution(&mut search, &root, depth, budget, solution)?
+                    rebuild_solution(search, root, depth, budget, solution)?
                 };
-                incumbent = (tree, solution.cost);
+                *incumbent = (tree, solution.cost);
             }
         }
         search.deadline.suspended = false;
@@ -295,27 +310,58 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         }
         lower_bound = lower_bound.max(outcome.lb);
     }
+    Ok(lower_bound)
+}
+
+/// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
+/// `options`, with a proven lower bound.
+pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
+    problem.check(data)?;
+    crate::search_core::check_searchable(data, "the exact search")?;
+    options.check()?;
+    let start = Instant::now();
+    let binned = Binned::new(data, problem.thresholds);
+    let total_weight: f64 = data
+        .labels()
+        .iter()
+        .map(|&label| problem.class_weights[label])
+        .sum();
+    let cost = CostModel::new(
+        &problem.class_weights,
+        problem.split_cost,
+        problem.min_leaf,
+        Scale {
+            rows: data.n_rows(),
+            total_weight,
+        },
+    )?;
+    let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    deadline.progress = options.progress.clone();
+    let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
+    let mut search = Search::new(&binned, cost.clone(), options.bounds, cache_bytes, deadline);
+    let root = search.arena.root(&binned);
+    let depth = problem.depth;
+    let budget = problem.max_splits.unwrap_or(usize::MAX);
+
+    let mut incumbent = first_incumbent(
+        &mut search,
+        &root,
+        (depth, budget),
+        options.bounds.greedy_start,
+    )?;
+    search.stats.initial_objective = incumbent.1;
+
+    let lower_bound = search_rounds(
+        &mut search,
+        &root,
+        options,
+        (depth, budget, cache_bytes),
+        &mut incumbent,
+    )?;
     let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
 
-    // Check the tree against the search's own accounting, then against plain counting.
     search.deadline.suspended = true;
-    let recomputed = cost_of(&mut search, &root, &incumbent.0)?;
-    if (recomputed - incumbent.1).abs() > 1e3 * tol {
-        return Err(Error::Internal(format!(
-            "the search valued its tree at {} but its leaves count {recomputed}",
-            incumbent.1
-        )));
-    }
-    let tree = to_tree(&incumbent.0, &binned, data, &cost, depth)?;
-    let objective = objective_of(&tree, data, problem).ok_or_else(|| {
-        Error::Internal("the search returned a tree that breaks the problem's limits".into())
-    })?;
-    if (objective - incumbent.1).abs() > 1e3 * tol {
-        return Err(Error::Internal(format!(
-            "the search valued its tree at {} but it scores {objective}",
-            incumbent.1
-        )));
-    }
+    let (tree, objective) = checked_tree(&mut search, &root, &incumbent, data, problem)?;
     let lower_bound = lower_bound.min(objective);
     let lower_bound = if termination == DpTermination::Optimal {
         objective
