@@ -16,7 +16,7 @@
 //! the leaf minimum is its leaf, without a scan.
 
 use crate::dp::depth_one::{best_split, BestSplit};
-use crate::dp::intervals::{Report, SplitBounds};
+use crate::dp::intervals::{Candidate, Report, SplitBounds};
 use crate::dp::known::{Solution, SplitChoice};
 use crate::dp::leaf_minimum::LeafSlack;
 use crate::dp::search::{finish, FeatureRank, Outcome, Search, SideValue, FIRST_AT_GINI};
@@ -70,6 +70,91 @@ impl PairScratch {
     }
 }
 
+impl PairScratch {
+    /// Marks each row's side of the split of `list` at `position` (left before it) and counts
+    /// each child's classes, the right's as the node's `counts` less the left's.
+    fn mark_sides(&mut self, list: &[Element], position: usize, labels: &[u16], counts: &[u32]) {
+        let [left_counts, right_counts] = &mut self.counts;
+        left_counts.iter_mut().for_each(|c| *c = 0);
+        for e in &list[..position] {
+            self.side[e.row as usize] = 0;
+            left_counts[labels[e.row as usize] as usize] += 1;
+        }
+        for e in &list[position..] {
+            self.side[e.row as usize] = 1;
+        }
+        for ((r, &t), &l) in right_counts.iter_mut().zip(counts).zip(left_counts.iter()) {
+            *r = t - l;
+        }
+    }
+
+    /// The bounds the neighbouring candidates inherit: a child not `scanned` passes on its
+    /// priors; under a leaf minimum (`most`: each child's leaf plus a split) every bound is at
+    /// most that (bound 3 of `leaf_minimum`), and the bounds without the minimum are kept too.
+    fn inherit_bounds(&mut self, n_features: usize, scanned: [bool; 2], most: Option<[f64; 2]>) {
+        for (kind, (bounds, priors)) in self.bounds.iter_mut().zip(&self.priors).enumerate() {
+            let side = kind % 2;
+            if kind >= 2 && most.is_none() {
+                break;
+            }
+            if !scanned[side] {
+                bounds[..n_features].copy_from_slice(&priors[..n_features]);
+            }
+            if let Some(most) = most {
+                bounds[..n_features]
+                    .iter_mut()
+                    .for_each(|b| *b = b.min(most[side]));
+            }
+        }
+    }
+}
+
+/// What a candidate's children are worth ([`Search::children_value`]): each child's value,
+/// the total, whether it is exact, which children split and which were scanned.
+struct ChildrenValue {
+    values: [SideValue; 2],
+    total: f64,
+    exact: bool,
+    splitting: [bool; 2],
+    scanned: [bool; 2],
+}
+
+/// The report of a candidate under a leaf minimum: without the minimum, a child's best single
+/// split costs at least the least of its value and its leaf less the slack (bound 2 of
+/// `leaf_minimum` with one split).
+fn relaxed_report(
+    pair: &PairScratch,
+    candidate: &Candidate,
+    bounds: SplitBounds,
+    (budget, sc, leaves): (usize, f64, [f64; 2]),
+    slack: &LeafSlack,
+) -> Report {
+    let relaxed = [
+        slack
+            .grown_from(bounds.left, leaves[0], 1, 1)
+            .max(candidate.relaxed.left)
+            .max(pair.free[0]),
+        slack
+            .grown_from(bounds.right, leaves[1], 1, 1)
+            .max(candidate.relaxed.right)
+            .max(pair.free[1]),
+    ];
+    let relaxed_total = if budget >= 3 {
+        sc + relaxed[0] + relaxed[1]
+    } else {
+        sc + (relaxed[0] + leaves[1]).min(leaves[0] + relaxed[1])
+    };
+    Report {
+        bounds,
+        relaxed: SplitBounds {
+            left: relaxed[0],
+            right: relaxed[1],
+            total: relaxed_total,
+        },
+        leaves,
+    }
+}
+
 impl Search<'_> {
     /// Depth two with a budget of two or three splits.
     pub(super) fn solve_depth_two(
@@ -103,7 +188,6 @@ impl Search<'_> {
         let mut candidates_lb = f64::INFINITY;
         let n_features = view.n_features;
         let m = view.size;
-        let propagate = self.switches.upper_bound;
         let leaf_minimum = self.cost.min_leaf > 1;
         let slack = LeafSlack::new(&self.cost);
         let mut order = std::mem::take(&mut self.orders[level]);
@@ -137,23 +221,7 @@ impl Search<'_> {
                 let position = candidate.position;
                 let list = self.arena.list(view, index);
                 let bin = split_bin(list[position - 1].bin, list[position].bin);
-                // Mark each row's side and count each child's classes.
-                let [left_counts, right_counts] = &mut pair.counts;
-                left_counts.iter_mut().for_each(|c| *c = 0);
-                for e in &list[..position] {
-                    pair.side[e.row as usize] = 0;
-                    left_counts[self.data.labels[e.row as usize] as usize] += 1;
-                }
-                for e in &list[position..] {
-                    pair.side[e.row as usize] = 1;
-                }
-                for ((r, &t), &l) in right_counts
-                    .iter_mut()
-                    .zip(self.arena.counts(view))
-                    .zip(left_counts.iter())
-                {
-                    *r = t - l;
-                }
+                pair.mark_sides(list, position, &self.data.labels, self.arena.counts(view));
                 pair.split[..n_features].iter_mut().for_each(|s| *s = false);
                 pair.sizes = [position, m - position];
                 let leaves = [
@@ -166,122 +234,18 @@ impl Search<'_> {
                     search.feature_priors(&candidate, [left, right, free_left, free_right]);
                 }
                 pair.free = [f64::NEG_INFINITY; 2];
-                let child_priors = [candidate.left_lb, candidate.right_lb];
-                let room = ub - sc;
-                // The larger child first; the other's target is what the first leaves.
-                let first = usize::from(sizes[1] > sizes[0]);
-                let second = 1 - first;
-                let mut values = [
-                    SideValue {
-                        value: child_priors[0],
-                        exact: false,
-                    },
-                    SideValue {
-                        value: child_priors[1],
-                        exact: false,
-                    },
-                ];
-                let mut scanned = [false; 2];
-                let (total, exact, splitting) = if budget >= 3 {
-                    let target = if propagate {
-                        room - child_priors[second] + candidate.reach
-                    } else {
-                        room
-                    };
-                    values[first] = self.child_value(
-                        view,
-                        &mut pair,
-                        first,
-                        sizes[first],
-                        leaves[first],
-                        target,
-                    );
-                    values[first].value = values[first].value.max(child_priors[first]);
-                    scanned[first] = true;
-                    if values[first].exact {
-                        let target = if propagate {
-                            room - values[first].value + candidate.reach
-                        } else {
-                            room
-                        };
-                        values[second] = self.child_value(
-                            view,
-                            &mut pair,
-                            second,
-                            sizes[second],
-                            leaves[second],
-                            target,
-                        );
-                        values[second].value = values[second].value.max(child_priors[second]);
-                        scanned[second] = true;
-                    }
-                    let total = sc + values[0].value + values[1].value;
-                    (total, values[0].exact && values[1].exact, [true, true])
-                } else {
-                    // Two splits: one child splits, the other is a leaf.
-                    let target = if propagate {
-                        room - leaves[second] + candidate.reach
-                    } else {
-                        room
-                    };
-                    values[first] = self.child_value(
-                        view,
-                        &mut pair,
-                        first,
-                        sizes[first],
-                        leaves[first],
-                        target,
-                    );
-                    scanned[first] = true;
-                    let with_first = sc + values[first].value + leaves[second];
-                    let bound = if values[first].exact {
-                        ub.min(with_first)
-                    } else {
-                        ub
-                    };
-                    let target = if propagate {
-                        bound - sc - leaves[first] + candidate.reach
-                    } else {
-                        room
-                    };
-                    values[second] = self.child_value(
-                        view,
-                        &mut pair,
-                        second,
-                        sizes[second],
-                        leaves[second],
-                        target,
-                    );
-                    scanned[second] = true;
-                    let with_second = sc + leaves[first] + values[second].value;
-                    if with_first <= with_second {
-                        let mut splitting = [false; 2];
-                        splitting[first] = true;
-                        (with_first, values[first].exact, splitting)
-                    } else {
-                        let mut splitting = [false; 2];
-                        splitting[second] = true;
-                        (with_second, values[second].exact, splitting)
-                    }
-                };
-                for (kind, (bounds, priors)) in pair.bounds.iter_mut().zip(&pair.priors).enumerate()
-                {
-                    let side = kind % 2;
-                    if kind >= 2 && !leaf_minimum {
-                        break;
-                    }
-                    if !scanned[side] {
-                        bounds[..n_features].copy_from_slice(&priors[..n_features]);
-                    }
-                    if leaf_minimum {
-                        // What the neighbours inherit bounds the leaf plus a split too
-                        // (bound 3 of `leaf_minimum`); without a minimum, every bound does.
-                        let most = leaves[side] + sc;
-                        bounds[..n_features]
-                            .iter_mut()
-                            .for_each(|b| *b = b.min(most));
-                    }
-                }
+                let ChildrenValue {
+                    values,
+                    total,
+                    exact,
+                    splitting,
+                    scanned,
+                } = self.children_value(view, &mut pair, &candidate, (budget, ub), (sizes, leaves));
+                pair.inherit_bounds(
+                    n_features,
+                    scanned,
+                    leaf_minimum.then_some(leaves.map(|l| l + sc)),
+                );
                 if exact && self.cost.improves(total, ub) {
                     let cost_of = |side: usize| {
                         if splitting[side] {
@@ -308,49 +272,22 @@ impl Search<'_> {
                     right: values[1].value,
                     total,
                 };
-                if !leaf_minimum {
-                    let report = Report {
+                let report = if leaf_minimum {
+                    relaxed_report(&pair, &candidate, bounds, (budget, sc, leaves), &slack)
+                } else {
+                    Report {
                         bounds,
                         relaxed: bounds,
                         leaves,
-                    };
-                    let [left, right, ..] = &pair.bounds;
-                    search.report_with(&candidate, report, Some([left, right, left, right]));
+                    }
+                };
+                let [left, right, free_left, free_right] = &pair.bounds;
+                let inherited: [&[f64]; 4] = if leaf_minimum {
+                    [left, right, free_left, free_right]
                 } else {
-                    // Without the leaf minimum, a child's best single split costs at least
-                    // the least of its value and its leaf less the slack (bound 2 of
-                    // `leaf_minimum` with one split).
-                    let relaxed = [
-                        slack
-                            .grown_from(values[0].value, leaves[0], 1, 1)
-                            .max(candidate.relaxed.left)
-                            .max(pair.free[0]),
-                        slack
-                            .grown_from(values[1].value, leaves[1], 1, 1)
-                            .max(candidate.relaxed.right)
-                            .max(pair.free[1]),
-                    ];
-                    let relaxed_total = if budget >= 3 {
-                        sc + relaxed[0] + relaxed[1]
-                    } else {
-                        sc + (relaxed[0] + leaves[1]).min(leaves[0] + relaxed[1])
-                    };
-                    let report = Report {
-                        bounds,
-                        relaxed: SplitBounds {
-                            left: relaxed[0],
-                            right: relaxed[1],
-                            total: relaxed_total,
-                        },
-                        leaves,
-                    };
-                    let [left, right, free_left, free_right] = &pair.bounds;
-                    search.report_with(
-                        &candidate,
-                        report,
-                        Some([left, right, free_left, free_right]),
-                    );
-                }
+                    [left, right, left, right]
+                };
+                search.report_with(&candidate, report, Some(inherited));
                 candidates_lb = candidates_lb.min(total);
                 if best.is_some_and(|b| b.cost <= floor + tol) {
                     break 'features;
@@ -363,6 +300,103 @@ impl Search<'_> {
         self.orders[level] = order;
         self.pair = pair;
         finish(best, lb, leaf_cost, candidates_lb, self.deadline.aborted())
+    }
+
+    /// What the children of `candidate` (of `sizes` rows and leaf costs `leaves`) are worth
+    /// within `budget` splits below `ub`: with three, both split or not, the larger scanned
+    /// first and the other only when the first's value is exact; with two, one child splits and
+    /// the other is a leaf, both scanned.
+    fn children_value(
+        &mut self,
+        view: &View,
+        pair: &mut PairScratch,
+        candidate: &Candidate,
+        (budget, ub): (usize, f64),
+        (sizes, leaves): ([usize; 2], [f64; 2]),
+    ) -> ChildrenValue {
+        let sc = self.cost.split_cost;
+        let propagate = self.switches.upper_bound;
+        let child_priors = [candidate.left_lb, candidate.right_lb];
+        let room = ub - sc;
+        // The larger child first; the other's target is what the first leaves.
+        let first = usize::from(sizes[1] > sizes[0]);
+        let second = 1 - first;
+        let mut values = [
+            SideValue {
+                value: child_priors[0],
+                exact: false,
+            },
+            SideValue {
+                value: child_priors[1],
+                exact: false,
+            },
+        ];
+        let mut scanned = [false; 2];
+        let (total, exact, splitting) = if budget >= 3 {
+            let target = if propagate {
+                room - child_priors[second] + candidate.reach
+            } else {
+                room
+            };
+            values[first] =
+                self.child_value(view, pair, first, sizes[first], leaves[first], target);
+            values[first].value = values[first].value.max(child_priors[first]);
+            scanned[first] = true;
+            if values[first].exact {
+                let target = if propagate {
+                    room - values[first].value + candidate.reach
+                } else {
+                    room
+                };
+                values[second] =
+                    self.child_value(view, pair, second, sizes[second], leaves[second], target);
+                values[second].value = values[second].value.max(child_priors[second]);
+                scanned[second] = true;
+            }
+            let total = sc + values[0].value + values[1].value;
+            (total, values[0].exact && values[1].exact, [true, true])
+        } else {
+            // Two splits: one child splits, the other is a leaf.
+            let target = if propagate {
+                room - leaves[second] + candidate.reach
+            } else {
+                room
+            };
+            values[first] =
+                self.child_value(view, pair, first, sizes[first], leaves[first], target);
+            scanned[first] = true;
+            let with_first = sc + values[first].value + leaves[second];
+            let bound = if values[first].exact {
+                ub.min(with_first)
+            } else {
+                ub
+            };
+            let target = if propagate {
+                bound - sc - leaves[first] + candidate.reach
+            } else {
+                room
+            };
+            values[second] =
+                self.child_value(view, pair, second, sizes[second], leaves[second], target);
+            scanned[second] = true;
+            let with_second = sc + leaves[first] + values[second].value;
+            if with_first <= with_second {
+                let mut splitting = [false; 2];
+                splitting[first] = true;
+                (with_first, values[first].exact, splitting)
+            } else {
+                let mut splitting = [false; 2];
+                splitting[second] = true;
+                (with_second, values[second].exact, splitting)
+            }
+        };
+        ChildrenValue {
+            values,
+            total,
+            exact,
+            splitting,
+            scanned,
+        }
     }
 
     /// What a depth-one scan of child `side` (its rows marked in `pair.side`) below `target`
