@@ -370,4 +370,19 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
     // BinOCT's only from the exact search's proven optimum.
     assert!(notes_of("binoct", &["--warm-start", "dp"]).contains("cutsOnOff=off"));
     assert!(!notes_of("binoct", &[]).contains("cutsOnOff"));
+    // FlowOCT's HiGHS root LP by the interior point method from the proven optimum only, with
+    // the same optimum.
+    let highs_notes = |extra: &[&str]| {
+        let output = run(
+            "flowoct",
+            &[&["--solver", "highs", "--depth", "1"][..], extra].concat(),
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        assert_eq!(report["termination"], "optimal", "{report}");
+        assert_eq!(report["train"]["misclassified"], 50, "{report}");
+        report["notes"].to_string()
+    };
+    assert!(highs_notes(&["--warm-start", "dp"]).contains("mip_lp_solver=ipx"));
+    assert!(!highs_notes(&[]).contains("mip_lp_solver"));
 }
