@@ -90,6 +90,9 @@ def _translate(message, method):
               ("--max-features", "max_features"), ("--max-leaves", "max_leaves"),
               ("--min-leaf-rows", "min_leaf_rows"), ("--max-leaf-rows", "max_leaf_rows"),
               ("--forbid-feature", "forbidden_features"), ("--weight-column", "sample_weight"),
+              ("--group-column", "group_column"), ("--max-parity-gap", "max_parity_gap"),
+              ("--max-opportunity-gap", "max_opportunity_gap"),
+              ("--allow-group-as-feature", "allow_group_as_feature"),
               ("--proba-smoothing", "proba_smoothing")]
     for option, name in sorted(names, key=lambda pair: -len(pair[0])):
         message = message.replace(option, name)
@@ -164,6 +167,20 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     max_leaf_rows : int, optional
         Side constraint: every leaf has at most this many training rows, counted unweighted
         (oct, binoct, flowoct; ``--max-leaf-rows``).
+    group_column : int or str, optional
+        Fairness: the column of ``X`` (an index, or a DataFrame's column name) whose values are
+        the groups, on two-class data, with ``max_parity_gap`` or ``max_opportunity_gap``. No
+        split uses it unless ``allow_group_as_feature``; ``X`` keeps it at prediction as at
+        fit. The MILPs take any number of groups; dp takes two groups and one bound at depths
+        1 and 2, exactly (``--group-column``).
+    max_parity_gap : float, optional
+        Fairness: the groups' rates of predicted ``positive_class`` differ by at most this
+        (statistical parity; ``--max-parity-gap``).
+    max_opportunity_gap : float, optional
+        Fairness: the groups' true-positive rates differ by at most this (equal opportunity;
+        ``--max-opportunity-gap``).
+    allow_group_as_feature : bool, default=False
+        Fairness: splits may use the group column.
     categorical_features : "from_dtype", list or None, default="from_dtype"
         Which columns of ``X`` are categorical. ``"from_dtype"``: a DataFrame's object, string
         and category columns (scikit-learn's meaning); a list (indexes, a DataFrame's column
@@ -273,6 +290,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         max_leaves=None,
         min_leaf_rows=None,
         max_leaf_rows=None,
+        group_column=None,
+        max_parity_gap=None,
+        max_opportunity_gap=None,
+        allow_group_as_feature=False,
         proba_smoothing=None,
         on_interrupt="keep",
     ):
@@ -301,6 +322,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_leaves = max_leaves
         self.min_leaf_rows = min_leaf_rows
         self.max_leaf_rows = max_leaf_rows
+        self.group_column = group_column
+        self.max_parity_gap = max_parity_gap
+        self.max_opportunity_gap = max_opportunity_gap
+        self.allow_group_as_feature = allow_group_as_feature
         self.proba_smoothing = proba_smoothing
         self.on_interrupt = on_interrupt
 
@@ -427,6 +452,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             if value is not None:
                 _check_kind(name, value, numbers.Integral)
                 words += [option, _word(value)]
+        words += self._fairness_words(features)
         if self.forbidden_features is None:
             return words
         if isinstance(self.forbidden_features, (str, bytes)) or not hasattr(
@@ -457,6 +483,44 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 )
             words += ["--forbid-feature", features[position]]
         return words
+
+    def _fairness_words(self, features):
+        """The fairness constraints as `solve` options, ``group_column`` resolved to the name
+        of its column of ``features``."""
+        words = []
+        for name, option in (
+            ("max_parity_gap", "--max-parity-gap"),
+            ("max_opportunity_gap", "--max-opportunity-gap"),
+        ):
+            value = getattr(self, name)
+            if value is not None:
+                _check_kind(name, value, numbers.Real)
+                words += [option, _word(value)]
+        if not isinstance(self.allow_group_as_feature, (bool, np.bool_)):
+            raise ValueError(
+                "allow_group_as_feature must be True or False, not "
+                f"{self.allow_group_as_feature!r}"
+            )
+        if self.allow_group_as_feature:
+            words.append("--allow-group-as-feature")
+        item = self.group_column
+        if item is None:
+            return words
+        if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
+            if not 0 <= item < len(features):
+                raise ValueError(
+                    f"group_column: column {item} is out of range (X has {len(features)} "
+                    "columns)"
+                )
+            position = int(item)
+        elif isinstance(item, str) and item in features and hasattr(self, "feature_names_in_"):
+            position = features.index(item)
+        else:
+            raise ValueError(
+                f"group_column: {item!r} is not a column of X (give a column index, or the "
+                "name of a DataFrame's column)"
+            )
+        return words + ["--group-column", features[position]]
 
     # -- learning ---------------------------------------------------------------------------
 

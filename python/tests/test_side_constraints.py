@@ -2,7 +2,9 @@
 column name) give the optimum of an exhaustive search over the other columns, for the exact
 search and a MILP; bounds on the rows per leaf give the optimum of an exhaustive search over
 the trees that meet them; the exact search takes a feature count (the best single column's
-optimum under a count of one) and refuses a maximum of rows per leaf, naming it."""
+optimum under a count of one) and refuses a maximum of rows per leaf, naming it; a bound on
+the parity gap between the groups of a column gives, for the exact search and FlowOCT, the
+optimum of an exhaustive search over the trees and leaf labellings within it."""
 
 import numpy as np
 import pytest
@@ -73,3 +75,80 @@ def test_a_milp_under_a_maximum_of_rows_per_leaf_equals_exhaustive_search(seed):
     assert model.report_["side_constraints"]["constraints"] == {"max_leaf_rows": 9}
     with pytest.raises(ValueError, match="do not take max_leaf_rows"):
         OptimalTreeClassifier(method="dp", max_depth=1, max_leaf_rows=9).fit(X, y)
+
+
+def parity_gap(predicted, groups, positive):
+    """The gap between the two groups' rates of predicted `positive`."""
+    rates = [np.mean(predicted[groups == g] == positive) for g in np.unique(groups)]
+    return abs(rates[0] - rates[1])
+
+
+def fewest_errors_within_parity(X, y, group, bound):
+    """The fewest training errors of a tree of depth at most 1 splitting on no column but
+    `group`'s others, whose leaves' labels give a parity gap (positive class 1) of at most
+    `bound`: every split and every labelling of its leaves, and both single leaves."""
+    groups = X[:, group]
+    best = None
+    for label in (0, 1):
+        predicted = np.full(len(y), label)
+        if parity_gap(predicted, groups, 1) <= bound + 1e-9:
+            errors = int((predicted != y).sum())
+            best = errors if best is None else min(best, errors)
+    for j in (j for j in range(X.shape[1]) if j != group):
+        values = np.unique(X[:, j])
+        for low, high in zip(values[:-1], values[1:]):
+            left = X[:, j] <= (low + high) / 2
+            for labels in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                predicted = np.where(left, labels[0], labels[1])
+                if parity_gap(predicted, groups, 1) <= bound + 1e-9:
+                    errors = int((predicted != y).sum())
+                    best = errors if best is None else min(best, errors)
+    return best
+
+
+def fair_data(seed):
+    """Two-class data whose label leans on a 0/1 group column (column 0)."""
+    rng = np.random.default_rng(seed)
+    n = 40
+    groups = rng.integers(0, 2, n)
+    X = np.column_stack([groups, rng.integers(0, 6, n), rng.integers(0, 6, n)]).astype(float)
+    y = ((X[:, 1] + 2 * groups + rng.integers(0, 3, n)) > 4).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_dp_under_a_parity_gap_equals_exhaustive_search_and_the_milp(seed):
+    X, y = fair_data(340 + seed)
+    bound = 0.05
+    model = OptimalTreeClassifier(
+        method="dp", max_depth=1, group_column=0, max_parity_gap=bound
+    ).fit(X, y)
+    assert model.optimal_
+    expected = fewest_errors_within_parity(X, y, 0, bound)
+    assert training_errors(model, X, y) == expected
+    assert parity_gap(model.predict(X), X[:, 0], 1) <= bound + 1e-9
+    assert "x0" not in model.report_["side_constraints"]["features_used"]
+    milp = OptimalTreeClassifier(
+        method="flowoct",
+        max_depth=1,
+        time_limit=60,
+        group_column=0,
+        max_parity_gap=bound,
+    ).fit(X, y)
+    assert milp.optimal_
+    assert training_errors(milp, X, y) == expected
+    # The bound changes the optimum on this data.
+    assert fewest_errors_within_parity(X, y, 0, 1.0) < expected
+
+
+def test_fairness_keywords_are_checked_and_named():
+    X, y = fair_data(350)
+    with pytest.raises(ValueError, match="group_column: 'z' is not a column"):
+        OptimalTreeClassifier(method="dp", group_column="z", max_parity_gap=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="max_parity_gap needs a group column"):
+        OptimalTreeClassifier(method="dp", max_depth=1, max_parity_gap=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="allow_group_as_feature must be True or False"):
+        OptimalTreeClassifier(
+            method="dp", max_depth=1, group_column=0, max_parity_gap=0.1,
+            allow_group_as_feature="yes",
+        ).fit(X, y)
