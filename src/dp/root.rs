@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use crate::dp::intervals::{Report, SplitBounds, SplitSearch};
+use crate::dp::intervals::{Candidate, Report, SplitBounds, SplitSearch};
 use crate::dp::known::Solution;
 use crate::dp::root_pool::{Pool, Taken, Unit};
 use crate::dp::search::{child_splits, finish, FeatureRank, Outcome, Search, FIRST_AT_GINI};
@@ -257,6 +257,41 @@ pub(crate) fn solve_root(
     Ok(outcome)
 }
 
+/// Settles root `candidate` of the feature of rank `rank` (`index` in the view, `feature` in
+/// the data): a candidate its own bound prunes is settled by that bound; any other is searched,
+/// its best tree offered to `shared`. `None` when the search stopped.
+fn settle(
+    search: &mut Search,
+    view: &View,
+    (depth, distributions): (usize, &[(usize, usize)]),
+    (rank, index, feature): (usize, usize, u32),
+    candidate: &Candidate,
+    shared: &Shared,
+) -> Option<Report> {
+    let key = (rank, candidate.position);
+    let ub = shared.share.bound_for(key);
+    if candidate.lb >= ub - search.cost.tol {
+        let bounds = SplitBounds {
+            left: candidate.left_lb,
+            right: candidate.right_lb,
+            total: candidate.lb,
+        };
+        return Some(Report {
+            bounds,
+            relaxed: candidate.relaxed,
+            // The leaves cost at least the children's bounds: the weakest bounds of a leaf
+            // minimum follow.
+            leaves: [candidate.left_lb, candidate.right_lb],
+        });
+    }
+    let value =
+        search.evaluate_split(view, depth, (index, feature), candidate, distributions, ub)?;
+    if let Some(found) = value.best {
+        shared.offer(key, found, search);
+    }
+    Some(value.report)
+}
+
 /// One thread's share of the root (`view`, in `search`'s arena): units taken from the pool
 /// until none is left, or the search stops. Each unit solves one position of its interval
 /// (with bisection; without, each position of its feature in turn) and hands out the rest.
@@ -270,7 +305,6 @@ fn work(
     pool: &Pool,
 ) -> f64 {
     let view = *view;
-    let tol = search.cost.tol;
     let sc = search.cost.split_cost;
     let bisect = search.switches.intervals;
     let mut distributions = Vec::new();
@@ -335,38 +369,16 @@ fn work(
                 stopped = true;
                 break;
             }
-            let key = (rank, candidate.position);
-            let ub = shared.share.bound_for(key);
-            // A candidate its own bound prunes is settled by that bound; any other is searched.
-            let report = if candidate.lb >= ub - tol {
-                let bounds = SplitBounds {
-                    left: candidate.left_lb,
-                    right: candidate.right_lb,
-                    total: candidate.lb,
-                };
-                Report {
-                    bounds,
-                    relaxed: candidate.relaxed,
-                    // The leaves cost at least the children's bounds: the weakest bounds of
-                    // a leaf minimum follow.
-                    leaves: [candidate.left_lb, candidate.right_lb],
-                }
-            } else {
-                let Some(value) = search.evaluate_split(
-                    &view,
-                    depth,
-                    (index, feature),
-                    &candidate,
-                    &distributions,
-                    ub,
-                ) else {
-                    stopped = true;
-                    break;
-                };
-                if let Some(found) = value.best {
-                    shared.offer(key, found, search);
-                }
-                value.report
+            let Some(report) = settle(
+                search,
+                &view,
+                (depth, &distributions),
+                (rank, index, feature),
+                &candidate,
+                shared,
+            ) else {
+                stopped = true;
+                break;
             };
             positions.report_with(&candidate, report, None);
             unit_lb = unit_lb.min(report.bounds.total);
