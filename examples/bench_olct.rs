@@ -50,6 +50,7 @@ fn main() -> milptree::Result<()> {
             start: Some(greedy.clone()),
             warm_start_mode: WarmStartMode::Greedy,
             start_is_optimal: false,
+            fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
             constraints: None,

@@ -64,6 +64,9 @@ pub struct MilpOptions {
     /// Whether `start` is proven optimal (the exact search's finished tree), which lets a model
     /// spare the solver's search for better incumbents ([`BuiltModel::solver_options`]).
     pub start_is_optimal: bool,
+    /// The start to try when `start` breaks the side constraints, before a single leaf (the
+    /// greedy tree, when `start` is the exact search's under `best`).
+    pub fallback_start: Option<Tree>,
     /// Side constraints on the tree (checked against the training data when the model is
     /// built); `None`: none.
     pub constraints: Option<ConstraintSpec>,
@@ -161,7 +164,8 @@ where
     let start = match options.start {
         Some(tree) => {
             let checked = search_rows.as_ref().map(|rows| (rows, tolerance));
-            encoded_start(formulation, &built, &tree, train, checked, &mut notes)?
+            let candidates = (&tree, options.fallback_start.as_ref());
+            encoded_start(formulation, &built, candidates, train, checked, &mut notes)?
         }
         None => None,
     };
@@ -254,20 +258,36 @@ struct EncodedStart {
     replaced_source: Option<String>,
 }
 
-/// `tree` encoded as the start of `built`; a single leaf instead when the tree breaks the
-/// side constraints (none when the leaf breaks them too), with a note. The start is checked
-/// against the exact search's rows of `checked` (with the objective's tolerance), and its
-/// model objective against its plain evaluation.
+/// `tree` encoded as the start of `built`; when it breaks the side constraints, `fallback`
+/// (the greedy tree) and then a single leaf instead (none when the leaf breaks them too), with
+/// a note. The start is checked against the exact search's rows of `checked` (with the
+/// objective's tolerance), and its model objective against its plain evaluation.
 fn encoded_start<F: Formulation>(
     formulation: &F,
     built: &F::Built,
-    tree: &Tree,
+    (tree, fallback): (&Tree, Option<&Tree>),
     train: &Dataset,
     checked: Option<(&SearchRows, f64)>,
     notes: &mut Vec<String>,
 ) -> Result<Option<EncodedStart>> {
     let mut replaced_source = None;
-    let encoded = match accepted_start(formulation, built, tree)? {
+    let accepted = match (accepted_start(formulation, built, tree)?, fallback) {
+        (Err(refused), Some(fallback)) => match accepted_start(formulation, built, fallback)? {
+            Ok(encoded) => {
+                notes.push(format!(
+                    "the exact search's tree was dropped as the warm start: it breaks the side \
+                     constraints ({refused}); the greedy tree, which meets them, starts instead"
+                ));
+                replaced_source = Some(
+                    "greedy (the exact search's tree breaks the side constraints)".to_string(),
+                );
+                Ok(encoded)
+            }
+            Err(_) => Err(refused),
+        },
+        (accepted, _) => accepted,
+    };
+    let encoded = match accepted {
         Ok(encoded) => encoded,
         Err(refused) => {
             let (leaf, class) = single_leaf(tree, train)?;

@@ -113,6 +113,7 @@ pub fn run(
             start: chosen.tree,
             warm_start_mode: options.warm_start,
             start_is_optimal: chosen.optimal,
+            fallback_start: chosen.fallback,
             bound_below_for_tests: options.break_model_for_tests,
             search_rows,
             constraints: options.constraints.clone(),
@@ -424,6 +425,9 @@ struct ChosenStart {
     search: Option<DpOutcome>,
     /// Whether the tree is the exact search's, proven optimal.
     optimal: bool,
+    /// The start to try when `tree` breaks side constraints the search did not take: the
+    /// greedy tree beside the search's under `best`.
+    fallback: Option<Tree>,
 }
 
 fn choose_start(
@@ -441,6 +445,7 @@ fn choose_start(
             notes: Vec::new(),
             search: None,
             optimal: false,
+            fallback: None,
         });
     }
     let greedy = formulation.greedy_tree(train)?;
@@ -451,6 +456,7 @@ fn choose_start(
             notes: Vec::new(),
             search: None,
             optimal: false,
+            fallback: None,
         });
     }
     let budget = options
@@ -488,10 +494,14 @@ fn choose_start(
             found.seconds
         ));
     }
-    let (tree, source) = if use_search {
-        (found.tree.clone(), format!("dp ({described})"))
+    // Under side constraints the search did not take, its tree may break them where the
+    // greedy tree does not: the greedy tree is then the start under `best`.
+    let (tree, source, fallback) = if use_search {
+        let fallback =
+            (mode == WarmStartMode::Best && greedy_objective.is_some()).then_some(greedy);
+        (found.tree.clone(), format!("dp ({described})"), fallback)
     } else {
-        (greedy, "greedy".to_string())
+        (greedy, "greedy".to_string(), None)
     };
     if let Some(why) = &counterpart.not_applicable {
         notes.push(format!(
@@ -505,6 +515,7 @@ fn choose_start(
         notes,
         search: Some(found),
         optimal,
+        fallback,
     })
 }
 
@@ -565,6 +576,7 @@ fn olct_start(
         notes,
         search: Some(found),
         optimal: false,
+        fallback: None,
     })
 }
 

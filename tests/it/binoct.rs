@@ -65,6 +65,7 @@ fn solve_optimally(
                 WarmStartMode::None
             },
             start_is_optimal: false,
+            fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
             constraints: None,

@@ -386,3 +386,57 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
     assert!(highs_notes(&["--warm-start", "dp"]).contains("mip_lp_solver=ipx"));
     assert!(!highs_notes(&[]).contains("mip_lp_solver"));
 }
+
+/// Under `best`, when the exact search's tree breaks a side constraint the search does not
+/// take (a user row) and the greedy tree meets it, the greedy tree starts, not a single leaf.
+#[test]
+fn best_falls_back_on_the_greedy_tree_when_the_searchs_breaks_a_user_row() {
+    // On breast_cancer at depth 2 the search's tree splits on worst_perimeter (22) and
+    // worst_area (23); CART's on neither pair.
+    let (_dir, constraints) =
+        // `max_features` at the count of features gives the model its `used` columns.
+        crate::common::temp_file(
+            "rows.toml",
+            "max_features = 30\nrows = [\"used[j=22] + used[j=23] <= 1\"]\n",
+        );
+    let data = dataset("breast_cancer");
+    let report = milptree_json(&[
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "flowoct",
+        "--depth",
+        "2",
+        "--warm-start",
+        "best",
+        "--constraints",
+        path_str(&constraints),
+        "--time-limit",
+        "5",
+        "--threads",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("the greedy tree, which meets them, starts instead"),
+        "{notes}"
+    );
+    assert!(
+        report["warm_start_source"]
+            .as_str()
+            .is_some_and(|s| s.starts_with("greedy")),
+        "{report}"
+    );
+    // The greedy tree's errors, not the single leaf's 212.
+    let start = report["warm_start_tree_objective"]
+        .as_f64()
+        .expect("a start");
+    assert!(start < 100.0, "{report}");
+    let used = report["side_constraints"]["features_used"].to_string();
+    assert!(
+        !(used.contains("worst_perimeter") && used.contains("worst_area")),
+        "{used}"
+    );
+}

@@ -47,6 +47,7 @@ fn solve_optimally(model: &FlowOct, data: &Dataset, solver: SolverKind, warm: bo
                 WarmStartMode::None
             },
             start_is_optimal: false,
+            fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
             constraints: None,

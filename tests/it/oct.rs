@@ -40,6 +40,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> 
         start: (warm == WarmStartMode::Greedy).then(|| oct.greedy_tree(data).expect("CART")),
         warm_start_mode: warm,
         start_is_optimal: false,
+        fallback_start: None,
         bound_below_for_tests: false,
         search_rows: None,
         constraints: None,

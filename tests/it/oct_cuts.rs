@@ -47,6 +47,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind) -> milptree::learn::Outc
         start: Some(oct.greedy_tree(data).expect("CART")),
         warm_start_mode: WarmStartMode::Greedy,
         start_is_optimal: false,
+        fallback_start: None,
         bound_below_for_tests: false,
         search_rows: None,
         constraints: None,

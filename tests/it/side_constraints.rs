@@ -50,6 +50,7 @@ pub(crate) fn solve_under(
             start: Some(start),
             warm_start_mode: WarmStartMode::Greedy,
             start_is_optimal: false,
+            fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
             constraints: Some(spec.clone()),

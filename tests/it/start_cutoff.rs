@@ -32,6 +32,7 @@ fn solve(
             start: Some(start),
             warm_start_mode: WarmStartMode::Greedy,
             start_is_optimal: false,
+            fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
             constraints: None,

@@ -116,6 +116,7 @@ fn solve(
             start: Some(formulation.greedy_tree(data).expect("the greedy tree")),
             warm_start_mode: WarmStartMode::Greedy,
             start_is_optimal: false,
+            fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
             constraints: None,

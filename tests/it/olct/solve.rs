@@ -28,6 +28,7 @@ pub(super) fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) 
         start: Some(model.greedy_tree(data).expect("the greedy logistic tree")),
         warm_start_mode: WarmStartMode::Greedy,
         start_is_optimal: false,
+        fallback_start: None,
         bound_below_for_tests: false,
         search_rows: None,
         constraints: None,
