@@ -22,7 +22,9 @@ pub enum WarmStartMode {
     /// The exact search's tree of the same problem: optimal, or the best it finds within a
     /// tenth of the time limit.
     Dp,
-    /// The better of the greedy tree and the exact search's tree within that budget.
+    /// The better of the greedy tree and the exact search's tree within that budget; the
+    /// greedy tree when the search's breaks side constraints the search does not take (user
+    /// rows) and the greedy tree meets them.
     Best,
 }
 
