@@ -23,6 +23,16 @@ def long_problem():
     return X, y
 
 
+@pytest.fixture(autouse=True)
+def python_handles_sigint():
+    """Python's own SIGINT handler (KeyboardInterrupt) for each test: a process started in the
+    background by a shell without job control inherits SIGINT ignored, and Python then leaves
+    it ignored."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 def interrupt_after(seconds):
     """Sends SIGINT to this process from another thread after ``seconds``; returns the timer
     and a list that receives the time it was sent."""
