@@ -462,20 +462,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"forbidden_features must be a list of columns, not {self.forbidden_features!r}"
             )
         for item in self.forbidden_features:
-            if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
-                if not 0 <= item < len(features):
-                    raise ValueError(
-                        f"forbidden_features: column {item} is out of range (X has "
-                        f"{len(features)} columns)"
-                    )
-                position = int(item)
-            elif isinstance(item, str) and item in features and hasattr(self, "feature_names_in_"):
-                position = features.index(item)
-            else:
-                raise ValueError(
-                    f"forbidden_features: {item!r} is not a column of X (give column indexes, "
-                    "or names of a DataFrame's columns)"
-                )
+            position = self._column_position("forbidden_features", item, features)
             if position in self.categories_:
                 raise ValueError(
                     f"forbidden_features: column {item!r} is categorical; forbidding a "
@@ -503,24 +490,27 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             )
         if self.allow_group_as_feature:
             words.append("--allow-group-as-feature")
-        item = self.group_column
-        if item is None:
+        if self.group_column is None:
             return words
+        position = self._column_position("group_column", self.group_column, features)
+        return words + ["--group-column", features[position]]
+
+    def _column_position(self, parameter, item, features):
+        """The position in ``features`` (one per column of ``X``) of the column ``item`` that
+        ``parameter`` names: an index, or a DataFrame's column name."""
         if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
             if not 0 <= item < len(features):
                 raise ValueError(
-                    f"group_column: column {item} is out of range (X has {len(features)} "
+                    f"{parameter}: column {item} is out of range (X has {len(features)} "
                     "columns)"
                 )
-            position = int(item)
-        elif isinstance(item, str) and item in features and hasattr(self, "feature_names_in_"):
-            position = features.index(item)
-        else:
-            raise ValueError(
-                f"group_column: {item!r} is not a column of X (give a column index, or the "
-                "name of a DataFrame's column)"
-            )
-        return words + ["--group-column", features[position]]
+            return int(item)
+        if isinstance(item, str) and item in features and hasattr(self, "feature_names_in_"):
+            return features.index(item)
+        raise ValueError(
+            f"{parameter}: {item!r} is not a column of X (give column indexes, or names of a "
+            "DataFrame's columns)"
+        )
 
     # -- learning ---------------------------------------------------------------------------
 
