@@ -31,9 +31,10 @@ pub fn run(args: SolveArgs) -> Result<()> {
     options.time_limit = args
         .time_limit
         .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+    let constraints = options.constraints.clone();
     let mut outcome = learn::learn(&method, &data.train, options)?;
     if let Method::Milp { formulation, .. } = &method {
-        adopt_certificate_tree(formulation, &data.train, &mut outcome);
+        adopt_certificate_tree(formulation, &data.train, constraints.as_ref(), &mut outcome)?;
     }
     outcome.report.time_limit = args.time_limit;
     if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {

@@ -16,6 +16,9 @@ use super::SideConstraints;
 pub struct ConstraintValues {
     /// The distinct features the tree splits on, in feature order.
     pub features_used: Vec<String>,
+    /// Their indices.
+    #[serde(skip)]
+    pub feature_indices: Vec<usize>,
     /// The tree's leaves.
     pub leaves: usize,
     /// The training rows of each leaf some training row reaches, `(leaf id, rows)` (from the
@@ -54,9 +57,10 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
             }
         }
     }
-    let features_used: Vec<String> = (0..n)
-        .filter(|&j| used[j])
-        .map(|j| constraints.feature_names[j].clone())
+    let feature_indices: Vec<usize> = (0..n).filter(|&j| used[j]).collect();
+    let features_used: Vec<String> = feature_indices
+        .iter()
+        .map(|&j| constraints.feature_names[j].clone())
         .collect();
     if let Some(k) = constraints.max_features {
         if features_used.len() > k {
@@ -93,6 +97,7 @@ pub fn evaluate(constraints: &SideConstraints, tree: &Tree) -> ConstraintValues 
     broken.extend(fairness.iter().flat_map(|f| f.broken.clone()));
     ConstraintValues {
         features_used,
+        feature_indices,
         leaves,
         leaf_rows,
         cost,

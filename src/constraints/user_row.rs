@@ -144,6 +144,32 @@ impl UserRow {
             .sum()
     }
 
+    /// The row as a bound on the distinct features a tree uses, `(weights, limit)`: the summed
+    /// weights of the features used at most `limit`, when the row names only the indicators
+    /// `used[j=..]` (`used(jN)` in files) of features below `n_features` and its sense makes
+    /// every weight non-negative (`<=` with coefficients at least 0, `>=` with coefficients at
+    /// most 0); `limit` holds the slack [`UserRow::holds`] gives with `tolerance`. `None`
+    /// otherwise.
+    pub fn over_features_used(&self, n_features: usize, tolerance: f64) -> Option<(Vec<f64>, f64)> {
+        let sign = match self.sense {
+            RowSense::Le => 1.0,
+            RowSense::Ge => -1.0,
+            RowSense::Eq => return None,
+        };
+        let mut weights = vec![0.0; n_features];
+        for (coefficient, name) in &self.terms {
+            let j = used_feature(name).filter(|&j| j < n_features)?;
+            weights[j] += sign * coefficient;
+        }
+        if weights.iter().any(|&w| w < 0.0) {
+            return None;
+        }
+        Some((
+            weights,
+            sign * self.rhs + tolerance * self.rhs.abs().max(1.0),
+        ))
+    }
+
     /// Whether `activity` meets the row within `tolerance` (relative to `max(1, |rhs|)`).
     pub fn holds(&self, activity: f64, tolerance: f64) -> bool {
         let slack = tolerance * self.rhs.abs().max(1.0);
@@ -153,6 +179,18 @@ impl UserRow {
             RowSense::Eq => (activity - self.rhs).abs() <= slack,
         }
     }
+}
+
+/// The feature whose indicator `name` is: `used[j=3]`, or `used(j3)` as files write it.
+pub fn used_feature(name: &str) -> Option<usize> {
+    let index = name
+        .strip_prefix("used[j=")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .or_else(|| {
+            name.strip_prefix("used(j")
+                .and_then(|rest| rest.strip_suffix(')'))
+        })?;
+    index.parse().ok()
 }
 
 #[cfg(test)]
@@ -192,6 +230,26 @@ mod tests {
         ] {
             let message = UserRow::parse(text).expect_err(text);
             assert!(message.contains(why), "{text}: {message}");
+        }
+    }
+
+    #[test]
+    fn rows_over_the_features_used_become_weights_and_a_limit() {
+        let row = UserRow::parse("used[j=2] + 2 used(j0) <= 1").expect("parses");
+        let (weights, limit) = row.over_features_used(3, 0.0).expect("over used");
+        assert_eq!((weights, limit), (vec![2.0, 0.0, 1.0], 1.0));
+        let ge = UserRow::parse("-used[j=1] - used[j=0] >= -1").expect("parses");
+        assert_eq!(ge.over_features_used(2, 0.0), Some((vec![1.0, 1.0], 1.0)));
+        for text in [
+            "used[j=1] - used[j=0] <= 0",
+            "used[j=1] >= 1",
+            "used[j=1] = 0",
+            "used[j=3] <= 0",
+            "used[j=1] + d[n=1] <= 1",
+            "usedx[j=1] <= 1",
+        ] {
+            let row = UserRow::parse(text).expect("parses");
+            assert_eq!(row.over_features_used(3, 0.0), None, "{text}");
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The exact search under constraints on the features a tree uses ([`FeatureRule`]): features
-//! it may not use at all, at most `K` distinct features, their summed cost within a budget.
+//! it may not use at all, at most `K` distinct features, their summed cost within a budget,
+//! and rows over the features used whose weights are not negative ([`FeatureRow`]; a MILP's
+//! user rows over its `used[j=..]` indicators).
 //!
 //! A tree that splits on none of a set of features is a tree over the others, so the search
 //! over the data without those columns is exact for it ([`KeptFeatures`]). Under a count or a
@@ -34,6 +36,29 @@ pub struct FeatureRule {
     pub costs: Vec<f64>,
     /// The summed cost of the distinct features used is at most this.
     pub budget: Option<f64>,
+    /// Rows over the distinct features used, each met by the tree.
+    pub rows: Vec<FeatureRow>,
+}
+
+/// A row over the features a tree uses: the summed weights of its distinct features at most
+/// `limit`. The weights are not negative, so a set the row allows allows each of its subsets,
+/// as a count and a budget do.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeatureRow {
+    /// The weight of each feature (0 beyond the list), each at least 0.
+    pub weights: Vec<f64>,
+    /// The largest summed weight allowed (tolerance included).
+    pub limit: f64,
+}
+
+impl FeatureRow {
+    fn admits(&self, set: &[usize]) -> bool {
+        let sum: f64 = set
+            .iter()
+            .map(|&j| self.weights.get(j).copied().unwrap_or(0.0))
+            .sum();
+        sum <= self.limit
+    }
 }
 
 impl FeatureRule {
@@ -45,26 +70,42 @@ impl FeatureRule {
         self.costs.get(j).copied().unwrap_or(0.0)
     }
 
-    /// Whether `count` features costing `cost` in all fit the count and the budget (the
-    /// budget with the tolerance the plain evaluation of side constraints gives it).
-    fn fits(&self, count: usize, cost: f64) -> bool {
-        self.max_features.is_none_or(|k| count <= k)
+    /// Whether the distinct features `set` fit the count, the budget (with the tolerance the
+    /// plain evaluation of side constraints gives it) and the rows.
+    fn fits(&self, set: &[usize]) -> bool {
+        let cost: f64 = set.iter().map(|&j| self.cost(j)).sum();
+        self.max_features.is_none_or(|k| set.len() <= k)
             && self
                 .budget
                 .is_none_or(|b| cost <= b + 1e-9 * b.abs().max(1.0))
+            && self.rows.iter().all(|row| row.admits(set))
     }
 
     /// Whether a tree's distinct features `used` meet the rule.
     fn admits(&self, used: &[usize]) -> bool {
-        used.iter().all(|&j| self.allowed(j))
-            && self.fits(used.len(), used.iter().map(|&j| self.cost(j)).sum())
+        used.iter().all(|&j| self.allowed(j)) && self.fits(used)
+    }
+
+    /// Whether the distinct features `tree` splits on meet the rule.
+    pub fn admits_tree(&self, tree: &Tree) -> bool {
+        self.admits(&features_used(tree))
+    }
+
+    /// Whether the rule limits the features beyond forbidding some.
+    fn binding(&self) -> bool {
+        self.max_features.is_some() || self.budget.is_some() || !self.rows.is_empty()
+    }
+
+    /// Whether some tree meets the rule: the single leaf, which uses no feature, does.
+    pub fn satisfiable(&self) -> bool {
+        self.fits(&[])
     }
 
     /// The inclusion-largest sets of allowed features within the count and the budget, over
     /// `n` features, in lexicographic order; an error past [`MAX_FEATURE_SETS`].
     pub fn feature_sets(&self, n: usize) -> Result<Vec<Vec<usize>>> {
         let candidates: Vec<usize> = (0..n)
-            .filter(|&j| self.allowed(j) && self.fits(1, self.cost(j)))
+            .filter(|&j| self.allowed(j) && self.fits(&[j]))
             .collect();
         let mut sets = Vec::new();
         let mut chosen = Vec::new();
@@ -86,29 +127,36 @@ impl FeatureRule {
             return Err(Error::parameter(
                 "--constraints",
                 format!(
-                    "max_features and budget allow more than {MAX_FEATURE_SETS} feature sets \
-                     here; the exact search searches each one (the MILP formulations take them)"
+                    "max_features, budget and rows over the features used allow more than \
+                     {MAX_FEATURE_SETS} feature sets here; the exact search searches each one \
+                     (the MILP formulations take them)"
                 ),
             ));
         }
-        let cost: f64 = chosen.iter().map(|&j| self.cost(j)).sum();
         let Some(&j) = candidates.get(i) else {
             // Largest: no candidate left out can join.
             let largest = candidates
                 .iter()
                 .filter(|j| !chosen.contains(j))
-                .all(|&j| !self.fits(chosen.len() + 1, cost + self.cost(j)));
+                .all(|&j| !self.fits_with(chosen, j));
             if largest {
                 sets.push(chosen.clone());
             }
             return Ok(());
         };
-        if self.fits(chosen.len() + 1, cost + self.cost(j)) {
+        if self.fits_with(chosen, j) {
             chosen.push(j);
             self.walk(candidates, i + 1, chosen, sets, visits)?;
             chosen.pop();
         }
         self.walk(candidates, i + 1, chosen, sets, visits)
+    }
+
+    /// Whether `chosen` with `j` fits the rule.
+    fn fits_with(&self, chosen: &[usize], j: usize) -> bool {
+        let mut set = chosen.to_vec();
+        set.push(j);
+        self.fits(&set)
     }
 }
 
@@ -160,9 +208,15 @@ pub fn solve_under(
     rule: &FeatureRule,
     options: &DpOptions,
 ) -> Result<RuledOutcome> {
+    if !rule.satisfiable() {
+        return Err(Error::parameter(
+            "--constraints",
+            "the rows over the features used exclude even the single leaf: no tree meets them",
+        ));
+    }
     let n = data.n_features();
     let forbidden: Vec<bool> = (0..n).map(|j| !rule.allowed(j)).collect();
-    let binding = rule.max_features.is_some() || rule.budget.is_some();
+    let binding = rule.binding();
     let free = solve_without(data, problem, &forbidden, options)?;
     if !binding || (free.is_optimal() && rule.admits(&features_used(&free.tree))) {
         return Ok(RuledOutcome {

@@ -82,7 +82,7 @@ use std::time::Instant;
 
 pub use crate::search_core::DEFAULT_MEMORY_LIMIT_MB;
 pub use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
-pub use feature_sets::{solve_under, FeatureRule, RuledOutcome, MAX_FEATURE_SETS};
+pub use feature_sets::{solve_under, FeatureRow, FeatureRule, RuledOutcome, MAX_FEATURE_SETS};
 pub use objective::objective_of;
 pub use options::{BoundSwitches, DpOptions};
 pub use outcome::{DpOutcome, DpStats};

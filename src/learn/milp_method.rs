@@ -20,8 +20,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::constraints::evaluate;
 use crate::constraints::kinds::{names, ConstraintTaker};
+use crate::constraints::ConstraintSpec;
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{self, DpOptions, DpOutcome, DpProblem, DpTermination, FeatureRule};
 use crate::error::{Error, Result};
@@ -31,7 +31,7 @@ use crate::learn::certificate::{
 };
 use crate::learn::counterpart::{counterpart, Counterpart};
 use crate::learn::milp::{self, MilpOptions};
-use crate::learn::search_constraints::SearchConstraints;
+use crate::learn::search_constraints::{SearchConstraints, UserRows};
 use crate::learn::search_rows::{DpBounds, SearchRowSource};
 use crate::learn::{LearnOptions, Outcome, ReplacedTree, WarmStartMode};
 use crate::solver::{SolveOptions, SolveReport, SolverKind, Termination};
@@ -173,52 +173,54 @@ pub fn run(
 /// above the training rows) the counterpart says why its optimum is not the model's.
 fn search_limits(
     c: &mut Counterpart,
-    spec: &crate::constraints::ConstraintSpec,
+    spec: &ConstraintSpec,
     train: &Dataset,
 ) -> Result<Option<SearchConstraints>> {
-    Ok(match SearchConstraints::of(spec, train)? {
-        Ok(found) if found.fair_refusal(c.search.depth).is_some() => {
-            c.not_applicable = found
-                .fair_refusal(c.search.depth)
-                .map(|why| format!("{why}, so the exact search has no optimum of this model"));
-            None
-        }
-        Ok(found)
-            if found
-                .min_leaf_rows
-                .is_some_and(|rows| rows > train.n_rows()) =>
-        {
-            // No tree meets it: the model is infeasible, and the search has no problem.
-            c.not_applicable = Some(format!(
-                "min_leaf_rows is above the {} training rows, so no tree meets it",
-                train.n_rows()
-            ));
-            None
-        }
-        Ok(found) => {
-            if found
-                .min_leaf_rows
-                .is_some_and(|rows| !train.copies_count_leaf_rows(rows))
+    Ok(
+        match SearchConstraints::of(spec, train, UserRows::OverFeaturesUsed)? {
+            Ok(found) if found.fair_refusal(c.search.depth).is_some() => {
+                c.not_applicable = found
+                    .fair_refusal(c.search.depth)
+                    .map(|why| format!("{why}, so the exact search has no optimum of this model"));
+                None
+            }
+            Ok(found)
+                if found
+                    .min_leaf_rows
+                    .is_some_and(|rows| rows > train.n_rows()) =>
             {
-                c.not_applicable.get_or_insert_with(|| {
-                    "min_leaf_rows counts rows, whatever their weights, and the exact search, \
+                // No tree meets it: the model is infeasible, and the search has no problem.
+                c.not_applicable = Some(format!(
+                    "min_leaf_rows is above the {} training rows, so no tree meets it",
+                    train.n_rows()
+                ));
+                None
+            }
+            Ok(found) => {
+                if found
+                    .min_leaf_rows
+                    .is_some_and(|rows| !train.copies_count_leaf_rows(rows))
+                {
+                    c.not_applicable.get_or_insert_with(|| {
+                        "min_leaf_rows counts rows, whatever their weights, and the exact search, \
                      which holds a row of weight w as w copies, cannot count rows, so its \
                      optimum is not this model's"
-                        .to_string()
-                });
+                            .to_string()
+                    });
+                }
+                Some(found)
             }
-            Some(found)
-        }
-        Err(kinds) => {
-            c.not_applicable = Some(format!(
-                "the exact search does not take {} (it takes {}), so its optimum is not this \
+            Err(kinds) => {
+                c.not_applicable = Some(format!(
+                    "the exact search does not take {} (it takes {}), so its optimum is not this \
                  model's",
-                names(&kinds),
-                names(&ConstraintTaker::Search.taken())
-            ));
-            None
-        }
-    })
+                    names(&kinds),
+                    names(&ConstraintTaker::Search.taken())
+                ));
+                None
+            }
+        },
+    )
 }
 
 /// When the certificate's search found a tree strictly better than the solver's (or the solver
@@ -226,29 +228,32 @@ fn search_limits(
 /// `milptree solve` saves and prints; experiments keep the solver's tree, whose figures they
 /// compare). Its objective is recomputed by plain code; the solver's tree is kept in
 /// [`Outcome::replaced`]. A contradiction keeps the solver's tree, which the command reports
-/// as a fault. `train` is the data `outcome` was learned on.
+/// as a fault. `train` is the data `outcome` was learned on, under the side constraints
+/// `constraints`: the tree is adopted only when it meets them (checked by plain code), and the
+/// report of the side constraints is then the new tree's.
 pub fn adopt_certificate_tree(
     formulation: &AnyFormulation,
     train: &Dataset,
+    constraints: Option<&ConstraintSpec>,
     outcome: &mut Outcome,
-) {
+) -> Result<()> {
     let Some(certificate) = outcome.certificate.as_ref() else {
-        return;
+        return Ok(());
     };
     let Some(counterpart) = counterpart(formulation, train, None) else {
-        return;
+        return Ok(());
     };
     if certificate.verdict == Verdict::Contradiction {
-        return;
+        return Ok(());
     }
     let Some(mut candidate) = certificate.dp_tree.clone() else {
-        return;
+        return Ok(());
     };
     let problem = counterpart.search.problem(train);
     let Some(objective) =
         dp::objective_of(&candidate, train, &problem).map(|o| counterpart.to_model(o))
     else {
-        return;
+        return Ok(());
     };
     let better = match (&outcome.tree, outcome.evaluated_objective) {
         (None, _) => true,
@@ -263,8 +268,21 @@ pub fn adopt_certificate_tree(
         (Some(_), None) => false,
     };
     if !better {
-        return;
+        return Ok(());
     }
+    let side_constraints = match constraints {
+        Some(spec) => match SearchConstraints::of(spec, train, UserRows::OverFeaturesUsed)? {
+            Ok(limits) => {
+                let (report, meets) = limits.report(&candidate);
+                if !meets {
+                    return Ok(());
+                }
+                report
+            }
+            Err(_) => return Ok(()),
+        },
+        None => serde_json::Value::Null,
+    };
     candidate.learned_by = Some(serde_json::json!({
         "method": formulation.name(),
         "parameters": formulation.parameters(),
@@ -287,6 +305,8 @@ pub fn adopt_certificate_tree(
         objective: previous,
     });
     outcome.evaluated_objective = Some(objective);
+    outcome.side_constraints = side_constraints;
+    Ok(())
 }
 
 /// The share of the time limit the rows of the exact search may take (`--dp-bounds`): the
@@ -474,7 +494,7 @@ fn choose_start(
     let described = describe(&found);
     // A greedy tree that breaks the side constraints is no start.
     let greedy_objective = dp::objective_of(&greedy, &counterpart.search_data(train), &problem)
-        .filter(|_| limits.is_none_or(|l| evaluate(&l.constraints, &greedy).broken.is_empty()));
+        .filter(|_| limits.is_none_or(|l| l.meets(&greedy)));
     let use_search = match (mode, greedy_objective) {
         (WarmStartMode::Best, Some(greedy_objective)) => found.objective < greedy_objective,
         _ => true,

@@ -245,8 +245,12 @@ fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
         train.refuse_missing("a model with side constraints")?;
     }
     if let (Some(spec), Method::Dp(_) | Method::Sparse(_)) = (&options.constraints, method) {
-        let limits = search_constraints::SearchConstraints::of(spec, train)?
-            .map_err(|refused| search_constraints::refusal(&refused))?;
+        let limits = search_constraints::SearchConstraints::of(
+            spec,
+            train,
+            search_constraints::UserRows::Refused,
+        )?
+        .map_err(|refused| search_constraints::refusal(&refused))?;
         return search_under(method, train, &limits, options);
     }
     missing::with_copies(

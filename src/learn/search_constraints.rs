@@ -6,16 +6,24 @@
 //! `min_leaf_rows` the leaf minimum (the larger of it and `--min-leaf`), fairness the search
 //! of [`crate::fair`] (alone or with forbidden features and the leaf minimum; depths 1 and 2,
 //! two groups, one bound: [`SearchConstraints::fair_refusal`] says why not otherwise). Any
-//! other kind is refused by name.
+//! other kind is refused by name. The user's rows, which only the MILPs take, are refused by
+//! the searches themselves; for a MILP's start and certificate ([`UserRows::OverFeaturesUsed`]),
+//! rows over the model's `used[j=..]` indicators alone whose weights are not negative bound
+//! the features a tree uses as a budget does, and join the [`FeatureRule`].
 
 use crate::constraints::fairness::Fairness;
 use crate::constraints::kinds::{self, ConstraintKind, ConstraintTaker};
+use crate::constraints::user_row::used_feature;
 use crate::constraints::{ConstraintSpec, SideConstraints};
 use crate::data::Dataset;
-use crate::dp::{self, DpOptions, DpOutcome, DpProblem, DpProgress, DpStats, FeatureRule};
+use crate::dp::{
+    self, DpOptions, DpOutcome, DpProblem, DpProgress, DpStats, FeatureRow, FeatureRule,
+};
 use crate::error::{Error, Result};
 use crate::fair::{self, FairProblem, MAX_FAIR_DEPTH};
+use crate::mip::FEASIBILITY_TOLERANCE;
 use crate::search_core::Termination;
+use crate::tree::Tree;
 
 /// A set of side constraints the searches take, checked against the training data, as limits
 /// of the search.
@@ -35,17 +43,37 @@ pub struct SearchConstraints {
     pub spec: ConstraintSpec,
 }
 
+/// What the user's rows are to a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserRows {
+    /// Refused, as every kind the searches do not take (`--solver dp`, `--solver sparse`).
+    Refused,
+    /// For a MILP's start and certificate: taken when each row bounds the features used
+    /// ([`UserRow::over_features_used`](crate::constraints::UserRow::over_features_used)) and
+    /// the model has the `used[j=..]` indicators (a count or a budget), refused otherwise.
+    OverFeaturesUsed,
+}
+
 impl SearchConstraints {
     /// What `spec` is to a search on `train`: `Ok(limits)` when the searches take every kind
-    /// it holds, `Err(kinds)` with the kinds they do not take otherwise. Constraints that do
-    /// not fit the data are an error.
+    /// it holds (the user's rows as `rows` says), `Err(kinds)` with the kinds they do not take
+    /// otherwise. Constraints that do not fit the data are an error.
     pub fn of(
         spec: &ConstraintSpec,
         train: &Dataset,
+        rows: UserRows,
     ) -> Result<std::result::Result<SearchConstraints, Vec<ConstraintKind>>> {
         let constraints = spec.resolve(train)?;
         let kinds = kinds::present(&constraints);
-        let refused = ConstraintTaker::Search.refused(&kinds);
+        let feature_rows = match rows {
+            UserRows::Refused => None,
+            UserRows::OverFeaturesUsed => rows_over_features_used(&constraints),
+        };
+        let refused: Vec<ConstraintKind> = ConstraintTaker::Search
+            .refused(&kinds)
+            .into_iter()
+            .filter(|&k| !(k == ConstraintKind::Rows && feature_rows.is_some()))
+            .collect();
         if !refused.is_empty() {
             return Ok(Err(refused));
         }
@@ -58,6 +86,7 @@ impl SearchConstraints {
             forbidden,
             depths: _,
             max_leaves,
+            // Taken above as `feature_rows` or refused.
             rows: _,
             fairness: _,
             min_leaf_rows,
@@ -68,6 +97,7 @@ impl SearchConstraints {
             max_features: *max_features,
             costs: costs.clone(),
             budget: *budget,
+            rows: feature_rows.unwrap_or_default(),
         };
         Ok(Ok(SearchConstraints {
             rule,
@@ -77,6 +107,37 @@ impl SearchConstraints {
             constraints,
             spec: spec.clone(),
         }))
+    }
+
+    /// Whether `tree` meets the constraints: those plain code evaluates, and the user's rows
+    /// the search takes (over the features used).
+    pub fn meets(&self, tree: &Tree) -> bool {
+        self.report(tree).1
+    }
+
+    /// The side constraints' report of `tree` (see [`crate::constraints::report`]), with each
+    /// user row the search takes at its value on the features the tree uses, and whether the
+    /// tree meets them all.
+    pub fn report(&self, tree: &Tree) -> (serde_json::Value, bool) {
+        let (mut report, mut ok) = crate::constraints::report(&self.constraints, tree);
+        if self.rule.rows.is_empty() {
+            return (report, ok);
+        }
+        let used = crate::constraints::evaluate(&self.constraints, tree).feature_indices;
+        let value = |name: &str| used_feature(name).map(|j| f64::from(u8::from(used.contains(&j))));
+        let rows: Vec<serde_json::Value> = self
+            .constraints
+            .rows
+            .iter()
+            .map(|row| {
+                let activity = row.activity(value).unwrap_or(f64::NAN);
+                let holds = row.holds(activity, FEASIBILITY_TOLERANCE);
+                ok &= holds;
+                serde_json::json!({ "row": row.text, "activity": activity, "holds": holds })
+            })
+            .collect();
+        report["rows"] = rows.into();
+        (report, ok)
     }
 
     /// Whether the set holds forbidden features alone (all a search over the front of a
@@ -105,6 +166,30 @@ impl SearchConstraints {
             problem.min_leaf = problem.min_leaf.max(rows);
         }
     }
+}
+
+/// The user's rows of `constraints` as rows over the features used, when every row is one and
+/// the model has the `used[j=..]` indicators they name (a count or a budget) and some tree
+/// meets them; `None` otherwise (and without rows).
+fn rows_over_features_used(constraints: &SideConstraints) -> Option<Vec<FeatureRow>> {
+    let indicators = constraints.max_features.is_some() || constraints.budget.is_some();
+    if constraints.rows.is_empty() || !indicators {
+        return None;
+    }
+    let n = constraints.feature_names.len();
+    let rows = constraints
+        .rows
+        .iter()
+        .map(|row| {
+            row.over_features_used(n, FEASIBILITY_TOLERANCE)
+                .map(|(weights, limit)| FeatureRow { weights, limit })
+        })
+        .collect::<Option<Vec<FeatureRow>>>()?;
+    let rule = FeatureRule {
+        rows: rows.clone(),
+        ..FeatureRule::default()
+    };
+    rule.satisfiable().then_some(rows)
 }
 
 impl SearchConstraints {

@@ -392,12 +392,13 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
 #[test]
 fn best_falls_back_on_the_greedy_tree_when_the_searchs_breaks_a_user_row() {
     // On breast_cancer at depth 2 the search's tree splits on worst_perimeter (22) and
-    // worst_area (23); CART's on neither pair.
+    // worst_area (23), and not on mean_radius (0); CART's on neither pair. With a negative
+    // weight the row is not a limit on the features used, which the search would take.
     let (_dir, constraints) =
         // `max_features` at the count of features gives the model its `used` columns.
         crate::common::temp_file(
             "rows.toml",
-            "max_features = 30\nrows = [\"used[j=22] + used[j=23] <= 1\"]\n",
+            "max_features = 30\nrows = [\"used[j=22] + used[j=23] - used[j=0] <= 1\"]\n",
         );
     let data = dataset("breast_cancer");
     let report = milptree_json(&[

@@ -68,4 +68,5 @@ mod threads;
 mod totality;
 mod tree_files;
 mod tune;
+mod user_rows_search;
 mod weighted_milp;
