@@ -191,7 +191,11 @@ fn write_tree_files(
             "solver": "dp",
             "depth": request.depth,
             "fairness": request.kind,
-            "constraints": front.constraints.to_json(),
+            "group_column": request.spec.group_column,
+            "allow_group_as_feature": request.spec.allow_group_as_feature,
+            "positive_class": sets.train.classes()[fairness_positive(front)],
+            "forbidden": front.forbidden_names(),
+            "min_leaf_rows": request.spec.min_leaf_rows,
             "point": {
                 "errors": point.train.errors,
                 "gap": point.train.gap,
@@ -213,6 +217,15 @@ fn write_tree_files(
         *slot = Some(path.display().to_string());
     }
     Ok(tree_files)
+}
+
+/// The index of the positive class of `front`'s rates.
+fn fairness_positive(front: &FairFront) -> usize {
+    front
+        .constraints
+        .fairness
+        .as_ref()
+        .map_or(1, |f| f.positive)
 }
 
 /// `score` in words: errors, accuracy and the groups' rates.

@@ -95,6 +95,18 @@ pub struct FairFront {
     pub seconds: f64,
 }
 
+impl FairFront {
+    /// The features no tree of the front splits on, by name (the group column's among them
+    /// unless allowed).
+    pub fn forbidden_names(&self) -> Vec<String> {
+        let names = &self.constraints.feature_names;
+        (0..names.len())
+            .filter(|&j| self.constraints.forbidden[j])
+            .map(|j| names[j].clone())
+            .collect()
+    }
+}
+
 /// `request.spec` with the one bound the search needs (1, which every tree meets).
 fn spec_with_bound(request: &FairFrontRequest) -> ConstraintSpec {
     let mut spec = request.spec.clone();
@@ -257,7 +269,6 @@ impl FairFrontDocument {
                 tree_file: tree_files.get(i).cloned().flatten(),
             })
             .collect();
-        let names = &front.constraints.feature_names;
         Ok(FairFrontDocument {
             command: "pareto".to_string(),
             front: "fairness".to_string(),
@@ -269,10 +280,7 @@ impl FairFrontDocument {
             positive_class: fairness.positive_class.clone(),
             depth: request.depth,
             thresholds: request.thresholds,
-            forbidden: (0..names.len())
-                .filter(|&j| front.constraints.forbidden[j])
-                .map(|j| names[j].clone())
-                .collect(),
+            forbidden: front.forbidden_names(),
             min_leaf_rows: request.spec.min_leaf_rows,
             data,
             rows: (0..sets.train.n_rows()).map(|i| sets.train.weight(i)).sum(),

@@ -193,6 +193,53 @@ fn the_parity_front_is_the_oracle_s() {
         longest >= 3,
         "every front is short: {longest} points at most"
     );
+    // The same front on two threads.
+    check(
+        &grouped_dataset(21, 11, 2),
+        false,
+        PARITY,
+        &["--threads", "2"],
+    );
+}
+
+/// Without `--out-dir` the CSV is on stdout, one line per point of the JSON report, and the
+/// summary on stderr names the front's ends.
+#[test]
+fn without_a_directory_the_csv_is_on_stdout() {
+    let (_dir, path) = temp_file("grouped.csv", &to_csv(&grouped_dataset(1, 11, 2)));
+    let base = [
+        "pareto",
+        path_str(&path),
+        "--depth",
+        "2",
+        "--group-column",
+        "x2",
+    ];
+    let csv = milptree(&base);
+    assert!(csv.status.success(), "{}", stderr(&csv));
+    let json = milptree(&[&base[..], &["--json", "--quiet"]].concat());
+    assert!(json.status.success(), "{}", stderr(&json));
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("the JSON report");
+    let points = report["points"].as_array().expect("points");
+    let text = crate::common::stdout(&csv);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("errors,accuracy,gap,"), "{text}");
+    assert_eq!(lines.len(), points.len() + 1, "{text}");
+    for (line, point) in lines[1..].iter().zip(points) {
+        let errors: f64 = line
+            .split(',')
+            .next()
+            .expect("errors")
+            .parse()
+            .expect("a number");
+        assert_eq!(Some(errors), point["errors"].as_f64(), "{line}");
+    }
+    let summary = stderr(&csv);
+    assert!(
+        summary.contains(&format!("{} points, complete", points.len())),
+        "{summary}"
+    );
+    assert!(summary.contains("fewest errors: "), "{summary}");
 }
 
 #[test]
