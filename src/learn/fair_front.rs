@@ -139,7 +139,6 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
         .fairness
         .clone()
         .ok_or_else(|| Error::Internal("a front of fairness without a group column".into()))?;
-    fair::bounded(&fairness)?;
     let problem = FairProblem {
         depth: request.depth,
         thresholds: request.thresholds,
