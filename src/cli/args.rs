@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::cli::constraint_args::FairSearchArgs;
 use crate::cli::data_args::DataArgs;
 use crate::cli::model_args::{
     parse_dp_bounds, parse_formulation, CertifyArgs, MipSolverArgs, ModelArgs, SearchModelArgs,
@@ -298,6 +299,29 @@ pub struct ParetoArgs {
     /// No progress line and no summary.
     #[arg(long)]
     pub quiet: bool,
+    /// With --group-column: the gap of the front, parity (the groups' rates of positive
+    /// predictions, the default) or opportunity (their rates on the rows of the positive
+    /// class).
+    #[arg(long, value_enum, value_name = "KIND", help_heading = FAIR_FRONT_HEADING)]
+    pub fairness: Option<FairnessArg>,
+    /// With --group-column: the front of training errors against the gap between the two
+    /// groups (the exact search, depths 1 and 2) instead of false positives against false
+    /// negatives. Forbidden features and the leaf minimum hold on every tree of that front.
+    #[command(flatten, next_help_heading = FAIR_FRONT_HEADING)]
+    pub fair: FairSearchArgs,
+}
+
+/// The heading of the options of `pareto`'s front of fairness in its help.
+const FAIR_FRONT_HEADING: &str =
+    "Front of errors against the gap between groups (with --group-column; depths 1 and 2)";
+
+/// The gap of `pareto`'s front of fairness.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FairnessArg {
+    /// Statistical parity.
+    Parity,
+    /// Equal opportunity.
+    Opportunity,
 }
 
 fn parse_solver_choice(text: &str) -> Result<SolverChoice, String> {

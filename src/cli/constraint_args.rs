@@ -1,7 +1,8 @@
 //! The side-constraint options of `solve` and `export-lp` ([`ConstraintArgs`]): a TOML file of
 //! constraints and the flags for the common ones, merged into one
-//! [`ConstraintSpec`] (the flags add to the file); and the line `solve` prints of their values
-//! ([`text_line`]).
+//! [`ConstraintSpec`] (the flags add to the file); those `pareto`'s front of fairness takes
+//! too ([`FairSearchArgs`]: the group column, forbidden features, the leaf minimum); and the
+//! line `solve` prints of their values ([`text_line`]).
 
 use std::path::PathBuf;
 
@@ -13,9 +14,68 @@ use crate::error::Result;
 /// The clap group id of the side-constraint options.
 pub const CONSTRAINT_OPTIONS: &str = "constraint-options";
 
+/// The ids of [`ConstraintArgs`]' options, its flattened [`FairSearchArgs`] included (clap
+/// leaves the group of a struct that flattens another empty, so they are listed here; a unit
+/// test checks the list).
+const CONSTRAINT_OPTION_IDS: [&str; 10] = [
+    "constraints",
+    "max_features",
+    "max_leaves",
+    "max_parity_gap",
+    "max_opportunity_gap",
+    "max_leaf_rows",
+    "group_column",
+    "allow_group_as_feature",
+    "forbid_feature",
+    "min_leaf_rows",
+];
+
+/// The group column of the fairness bounds, forbidden features and the leaf minimum: side
+/// constraints of `solve` and `export-lp`, and what `pareto`'s front of fairness takes.
+#[derive(Debug, Clone, Default, Args)]
+#[group(id = "fair-search-options", multiple = true)]
+pub struct FairSearchArgs {
+    /// The column whose values are the groups of the fairness bounds (two or more; two for the
+    /// exact search and `pareto`); not a feature unless --allow-group-as-feature.
+    #[arg(long, value_name = "NAME")]
+    pub group_column: Option<String>,
+    /// Let the tree split on the group column.
+    #[arg(long)]
+    pub allow_group_as_feature: bool,
+    /// A feature no node may split on (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub forbid_feature: Vec<String>,
+    /// Every leaf some training row reaches has at least N training rows (counted unweighted;
+    /// a leaf no row reaches is not bounded).
+    #[arg(long, value_name = "N")]
+    pub min_leaf_rows: Option<usize>,
+}
+
+impl FairSearchArgs {
+    /// Adds the options given to `spec`.
+    pub fn add_to(&self, spec: &mut ConstraintSpec) {
+        if self.min_leaf_rows.is_some() {
+            spec.min_leaf_rows = self.min_leaf_rows;
+        }
+        spec.forbidden.extend(self.forbid_feature.iter().cloned());
+        if self.group_column.is_some() {
+            spec.group_column.clone_from(&self.group_column);
+        }
+        spec.allow_group_as_feature |= self.allow_group_as_feature;
+    }
+
+    /// Whether any option was given.
+    pub fn given(&self) -> bool {
+        self.group_column.is_some()
+            || self.allow_group_as_feature
+            || !self.forbid_feature.is_empty()
+            || self.min_leaf_rows.is_some()
+    }
+}
+
 /// Side constraints on the tree (MILP formulations oct, binoct, flowoct).
-#[derive(Debug, Clone, Args)]
-#[group(id = "constraint-options", multiple = true)]
+#[derive(Debug, Clone, Default, Args)]
+#[group(id = "constraint-options", multiple = true, args = CONSTRAINT_OPTION_IDS)]
 pub struct ConstraintArgs {
     /// [oct, binoct, flowoct] A TOML file of side constraints: max_features, forbidden,
     /// feature_costs with budget, depths (features allowed only at the listed depths, root 0),
@@ -25,20 +85,10 @@ pub struct ConstraintArgs {
     /// [oct, binoct, flowoct] At most K distinct features in the tree.
     #[arg(long, value_name = "K")]
     pub max_features: Option<usize>,
-    /// [oct, binoct, flowoct] A feature no node may split on (repeatable).
-    #[arg(long, value_name = "NAME")]
-    pub forbid_feature: Vec<String>,
     /// [oct, binoct, flowoct] At most L leaves in the tree (one more than its splits; a leaf
     /// no training row reaches counts).
     #[arg(long, value_name = "L")]
     pub max_leaves: Option<usize>,
-    /// [oct, binoct, flowoct] The column whose values are the groups of the fairness bounds
-    /// (two or more; not a feature unless --allow-group-as-feature).
-    #[arg(long, value_name = "NAME")]
-    pub group_column: Option<String>,
-    /// [oct, binoct, flowoct] Let the tree split on the group column.
-    #[arg(long)]
-    pub allow_group_as_feature: bool,
     /// [oct, binoct, flowoct] Statistical parity: any two groups' rates of positive
     /// predictions differ by at most DELTA on the training rows (two classes; the positive one
     /// is the second, or positive_class in the constraints file).
@@ -48,13 +98,11 @@ pub struct ConstraintArgs {
     /// on their rows of the positive class differ by at most DELTA.
     #[arg(long, value_name = "DELTA")]
     pub max_opportunity_gap: Option<f64>,
-    /// [oct, binoct, flowoct] Every leaf some training row reaches has at least N training
-    /// rows (counted unweighted; a leaf no row reaches is not bounded).
-    #[arg(long, value_name = "N")]
-    pub min_leaf_rows: Option<usize>,
     /// [oct, binoct, flowoct] Every leaf has at most N training rows (counted unweighted).
     #[arg(long, value_name = "N")]
     pub max_leaf_rows: Option<usize>,
+    #[command(flatten)]
+    pub fair: FairSearchArgs,
 }
 
 impl ConstraintArgs {
@@ -70,17 +118,10 @@ impl ConstraintArgs {
         if self.max_leaves.is_some() {
             spec.max_leaves = self.max_leaves;
         }
-        if self.min_leaf_rows.is_some() {
-            spec.min_leaf_rows = self.min_leaf_rows;
-        }
         if self.max_leaf_rows.is_some() {
             spec.max_leaf_rows = self.max_leaf_rows;
         }
-        spec.forbidden.extend(self.forbid_feature.iter().cloned());
-        if self.group_column.is_some() {
-            spec.group_column.clone_from(&self.group_column);
-        }
-        spec.allow_group_as_feature |= self.allow_group_as_feature;
+        self.fair.add_to(&mut spec);
         if self.max_parity_gap.is_some() {
             spec.max_parity_gap = self.max_parity_gap;
         }
@@ -152,4 +193,30 @@ pub fn text_line(report: &serde_json::Value) -> Option<String> {
         ));
     }
     Some(format!("side constraints: {}", parts.join("; ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{Args, Command};
+
+    use super::*;
+
+    /// The group of the constraint options lists every option of [`ConstraintArgs`], those of
+    /// the flattened [`FairSearchArgs`] included.
+    #[test]
+    fn the_group_lists_every_constraint_option() {
+        let command = ConstraintArgs::augment_args(Command::new("solve"));
+        let mut ids: Vec<String> = command
+            .get_arguments()
+            .map(|a| a.get_id().to_string())
+            .collect();
+        ids.sort();
+        let group = command
+            .get_groups()
+            .find(|g| g.get_id() == CONSTRAINT_OPTIONS)
+            .expect("the group");
+        let mut listed: Vec<String> = group.get_args().map(|a| a.to_string()).collect();
+        listed.sort();
+        assert_eq!(listed, ids);
+    }
 }

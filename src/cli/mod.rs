@@ -19,6 +19,7 @@ mod model_args;
 mod output;
 pub(crate) mod pages;
 mod pareto;
+mod pareto_fair;
 mod path;
 mod predict;
 mod show;

@@ -25,10 +25,13 @@ use crate::learn::front_document::{FrontDocument, FrontRunInfo};
 use crate::learn::search_line::SearchLine;
 use crate::pareto::{binary_data, Metric, ParetoProblem};
 use crate::solver::Progress;
-use crate::tree::Provenance;
+use crate::tree::{Provenance, TrainingRows};
 
 pub fn run(args: ParetoArgs) -> Result<()> {
     let started = std::time::Instant::now();
+    if args.fair.given() || args.fairness.is_some() {
+        return super::pareto_fair::run(&args);
+    }
     let (method, problem) = settings(&args)?;
     let original = args.data.load()?;
     // The front counts false positives and false negatives in rows: a row of whole-number
@@ -171,22 +174,13 @@ fn write_tree_files(
         if let Some(rule) = rule {
             learned_by["relabel"] = rule.clone();
         }
-        tree.provenance = Some(Provenance {
-            method: "pareto".to_string(),
-            parameters: learned_by.clone(),
-            solver: solver_name.to_string(),
-            termination: termination.clone(),
-            tree_source: None,
-            objective: None,
-            bound: None,
-            gap: None,
-            seconds: Some(result.outcome.seconds),
-            time_limit: args.time_limit,
-            milptree_version: Provenance::this_version(),
-            training: training.clone(),
-            certificate: None,
-            side_constraints: None,
-        });
+        tree.provenance = Some(provenance(
+            args,
+            &learned_by,
+            (solver_name, &termination),
+            result.outcome.seconds,
+            &training,
+        ));
         tree.learned_by = Some(learned_by);
         let path = dir.join(format!(
             "fp{}-fn{}.json",
@@ -196,6 +190,33 @@ fn write_tree_files(
         *slot = Some(path.display().to_string());
     }
     Ok(tree_files)
+}
+
+/// The provenance of a tree of a front: `learned_by` its parameters, found by `solver` (which
+/// ended with `termination`) in `seconds`, on the `training` rows.
+pub(super) fn provenance(
+    args: &ParetoArgs,
+    learned_by: &serde_json::Value,
+    (solver, termination): (&str, &str),
+    seconds: f64,
+    training: &TrainingRows,
+) -> Provenance {
+    Provenance {
+        method: "pareto".to_string(),
+        parameters: learned_by.clone(),
+        solver: solver.to_string(),
+        termination: termination.to_string(),
+        tree_source: None,
+        objective: None,
+        bound: None,
+        gap: None,
+        seconds: Some(seconds),
+        time_limit: args.time_limit,
+        milptree_version: Provenance::this_version(),
+        training: training.clone(),
+        certificate: None,
+        side_constraints: None,
+    }
 }
 
 /// Writes the front's page to `--html` and into `--out-dir`; the paths written.
@@ -322,7 +343,7 @@ fn settings(args: &ParetoArgs) -> Result<(FrontMethod, ParetoProblem)> {
     Ok((method, problem))
 }
 
-fn create_dir(dir: &Path) -> Result<()> {
+pub(super) fn create_dir(dir: &Path) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|source| Error::Output {
         path: dir.display().to_string(),
         source,

@@ -216,18 +216,7 @@ impl TuneArgs {
                 univariate: false,
                 no_refine: false,
             },
-            constraints: crate::cli::constraint_args::ConstraintArgs {
-                constraints: None,
-                max_features: None,
-                forbid_feature: Vec::new(),
-                max_leaves: None,
-                group_column: None,
-                allow_group_as_feature: false,
-                max_parity_gap: None,
-                max_opportunity_gap: None,
-                min_leaf_rows: None,
-                max_leaf_rows: None,
-            },
+            constraints: crate::cli::constraint_args::ConstraintArgs::default(),
         };
         Ok((model, searches))
     }

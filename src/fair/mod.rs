@@ -75,7 +75,19 @@ pub struct FairOutcome {
 /// The bound the fair search keeps: the one kind of gap bounded by `fairness`, between its
 /// two groups. Anything else is refused by name.
 pub fn bounded(fairness: &Fairness) -> Result<(FairnessKind, f64)> {
-    let bounds = fairness.bounds();
+    two_groups(fairness)?;
+    match fairness.bounds().as_slice() {
+        [one] => Ok(*one),
+        _ => Err(Error::parameter(
+            "--max-opportunity-gap",
+            "the exact search keeps one bound at a time (max_parity_gap or \
+             max_opportunity_gap); the MILP formulations take both",
+        )),
+    }
+}
+
+/// Refuses a group column of other than two groups by name.
+fn two_groups(fairness: &Fairness) -> Result<()> {
     if fairness.groups.len() != 2 {
         return Err(Error::parameter(
             "--group-column",
@@ -88,14 +100,7 @@ pub fn bounded(fairness: &Fairness) -> Result<(FairnessKind, f64)> {
             ),
         ));
     }
-    match bounds.as_slice() {
-        [one] => Ok(*one),
-        _ => Err(Error::parameter(
-            "--max-opportunity-gap",
-            "the exact search keeps one bound at a time (max_parity_gap or \
-             max_opportunity_gap); the MILP formulations take both",
-        )),
-    }
+    Ok(())
 }
 
 /// A tree over bins whose nodes are the menus' choices.
@@ -202,6 +207,7 @@ fn prepare(
         ));
     }
     crate::search_core::check_threads(threads)?;
+    two_groups(fairness)?;
     data.refuse_missing("the exact search under fairness")?;
     let weights = whole_weights(data)?;
     let sizes: Vec<i64> = (0..2)
@@ -366,7 +372,7 @@ pub struct FairPoint {
 /// (by increasing gap), by the epsilon-constraint method on the integer difference: the
 /// cheapest tree of any gap, then the cheapest whose `|D|` is below the last point's, until
 /// a tree of gap 0 (a single leaf always is one). A point whose cost equals the next one's is
-/// dominated and left out.
+/// dominated and left out. A group column of other than two groups is refused by name.
 pub fn front(
     data: &Dataset,
     fairness: &Fairness,

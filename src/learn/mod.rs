@@ -28,6 +28,7 @@ pub mod counterpart;
 pub mod document;
 pub mod dp_search;
 pub mod epsilon;
+pub mod fair_front;
 pub mod front;
 pub mod front_document;
 pub mod milp;

@@ -243,7 +243,7 @@ fn a_milp_under_fairness_starts_from_the_search_and_is_certified() {
 
 #[test]
 fn forbidden_features_and_a_leaf_minimum_hold_beside_the_bound() {
-    use crate::oracle::{optimum_over_predictions, OracleTree};
+    use crate::oracle::{leaf_sizes, optimum_over_predictions, OracleTree};
     let mut binds = false;
     for seed in [31, 32, 33] {
         let data = grouped_dataset(seed, 12, 2);
@@ -255,16 +255,8 @@ fn forbidden_features_and_a_leaf_minimum_hold_beside_the_bound() {
             };
             // Splits on `x0` alone, every leaf that receives rows receiving three or more.
             let keep = |tree: &OracleTree, predicted: &[usize], bounded: bool| {
-                let mut rows_of = std::collections::BTreeMap::<usize, usize>::new();
-                for row in data.rows() {
-                    let mut node = 1;
-                    while let Some(&(_, j, t)) = tree.iter().find(|s| s.0 == node) {
-                        node = if row[j] <= t { 2 * node } else { 2 * node + 1 };
-                    }
-                    *rows_of.entry(node).or_default() += 1;
-                }
                 tree.iter().all(|&(_, j, _)| j == 0)
-                    && rows_of.values().all(|&n| n >= 3)
+                    && leaf_sizes(&data, tree).values().all(|&n| n >= 3)
                     && (!bounded || gap(&data, predicted, false) <= 0.1 + 1e-9)
             };
             let want =

@@ -43,6 +43,7 @@ mod oct_cuts;
 mod olct;
 mod oracle;
 mod pareto_exact;
+mod pareto_fairness;
 mod pareto_milp;
 mod pareto_oracle;
 mod probability;

@@ -411,6 +411,23 @@ pub fn optimum_over_predictions(
     depth: usize,
     keep: &dyn Fn(&OracleTree, &[usize]) -> bool,
 ) -> Option<f64> {
+    let mut best: Option<f64> = None;
+    each_prediction(data, depth, &mut |tree, predicted, errors| {
+        if keep(tree, predicted) && best.is_none_or(|b| errors < b) {
+            best = Some(errors);
+        }
+    });
+    best
+}
+
+/// Calls `visit` with every tree of depth <= `depth` (1 or 2) and every labelling of its leaves
+/// (a leaf may predict any class): its splits, each training row's predicted class and the
+/// weighted training errors.
+pub fn each_prediction(
+    data: &Dataset,
+    depth: usize,
+    visit: &mut dyn FnMut(&OracleTree, &[usize], f64),
+) {
     assert!(
         (1..=2).contains(&depth),
         "the oracle over predictions enumerates depths 1 and 2"
@@ -421,7 +438,6 @@ pub fn optimum_over_predictions(
         .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
         .collect();
     let k = data.n_classes();
-    let mut best: Option<f64> = None;
     for tree in every_tree(1, depth, &splits) {
         let leaf_of: Vec<usize> = data
             .rows()
@@ -443,17 +459,24 @@ pub fn optimum_over_predictions(
                 (labelling / k.pow(position as u32)) % k
             };
             let predicted: Vec<usize> = leaf_of.iter().map(|&leaf| class_of(leaf)).collect();
-            if !keep(&tree, &predicted) {
-                continue;
-            }
             let errors: f64 = (0..data.n_rows())
                 .filter(|&i| predicted[i] != data.labels()[i])
                 .map(|i| data.weight(i))
                 .sum();
-            if best.is_none_or(|b| errors < b) {
-                best = Some(errors);
-            }
+            visit(&tree, &predicted, errors);
         }
     }
-    best
+}
+
+/// The training rows of each leaf of `tree` some row reaches, by leaf id.
+pub fn leaf_sizes(data: &Dataset, tree: &OracleTree) -> std::collections::BTreeMap<usize, usize> {
+    let mut rows_of = std::collections::BTreeMap::new();
+    for row in data.rows() {
+        let mut node = 1;
+        while let Some(&(_, j, t)) = tree.iter().find(|s| s.0 == node) {
+            node = if row[j] <= t { 2 * node } else { 2 * node + 1 };
+        }
+        *rows_of.entry(node).or_default() += 1;
+    }
+    rows_of
 }

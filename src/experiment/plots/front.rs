@@ -165,8 +165,9 @@ impl FrontFigure {
     }
 }
 
-/// The staircase through `points` (sorted by the first coordinate): right, then down.
-fn staircase(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+/// The staircase through `points` (sorted by the first coordinate): along the first axis to
+/// each point, then along the second.
+pub(crate) fn staircase(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
     let mut path = Vec::with_capacity(2 * points.len());
     for (i, &(x, y)) in points.iter().enumerate() {
         if i > 0 {

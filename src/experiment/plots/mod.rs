@@ -1,10 +1,13 @@
 //! The figures of an experiment, written to `<out>/plots/` as SVG and PNG (see each module):
 //! incumbent and bound over time ([`trajectories`]), performance profiles of time to
 //! optimality ([`profiles`]), and accuracy of greedy vs optimal trees ([`accuracy`]); and the
-//! figure of a front of false positives and false negatives ([`front`], `milptree pareto`).
+//! figure of a front of false positives and false negatives ([`front`], `milptree pareto`) and
+//! of training accuracy against the gap between groups ([`fair_front`], `pareto
+//! --group-column`).
 
 pub mod accuracy;
 pub mod canvas;
+pub mod fair_front;
 pub mod font;
 pub mod front;
 pub mod profiles;
