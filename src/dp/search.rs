@@ -76,8 +76,9 @@ impl<'a> Search<'a> {
         cache_bytes: usize,
         deadline: Deadline,
     ) -> Search<'a> {
-        // Under a leaf minimum, the problem without it has half the cache.
-        let relaxes = cost.min_leaf > 1;
+        // Under a leaf minimum, the problem without it has half the cache (not under a cap on
+        // the rows of a leaf, whose search keeps only the bounds that need no neighbour).
+        let relaxes = cost.min_leaf > 1 && !cost.caps_leaves();
         let cache_bytes = if relaxes {
             cache_bytes / 2
         } else {
@@ -94,6 +95,9 @@ impl<'a> Search<'a> {
 
     /// A search that shares `cache` with others (the other threads of one search; under a
     /// leaf minimum, they also share the cache without it: [`Search::share_relaxation`]).
+    /// Under a cap on the rows of a leaf, the bounds between neighbouring row sets (similarity,
+    /// split intervals) are off: a row set's optimum is no longer within the weight of the rows
+    /// apart of its neighbour's (a leaf that gains rows can break the cap).
     pub fn sharing(
         data: &'a Binned,
         cost: CostModel,
@@ -102,6 +106,15 @@ impl<'a> Search<'a> {
         deadline: Deadline,
     ) -> Search<'a> {
         let k = data.n_classes;
+        let switches = if cost.caps_leaves() {
+            BoundSwitches {
+                similarity: false,
+                intervals: false,
+                ..switches
+            }
+        } else {
+            switches
+        };
         Search {
             data,
             switches,
@@ -221,7 +234,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let outcome = if depth == 2 {
+        // The depth-two search bounds positions by their neighbours: not under a cap.
+        let outcome = if depth == 2 && !self.cost.caps_leaves() {
             self.solve_depth_two(view, budget, leaf_cost, ub, lb)
         } else {
             self.solve_general(view, depth, budget, leaf_cost, ub, lb)
