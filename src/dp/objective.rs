@@ -31,12 +31,9 @@ pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<
             errors += problem.class_weights.get(label)? * data.weight(i);
         }
     }
-    if rows_in_leaf
-        .iter()
-        .any(|&rows| {
-            (rows > 0 && rows < problem.min_leaf) || problem.max_leaf.is_some_and(|m| rows > m)
-        })
-    {
+    if rows_in_leaf.iter().any(|&rows| {
+        (rows > 0 && rows < problem.min_leaf) || problem.max_leaf.is_some_and(|m| rows > m)
+    }) {
         return None;
     }
     Some(errors + problem.split_cost * splits as f64)

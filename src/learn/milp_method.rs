@@ -704,10 +704,7 @@ fn certificate_without_tree(outcome: &Outcome, error: &Error) -> Certificate {
     let proven = matches!(error, Error::Infeasible(_));
     let milp_tree = outcome.tree.is_some() && outcome.evaluated_objective.is_some();
     let (verdict, message) = match (proven, milp_tree) {
-        (true, false) => (
-            Verdict::Agrees,
-            format!("neither found a tree: {error}"),
-        ),
+        (true, false) => (Verdict::Agrees, format!("neither found a tree: {error}")),
         (true, true) => (
             Verdict::Contradiction,
             format!("the solver returned a tree, but {error}"),

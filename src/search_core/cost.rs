@@ -135,23 +135,24 @@ impl CostModel {
         let mut best = 0;
         let mut best_weight = f64::NEG_INFINITY;
         let mut total = 0.0;
-        let mut rows = 0u64;
         for (k, (&c, &w)) in counts.iter().zip(&self.weights).enumerate() {
             let weight = f64::from(c) * w;
             total += weight;
-            rows += u64::from(c);
             if weight > best_weight {
                 best_weight = weight;
                 best = k;
             }
         }
-        if rows > u64::from(self.max_leaf) {
+        if self.caps_leaves()
+            && counts.iter().map(|&c| u64::from(c)).sum::<u64>() > u64::from(self.max_leaf)
+        {
             return (f64::INFINITY, best);
         }
         ((total - best_weight).max(0.0), best)
     }
 
     /// Whether a leaf holds at most a number of rows ([`CostModel::max_leaf`]).
+    #[inline]
     pub fn caps_leaves(&self) -> bool {
         self.max_leaf < u32::MAX
     }

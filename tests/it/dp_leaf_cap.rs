@@ -121,7 +121,9 @@ proptest! {
 fn leaf_caps_reach_the_oracle_optimum_on_larger_data() {
     let cases = [
         // seed, rows, features, classes, levels, depth, min_leaf, cap, balanced, max_splits
-        (1u64, 48usize, 2usize, 2usize, 30u32, 3usize, 1usize, 12usize, false, None),
+        (
+            1u64, 48usize, 2usize, 2usize, 30u32, 3usize, 1usize, 12usize, false, None,
+        ),
         (2, 48, 3, 3, 20, 3, 1, 8, true, None),
         (3, 60, 2, 2, 40, 3, 3, 20, false, None),
         (4, 60, 2, 2, 40, 3, 1, 7, false, None),
