@@ -76,9 +76,9 @@ impl<'a> Search<'a> {
         cache_bytes: usize,
         deadline: Deadline,
     ) -> Search<'a> {
-        // Under a leaf minimum, the problem without it has half the cache (not under a cap on
-        // the rows of a leaf, whose search keeps only the bounds that need no neighbour).
-        let relaxes = cost.min_leaf > 1 && !cost.caps_leaves();
+        // Under a leaf minimum or a cap on the rows of a leaf, the problem without them has half
+        // the cache.
+        let relaxes = cost.min_leaf > 1 || cost.caps_leaves();
         let cache_bytes = if relaxes {
             cache_bytes / 2
         } else {
@@ -95,9 +95,6 @@ impl<'a> Search<'a> {
 
     /// A search that shares `cache` with others (the other threads of one search; under a
     /// leaf minimum, they also share the cache without it: [`Search::share_relaxation`]).
-    /// Under a cap on the rows of a leaf, the bounds between neighbouring row sets (similarity,
-    /// split intervals) are off: a row set's optimum is no longer within the weight of the rows
-    /// apart of its neighbour's (a leaf that gains rows can break the cap).
     pub fn sharing(
         data: &'a Binned,
         cost: CostModel,
@@ -106,15 +103,6 @@ impl<'a> Search<'a> {
         deadline: Deadline,
     ) -> Search<'a> {
         let k = data.n_classes;
-        let switches = if cost.caps_leaves() {
-            BoundSwitches {
-                similarity: false,
-                intervals: false,
-                ..switches
-            }
-        } else {
-            switches
-        };
         Search {
             data,
             switches,
@@ -142,6 +130,20 @@ impl<'a> Search<'a> {
             .relaxation
             .as_ref()
             .map(|relaxation| relaxation.share(self.data, &self.cost));
+    }
+
+    /// Whether the similarity bounds apply: on, and no cap on the rows of a leaf (under a cap,
+    /// a row set's optimum is no longer within the weight of the rows apart of its neighbour's:
+    /// a leaf that gains rows can break the cap; the problem without the cap, solved first,
+    /// keeps them: [`crate::dp::relaxation`]).
+    pub(super) fn similar_bounds(&self) -> bool {
+        self.switches.similarity && !self.cost.caps_leaves()
+    }
+
+    /// Whether the split positions are searched by bisection with neighbour bounds: on, and no
+    /// cap on the rows of a leaf (as for [`Search::similar_bounds`]).
+    pub(crate) fn bisects(&self) -> bool {
+        self.switches.intervals && !self.cost.caps_leaves()
     }
 
     pub(super) fn ensure_level(&mut self, level: usize) {
@@ -224,7 +226,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        if self.switches.similarity {
+        if self.similar_bounds() {
             let similar = self.similarity.bound(&self.arena, view, depth, budget);
             if similar > lb {
                 lb = similar;
@@ -244,7 +246,7 @@ impl<'a> Search<'a> {
             return outcome;
         }
         self.store(view, depth, budget, &outcome);
-        if self.switches.similarity {
+        if self.similar_bounds() {
             let value = outcome.solution.map_or(outcome.lb, |s| s.cost);
             self.similarity
                 .remember(&self.arena, view, depth, budget, value);
@@ -365,7 +367,7 @@ impl<'a> Search<'a> {
                 self.arena.list(view, index),
                 &self.data.labels,
                 &self.cost,
-                self.switches.intervals,
+                self.bisects(),
                 per_child,
                 0,
                 (rank < FIRST_AT_GINI).then_some(gini_position),
