@@ -294,11 +294,7 @@ mod tests {
         assert_eq!(given(&spec).len(), ConstraintKind::ALL.len() - 1);
         assert_eq!(
             ConstraintTaker::Search.refused(&given(&spec)),
-            vec![
-                ConstraintKind::Depths,
-                ConstraintKind::MaxLeafRows,
-                ConstraintKind::Rows
-            ]
+            vec![ConstraintKind::Depths, ConstraintKind::Rows]
         );
         assert!(ConstraintTaker::Olct.taken().is_empty());
         assert_eq!(ConstraintTaker::Milp.taken(), ConstraintKind::ALL.to_vec());

@@ -29,6 +29,12 @@
 //!   and the depth-two search's per-feature bounds) subtract the slack the minimum allows
 //!   ([`leaf_minimum`]), and children of depth two or more are first solved without the
 //!   minimum, whose optima bound theirs and never fall on more rows ([`relaxation`]).
+//! - Under a cap on the rows of a leaf, a leaf of more rows costs infinity (a subproblem no
+//!   tree meets is one of infinite cost, and a root of infinite cost is
+//!   [`Error::Infeasible`]); depth-one scans keep both sides within the cap; the bounds between
+//!   neighbouring row sets (D, E, the depth-two search) are off, since a leaf that gains rows
+//!   can break the cap, and children of depth two or more are first solved without the cap
+//!   (and the minimum), where they are on ([`relaxation`]).
 //! - Under constraints on the features a tree uses (forbidden features, a count, a budget),
 //!   [`solve_under`] searches the data without the features ruled out, or each largest
 //!   feature set allowed ([`feature_sets`]).
