@@ -6,8 +6,9 @@
 //! full feature indexing that meets them, and report it; where no tree meets them, `dp` says so
 //! (exit 2) and the sparse search refuses `max_leaf_rows` by name; each kind changes the
 //! optimum on some data. A MILP under those kinds starts from the search's tree and gets a
-//! certificate verdict; under any other kind the certificate is `not_applicable`, and the
-//! searches refuse that kind by name.
+//! certificate verdict (under a cap no tree meets, no start and a certificate that agrees with
+//! the solver's finding none); under any other kind the certificate is `not_applicable`, and
+//! the searches refuse that kind by name.
 
 use milptree::constraints::{evaluate, ConstraintSpec};
 use milptree::data::Dataset;
@@ -389,6 +390,53 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
         certificate.message.contains("does not take depths"),
         "{}",
         certificate.message
+    );
+}
+
+/// A cap no tree of the depth meets (four leaves of at most 3 of 14 rows): the MILP's warm
+/// start has no tree to start from, and the certificate agrees with a solver that found none.
+#[test]
+fn a_milp_under_a_cap_no_tree_meets_is_certified_infeasible() {
+    let data = random_dataset(12, 14, 4, 2, 3);
+    let method = Method::Milp {
+        formulation: AnyFormulation::from_name(milptree::formulation::FormulationName::FlowOct, 2)
+            .expect("flowoct"),
+        solver: SolverKind::Highs,
+    };
+    let spec = ConstraintSpec {
+        max_leaf_rows: Some(3),
+        ..ConstraintSpec::default()
+    };
+    let outcome = learn(
+        &method,
+        &data,
+        LearnOptions {
+            certify: Some(30.0),
+            warm_start: WarmStartMode::Dp,
+            ..options(&spec)
+        },
+    )
+    .expect("a run without a tree");
+    assert!(outcome.tree.is_none());
+    let certificate = outcome.certificate.expect("a certificate");
+    assert_eq!(
+        certificate.verdict,
+        Verdict::Agrees,
+        "{}",
+        certificate.message
+    );
+    assert!(
+        certificate.message.contains("neither found a tree"),
+        "{}",
+        certificate.message
+    );
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("the exact search returned no tree")),
+        "{:?}",
+        outcome.notes
     );
 }
 
