@@ -325,14 +325,19 @@ fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
     );
 }
 
-#[test]
-fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
-    let data = random_dataset(12, 14, 4, 2, 3);
-    let method = Method::Milp {
+/// FlowOCT of depth 2 on HiGHS.
+fn flowoct_on_highs() -> Method {
+    Method::Milp {
         formulation: AnyFormulation::from_name(milptree::formulation::FormulationName::FlowOct, 2)
             .expect("flowoct"),
         solver: SolverKind::Highs,
-    };
+    }
+}
+
+#[test]
+fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
+    let data = random_dataset(12, 14, 4, 2, 3);
+    let method = flowoct_on_highs();
     let run = |spec: &ConstraintSpec| {
         learn(
             &method,
@@ -398,11 +403,7 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
 #[test]
 fn a_milp_under_a_cap_no_tree_meets_is_certified_infeasible() {
     let data = random_dataset(12, 14, 4, 2, 3);
-    let method = Method::Milp {
-        formulation: AnyFormulation::from_name(milptree::formulation::FormulationName::FlowOct, 2)
-            .expect("flowoct"),
-        solver: SolverKind::Highs,
-    };
+    let method = flowoct_on_highs();
     let spec = ConstraintSpec {
         max_leaf_rows: Some(3),
         ..ConstraintSpec::default()
