@@ -68,6 +68,11 @@ pub enum Error {
     #[error("no tree to write: {0}")]
     NoTree(String),
 
+    /// A problem no tree meets (side constraints that the data and depth cannot satisfy),
+    /// proven by a search.
+    #[error("no tree meets the problem: {0}")]
+    Infeasible(String),
+
     /// A broken internal invariant: a bug in milptree, reported rather than hidden.
     #[error("internal error: {0}")]
     Internal(String),
@@ -110,7 +115,8 @@ impl Error {
             | Error::Cell { .. }
             | Error::Parameter { .. }
             | Error::TreeMismatch(_)
-            | Error::Format { .. } => 2,
+            | Error::Format { .. }
+            | Error::Infeasible(_) => 2,
             Error::Output { .. }
             | Error::Stream { .. }
             | Error::Model(_)

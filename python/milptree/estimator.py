@@ -166,7 +166,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         ``--min-leaf-rows``).
     max_leaf_rows : int, optional
         Side constraint: every leaf has at most this many training rows, counted unweighted
-        (oct, binoct, flowoct; ``--max-leaf-rows``).
+        (oct, binoct, flowoct, and dp without sample weights; ``--max-leaf-rows``).
     group_column : int or str, optional
         Fairness: the column of ``X`` (an index, or a DataFrame's column name) whose values are
         the groups, on two-class data, with ``max_parity_gap`` or ``max_opportunity_gap``. No

@@ -37,15 +37,15 @@ def test_a_milp_takes_forbidden_columns_by_dataframe_name():
     assert "b" not in model.report_["side_constraints"]["features_used"]
 
 
-def test_dp_takes_a_feature_count_and_refuses_a_row_maximum_naming_it():
+def test_dp_takes_a_feature_count_and_sparse_refuses_a_row_maximum_naming_it():
     X, y = random_data(320)
     model = OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
     assert model.optimal_
     best = min(fewest_errors(X[:, [j]], y, 2) for j in range(X.shape[1]))
     assert training_errors(model, X, y) == best
     assert len(model.report_["side_constraints"]["features_used"]) <= 1
-    with pytest.raises(ValueError, match="do not take max_leaf_rows"):
-        OptimalTreeClassifier(method="dp", max_depth=2, max_leaf_rows=5).fit(X, y)
+    with pytest.raises(ValueError, match="sparse search does not take max_leaf_rows"):
+        OptimalTreeClassifier(method="sparse", max_depth=2, max_leaf_rows=5).fit(X, y)
     with pytest.raises(ValueError, match="forbidden_features: 'z' is not a column"):
         OptimalTreeClassifier(forbidden_features=["z"]).fit(X, y)
 
@@ -66,15 +66,17 @@ def fewest_errors_within(X, y, most):
 
 
 @pytest.mark.parametrize("seed", range(2))
-def test_a_milp_under_a_maximum_of_rows_per_leaf_equals_exhaustive_search(seed):
+def test_a_milp_and_dp_under_a_maximum_of_rows_per_leaf_equal_exhaustive_search(seed):
     X, y = random_data(330 + seed, n_rows=16)
     model = OptimalTreeClassifier(method="flowoct", max_depth=1, time_limit=60, max_leaf_rows=9)
     model.fit(X, y)
     assert training_errors(model, X, y) == fewest_errors_within(X, y, 9)
     assert max(np.bincount(model.apply(X))) <= 9
     assert model.report_["side_constraints"]["constraints"] == {"max_leaf_rows": 9}
-    with pytest.raises(ValueError, match="do not take max_leaf_rows"):
-        OptimalTreeClassifier(method="dp", max_depth=1, max_leaf_rows=9).fit(X, y)
+    search = OptimalTreeClassifier(method="dp", max_depth=1, max_leaf_rows=9).fit(X, y)
+    assert search.optimal_
+    assert training_errors(search, X, y) == fewest_errors_within(X, y, 9)
+    assert max(np.bincount(search.apply(X))) <= 9
 
 
 def parity_gap(predicted, groups, positive):

@@ -138,7 +138,11 @@ impl ConstraintTaker {
                     "`--solver dp` and the `dp` start and certificate: two groups, one bound, \
                      depths 1-2, with forbidden features and `min_leaf_rows` only",
                 ),
-                Depths | MaxLeafRows | Rows => Support::Refuses,
+                MaxLeafRows => Support::Takes(
+                    "`--solver dp` and the `dp` start and certificate (a cap on the rows of a \
+                     leaf; without row weights); not `--solver sparse`",
+                ),
+                Depths | Rows => Support::Refuses,
             },
             ConstraintTaker::Olct => match kind {
                 Forbidden | MaxFeatures | Budget | Depths | MaxLeaves | MinLeafRows
@@ -290,11 +294,7 @@ mod tests {
         assert_eq!(given(&spec).len(), ConstraintKind::ALL.len() - 1);
         assert_eq!(
             ConstraintTaker::Search.refused(&given(&spec)),
-            vec![
-                ConstraintKind::Depths,
-                ConstraintKind::MaxLeafRows,
-                ConstraintKind::Rows
-            ]
+            vec![ConstraintKind::Depths, ConstraintKind::Rows]
         );
         assert!(ConstraintTaker::Olct.taken().is_empty());
         assert_eq!(ConstraintTaker::Milp.taken(), ConstraintKind::ALL.to_vec());

@@ -51,7 +51,14 @@ impl Dataset {
     /// whatever its weight): on copies a row of weight `w` would count `w` times, so a minimum
     /// above 1 is met on the copies only when every weight is 1.
     pub fn copies_count_leaf_rows(&self, min_leaf: usize) -> bool {
-        min_leaf <= 1 || self.weights().is_none_or(|w| w.iter().all(|&w| w == 1.0))
+        min_leaf <= 1 || self.copies_count_rows()
+    }
+
+    /// Whether the copies of [`Dataset::repeated_by_weight`] are the rows themselves (no
+    /// weights, or every weight 1), so that a count of rows on the copies (a cap on the rows
+    /// of a leaf) is one on this data.
+    pub fn copies_count_rows(&self) -> bool {
+        self.weights().is_none_or(|w| w.iter().all(|&w| w == 1.0))
     }
 
     /// The data with each row repeated its weight's number of times and no weights (rows of

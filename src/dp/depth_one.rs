@@ -9,7 +9,9 @@
 //!
 //! Under a leaf minimum, only the splits that leave it on both sides are candidates; on
 //! request, the scan also evaluates the others, whose least cost bounds the best split without
-//! the minimum (they never become the best split, and skip as any other).
+//! the minimum (they never become the best split, and skip as any other). Under a cap on the
+//! rows of a leaf, only the splits that leave at most the cap on both sides are candidates;
+//! skipping stays valid within them (each side's cost is still a plain leaf's).
 
 use crate::search_core::binned::Element;
 use crate::search_core::cost::CostModel;
@@ -98,11 +100,11 @@ fn best_split_uniform<'a, const FREE: bool>(
     skipping: bool,
     mut free: Option<&mut f64>,
 ) -> Option<BestSplit> {
-    let min_leaf = cost.min_leaf as usize;
+    let range = cost.leaf_split_range(size);
     if let Some(free) = free.as_deref_mut() {
         *free = f64::INFINITY;
     }
-    if size < 2 * min_leaf && free.is_none() {
+    if range.0 > range.1 && free.is_none() {
         return None;
     }
     // Improving: split_cost + weight * errors < target - tol. A split cost past any target
@@ -113,7 +115,7 @@ fn best_split_uniform<'a, const FREE: bool>(
         labels,
         totals,
         size,
-        min_leaf,
+        range,
         weight,
         split_cost: cost.split_cost,
         skipping,
@@ -198,7 +200,8 @@ struct UniformScan<'a> {
     labels: &'a [u16],
     totals: &'a [u32],
     size: usize,
-    min_leaf: usize,
+    /// The positions whose both sides can be leaves ([`CostModel::leaf_split_range`]).
+    range: (usize, usize),
     weight: f64,
     split_cost: f64,
     skipping: bool,
@@ -224,7 +227,7 @@ impl UniformScan<'_> {
         let labels = self.labels;
         let len = list.len();
         // The positions the minimum allows, and those evaluated.
-        let (lowest, highest) = (self.min_leaf, self.size.saturating_sub(self.min_leaf));
+        let (lowest, highest) = self.range;
         let (first, last) = if FREE {
             (1, len.saturating_sub(1))
         } else {
@@ -303,18 +306,17 @@ fn best_split_weighted<'a, const FREE: bool>(
     skipping: bool,
     mut free: Option<&mut f64>,
 ) -> Option<BestSplit> {
-    let min_leaf = cost.min_leaf as usize;
     // No split costs less than the split cost.
     let floor = cost.split_cost + cost.tol;
     if let Some(free) = free.as_deref_mut() {
         *free = f64::INFINITY;
     }
     let tracking = FREE;
-    if size < 2 * min_leaf && !tracking {
+    // The positions the minimum (and a cap on the rows of a leaf) allow, and those evaluated.
+    let (lowest, highest) = cost.leaf_split_range(size);
+    if lowest > highest && !tracking {
         return None;
     }
-    // The positions the minimum allows, and those evaluated.
-    let (lowest, highest) = (min_leaf, size.saturating_sub(min_leaf));
     let (first, last) = if tracking {
         (1, size.saturating_sub(1))
     } else {

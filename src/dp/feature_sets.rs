@@ -260,8 +260,13 @@ pub fn solve_under(
                 upper_bound: None,
                 ..options.clone()
             },
-        )?;
+        );
         searched += 1;
+        // Under a cap on the rows of a leaf, a set's features may split the data too coarsely.
+        let found = match found {
+            Err(Error::Infeasible(_)) => continue,
+            found => found?,
+        };
         stats.absorb(&found.stats);
         least_bound = least_bound.min(found.lower_bound);
         let termination = found.termination;
@@ -281,6 +286,22 @@ pub fn solve_under(
     }
     let best = match best {
         Some(best) => best,
+        None if searched == sets.len() && stopped.is_none() => {
+            return Err(Error::Infeasible(format!(
+                "the exact search proves that there is no tree of depth {} whose every leaf \
+                 holds at most {} training rows (max_leaf_rows) within the rule on features \
+                 (max_features, budget)",
+                problem.depth,
+                problem.max_leaf.unwrap_or(usize::MAX)
+            )));
+        }
+        None if problem.max_leaf.is_some_and(|m| m < data.n_rows()) => {
+            return Err(Error::NoTree(
+                "the exact search stopped before it found a tree that meets max_leaf_rows and \
+                 the rule on features"
+                    .into(),
+            ));
+        }
         // Nothing searched in time: the single leaf (no feature) meets every rule.
         None => solve_without(
             data,

@@ -29,6 +29,12 @@
 //!   and the depth-two search's per-feature bounds) subtract the slack the minimum allows
 //!   ([`leaf_minimum`]), and children of depth two or more are first solved without the
 //!   minimum, whose optima bound theirs and never fall on more rows ([`relaxation`]).
+//! - Under a cap on the rows of a leaf, a leaf of more rows costs infinity (a subproblem no
+//!   tree meets is one of infinite cost, and a root of infinite cost is
+//!   [`Error::Infeasible`]); depth-one scans keep both sides within the cap; the bounds between
+//!   neighbouring row sets (D, E, the depth-two search) are off, since a leaf that gains rows
+//!   can break the cap, and children of depth two or more are first solved without the cap
+//!   (and the minimum), where they are on ([`relaxation`]).
 //! - Under constraints on the features a tree uses (forbidden features, a count, a budget),
 //!   [`solve_under`] searches the data without the features ruled out, or each largest
 //!   feature set allowed ([`feature_sets`]).
@@ -313,8 +319,39 @@ fn search_rounds(
     Ok(lower_bound)
 }
 
+/// Why a search under a cap on the rows of a leaf returns no tree: none meets the problem
+/// ([`Error::Infeasible`]) or, after a stop, none was found ([`Error::NoTree`]).
+fn no_tree(problem: &DpProblem, data: &Dataset, termination: DpTermination) -> Error {
+    let max_leaf = problem.max_leaf.unwrap_or(usize::MAX);
+    let splits = problem
+        .max_splits
+        .map_or(String::new(), |m| format!(" and at most {m} splits"));
+    let within = format!(
+        "tree of depth {}{splits} whose every leaf holds at least {} and at most {max_leaf} of \
+         the {} training rows (max_leaf_rows)",
+        problem.depth,
+        problem.min_leaf,
+        data.n_rows()
+    );
+    if termination == DpTermination::Optimal {
+        Error::Infeasible(format!(
+            "the exact search proves that there is no {within}; a deeper tree or a larger \
+             max_leaf_rows may meet it"
+        ))
+    } else {
+        Error::NoTree(format!(
+            "the exact search stopped ({}) before it found a {within}",
+            match termination {
+                DpTermination::Interrupted => "interrupted",
+                _ => "time limit",
+            }
+        ))
+    }
+}
+
 /// Finds the optimal tree of `problem` on `data`, or the best one within the limits of
-/// `options`, with a proven lower bound.
+/// `options`, with a proven lower bound. Under a cap on the rows of a leaf that no tree meets,
+/// [`Error::Infeasible`].
 pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
     problem.check(data)?;
     crate::search_core::check_searchable(data, "the exact search")?;
@@ -326,7 +363,7 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         .iter()
         .map(|&label| problem.class_weights[label])
         .sum();
-    let cost = CostModel::new(
+    let mut cost = CostModel::new(
         &problem.class_weights,
         problem.split_cost,
         problem.min_leaf,
@@ -335,6 +372,9 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
             total_weight,
         },
     )?;
+    if let Some(max_leaf) = problem.max_leaf.filter(|&m| m < data.n_rows()) {
+        cost.max_leaf = max_leaf as u32;
+    }
     let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
     deadline.progress = options.progress.clone();
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
@@ -359,6 +399,9 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
         &mut incumbent,
     )?;
     let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
+    if !incumbent.1.is_finite() {
+        return Err(no_tree(problem, data, termination));
+    }
 
     search.deadline.suspended = true;
     let (tree, objective) = checked_tree(&mut search, &root, &incumbent, data, problem)?;

@@ -10,7 +10,7 @@ use crate::tree::{NodeKind, Tree};
 /// their own class), plus `split_cost` per split node. `None` when the tree is not a solution
 /// of the problem: deeper than `problem.depth`, more split nodes than `max_splits`, a leaf that
 /// receives between 0 and `min_leaf` rows (both excluded; rows, whatever their weights, as
-/// OCT's model counts them), or a class without a weight.
+/// OCT's model counts them) or more than `max_leaf` rows, or a class without a weight.
 pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<f64> {
     let splits = tree.n_splits();
     if problem.max_splits.is_some_and(|limit| splits > limit) {
@@ -31,10 +31,9 @@ pub fn objective_of(tree: &Tree, data: &Dataset, problem: &DpProblem) -> Option<
             errors += problem.class_weights.get(label)? * data.weight(i);
         }
     }
-    if rows_in_leaf
-        .iter()
-        .any(|&rows| rows > 0 && rows < problem.min_leaf)
-    {
+    if rows_in_leaf.iter().any(|&rows| {
+        (rows > 0 && rows < problem.min_leaf) || problem.max_leaf.is_some_and(|m| rows > m)
+    }) {
         return None;
     }
     Some(errors + problem.split_cost * splits as f64)

@@ -24,6 +24,11 @@ pub struct DpProblem {
     pub split_cost: f64,
     /// A leaf that receives any row receives at least this many (empty leaves are allowed).
     pub min_leaf: usize,
+    /// A leaf receives at most this many rows (`None`: no cap). A row set of more must be
+    /// split, and no tree meets the problem when the depth (or the split budget) cannot split
+    /// the data finely enough.
+    #[serde(default)]
+    pub max_leaf: Option<usize>,
 }
 
 impl DpProblem {
@@ -36,6 +41,7 @@ impl DpProblem {
             class_weights: vec![1.0; data.n_classes()],
             split_cost: 0.0,
             min_leaf: 1,
+            max_leaf: None,
         }
     }
 
@@ -96,6 +102,19 @@ impl DpProblem {
                     data.n_rows()
                 ),
             ));
+        }
+        match self.max_leaf {
+            Some(0) => return Err(Error::parameter("max leaf rows", "must be at least 1")),
+            Some(max) if max < self.min_leaf => {
+                return Err(Error::parameter(
+                    "max leaf rows",
+                    format!(
+                        "{max} is below the leaf minimum {}: no leaf can meet both",
+                        self.min_leaf
+                    ),
+                ))
+            }
+            _ => {}
         }
         if u32::try_from(data.n_rows()).is_err() || u16::try_from(2 * data.n_classes()).is_err() {
             return Err(Error::parameter(

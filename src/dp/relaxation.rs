@@ -1,4 +1,13 @@
-//! The problem without the leaf minimum, as a bound on the problem with one.
+//! The problem without the leaf minimum (and without the cap on the rows of a leaf), as a
+//! bound on the problem with them.
+//!
+//! Under a cap, every tree the cap allows is a tree without it, and the optimum without it
+//! (and without a leaf minimum) never falls when rows are added; what follows for the minimum
+//! holds for the cap, and for both together: a relaxed tree that meets both is the optimum with
+//! them. The similarity bounds, the split intervals and the depth-two search, which bound a row
+//! set by its neighbours, are off under a cap ([`Search::similar_bounds`],
+//! [`Search::bisects`]) and on again in the problem without it, which is most of the search
+//! where the cap does not bind.
 //!
 //! Under a leaf minimum, a subproblem's optimum is at least its optimum without the minimum
 //! (every tree the minimum allows is a tree without it), and that optimum never falls when rows
@@ -39,6 +48,7 @@ pub(crate) struct Relaxation {
     cache: Arc<Cache>,
     similarity: Similarity,
     min_leaf: u32,
+    max_leaf: u32,
     /// Whether the search is solving without the minimum.
     active: bool,
 }
@@ -49,12 +59,14 @@ impl Relaxation {
     pub fn new(data: &Binned, cost: &CostModel, cache: Arc<Cache>) -> Relaxation {
         let relaxed = CostModel {
             min_leaf: 1,
+            max_leaf: u32::MAX,
             ..cost.clone()
         };
         Relaxation {
             cache,
             similarity: Similarity::new(data, &relaxed),
             min_leaf: 1,
+            max_leaf: u32::MAX,
             active: false,
         }
     }
@@ -84,6 +96,7 @@ impl Search<'_> {
             std::mem::swap(&mut self.cache, &mut relaxation.cache);
             std::mem::swap(&mut self.similarity, &mut relaxation.similarity);
             std::mem::swap(&mut self.cost.min_leaf, &mut relaxation.min_leaf);
+            std::mem::swap(&mut self.cost.max_leaf, &mut relaxation.max_leaf);
             relaxation.active = !relaxation.active;
         }
     }
@@ -142,7 +155,7 @@ impl Search<'_> {
                 );
             }
         }
-        if self.meets_min_leaf(view, depth, budget, found) {
+        if self.meets_leaf_limits(view, depth, budget, found) {
             self.stats.relaxed_met += 1;
             self.cache.put(
                 view.hash,
@@ -169,6 +182,10 @@ impl Search<'_> {
         kept_depth: usize,
         value: f64,
     ) -> f64 {
+        if self.cost.caps_leaves() {
+            // The bounds of the minimum's slack do not hold under a cap.
+            return self.relaxed_known(view, depth, budget);
+        }
         let leaf = self.cost.leaf(self.arena.counts(view)).0;
         let free_depth = self.relaxed(|search| search.normalize(view, depth, budget).0);
         match (kept_depth, free_depth) {
@@ -205,8 +222,9 @@ impl Search<'_> {
         })
     }
 
-    /// Whether the tree of `solution`, an optimum of `view` without the leaf minimum, meets it.
-    fn meets_min_leaf(
+    /// Whether the tree of `solution`, an optimum of `view` without the leaf minimum and the
+    /// cap, meets them.
+    fn meets_leaf_limits(
         &mut self,
         view: &View,
         depth: usize,
@@ -215,8 +233,41 @@ impl Search<'_> {
     ) -> bool {
         let tree = self.relaxed(|search| rebuild_solution(search, view, depth, budget, solution));
         match tree {
-            Ok(tree) => self.smallest_leaf(view, &tree) >= self.cost.min_leaf as usize,
+            Ok(tree) => {
+                self.smallest_leaf(view, &tree) >= self.cost.min_leaf as usize
+                    && (!self.cost.caps_leaves()
+                        || self.largest_leaf(view, &tree) <= self.cost.max_leaf as usize)
+            }
             Err(_) => false,
+        }
+    }
+
+    /// At least the most rows of `view` a leaf of `tree` receives (exactly, unless a split of
+    /// the tree sends every row one way; `usize::MAX` when it is not one of the view's).
+    fn largest_leaf(&mut self, view: &View, tree: &SubTree) -> usize {
+        match tree {
+            SubTree::Leaf => view.size,
+            SubTree::Split {
+                feature,
+                bin,
+                left,
+                right,
+            } => {
+                let Some(index) = self.arena.feature_index(view, *feature) else {
+                    return usize::MAX;
+                };
+                let position = self
+                    .arena
+                    .list(view, index)
+                    .partition_point(|e| e.bin <= *bin);
+                if position == 0 || position == view.size {
+                    // Every row on one side: no leaf holds more than the view.
+                    return view.size;
+                }
+                let (left_view, right_view) = self.arena.split(view, index, position);
+                let left = self.largest_leaf(&left_view, left);
+                left.max(self.largest_leaf(&right_view, right))
+            }
         }
     }
 

@@ -306,7 +306,7 @@ fn work(
 ) -> f64 {
     let view = *view;
     let sc = search.cost.split_cost;
-    let bisect = search.switches.intervals;
+    let bisect = search.bisects();
     let mut distributions = Vec::new();
     budget_distributions(depth, budget, &mut distributions);
     let per_child = distributions.len() == 1;

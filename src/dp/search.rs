@@ -76,8 +76,9 @@ impl<'a> Search<'a> {
         cache_bytes: usize,
         deadline: Deadline,
     ) -> Search<'a> {
-        // Under a leaf minimum, the problem without it has half the cache.
-        let relaxes = cost.min_leaf > 1;
+        // Under a leaf minimum or a cap on the rows of a leaf, the problem without them has half
+        // the cache.
+        let relaxes = cost.min_leaf > 1 || cost.caps_leaves();
         let cache_bytes = if relaxes {
             cache_bytes / 2
         } else {
@@ -129,6 +130,20 @@ impl<'a> Search<'a> {
             .relaxation
             .as_ref()
             .map(|relaxation| relaxation.share(self.data, &self.cost));
+    }
+
+    /// Whether the similarity bounds apply: on, and no cap on the rows of a leaf (under a cap,
+    /// a row set's optimum is no longer within the weight of the rows apart of its neighbour's:
+    /// a leaf that gains rows can break the cap; the problem without the cap, solved first,
+    /// keeps them: [`crate::dp::relaxation`]).
+    pub(super) fn similar_bounds(&self) -> bool {
+        self.switches.similarity && !self.cost.caps_leaves()
+    }
+
+    /// Whether the split positions are searched by bisection with neighbour bounds: on, and no
+    /// cap on the rows of a leaf (as for [`Search::similar_bounds`]).
+    pub(crate) fn bisects(&self) -> bool {
+        self.switches.intervals && !self.cost.caps_leaves()
     }
 
     pub(super) fn ensure_level(&mut self, level: usize) {
@@ -211,7 +226,7 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        if self.switches.similarity {
+        if self.similar_bounds() {
             let similar = self.similarity.bound(&self.arena, view, depth, budget);
             if similar > lb {
                 lb = similar;
@@ -221,7 +236,8 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        let outcome = if depth == 2 {
+        // The depth-two search bounds positions by their neighbours: not under a cap.
+        let outcome = if depth == 2 && !self.cost.caps_leaves() {
             self.solve_depth_two(view, budget, leaf_cost, ub, lb)
         } else {
             self.solve_general(view, depth, budget, leaf_cost, ub, lb)
@@ -230,7 +246,7 @@ impl<'a> Search<'a> {
             return outcome;
         }
         self.store(view, depth, budget, &outcome);
-        if self.switches.similarity {
+        if self.similar_bounds() {
             let value = outcome.solution.map_or(outcome.lb, |s| s.cost);
             self.similarity
                 .remember(&self.arena, view, depth, budget, value);
@@ -351,7 +367,7 @@ impl<'a> Search<'a> {
                 self.arena.list(view, index),
                 &self.data.labels,
                 &self.cost,
-                self.switches.intervals,
+                self.bisects(),
                 per_child,
                 0,
                 (rank < FIRST_AT_GINI).then_some(gini_position),

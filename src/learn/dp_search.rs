@@ -243,6 +243,7 @@ impl DpSearch {
             class_weights,
             split_cost,
             min_leaf: self.params.min_leaf,
+            max_leaf: None,
         }
     }
 
@@ -291,11 +292,22 @@ impl DpSearch {
                  weights it takes a leaf minimum of 1 only (OCT and CART take both)",
             ));
         }
+        if limits.is_some_and(|l| l.max_leaf_rows.is_some()) && !train.copies_count_rows() {
+            return Err(Error::parameter(
+                "--max-leaf-rows",
+                "max_leaf_rows counts rows, whatever their weights; the exact search holds a \
+                 row of weight w as w copies and cannot count rows: with row weights other than \
+                 1 it takes no cap on the rows of a leaf (the MILP formulations do)",
+            ));
+        }
         let copies = train.repeated_by_weight("--solver dp")?;
         if let Some(metric) = self.params.objective.metric() {
             return self.run_front(metric, &copies, options);
         }
-        let problem = limited.problem(&copies);
+        let mut problem = limited.problem(&copies);
+        if let Some(limits) = limits {
+            limits.limit(&mut problem);
+        }
         let line = SearchLine::start("dp", options.time_limit, &options.progress);
         let dp_options = DpOptions {
             time_limit: options.time_limit,

@@ -176,51 +176,58 @@ fn search_limits(
     spec: &ConstraintSpec,
     train: &Dataset,
 ) -> Result<Option<SearchConstraints>> {
-    Ok(
-        match SearchConstraints::of(spec, train, UserRows::OverFeaturesUsed)? {
-            Ok(found) if found.fair_refusal(c.search.depth).is_some() => {
-                c.not_applicable = found
-                    .fair_refusal(c.search.depth)
-                    .map(|why| format!("{why}, so the exact search has no optimum of this model"));
-                None
-            }
-            Ok(found)
-                if found
-                    .min_leaf_rows
-                    .is_some_and(|rows| rows > train.n_rows()) =>
-            {
-                // No tree meets it: the model is infeasible, and the search has no problem.
-                c.not_applicable = Some(format!(
-                    "min_leaf_rows is above the {} training rows, so no tree meets it",
-                    train.n_rows()
-                ));
-                None
-            }
-            Ok(found) => {
-                if found
-                    .min_leaf_rows
-                    .is_some_and(|rows| !train.copies_count_leaf_rows(rows))
-                {
-                    c.not_applicable.get_or_insert_with(|| {
-                        "min_leaf_rows counts rows, whatever their weights, and the exact search, \
+    let limits = SearchConstraints::of(spec, train, UserRows::OverFeaturesUsed)?;
+    Ok(match limits {
+        Ok(found) if found.fair_refusal(c.search.depth).is_some() => {
+            c.not_applicable = found
+                .fair_refusal(c.search.depth)
+                .map(|why| format!("{why}, so the exact search has no optimum of this model"));
+            None
+        }
+        Ok(found)
+            if found
+                .min_leaf_rows
+                .is_some_and(|rows| rows > train.n_rows()) =>
+        {
+            // No tree meets it: the model is infeasible, and the search has no problem.
+            c.not_applicable = Some(format!(
+                "min_leaf_rows is above the {} training rows, so no tree meets it",
+                train.n_rows()
+            ));
+            None
+        }
+        Ok(found) => {
+            if found.max_leaf_rows.is_some() && !train.copies_count_rows() {
+                c.not_applicable.get_or_insert_with(|| {
+                    "max_leaf_rows counts rows, whatever their weights, and the exact search, \
                      which holds a row of weight w as w copies, cannot count rows, so its \
                      optimum is not this model's"
-                            .to_string()
-                    });
-                }
-                Some(found)
+                        .to_string()
+                });
             }
-            Err(kinds) => {
-                c.not_applicable = Some(format!(
-                    "the exact search does not take {} (it takes {}), so its optimum is not this \
+            if found
+                .min_leaf_rows
+                .is_some_and(|rows| !train.copies_count_leaf_rows(rows))
+            {
+                c.not_applicable.get_or_insert_with(|| {
+                    "min_leaf_rows counts rows, whatever their weights, and the exact search, \
+                     which holds a row of weight w as w copies, cannot count rows, so its \
+                     optimum is not this model's"
+                        .to_string()
+                });
+            }
+            Some(found)
+        }
+        Err(kinds) => {
+            c.not_applicable = Some(format!(
+                "the exact search does not take {} (it takes {}), so its optimum is not this \
                  model's",
-                    names(&kinds),
-                    names(&ConstraintTaker::Search.taken())
-                ));
-                None
-            }
-        },
-    )
+                names(&kinds),
+                names(&ConstraintTaker::Search.taken())
+            ));
+            None
+        }
+    })
 }
 
 /// When the certificate's search found a tree strictly better than the solver's (or the solver
@@ -490,7 +497,13 @@ fn choose_start(
     let Some(counterpart) = counterpart else {
         return olct_start(formulation, train, greedy, &search_options, mode);
     };
-    let (found, problem) = search_problem(counterpart, limits, train, &search_options)?;
+    let (found, problem) = match search_problem(counterpart, limits, train, &search_options) {
+        Ok(found) => found,
+        Err(error @ (Error::Infeasible(_) | Error::NoTree(_))) => {
+            return Ok(start_without_search(greedy, limits, &error));
+        }
+        Err(error) => return Err(error),
+    };
     let described = describe(&found);
     // A greedy tree that breaks the side constraints is no start.
     let greedy_objective = dp::objective_of(&greedy, &counterpart.search_data(train), &problem)
@@ -537,6 +550,36 @@ fn choose_start(
         optimal,
         fallback,
     })
+}
+
+/// The start when the exact search returned no tree (`error`: none meets the side constraints,
+/// or none was found in its share of the time): the greedy tree when it meets them, else none.
+fn start_without_search(
+    greedy: Tree,
+    limits: Option<&SearchConstraints>,
+    error: &Error,
+) -> ChosenStart {
+    let meets = limits.is_none_or(|l| l.meets(&greedy));
+    let (tree, source) = if meets {
+        (Some(greedy), Some("greedy".to_string()))
+    } else {
+        (None, None)
+    };
+    ChosenStart {
+        notes: vec![format!(
+            "warm start: the exact search returned no tree ({error}); {}",
+            if meets {
+                "the greedy tree, which meets the side constraints, starts"
+            } else {
+                "the greedy tree breaks the side constraints, so no tree starts"
+            }
+        )],
+        tree,
+        source,
+        search: None,
+        optimal: false,
+        fallback: None,
+    }
 }
 
 /// `optimal, 0.02 s` or `time_limit, gap 3.1%, 1.00 s`.
@@ -617,7 +660,13 @@ fn certify(
     };
     let found = match reusable {
         Some(found) => found,
-        None => search_problem(counterpart, limits, train, &search_options())?.0,
+        None => match search_problem(counterpart, limits, train, &search_options()) {
+            Ok((found, _)) => found,
+            Err(error @ (Error::Infeasible(_) | Error::NoTree(_))) => {
+                return Ok(certificate_without_tree(outcome, &error));
+            }
+            Err(error) => return Err(error),
+        },
     };
     let figures = |found: &DpOutcome, counterpart: &Counterpart| SearchFigures {
         termination: found.termination,
@@ -665,6 +714,30 @@ fn certify(
         all_thresholds,
         dp_tree: Some(found.tree),
     })
+}
+
+/// The certificate when the exact search returned no tree (`error`): it proves that no tree
+/// meets the side constraints ([`Error::Infeasible`]), which agrees with a solver that found
+/// none and contradicts one whose tree meets them; or it stopped first (`unknown`).
+fn certificate_without_tree(outcome: &Outcome, error: &Error) -> Certificate {
+    let proven = matches!(error, Error::Infeasible(_));
+    let milp_tree = outcome.tree.is_some() && outcome.evaluated_objective.is_some();
+    let (verdict, message) = match (proven, milp_tree) {
+        (true, false) => (Verdict::Agrees, format!("neither found a tree: {error}")),
+        (true, true) => (
+            Verdict::Contradiction,
+            format!("the solver returned a tree, but {error}"),
+        ),
+        (false, _) => (Verdict::Unknown, error.to_string()),
+    };
+    Certificate {
+        verdict,
+        dp: None,
+        difference: None,
+        message,
+        all_thresholds: None,
+        dp_tree: None,
+    }
 }
 
 /// The exact search of `counterpart`'s problem on `train` under the side constraints

@@ -3,7 +3,8 @@
 //! [`crate::constraints::kinds`]) becomes limits of the search's problem
 //! ([`SearchConstraints`]): forbidden features, a count and a budget a [`FeatureRule`] (see
 //! [`crate::dp::solve_under`]), `max_leaves` a split budget of `max_leaves - 1`,
-//! `min_leaf_rows` the leaf minimum (the larger of it and `--min-leaf`), fairness the search
+//! `min_leaf_rows` the leaf minimum (the larger of it and `--min-leaf`), `max_leaf_rows` a cap
+//! on the rows of a leaf (`--solver dp` only; the sparse search refuses it), fairness the search
 //! of [`crate::fair`] (alone or with forbidden features and the leaf minimum; depths 1 and 2,
 //! two groups, one bound: [`SearchConstraints::fair_refusal`] says why not otherwise). Any
 //! other kind is refused by name. The user's rows, which only the MILPs take, are refused by
@@ -37,6 +38,8 @@ pub struct SearchConstraints {
     pub max_splits: Option<usize>,
     /// Every leaf some row reaches holds at least this many rows.
     pub min_leaf_rows: Option<usize>,
+    /// Every leaf holds at most this many rows.
+    pub max_leaf_rows: Option<usize>,
     /// The kinds present.
     pub kinds: Vec<ConstraintKind>,
     /// The constraints as given (fairness is resolved again on the rows the search sees).
@@ -90,7 +93,7 @@ impl SearchConstraints {
             rows: _,
             fairness: _,
             min_leaf_rows,
-            max_leaf_rows: _,
+            max_leaf_rows,
         } = &constraints;
         let rule = FeatureRule {
             forbidden: forbidden.clone(),
@@ -103,6 +106,7 @@ impl SearchConstraints {
             rule,
             max_splits: max_leaves.map(|l| l.saturating_sub(1)),
             min_leaf_rows: *min_leaf_rows,
+            max_leaf_rows: *max_leaf_rows,
             kinds,
             constraints,
             spec: spec.clone(),
@@ -157,8 +161,12 @@ impl SearchConstraints {
         kinds::names(&beyond)
     }
 
-    /// `problem` under the split budget and the leaf minimum (the tighter of each).
+    /// `problem` under the split budget, the leaf minimum and the cap on the rows of a leaf
+    /// (the tighter of each).
     pub fn limit(&self, problem: &mut DpProblem) {
+        if let Some(rows) = self.max_leaf_rows {
+            problem.max_leaf = Some(problem.max_leaf.map_or(rows, |m| m.min(rows)));
+        }
         if let Some(splits) = self.max_splits {
             problem.max_splits = Some(problem.max_splits.map_or(splits, |m| m.min(splits)));
         }

@@ -298,11 +298,10 @@ impl SparseSearch {
         options: &LearnOptions,
         limits: &SearchConstraints,
     ) -> Result<Outcome> {
-        if limits.constraints.fairness.is_some() {
+        if limits.max_leaf_rows.is_some() {
             return Err(Error::parameter(
-                "--group-column",
-                "the sparse search does not take fairness (max_parity_gap, \
-                 max_opportunity_gap): --solver dp does at depths 1 and 2, and the MILP \
+                "--max-leaf-rows",
+                "the sparse search does not take max_leaf_rows: --solver dp does, and the MILP \
                  formulations do",
             ));
         }
@@ -349,6 +348,7 @@ impl SparseSearch {
             class_weights: weights,
             split_cost: penalty,
             min_leaf,
+            max_leaf: None,
         };
         let line = SearchLine::start("sparse", options.time_limit, &options.progress);
         line.say("searching under side constraints");

@@ -34,6 +34,9 @@ pub(crate) struct CostModel {
     pub weights: Vec<f64>,
     pub split_cost: f64,
     pub min_leaf: u32,
+    /// A leaf holds at most this many rows (`u32::MAX`: no cap): a leaf of more costs
+    /// infinity, so that a subproblem no tree can meet is one of infinite cost.
+    pub max_leaf: u32,
     /// The largest class weight: the most one row can change any subtree's cost.
     pub max_weight: f64,
     /// The weight of every class, when they are all equal and positive (accuracy): costs are
@@ -60,6 +63,7 @@ impl CostModel {
             weights: weights.to_vec(),
             split_cost,
             min_leaf: min_leaf.max(1) as u32,
+            max_leaf: u32::MAX,
             max_weight: weights.iter().copied().fold(0.0, f64::max),
             uniform_weight: weights
                 .first()
@@ -125,7 +129,8 @@ impl CostModel {
         Ok(())
     }
 
-    /// Cost of a leaf holding `counts[k]` rows of class `k`, and the class it predicts.
+    /// Cost of a leaf holding `counts[k]` rows of class `k`, and the class it predicts;
+    /// infinite when the leaf holds more rows than the cap ([`CostModel::max_leaf`]).
     pub fn leaf(&self, counts: &[u32]) -> (f64, usize) {
         let mut best = 0;
         let mut best_weight = f64::NEG_INFINITY;
@@ -138,7 +143,30 @@ impl CostModel {
                 best = k;
             }
         }
+        if self.caps_leaves()
+            && counts.iter().map(|&c| u64::from(c)).sum::<u64>() > u64::from(self.max_leaf)
+        {
+            return (f64::INFINITY, best);
+        }
         ((total - best_weight).max(0.0), best)
+    }
+
+    /// Whether a leaf holds at most a number of rows ([`CostModel::max_leaf`]).
+    #[inline]
+    pub fn caps_leaves(&self) -> bool {
+        self.max_leaf < u32::MAX
+    }
+
+    /// The split positions (rows on the left) of a row set of `size` rows whose both sides can
+    /// be leaves: at least the leaf minimum on each side, at most the cap. Empty (`lowest >
+    /// highest`) when there is none.
+    #[inline]
+    pub fn leaf_split_range(&self, size: usize) -> (usize, usize) {
+        let (min_leaf, max_leaf) = (self.min_leaf as usize, self.max_leaf as usize);
+        (
+            min_leaf.max(size.saturating_sub(max_leaf)),
+            size.saturating_sub(min_leaf).min(max_leaf),
+        )
     }
 
     /// Whether `cost` improves on `bound` (is below it by more than the tolerance).

@@ -20,19 +20,22 @@ use proptest::test_runner::RngSeed;
 use crate::common::{random_dataset, repeated_rows, with_random_weights};
 use crate::dp_oracle::check_outcome;
 use crate::missing_values::with_missing;
-use crate::oracle::{all_midpoints, optimum, OracleSpec};
+use crate::oracle::{all_midpoints, optimum_if_any, OracleSpec};
 
-/// The problem of one case, besides the data.
+/// The problem of one case, besides the data (shared with the tests of the cap on the rows
+/// of a leaf, [`crate::dp_leaf_cap`]).
 #[derive(Debug, Clone)]
-struct Case {
-    depth: usize,
-    min_leaf: usize,
-    balanced: bool,
-    split_cost: f64,
-    max_splits: Option<usize>,
+pub struct Case {
+    pub depth: usize,
+    pub min_leaf: usize,
+    pub balanced: bool,
+    pub split_cost: f64,
+    pub max_splits: Option<usize>,
+    /// A cap on the rows of a leaf.
+    pub max_leaf: Option<usize>,
 }
 
-fn problem(data: &Dataset, case: &Case) -> DpProblem {
+pub fn problem(data: &Dataset, case: &Case) -> DpProblem {
     let objective = if case.balanced {
         Objective::Balanced
     } else {
@@ -45,20 +48,27 @@ fn problem(data: &Dataset, case: &Case) -> DpProblem {
         class_weights: objective.class_weights(data),
         split_cost: case.split_cost,
         min_leaf: case.min_leaf,
+        max_leaf: case.max_leaf,
     }
 }
 
 /// The oracle's optimum of `case` on `data` (every midpoint, both sides of a missing value).
 fn oracle(data: &Dataset, case: &Case) -> f64 {
+    oracle_if_any(data, case).expect("a leaf meets a case without a cap")
+}
+
+/// [`oracle`], `None` when no tree meets the case.
+pub fn oracle_if_any(data: &Dataset, case: &Case) -> Option<f64> {
     let spec = OracleSpec {
         depth: case.depth,
         class_weights: problem(data, case).class_weights,
         split_cost: case.split_cost,
         min_leaf: case.min_leaf,
+        max_leaf: case.max_leaf,
         thresholds: Some(all_midpoints(data)),
         max_splits: case.max_splits,
     };
-    optimum(data, &spec).objective
+    optimum_if_any(data, &spec).map(|o| o.objective)
 }
 
 /// The rows each leaf of `tree` receives, for the leaves some row reaches.
@@ -72,7 +82,7 @@ fn leaf_rows(tree: &milptree::tree::Tree, data: &Dataset) -> Vec<usize> {
 
 /// Solves `case` on `data` (rows without weights, no missing value) with `bounds` on
 /// `threads` threads, and checks the result against `expected`.
-fn check(
+pub fn check(
     data: &Dataset,
     case: &Case,
     bounds: BoundSwitches,
@@ -89,19 +99,27 @@ fn check(
     let outcome =
         solve(data, &problem, &options).map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
     check_outcome(data, &problem, &outcome, expected, &what)?;
-    let smallest = leaf_rows(&outcome.tree, data).into_iter().min();
+    let rows = leaf_rows(&outcome.tree, data);
+    let smallest = rows.iter().copied().min();
     prop_assert!(
         smallest.is_some_and(|rows| rows >= case.min_leaf),
         "{}: a leaf of {:?} rows",
         what,
         smallest
     );
+    let largest = rows.iter().copied().max().unwrap_or(0);
+    prop_assert!(
+        case.max_leaf.is_none_or(|cap| largest <= cap),
+        "{}: a leaf of {} rows",
+        what,
+        largest
+    );
     Ok(())
 }
 
 /// Every configuration of one case: one and two threads with every switch on, then each
 /// switch off in turn (the bound ascent, off by default, on instead).
-fn check_every_way(data: &Dataset, case: &Case, expected: f64) -> Result<(), TestCaseError> {
+pub fn check_every_way(data: &Dataset, case: &Case, expected: f64) -> Result<(), TestCaseError> {
     for threads in [1, 2] {
         check(data, case, BoundSwitches::default(), threads, expected)?;
     }
@@ -131,6 +149,7 @@ fn case_strategy() -> impl Strategy<Value = Case> {
             balanced,
             split_cost,
             max_splits,
+            max_leaf: None,
         })
 }
 
@@ -166,6 +185,7 @@ proptest! {
             balanced,
             split_cost: 0.0,
             max_splits: Some(max_splits),
+            max_leaf: None,
         };
         let expected = oracle(&data, &case);
         for threads in [1, 2] {
@@ -261,6 +281,7 @@ fn leaf_minima_reach_the_oracle_optimum_on_larger_data() {
             balanced,
             split_cost: 0.0,
             max_splits,
+            max_leaf: None,
         };
         let expected = oracle(&data, &case);
         for threads in [1, 2] {

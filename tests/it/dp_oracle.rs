@@ -40,6 +40,7 @@ fn problem(data: &Dataset, case: &Case) -> DpProblem {
         class_weights: objective.class_weights(data),
         split_cost: case.split_cost,
         min_leaf: case.min_leaf,
+        max_leaf: None,
     }
 }
 
@@ -49,6 +50,7 @@ fn oracle_spec(data: &Dataset, problem: &DpProblem) -> OracleSpec {
         class_weights: problem.class_weights.clone(),
         split_cost: problem.split_cost,
         min_leaf: problem.min_leaf,
+        max_leaf: problem.max_leaf,
         thresholds: Some(match problem.thresholds {
             ThresholdMode::All => all_midpoints(data),
             ThresholdMode::ClassBoundary => feature_thresholds(data, ThresholdMode::ClassBoundary),

@@ -93,8 +93,13 @@ fn grids_whose_methods_cannot_take_the_constraints_are_refused() {
     for (constraints, formulations, message) in [
         (
             "max_leaf_rows = 5\n",
+            "[\"oct\", \"sparse\"]",
+            "sparse does not take max_leaf_rows; the MILP",
+        ),
+        (
+            "[depths]\nx0 = [0]\n",
             "[\"oct\", \"dp\"]",
-            "dp does not take max_leaf_rows; only the MILP",
+            "dp does not take depths; the MILP",
         ),
         (
             "forbidden = [\"x0\"]\n",

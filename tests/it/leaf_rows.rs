@@ -3,8 +3,9 @@
 //! optimum under the bounds equals the best of every tree whose leaves reached by a training
 //! row have between the minimum and the maximum of rows, and each bound changes the optimum on
 //! some instance. Also the command line: bounds no tree meets report `infeasible` (exit 1), a
-//! leaf minimum above the training rows is refused by every method (exit 2), and the searches
-//! refuse `max_leaf_rows` by name (exit 2).
+//! leaf minimum above the training rows is refused by every method (exit 2), the exact search
+//! proves a cap no tree of the depth meets (exit 2), and the sparse search refuses
+//! `max_leaf_rows` by name (exit 2).
 
 use std::collections::BTreeMap;
 
@@ -139,7 +140,14 @@ fn the_report_gives_the_rows_of_each_leaf_and_the_searches_refuse_the_bounds() {
     let rows: Vec<u64> = sizes.values().filter_map(|v| v.as_u64()).collect();
     assert_eq!(rows.iter().sum::<u64>(), 14, "{report}");
     assert!(rows.iter().all(|&r| (2..=5).contains(&r)), "{report}");
-    for (solver, flag) in [("dp", "--max-leaf-rows"), ("sparse", "--max-leaf-rows")] {
+    // Two leaves cannot hold 14 rows at 3 each.
+    for (solver, named) in [
+        (
+            "dp",
+            "the exact search proves that there is no tree of depth 1",
+        ),
+        ("sparse", "sparse search does not take max_leaf_rows"),
+    ] {
         crate::common::assert_usage_error(
             &[
                 "solve",
@@ -148,11 +156,11 @@ fn the_report_gives_the_rows_of_each_leaf_and_the_searches_refuse_the_bounds() {
                 solver,
                 "--depth",
                 "1",
-                flag,
+                "--max-leaf-rows",
                 "3",
                 "--quiet",
             ],
-            &format!("do not take {}", flag[2..].replace('-', "_")),
+            named,
         );
     }
     // A leaf minimum above the training rows is refused up front, alike by every method.

@@ -16,6 +16,7 @@ mod crafted_trees;
 mod data_edges;
 mod data_errors;
 mod dp_bounds;
+mod dp_leaf_cap;
 mod dp_leaf_minimum;
 mod dp_limits;
 mod dp_methods;

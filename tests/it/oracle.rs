@@ -7,8 +7,8 @@
 //! Leaves predict the class with the largest total weight (which minimises a leaf's weighted
 //! errors); a row's error costs its class's weight times the row's weight (1 for data without
 //! row weights). Restrictions mirror OCT's parameters: a split costs `alpha` (in units of the
-//! objective), a leaf that receives rows must receive at least `min_leaf` of them, and
-//! optionally at most `max_splits` split nodes.
+//! objective), a leaf that receives rows must receive at least `min_leaf` of them (and, with
+//! `max_leaf`, at most that many), and optionally at most `max_splits` split nodes.
 //!
 //! Missing values (`NaN`): at a split on a feature that has missing values, the missing rows go
 //! left or right, and both are tried; the candidates of such a feature also include one
@@ -26,6 +26,8 @@ pub struct OracleSpec {
     pub split_cost: f64,
     /// Minimum rows in a leaf that receives any row.
     pub min_leaf: usize,
+    /// Maximum rows in a leaf (`None`: no cap).
+    pub max_leaf: Option<usize>,
     /// Candidate thresholds per feature; `None` = every midpoint.
     pub thresholds: Option<Vec<Vec<f64>>>,
     /// At most this many split nodes; `None` = only the depth limits them.
@@ -39,6 +41,7 @@ impl OracleSpec {
             class_weights: vec![1.0; data.n_classes()],
             split_cost: 0.0,
             min_leaf: 1,
+            max_leaf: None,
             thresholds: None,
             max_splits: None,
         }
@@ -94,9 +97,13 @@ fn better(candidate: (f64, usize), best: Option<(f64, usize)>) -> bool {
 }
 
 impl Scorer<'_> {
-    /// (objective, errors) of a leaf holding `rows`, or None when it violates `min_leaf`.
+    /// (objective, errors) of a leaf holding `rows`, or None when it violates `min_leaf` or
+    /// `max_leaf`.
     fn leaf(&self, rows: &[usize]) -> Option<(f64, usize)> {
         if !rows.is_empty() && rows.len() < self.spec.min_leaf {
+            return None;
+        }
+        if self.spec.max_leaf.is_some_and(|m| rows.len() > m) {
             return None;
         }
         let k = self.data.n_classes();
@@ -124,7 +131,7 @@ impl Scorer<'_> {
     }
 
     /// The best (objective, errors) over every tree of depth <= `depth` with <= `budget`
-    /// splits on `rows`; None when no such tree meets `min_leaf`.
+    /// splits on `rows`; None when no such tree meets `min_leaf` and `max_leaf`.
     fn best(&self, rows: &[usize], depth: usize, budget: usize) -> Option<(f64, usize)> {
         let mut best = self.leaf(rows);
         if depth == 0 || budget == 0 {
@@ -165,6 +172,12 @@ impl Scorer<'_> {
 /// splits only, the work growing as their number to the depth) and at most spec.max_splits
 /// splits.
 pub fn optimum(data: &Dataset, spec: &OracleSpec) -> OracleOptimum {
+    optimum_if_any(data, spec).expect("a single leaf is always a candidate without a leaf cap")
+}
+
+/// [`optimum`], or `None` when no tree meets the spec (a cap on the rows of a leaf the depth
+/// cannot split the data under, or a leaf minimum above the rows).
+pub fn optimum_if_any(data: &Dataset, spec: &OracleSpec) -> Option<OracleOptimum> {
     assert!(
         (1..=4).contains(&spec.depth),
         "the oracle enumerates depths 1 to 4"
@@ -190,10 +203,8 @@ pub fn optimum(data: &Dataset, spec: &OracleSpec) -> OracleOptimum {
     let all_rows: Vec<usize> = (0..data.n_rows()).collect();
     let most = (1usize << spec.depth) - 1;
     let budget = spec.max_splits.map_or(most, |m| m.min(most));
-    let (objective, errors) = scorer
-        .best(&all_rows, spec.depth, budget)
-        .expect("a single leaf is always a candidate when min_leaf <= n");
-    OracleOptimum { objective, errors }
+    let (objective, errors) = scorer.best(&all_rows, spec.depth, budget)?;
+    Some(OracleOptimum { objective, errors })
 }
 
 /// The splits of one tree: `(node, feature, threshold)`, nodes 1-based breadth-first.

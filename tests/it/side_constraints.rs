@@ -280,8 +280,12 @@ fn bad_sets_and_methods_without_them_exit_2() {
             "`nope` is not a feature",
         ),
         (
+            vec!["--solver", "sparse", "--max-leaf-rows", "1"],
+            "the sparse search does not take max_leaf_rows",
+        ),
+        (
             vec!["--solver", "dp", "--max-leaf-rows", "1"],
-            "do not take max_leaf_rows: only the MILP formulations",
+            "no tree meets the problem: the exact search proves",
         ),
         (
             vec!["--formulation", "olct", "--max-features", "1"],

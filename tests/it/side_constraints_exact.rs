@@ -1,11 +1,14 @@
 //! Side constraints in the exact and sparse searches and in a MILP's start and certificate: on
 //! small random data, `dp` and `sparse` under each kind they take (forbidden features,
-//! `max_features`, `feature_costs` with `budget`, `max_leaves`, `min_leaf_rows`), alone and two
-//! at a time, at depths 1 to 3, on one and two threads, reach the optimum of the exhaustive
-//! oracle filtered tree by tree, return a tree over the data's full feature indexing that meets
-//! them, and report it; each kind changes the optimum on some data. A MILP under those kinds
-//! starts from the search's tree and gets a certificate verdict; under any other kind the
-//! certificate is `not_applicable`, and the searches refuse that kind by name.
+//! `max_features`, `feature_costs` with `budget`, `max_leaves`, `min_leaf_rows`, and for `dp`
+//! `max_leaf_rows`), alone and two at a time, at depths 1 to 3, on one and two threads, reach
+//! the optimum of the exhaustive oracle filtered tree by tree, return a tree over the data's
+//! full feature indexing that meets them, and report it; where no tree meets them, `dp` says so
+//! (exit 2) and the sparse search refuses `max_leaf_rows` by name; each kind changes the
+//! optimum on some data. A MILP under those kinds starts from the search's tree and gets a
+//! certificate verdict (under a cap no tree meets, no start and a certificate that agrees with
+//! the solver's finding none); under any other kind the certificate is `not_applicable`, and
+//! the searches refuse that kind by name.
 
 use milptree::constraints::{evaluate, ConstraintSpec};
 use milptree::data::Dataset;
@@ -146,14 +149,16 @@ enum Kind {
     Budget,
     MaxLeaves,
     MinLeafRows,
+    MaxLeafRows,
 }
 
-const KINDS: [Kind; 5] = [
+const KINDS: [Kind; 6] = [
     Kind::Forbidden,
     Kind::MaxFeatures,
     Kind::Budget,
     Kind::MaxLeaves,
     Kind::MinLeafRows,
+    Kind::MaxLeafRows,
 ];
 
 const COSTS: [f64; 4] = [2.0, 1.0, 1.0, 3.0];
@@ -169,6 +174,9 @@ impl Kind {
             }
             Kind::MaxLeaves => spec.max_leaves = Some(depth.max(2)),
             Kind::MinLeafRows => spec.min_leaf_rows = Some(4),
+            // 16 rows: 10 binds one split, 6 two levels, 4 three (with a minimum of 4, every
+            // leaf exactly 4 rows).
+            Kind::MaxLeafRows => spec.max_leaf_rows = Some([10, 6, 4][depth - 1]),
         }
     }
 }
@@ -183,6 +191,7 @@ fn oracle_of(
     let oracle = OracleSpec {
         split_cost,
         min_leaf: spec.min_leaf_rows.unwrap_or(1),
+        max_leaf: spec.max_leaf_rows,
         max_splits: spec.max_leaves.map(|l| l - 1),
         ..OracleSpec::errors(data, depth)
     };
@@ -235,15 +244,15 @@ fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
                     kind.add_to(&mut spec, depth);
                 }
                 let (oracle, keep) = oracle_of(&data, depth, &spec, 0.0);
-                let expected = optimum_where(&data, &oracle, &keep).expect("a leaf meets it");
+                let expected = optimum_where(&data, &oracle, &keep);
                 if let [kind] = kinds.as_slice() {
                     let i = KINDS.iter().position(|k| k == kind).expect("a kind");
-                    changes[i] |= expected.objective > free.objective;
+                    changes[i] |= expected.is_none_or(|e| e.objective > free.objective);
                 }
+                let capped = kinds.contains(&Kind::MaxLeafRows);
                 let (sparse_oracle, keep) = oracle_of(&data, depth, &spec, penalty * n);
                 let sparse_expected = optimum_where(&data, &sparse_oracle, &keep)
-                    .map(|o| (o.objective + penalty * n) / n)
-                    .expect("a leaf meets it");
+                    .map(|o| (o.objective + penalty * n) / n);
                 for threads in [1, 2] {
                     let context = format!("seed {seed} depth {depth} {kinds:?} threads {threads}");
                     let options = LearnOptions {
@@ -254,7 +263,19 @@ fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
                         depth,
                         params: DpParams::default(),
                     });
-                    let outcome = learn(&dp, &data, options.clone()).expect(&context);
+                    let found = learn(&dp, &data, options.clone());
+                    let Some(expected) = expected else {
+                        // Only a cap on the rows of a leaf leaves no tree.
+                        assert!(capped, "{context}");
+                        let error = found.expect_err(&context);
+                        assert_eq!(error.exit_code(), 2, "{context}: {error}");
+                        assert!(
+                            error.to_string().contains("proves that there is no tree"),
+                            "{context}: {error}"
+                        );
+                        continue;
+                    };
+                    let outcome = found.expect(&context);
                     assert_eq!(
                         outcome.report.termination,
                         milptree::solver::Termination::Optimal,
@@ -269,7 +290,20 @@ fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
                     }
                     .check(Some(depth))
                     .expect("valid");
-                    let outcome = learn(&Method::Sparse(sparse), &data, options).expect(&context);
+                    let found = learn(&Method::Sparse(sparse), &data, options);
+                    if capped {
+                        let error = found.expect_err(&context);
+                        assert_eq!(error.exit_code(), 2, "{context}: {error}");
+                        assert!(
+                            error
+                                .to_string()
+                                .contains("sparse search does not take max_leaf_rows"),
+                            "{context}: {error}"
+                        );
+                        continue;
+                    }
+                    let sparse_expected = sparse_expected.expect("a leaf meets it");
+                    let outcome = found.expect(&context);
                     let tree = outcome.tree.expect("a tree");
                     assert_clean(&tree, &outcome.side_constraints, &data, &spec);
                     let counted =
@@ -291,14 +325,19 @@ fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
     );
 }
 
-#[test]
-fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
-    let data = random_dataset(12, 14, 4, 2, 3);
-    let method = Method::Milp {
+/// FlowOCT of depth 2 on HiGHS.
+fn flowoct_on_highs() -> Method {
+    Method::Milp {
         formulation: AnyFormulation::from_name(milptree::formulation::FormulationName::FlowOct, 2)
             .expect("flowoct"),
         solver: SolverKind::Highs,
-    };
+    }
+}
+
+#[test]
+fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
+    let data = random_dataset(12, 14, 4, 2, 3);
+    let method = flowoct_on_highs();
     let run = |spec: &ConstraintSpec| {
         learn(
             &method,
@@ -322,6 +361,16 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
             max_features: Some(1),
             ..forbid(&["x1"])
         },
+        ConstraintSpec {
+            max_leaf_rows: Some(5),
+            ..ConstraintSpec::default()
+        },
+        ConstraintSpec {
+            max_leaf_rows: Some(6),
+            min_leaf_rows: Some(3),
+            max_features: Some(1),
+            ..ConstraintSpec::default()
+        },
     ] {
         let outcome = run(&spec);
         let certificate = outcome.certificate.clone().expect("a certificate");
@@ -339,16 +388,56 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
         let expected = optimum_where(&data, &oracle, &keep).expect("a leaf");
         assert_eq!(errors(&tree, &data), expected.errors, "{spec:?}");
     }
-    let outcome = run(&ConstraintSpec {
-        max_leaf_rows: Some(10),
-        ..ConstraintSpec::default()
-    });
+    let outcome = run(&toml::from_str("[depths]\nx1 = [0]\n").expect("toml"));
     let certificate = outcome.certificate.expect("a certificate");
     assert_eq!(certificate.verdict, Verdict::NotApplicable);
     assert!(
-        certificate.message.contains("does not take max_leaf_rows"),
+        certificate.message.contains("does not take depths"),
         "{}",
         certificate.message
+    );
+}
+
+/// A cap no tree of the depth meets (four leaves of at most 3 of 14 rows): the MILP's warm
+/// start has no tree to start from, and the certificate agrees with a solver that found none.
+#[test]
+fn a_milp_under_a_cap_no_tree_meets_is_certified_infeasible() {
+    let data = random_dataset(12, 14, 4, 2, 3);
+    let method = flowoct_on_highs();
+    let spec = ConstraintSpec {
+        max_leaf_rows: Some(3),
+        ..ConstraintSpec::default()
+    };
+    let outcome = learn(
+        &method,
+        &data,
+        LearnOptions {
+            certify: Some(30.0),
+            warm_start: WarmStartMode::Dp,
+            ..options(&spec)
+        },
+    )
+    .expect("a run without a tree");
+    assert!(outcome.tree.is_none());
+    let certificate = outcome.certificate.expect("a certificate");
+    assert_eq!(
+        certificate.verdict,
+        Verdict::Agrees,
+        "{}",
+        certificate.message
+    );
+    assert!(
+        certificate.message.contains("neither found a tree"),
+        "{}",
+        certificate.message
+    );
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("the exact search returned no tree")),
+        "{:?}",
+        outcome.notes
     );
 }
 
@@ -360,9 +449,8 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
         params: DpParams::default(),
     });
     let sparse = Method::Sparse(SparseParams::default().check(Some(1)).expect("valid"));
-    let refused: [(&str, &str); 3] = [
+    let refused: [(&str, &str); 2] = [
         ("depths", "[depths]\nx1 = [0]\n"),
-        ("max_leaf_rows", "max_leaf_rows = 9\n"),
         ("rows", "rows = [\"used[j=1] <= 0\"]\n"),
     ];
     for (kind, text) in refused {
@@ -423,6 +511,25 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
     for method in [&dp, &sparse] {
         let error = learn(method, &weighted, options(&spec)).expect_err("refused");
         assert_eq!(error.exit_code(), 2, "{error}");
+    }
+    // So does the cap on the rows of a leaf, in the exact search; the sparse search refuses
+    // the cap whatever the weights.
+    let spec = ConstraintSpec {
+        max_leaf_rows: Some(9),
+        ..ConstraintSpec::default()
+    };
+    let error = learn(&dp, &weighted, options(&spec)).expect_err("refused");
+    assert_eq!(error.exit_code(), 2, "{error}");
+    assert!(error.to_string().contains("--max-leaf-rows"), "{error}");
+    for data in [&data, &weighted] {
+        let error = learn(&sparse, data, options(&spec)).expect_err("refused");
+        assert_eq!(error.exit_code(), 2, "{error}");
+        assert!(
+            error
+                .to_string()
+                .contains("sparse search does not take max_leaf_rows"),
+            "{error}"
+        );
     }
 }
 

@@ -48,6 +48,7 @@ fn problem(
         class_weights: objective.class_weights(data),
         split_cost,
         min_leaf,
+        max_leaf: None,
     }
 }
 
@@ -59,6 +60,7 @@ pub(crate) fn oracle_optimum(data: &Dataset, problem: &DpProblem) -> f64 {
             class_weights: problem.class_weights.clone(),
             split_cost: problem.split_cost,
             min_leaf: problem.min_leaf,
+            max_leaf: problem.max_leaf,
             thresholds: Some(all_midpoints(data)),
             max_splits: problem.max_splits,
         },
