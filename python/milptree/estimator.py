@@ -126,7 +126,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     solver : {"highs", "cbc"}, optional
         The MIP solver of a MILP method (default highs).
     warm_start : {"greedy", "dp", "best", "none"} or bool, optional
-        Warm start of a MILP method (``True``: greedy, ``False``: none).
+        Warm start of a MILP method (default best: the better of the greedy tree and
+        the exact search's; ``True``: greedy, ``False``: none).
     time_limit : float, optional
         Seconds; past it the best tree found is kept (``optimal_`` False).
     threads : int, optional

@@ -138,8 +138,17 @@ fn export_with(formulation: &AnyFormulation, args: &ExportLpArgs) -> Result<()> 
     };
     let spec = args.model.constraints.spec()?;
     let constraints = spec.map(|s| s.resolve(&data.train)).transpose()?;
-    let greedy = args.model.warm_start() == WarmStartMode::Greedy;
+    // The start written is the greedy tree's under every mode but `none`: the exact search's
+    // start (`dp`, `best`) is `solve`'s.
+    let mode = args.model.warm_start();
+    let greedy = mode != WarmStartMode::None;
     let mut notes = Vec::new();
+    if matches!(mode, WarmStartMode::Dp | WarmStartMode::Best) {
+        notes.push(format!(
+            "--warm-start {mode}: export-lp writes the greedy tree as the start (the exact \
+             search's start is solve's)"
+        ));
+    }
     let search = search_rows(
         formulation,
         &data.train,

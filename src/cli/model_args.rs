@@ -488,10 +488,10 @@ impl OptionGroup for MipSolverArgs {
 #[derive(Debug, Clone, Args)]
 #[group(id = "warm-start-options", multiple = true)]
 pub struct WarmStartArgs {
-    /// Warm start: greedy (the formulation's greedy tree), dp (the exact search's tree of the
-    /// same problem, optimal or the best within a tenth of the time limit), best (the better of
-    /// the two) or none.
-    #[arg(long, default_value = "greedy", value_parser = parse_warm_start)]
+    /// Warm start: best (the default: the better of the two below that meets the side
+    /// constraints), greedy (the formulation's greedy tree), dp (the exact search's tree of the
+    /// same problem, optimal or the best within a tenth of the time limit) or none.
+    #[arg(long, default_value = "best", value_parser = parse_warm_start)]
     pub warm_start: WarmStartMode,
 }
 

@@ -495,7 +495,23 @@ fn choose_start(
         ..DpOptions::default()
     };
     let Some(counterpart) = counterpart else {
-        return olct_start(formulation, train, greedy, &search_options, mode);
+        if matches!(formulation, AnyFormulation::Olct(_)) {
+            return olct_start(formulation, train, greedy, &search_options, mode);
+        }
+        // No search solves this model's problem (its costs, or its data, are beyond what the
+        // search holds): the greedy tree starts, as `best` falls back on it.
+        return Ok(ChosenStart {
+            tree: Some(greedy),
+            source: Some("greedy".to_string()),
+            notes: vec![format!(
+                "warm start: the exact search has no counterpart of this {} model, so the \
+                 greedy tree starts",
+                formulation.name()
+            )],
+            search: None,
+            optimal: false,
+            fallback: None,
+        });
     };
     let (found, problem) = match search_problem(counterpart, limits, train, &search_options) {
         Ok(found) => found,

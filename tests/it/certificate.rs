@@ -116,6 +116,8 @@ fn incumbent_suboptimal_when_the_solver_keeps_a_worse_start() {
         "time_limit=0",
         "--time-limit",
         "30",
+        "--warm-start",
+        "greedy",
     ]);
     assert_ne!(report["termination"], "optimal");
     assert_eq!(verdict(&report), "incumbent_suboptimal", "{report:#}");
@@ -258,6 +260,8 @@ fn unknown_when_the_search_has_no_time() {
         "cbc",
         "--certify",
         "0",
+        "--warm-start",
+        "greedy",
     ]);
     assert_eq!(verdict(&report), "unknown", "{report:#}");
     assert_ne!(report["certificate"]["dp"]["termination"], "optimal");
@@ -288,6 +292,8 @@ fn a_solver_claim_the_search_beats_is_a_contradiction_with_both_trees_written() 
             "all",
             "--depth",
             "3",
+            "--warm-start",
+            "greedy",
             "--output",
             path_str(&output),
         ],

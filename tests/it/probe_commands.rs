@@ -250,6 +250,8 @@ fn a_solve_stopped_by_its_relative_gap_is_not_a_contradiction() {
                 "2",
                 "--mip-gap",
                 "1",
+                "--warm-start",
+                "greedy",
                 "--json",
                 "--quiet",
             ]);
