@@ -73,32 +73,34 @@ impl FairSearchArgs {
     }
 }
 
-/// Side constraints on the tree (MILP formulations oct, binoct, flowoct).
+/// Side constraints on the tree (the MILP formulations oct, binoct, flowoct take every kind;
+/// dp and sparse the kinds of the user guide's table, docs/side-constraints.md).
 #[derive(Debug, Clone, Default, Args)]
 #[group(id = "constraint-options", multiple = true, args = CONSTRAINT_OPTION_IDS)]
 pub struct ConstraintArgs {
-    /// [oct, binoct, flowoct] A TOML file of side constraints: max_features, forbidden,
-    /// feature_costs with budget, depths (features allowed only at the listed depths, root 0),
-    /// max_leaves, min_leaf_rows, max_leaf_rows and rows (linear rows over the model's variables, named as export-lp lists them).
+    /// [oct, binoct, flowoct; dp, sparse: see the user guide] A TOML file of side constraints:
+    /// max_features, forbidden, feature_costs with budget, depths (features allowed only at the
+    /// listed depths, root 0), max_leaves, min_leaf_rows, max_leaf_rows and rows (linear rows
+    /// over the model's variables, named as export-lp lists them; MILPs only).
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
-    /// [oct, binoct, flowoct] At most K distinct features in the tree.
+    /// [oct, binoct, flowoct, dp, sparse] At most K distinct features in the tree.
     #[arg(long, value_name = "K")]
     pub max_features: Option<usize>,
-    /// [oct, binoct, flowoct] At most L leaves in the tree (one more than its splits; a leaf
+    /// [oct, binoct, flowoct, dp, sparse] At most L leaves in the tree (one more than its splits; a leaf
     /// no training row reaches counts).
     #[arg(long, value_name = "L")]
     pub max_leaves: Option<usize>,
-    /// [oct, binoct, flowoct] Statistical parity: any two groups' rates of positive
+    /// [oct, binoct, flowoct, dp] Statistical parity: any two groups' rates of positive
     /// predictions differ by at most DELTA on the training rows (two classes; the positive one
     /// is the second, or positive_class in the constraints file).
     #[arg(long, value_name = "DELTA")]
     pub max_parity_gap: Option<f64>,
-    /// [oct, binoct, flowoct] Equal opportunity: any two groups' rates of positive predictions
+    /// [oct, binoct, flowoct, dp] Equal opportunity: any two groups' rates of positive predictions
     /// on their rows of the positive class differ by at most DELTA.
     #[arg(long, value_name = "DELTA")]
     pub max_opportunity_gap: Option<f64>,
-    /// [oct, binoct, flowoct] Every leaf has at most N training rows (counted unweighted).
+    /// [oct, binoct, flowoct, dp] Every leaf has at most N training rows (counted unweighted).
     #[arg(long, value_name = "N")]
     pub max_leaf_rows: Option<usize>,
     #[command(flatten)]
