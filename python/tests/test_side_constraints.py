@@ -37,14 +37,17 @@ def test_a_milp_takes_forbidden_columns_by_dataframe_name():
     assert "b" not in model.report_["side_constraints"]["features_used"]
 
 
-def test_dp_takes_a_feature_count_and_sparse_refuses_a_row_maximum_naming_it():
+def test_dp_takes_a_feature_count_and_sparse_a_row_maximum():
     X, y = random_data(320)
     model = OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
     assert model.optimal_
     best = min(fewest_errors(X[:, [j]], y, 2) for j in range(X.shape[1]))
     assert training_errors(model, X, y) == best
     assert len(model.report_["side_constraints"]["features_used"]) <= 1
-    with pytest.raises(ValueError, match="sparse search does not take max_leaf_rows"):
+    capped = OptimalTreeClassifier(method="sparse", max_depth=2, max_leaf_rows=120).fit(X, y)
+    sizes = list(capped.report_["side_constraints"]["leaf_rows"].values())
+    assert sum(sizes) == len(y) and max(sizes) <= 120
+    with pytest.raises(ValueError, match="proves that there is no tree"):
         OptimalTreeClassifier(method="sparse", max_depth=2, max_leaf_rows=5).fit(X, y)
     with pytest.raises(ValueError, match="forbidden_features: 'z' is not a column"):
         OptimalTreeClassifier(forbidden_features=["z"]).fit(X, y)

@@ -138,10 +138,9 @@ impl ConstraintTaker {
                     "`--solver dp` and the `dp` start and certificate: two groups, one bound, \
                      depths 1-2, with forbidden features and `min_leaf_rows` only",
                 ),
-                MaxLeafRows => Support::Takes(
-                    "`--solver dp` and the `dp` start and certificate (a cap on the rows of a \
-                     leaf; without row weights); not `--solver sparse`",
-                ),
+                MaxLeafRows => {
+                    Support::Takes("yes (a cap on the rows of a leaf; without row weights)")
+                }
                 Depths | Rows => Support::Refuses,
             },
             ConstraintTaker::Olct => match kind {

@@ -2,13 +2,12 @@
 //! methods of the grid may take them ([`check_methods`]) and the tag that keeps the run keys of
 //! constrained runs apart from the others ([`key_tag`]).
 
-use crate::constraints::kinds::{self, ConstraintKind, ConstraintTaker};
+use crate::constraints::kinds::{self, ConstraintTaker};
 use crate::constraints::ConstraintSpec;
 use crate::error::{Error, Result};
 
 /// An error when the grid runs a method that cannot take `spec`: OLCT takes no side
-/// constraints; the exact and sparse searches the kinds [`ConstraintTaker::Search`] takes (the
-/// sparse search not `max_leaf_rows`).
+/// constraints; the exact and sparse searches the kinds [`ConstraintTaker::Search`] takes.
 pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<()> {
     let listed = |name: &str| formulations.iter().any(|f| f.trim() == name);
     if listed("olct") || listed("all") {
@@ -20,11 +19,7 @@ pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<(
     }
     let given = kinds::given(spec);
     for search in ["dp", "sparse"] {
-        let mut refused = ConstraintTaker::Search.refused(&given);
-        // The cap on the rows of a leaf is the exact search's alone.
-        if search == "sparse" && given.contains(&ConstraintKind::MaxLeafRows) {
-            refused.push(ConstraintKind::MaxLeafRows);
-        }
+        let refused = ConstraintTaker::Search.refused(&given);
         if listed(search) && !refused.is_empty() {
             return Err(Error::parameter(
                 "constraints",
@@ -94,14 +89,7 @@ mod tests {
         let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert!(check_methods(&bounds, &names(&["oct", "flowoct"])).is_ok());
         assert!(check_methods(&forbidden, &names(&["oct", "dp", "sparse"])).is_ok());
-        assert!(check_methods(&bounds, &names(&["oct", "dp"])).is_ok());
-        let message = check_methods(&bounds, &names(&["oct", "sparse"]))
-            .expect_err("sparse")
-            .to_string();
-        assert!(
-            message.contains("sparse does not take max_leaf_rows"),
-            "{message}"
-        );
+        assert!(check_methods(&bounds, &names(&["oct", "dp", "sparse"])).is_ok());
         let rows: ConstraintSpec = toml::from_str("[depths]\na = [0]\n").expect("toml");
         let message = check_methods(&rows, &names(&["oct", "dp"]))
             .expect_err("dp")

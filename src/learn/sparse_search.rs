@@ -298,11 +298,12 @@ impl SparseSearch {
         options: &LearnOptions,
         limits: &SearchConstraints,
     ) -> Result<Outcome> {
-        if limits.max_leaf_rows.is_some() {
+        if limits.max_leaf_rows.is_some() && !train.copies_count_rows() {
             return Err(Error::parameter(
                 "--max-leaf-rows",
-                "the sparse search does not take max_leaf_rows: --solver dp does, and the MILP \
-                 formulations do",
+                "max_leaf_rows counts rows, whatever their weights; the sparse search holds a \
+                 row of weight w as w copies and cannot count rows: with row weights other than \
+                 1 it takes no cap on the rows of a leaf (the MILP formulations do)",
             ));
         }
         if limits.constraints.fairness.is_some() {
@@ -348,7 +349,7 @@ impl SparseSearch {
             class_weights: weights,
             split_cost: penalty,
             min_leaf,
-            max_leaf: None,
+            max_leaf: limits.max_leaf_rows,
         };
         let line = SearchLine::start("sparse", options.time_limit, &options.progress);
         line.say("searching under side constraints");

@@ -92,9 +92,9 @@ fn grids_whose_methods_cannot_take_the_constraints_are_refused() {
     std::fs::write(dir.path().join("tiny.csv"), to_csv(&data)).expect("written");
     for (constraints, formulations, message) in [
         (
-            "max_leaf_rows = 5\n",
+            "max_features = 2\nrows = [\"used[j=0] <= 0\"]\n",
             "[\"oct\", \"sparse\"]",
-            "sparse does not take max_leaf_rows; the MILP",
+            "sparse does not take rows; the MILP",
         ),
         (
             "[depths]\nx0 = [0]\n",

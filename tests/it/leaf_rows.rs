@@ -146,7 +146,7 @@ fn the_report_gives_the_rows_of_each_leaf_and_the_searches_refuse_the_bounds() {
             "dp",
             "the exact search proves that there is no tree of depth 1",
         ),
-        ("sparse", "sparse search does not take max_leaf_rows"),
+        ("sparse", "proves that there is no tree of depth 1"),
     ] {
         crate::common::assert_usage_error(
             &[

@@ -281,7 +281,7 @@ fn bad_sets_and_methods_without_them_exit_2() {
         ),
         (
             vec!["--solver", "sparse", "--max-leaf-rows", "1"],
-            "the sparse search does not take max_leaf_rows",
+            "no tree meets the problem: the exact search proves",
         ),
         (
             vec!["--solver", "dp", "--max-leaf-rows", "1"],

@@ -1,10 +1,10 @@
 //! Side constraints in the exact and sparse searches and in a MILP's start and certificate: on
 //! small random data, `dp` and `sparse` under each kind they take (forbidden features,
-//! `max_features`, `feature_costs` with `budget`, `max_leaves`, `min_leaf_rows`, and for `dp`
+//! `max_features`, `feature_costs` with `budget`, `max_leaves`, `min_leaf_rows`,
 //! `max_leaf_rows`), alone and two at a time, at depths 1 to 3, on one and two threads, reach
 //! the optimum of the exhaustive oracle filtered tree by tree, return a tree over the data's
-//! full feature indexing that meets them, and report it; where no tree meets them, `dp` says so
-//! (exit 2) and the sparse search refuses `max_leaf_rows` by name; each kind changes the
+//! full feature indexing that meets them, and report it; where no tree meets them, both say so
+//! (exit 2); each kind changes the
 //! optimum on some data. A MILP under those kinds starts from the search's tree and gets a
 //! certificate verdict (under a cap no tree meets, no start and a certificate that agrees with
 //! the solver's finding none); under any other kind the certificate is `not_applicable`, and
@@ -264,15 +264,24 @@ fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
                         params: DpParams::default(),
                     });
                     let found = learn(&dp, &data, options.clone());
+                    let sparse = SparseParams {
+                        leaf_penalty: penalty,
+                        ..SparseParams::default()
+                    }
+                    .check(Some(depth))
+                    .expect("valid");
                     let Some(expected) = expected else {
                         // Only a cap on the rows of a leaf leaves no tree.
                         assert!(capped, "{context}");
-                        let error = found.expect_err(&context);
-                        assert_eq!(error.exit_code(), 2, "{context}: {error}");
-                        assert!(
-                            error.to_string().contains("proves that there is no tree"),
-                            "{context}: {error}"
-                        );
+                        let sparse_found = learn(&Method::Sparse(sparse), &data, options);
+                        for found in [found, sparse_found] {
+                            let error = found.expect_err(&context);
+                            assert_eq!(error.exit_code(), 2, "{context}: {error}");
+                            assert!(
+                                error.to_string().contains("proves that there is no tree"),
+                                "{context}: {error}"
+                            );
+                        }
                         continue;
                     };
                     let outcome = found.expect(&context);
@@ -284,24 +293,7 @@ fn the_searches_under_each_kind_and_each_pair_reach_the_filtered_optimum() {
                     let tree = outcome.tree.expect("a tree");
                     assert_clean(&tree, &outcome.side_constraints, &data, &spec);
                     assert_eq!(errors(&tree, &data), expected.errors, "dp {context}");
-                    let sparse = SparseParams {
-                        leaf_penalty: penalty,
-                        ..SparseParams::default()
-                    }
-                    .check(Some(depth))
-                    .expect("valid");
                     let found = learn(&Method::Sparse(sparse), &data, options);
-                    if capped {
-                        let error = found.expect_err(&context);
-                        assert_eq!(error.exit_code(), 2, "{context}: {error}");
-                        assert!(
-                            error
-                                .to_string()
-                                .contains("sparse search does not take max_leaf_rows"),
-                            "{context}: {error}"
-                        );
-                        continue;
-                    }
                     let sparse_expected = sparse_expected.expect("a leaf meets it");
                     let outcome = found.expect(&context);
                     let tree = outcome.tree.expect("a tree");
@@ -512,24 +504,15 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
         let error = learn(method, &weighted, options(&spec)).expect_err("refused");
         assert_eq!(error.exit_code(), 2, "{error}");
     }
-    // So does the cap on the rows of a leaf, in the exact search; the sparse search refuses
-    // the cap whatever the weights.
+    // So does the cap on the rows of a leaf.
     let spec = ConstraintSpec {
         max_leaf_rows: Some(9),
         ..ConstraintSpec::default()
     };
-    let error = learn(&dp, &weighted, options(&spec)).expect_err("refused");
-    assert_eq!(error.exit_code(), 2, "{error}");
-    assert!(error.to_string().contains("--max-leaf-rows"), "{error}");
-    for data in [&data, &weighted] {
-        let error = learn(&sparse, data, options(&spec)).expect_err("refused");
+    for method in [&dp, &sparse] {
+        let error = learn(method, &weighted, options(&spec)).expect_err("refused");
         assert_eq!(error.exit_code(), 2, "{error}");
-        assert!(
-            error
-                .to_string()
-                .contains("sparse search does not take max_leaf_rows"),
-            "{error}"
-        );
+        assert!(error.to_string().contains("--max-leaf-rows"), "{error}");
     }
 }
 
