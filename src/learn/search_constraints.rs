@@ -4,7 +4,7 @@
 //! ([`SearchConstraints`]): forbidden features, a count and a budget a [`FeatureRule`] (see
 //! [`crate::dp::solve_under`]), `max_leaves` a split budget of `max_leaves - 1`,
 //! `min_leaf_rows` the leaf minimum (the larger of it and `--min-leaf`), `max_leaf_rows` a cap
-//! on the rows of a leaf (`--solver dp` only; the sparse search refuses it), fairness the search
+//! on the rows of a leaf, fairness the search
 //! of [`crate::fair`] (alone or with forbidden features and the leaf minimum; depths 1 and 2,
 //! two groups, one bound: [`SearchConstraints::fair_refusal`] says why not otherwise). Any
 //! other kind is refused by name. The user's rows, which only the MILPs take, are refused by
