@@ -97,15 +97,36 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         },
         &tree_files,
     );
-    let mut written = write_pages(&args, &document, &result, (&original.train, &sets.train))?;
+    let written = write_pages(&args, &document, &result, (&original.train, &sets.train))?;
+    emit_front(
+        &args,
+        (&document, &document.to_csv()),
+        |stem, dataset| FrontFigure::new(&document, dataset).save(stem),
+        written,
+        |written| summary_lines(&document, written),
+    )
+}
+
+/// Writes a front's report as the options say: in `--out-dir`, `front.json`, `front.csv` and
+/// the figure (`figure`); otherwise the JSON (`--json`) or the CSV on stdout. Then the summary
+/// (`summary` of every file written, `written` first), unless `--quiet`: the result when stdout
+/// carries nothing else (`--out-dir`); beside a CSV or JSON document on stdout a diagnostic, on
+/// stderr.
+pub(super) fn emit_front<D: serde::Serialize>(
+    args: &ParetoArgs,
+    (document, csv): (&D, &str),
+    figure: impl FnOnce(&Path, &str) -> Result<std::result::Result<Vec<std::path::PathBuf>, String>>,
+    mut written: Vec<String>,
+    summary: impl FnOnce(&[String]) -> Vec<String>,
+) -> Result<()> {
     if let Some(dir) = &args.out {
         create_dir(dir)?;
         let json_path = dir.join("front.json");
-        let text = serde_json::to_string_pretty(&document)
+        let text = serde_json::to_string_pretty(document)
             .map_err(|e| Error::Internal(format!("the report cannot be written: {e}")))?;
         write_file(&json_path, &text)?;
         let csv_path = dir.join("front.csv");
-        write_file(&csv_path, &document.to_csv())?;
+        write_file(&csv_path, csv)?;
         written.push(json_path.display().to_string());
         written.push(csv_path.display().to_string());
         let dataset = args
@@ -113,19 +134,17 @@ pub fn run(args: ParetoArgs) -> Result<()> {
             .data
             .file_stem()
             .map_or_else(|| "data".to_string(), |s| s.to_string_lossy().into_owned());
-        match FrontFigure::new(&document, &dataset).save(&dir.join("front"))? {
+        match figure(&dir.join("front"), &dataset)? {
             Ok(paths) => written.extend(paths.iter().map(|p| p.display().to_string())),
             Err(reason) => crate::noteln!("note: no plot: {reason}"),
         }
     } else if args.json {
-        print_json(&document)?;
+        print_json(document)?;
     } else {
-        crate::out!("{}", document.to_csv())?;
+        crate::out!("{csv}")?;
     }
     if !args.quiet {
-        // The summary is the result when stdout carries nothing else (`--out-dir`); beside a CSV
-        // or JSON document on stdout it is a diagnostic, on stderr.
-        for line in summary_lines(&document, &written) {
+        for line in summary(&written) {
             if args.out.is_some() {
                 crate::outln!("{line}")?;
             } else {

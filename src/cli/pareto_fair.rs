@@ -8,8 +8,8 @@ use serde_json::json;
 
 use crate::cli::args::{FairnessArg, ParetoArgs};
 use crate::cli::model_args::SolverChoice;
-use crate::cli::output::{data_block, print_json, write_file};
-use crate::cli::pareto::{create_dir, provenance};
+use crate::cli::output::{data_block, write_file};
+use crate::cli::pareto::{create_dir, emit_front, provenance};
 use crate::constraints::fairness::FairnessKind;
 use crate::constraints::ConstraintSpec;
 use crate::data::{Sets, ThresholdMode};
@@ -44,41 +44,13 @@ pub fn run(args: &ParetoArgs) -> Result<()> {
         data_block(&args.data, &sets),
         &tree_files,
     )?;
-    let mut written = Vec::new();
-    if let Some(dir) = &args.out {
-        create_dir(dir)?;
-        let json_path = dir.join("front.json");
-        let text = serde_json::to_string_pretty(&document)
-            .map_err(|e| Error::Internal(format!("the report cannot be written: {e}")))?;
-        write_file(&json_path, &text)?;
-        let csv_path = dir.join("front.csv");
-        write_file(&csv_path, &document.to_csv())?;
-        written.push(json_path.display().to_string());
-        written.push(csv_path.display().to_string());
-        let dataset = args
-            .data
-            .data
-            .file_stem()
-            .map_or_else(|| "data".to_string(), |s| s.to_string_lossy().into_owned());
-        match FairFrontFigure::new(&document, &dataset).save(&dir.join("front"))? {
-            Ok(paths) => written.extend(paths.iter().map(|p| p.display().to_string())),
-            Err(reason) => crate::noteln!("note: no plot: {reason}"),
-        }
-    } else if args.json {
-        print_json(&document)?;
-    } else {
-        crate::out!("{}", document.to_csv())?;
-    }
-    if !args.quiet {
-        for line in summary_lines(&document, &written) {
-            if args.out.is_some() {
-                crate::outln!("{line}")?;
-            } else {
-                crate::noteln!("{line}");
-            }
-        }
-    }
-    Ok(())
+    emit_front(
+        args,
+        (&document, &document.to_csv()),
+        |stem, dataset| FairFrontFigure::new(&document, dataset).save(stem),
+        Vec::new(),
+        |written| summary_lines(&document, written),
+    )
 }
 
 /// The front the options ask for; the options of the other front are refused by name.
