@@ -179,7 +179,8 @@ impl Search<'_> {
         }
         let floor = lb.max(leaf_cost.min(sc));
         if best.is_some_and(|b| b.cost <= floor + tol) || ub <= sc + tol {
-            return finish(best, lb, leaf_cost, f64::INFINITY, false);
+            // Every split costs at least `sc`: the bound of a search that tried none.
+            return finish(best, lb, leaf_cost, sc, false);
         }
         let level = view.level;
         self.ensure_level(level);

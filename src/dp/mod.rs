@@ -75,6 +75,7 @@ mod problem;
 mod relaxation;
 mod root;
 mod root_pool;
+mod root_split_bounds;
 mod root_work;
 mod search;
 mod similarity;
@@ -93,6 +94,7 @@ pub use objective::objective_of;
 pub use options::{BoundSwitches, DpOptions};
 pub use outcome::{DpOutcome, DpStats};
 pub use problem::DpProblem;
+pub use root_split_bounds::{root_split_bounds, RootSplitBounds};
 pub use root_work::{RootUnit, RootWork};
 
 use crate::data::Dataset;

@@ -10,7 +10,8 @@
 //!   `bound_s` is the search's lower bound of the best tree whose root takes split `s` (the
 //!   two subtrees of one level less solved by the search on the rows each side receives,
 //!   over every midpoint and without a leaf minimum: a relaxation, never above the model's
-//!   own subtrees), and `bound_leaf` the cost of the single leaf. A split on a feature at any
+//!   own subtrees; one search bounds every split of the root, [`dp::root_split_bounds`]),
+//!   and `bound_leaf` the cost of the single leaf. A split on a feature at any
 //!   threshold (OCT's, BinOCT's) takes the least bound over the feature's midpoints and the
 //!   one-sided split. No big M: the row is a convex combination of the bounds in the LP.
 //!
@@ -33,7 +34,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, ThresholdMode};
-use crate::dp::{self, DpOptions, DpProblem};
+use crate::dp::{self, DpOptions, DpProblem, RootSplitBounds};
 use crate::error::{Error, Result};
 use crate::formulation::{RootSplit, RootSplits};
 use crate::learn::counterpart::Counterpart;
@@ -302,6 +303,9 @@ struct RootBounds<'a> {
     all: Vec<usize>,
     /// The subtree's bound on every row (for a one-sided split).
     one_sided: Option<f64>,
+    /// Every root split's children solved by one search ([`dp::root_split_bounds`]); `None`
+    /// for a tree of depth one, or data the search does not take (missing values).
+    splits: Option<RootSplitBounds>,
 }
 
 impl<'a> RootBounds<'a> {
@@ -321,9 +325,26 @@ impl<'a> RootBounds<'a> {
             split_cost: problem.split_cost,
             all: (0..source.data.n_rows()).collect(),
             one_sided: None,
+            splits: None,
         };
         bounds.one_sided = bounds.subtree(&bounds.all.clone())?;
+        if let Some(below) = bounds.below.as_ref().filter(|_| !source.data.has_missing()) {
+            let options = DpOptions {
+                time_limit: bounds.seconds_left(),
+                interrupt: source.interrupt.clone(),
+                ..DpOptions::default()
+            };
+            let cap = source.upper_bound - bounds.split_cost;
+            bounds.splits = Some(dp::root_split_bounds(&source.data, below, cap, &options)?);
+        }
         Ok(bounds)
+    }
+
+    /// Seconds to the deadline (`None`: no deadline).
+    fn seconds_left(&self) -> Option<f64> {
+        self.source
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
     }
 
     /// The least cost of a leaf on `rows` (every row in it, the cheapest class predicted).
@@ -346,10 +367,7 @@ impl<'a> RootBounds<'a> {
         let Some(problem) = &self.below else {
             return Ok(Some(self.leaf_cost(rows)));
         };
-        let left = self
-            .source
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64());
+        let left = self.seconds_left();
         if left == Some(0.0) {
             return Ok(None);
         }
@@ -369,6 +387,13 @@ impl<'a> RootBounds<'a> {
             .all
             .iter()
             .partition(|&&i| rows[i][feature] <= threshold);
+        if left.is_empty() || right.is_empty() {
+            return Ok(self.one_sided.map(|b| b + self.split_cost));
+        }
+        let searched = self.splits.as_ref().and_then(|s| s.at(feature, left.len()));
+        if let Some(bound) = searched {
+            return Ok(bound.map(|b| b + self.split_cost));
+        }
         let (Some(l), Some(r)) = (self.subtree(&left)?, self.subtree(&right)?) else {
             return Ok(None);
         };
@@ -384,6 +409,12 @@ impl<'a> RootBounds<'a> {
                 let Some(mut least) = self.one_sided else {
                     return Ok(None);
                 };
+                if let Some(searched) = self.splits.as_ref() {
+                    return Ok(match searched.least(feature) {
+                        None => Some(least),
+                        Some(bound) => bound.map(|b| least.min(b + self.split_cost)),
+                    });
+                }
                 let mut values = self.source.data.feature_column(feature);
                 values.retain(|v| !v.is_nan());
                 values.sort_by(f64::total_cmp);

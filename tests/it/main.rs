@@ -53,6 +53,7 @@ mod probe_limits;
 mod probe_weights;
 mod progress_sink;
 mod readme;
+mod root_split_bounds;
 mod round_trip;
 mod row_weights_data;
 mod row_weights_search;

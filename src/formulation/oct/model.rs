@@ -108,12 +108,10 @@ impl BuiltModel for OctModel {
 
     /// The root's `a[f=j,n=1]`, each a split on feature `j` at the threshold `b[n=1]` (which
     /// may send every row one way), and `1 - d[n=1]`: the `one_feature[n=1]` row makes exactly
-    /// one of them 1. Only for the published model (majority leaves), whose objective is the
-    /// counterpart's; the free leaves of the front have another.
+    /// one of them 1. With free leaves (under fairness) the objective is the same and a leaf's
+    /// errors are at least those of its majority class, so a bound of the published model
+    /// bounds it too; the front, which sets another objective, does not offer them.
     fn root_splits(&self) -> Option<RootSplits> {
-        if self.leaves != LeafRule::Majority {
-            return None;
-        }
         let splits: Vec<(RootSplit, Expression)> = self
             .a
             .iter()
