@@ -56,6 +56,7 @@ mod readme;
 mod round_trip;
 mod row_weights_data;
 mod row_weights_search;
+mod separation;
 mod side_constraints;
 mod side_constraints_exact;
 mod side_constraints_fairness;

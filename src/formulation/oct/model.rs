@@ -106,21 +106,23 @@ impl BuiltModel for OctModel {
         &self.mip
     }
 
-    /// The root's `a[f=j,n=1]`, each a split on feature `j` at the threshold `b[n=1]` (which
-    /// may send every row one way), and `1 - d[n=1]`: the `one_feature[n=1]` row makes exactly
-    /// one of them 1. Only for the published model (majority leaves), whose objective is the
-    /// counterpart's; the free leaves of the front have another.
-    fn root_splits(&self) -> Option<RootSplits> {
-        if self.leaves != LeafRule::Majority {
+    /// The node's `a[f=j,n]`, each a split on feature `j` at the threshold `b[n]` (which may
+    /// send every row one way), and `1 - d[n]`: the `one_feature[n]` row makes exactly one of
+    /// them 1 (below a split parent). Only for the published model (majority leaves), whose
+    /// objective is the counterpart's; the free leaves of the front have another.
+    fn node_choices(&self, node: usize) -> Option<RootSplits> {
+        if self.leaves != LeafRule::Majority || node == 0 {
             return None;
         }
+        let m = node - 1;
+        let d = *self.d.get(m)?;
         let splits: Vec<(RootSplit, Expression)> = self
             .a
             .iter()
             .enumerate()
             .filter_map(|(feature, by_node)| {
                 by_node
-                    .first()
+                    .get(m)
                     .copied()
                     .flatten()
                     .map(|var| (RootSplit::AnyThreshold { feature }, Expression::from(var)))
@@ -128,7 +130,7 @@ impl BuiltModel for OctModel {
             .collect();
         Some(RootSplits {
             splits,
-            leaf: self.d.first().map(|&d| Expression::from(1.0) - d),
+            leaf: Some(Expression::from(1.0) - d),
         })
     }
 
