@@ -157,8 +157,8 @@ where
     let build_seconds = started.elapsed().as_secs_f64();
     let tolerance = built.objective_tolerance();
     let mut notes = Vec::new();
-    let children = (options.separation_rounds > 0)
-        .then(|| [built.node_choices(2), built.node_choices(3)]);
+    let children =
+        (options.separation_rounds > 0).then(|| [built.node_choices(2), built.node_choices(3)]);
     let (mut search_rows, mut separator) = match options.search_rows.as_ref() {
         Some(source) => {
             let root = built.root_splits();
@@ -210,8 +210,13 @@ where
             let start = solve.warm_start.clone().zip(warm_start_objective);
             let checked = (built.mip(), start.as_ref().map(|(a, o)| (a, *o)), tolerance);
             let rounds = options.separation_rounds;
-            let (model, separated) =
-                separate(separator, model, (options.solver, &mut solve, rounds), rows, checked)?;
+            let (model, separated) = separate(
+                separator,
+                model,
+                (options.solver, &mut solve, rounds),
+                rows,
+                checked,
+            )?;
             with_rows = Some(model);
             Some(separated)
         }

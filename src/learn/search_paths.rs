@@ -230,7 +230,11 @@ impl PathSeparator {
             }
             for (side, child) in self.children.iter().enumerate() {
                 let Some(child) = child else { continue };
-                let choices = child.splits.iter().map(|(_, y)| y).chain(child.leaf.as_ref());
+                let choices = child
+                    .splits
+                    .iter()
+                    .map(|(_, y)| y)
+                    .chain(child.leaf.as_ref());
                 for (c, y) in choices.enumerate() {
                     let activity = x + value_of(y, mip, values) - 1.0;
                     if activity > 1e-6 && !self.added.contains(&(s, side, c)) {
@@ -247,13 +251,7 @@ impl PathSeparator {
     fn row(&self, (s, side, c): PathKey, increment: f64) -> SearchRow {
         let children = self.children[side].as_ref();
         let y = children
-            .and_then(|child| {
-                child
-                    .splits
-                    .get(c)
-                    .map(|(_, y)| y)
-                    .or(child.leaf.as_ref())
-            })
+            .and_then(|child| child.splits.get(c).map(|(_, y)| y).or(child.leaf.as_ref()))
             .cloned()
             .unwrap_or_default();
         let activity = self.root.splits[s].1.clone() + y - 1.0;

@@ -36,9 +36,9 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::formulation::RootSplits;
 use crate::learn::counterpart::Counterpart;
+use crate::learn::objectives_agree;
 use crate::learn::search_paths::{PathSeparator, SeparationRound};
 use crate::learn::subtree_bounds::SubtreeBounds;
-use crate::learn::objectives_agree;
 use crate::mip::{Assignment, Expression, MipModel, RowSense};
 use good_lp::IntoAffineExpression;
 
@@ -268,7 +268,9 @@ impl SearchRows {
                 bound += value * chosen.clone();
             }
             if let Some(leaf) = &root.leaf {
-                let cost = bounds.leaf_cost(&bounds.all.clone()).min(source.upper_bound);
+                let cost = bounds
+                    .leaf_cost(&bounds.all.clone())
+                    .min(source.upper_bound);
                 let value = c.to_model(cost + raise);
                 least = least.min(value);
                 bound += value * leaf.clone();
@@ -300,7 +302,12 @@ impl SearchRows {
         let mut with = mip.clone();
         let objective = mip.objective_expression();
         for row in &self.rows {
-            with.add_row(&row.name, objective.clone(), RowSense::Ge, row.bound.clone());
+            with.add_row(
+                &row.name,
+                objective.clone(),
+                RowSense::Ge,
+                row.bound.clone(),
+            );
         }
         with
     }

@@ -19,7 +19,7 @@ use std::time::Instant;
 use crate::error::Result;
 use crate::learn::search_paths::{PathSeparator, SeparationRound};
 use crate::learn::search_rows::SearchRow;
-use crate::mip::{Expression, MipModel, RowSense};
+use crate::mip::{MipModel, RowSense};
 use crate::solver::{self, Progress, SolveOptions, SolverKind, Termination, TrajectoryPoint};
 
 /// The rounds by default (`--separation-rounds`).
@@ -78,7 +78,7 @@ pub(crate) fn separate_rounds(
         if left() == Some(0.0) || solve.interrupted() {
             break;
         }
-        let Some((values, objective)) = lp_point(&model, None, (kind, solve, left()))? else {
+        let Some((values, objective)) = lp_point(&model, (kind, solve, left()))? else {
             done.push(round(None, 0, 0, round_started));
             break;
         };
@@ -128,12 +128,10 @@ fn round(
     }
 }
 
-/// The optimal point of `model`'s LP relaxation (with `fixed`, a root split's expression, at
-/// 1 when given) and its objective, solved by `kind` within `left` seconds; `None` when the LP
-/// was not solved to optimality.
+/// The optimal point of `model`'s LP relaxation and its objective, solved by `kind` within
+/// `left` seconds; `None` when the LP was not solved to optimality.
 fn lp_point(
     model: &MipModel,
-    fixed: Option<Expression>,
     (kind, solve, left): (SolverKind, &SolveOptions, Option<f64>),
 ) -> Result<Option<(Vec<f64>, f64)>> {
     let options = SolveOptions {
@@ -145,11 +143,7 @@ fn lp_point(
         solver_options: Vec::new(),
         ..solve.clone()
     };
-    let mut relaxed = model.relaxed();
-    if let Some(fixed) = fixed {
-        relaxed.add_row("probe", fixed, RowSense::Ge, 1.0);
-    }
-    let lp = solver::solve(&relaxed, kind, &options)?;
+    let lp = solver::solve(&model.relaxed(), kind, &options)?;
     if lp.report.termination != Termination::Optimal {
         return Ok(None);
     }

@@ -15,6 +15,9 @@ use crate::error::Result;
 use crate::formulation::RootSplit;
 use crate::learn::search_rows::SearchRowSource;
 
+/// The bounds of a root split's two subtrees: left, right (`None`: not searched in time).
+type Halves = (Option<f64>, Option<f64>);
+
 /// The search's bounds of subtrees on the source's data (see the module documentation).
 pub(super) struct SubtreeBounds {
     pub(super) source: SearchRowSource,
@@ -29,7 +32,7 @@ pub(super) struct SubtreeBounds {
     /// The root's subtree bound on every row (for a one-sided root split).
     pub(super) one_sided: Option<f64>,
     /// The root's halves' bounds by (feature, threshold bits): left, right.
-    halves: RefCell<HashMap<(usize, u64), (Option<f64>, Option<f64>)>>,
+    halves: RefCell<HashMap<(usize, u64), Halves>>,
 }
 
 impl SubtreeBounds {
@@ -106,11 +109,7 @@ impl SubtreeBounds {
     }
 
     /// The bounds of the root's two subtrees under `x_feature <= threshold` (cached).
-    pub(super) fn halves(
-        &self,
-        feature: usize,
-        threshold: f64,
-    ) -> Result<(Option<f64>, Option<f64>)> {
+    pub(super) fn halves(&self, feature: usize, threshold: f64) -> Result<Halves> {
         let key = (feature, threshold.to_bits());
         if let Some(&found) = self.halves.borrow().get(&key) {
             return Ok(found);

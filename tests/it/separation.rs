@@ -101,7 +101,10 @@ fn the_loop_leaves_every_optimum_unchanged() {
             }
         }
     }
-    assert!(path_rows > 0, "no path row was ever added: the loop is not seen to cut");
+    assert!(
+        path_rows > 0,
+        "no path row was ever added: the loop is not seen to cut"
+    );
 }
 
 #[test]
