@@ -19,6 +19,10 @@
 //! counts against the run's time limit: a split whose subtrees were not solved in time is
 //! bounded by the problem's lower bound, which bounds every split.
 //!
+//! Rows over the paths below the root, too many to add up front, are added between LP solves
+//! ([`super::search_paths`], [`super::separation`]: `--separation-rounds`) and checked here
+//! with the others ([`SearchRows::extend`]).
+//!
 //! The rows are checked, not trusted: every tree the run evaluates by plain code (the warm
 //! start, the decoded solution) must be worth at least what the rows claim for its root; a
 //! tree worth less proves a row wrong, and the run stops with an error instead of a bound
