@@ -21,7 +21,7 @@
 //!
 //! Rows over the paths below the root, too many to add up front, are added between LP solves
 //! ([`super::search_paths`], [`super::separation`]: `--separation-rounds`) and checked here
-//! with the others ([`SearchRows::extend`]).
+//! with the others (`SearchRows::extend`).
 //!
 //! The rows are checked, not trusted: every tree the run evaluates by plain code (the warm
 //! start, the decoded solution) must be worth at least what the rows claim for its root; a

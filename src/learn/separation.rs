@@ -1,8 +1,8 @@
 //! The solve → separate → re-solve loop of a MILP with the exact search's rows
 //! (`--separation-rounds N`): each round solves the model's LP relaxation (with every row so
 //! far) on the run's solver, adds the rows over paths below the root that its point violates
-//! and, for the [`BELOW_PER_ROUND`] root splits its point chooses most, the rows of every
-//! path below them ([`PathSeparator::rows_below`]: tight where the LP sits, they bound the
+//! and, for the `BELOW_PER_ROUND` (4) root splits its point chooses most, the rows of every
+//! path below them (`PathSeparator::rows_below`: tight where the LP sits, they bound the
 //! branches that leave its children), and the MILP is then solved once, warm-started and cut off as without
 //! the loop, with every row added. The loop has a share of the solver's time
 //! ([`LOOP_SHARE`]), within the run's one time limit.
