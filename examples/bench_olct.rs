@@ -53,6 +53,7 @@ fn main() -> milptree::Result<()> {
             fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
+            separation_rounds: 0,
             constraints: None,
         },
     )?;

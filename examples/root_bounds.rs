@@ -66,6 +66,7 @@ fn main() -> milptree::Result<()> {
             deadline: None,
             interrupt: None,
             raised_for_tests: 0.0,
+            raised_paths_for_tests: 0.0,
         };
         let rows = SearchRows::make(&source, &built.mip, built.root_splits.clone())?;
         let with_rows = rows.added_to(&built.mip).relaxed();

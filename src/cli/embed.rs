@@ -56,6 +56,8 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
         break_model_for_tests: false,
         dp_bounds: args.certify.dp_bounds,
         raise_dp_bounds_for_tests: 0.0,
+        separation_rounds: args.certify.separation_rounds,
+        raise_path_bounds_for_tests: 0.0,
         constraints: args.model.constraints.spec()?,
     };
     options.check()?;

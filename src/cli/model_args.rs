@@ -444,6 +444,12 @@ pub struct CertifyArgs {
     /// search's time counts against --time-limit.
     #[arg(long, default_value = "all", value_name = "none|objective|splits|all", value_parser = parse_dp_bounds)]
     pub dp_bounds: DpBounds,
+    /// [oct, binoct, flowoct] Rounds of the loop that solves the LP relaxation and adds the
+    /// exact search's rows over the paths below the root that its point violates, before the
+    /// MILP is solved (within a quarter of the solver's time); 0: none. Needs the split rows
+    /// (`--dp-bounds splits|all`) and a depth of 2 or more.
+    #[arg(long, default_value_t = crate::learn::separation::DEFAULT_ROUNDS, value_name = "N")]
+    pub separation_rounds: usize,
 }
 
 /// `--dp-bounds`, by name.

@@ -166,6 +166,8 @@ fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
         break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),
         dp_bounds: args.certify.dp_bounds,
         raise_dp_bounds_for_tests: 0.0,
+        separation_rounds: args.certify.separation_rounds,
+        raise_path_bounds_for_tests: 0.0,
         constraints: args.model.constraints.spec()?,
     })
 }

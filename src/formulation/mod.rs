@@ -94,6 +94,13 @@ pub trait BuiltModel {
     /// by the exact search's bound of each root split; `None` for a model that does not take
     /// them.
     fn root_splits(&self) -> Option<RootSplits> {
+        self.node_choices(1)
+    }
+    /// The choices of the branch node `node` (1-based, breadth-first) as for the root
+    /// ([`BuiltModel::root_splits`]): exactly one of them is 1 when the node's parent splits,
+    /// for the rows that bound the objective along a path of splits; `None` for a model that
+    /// does not take them.
+    fn node_choices(&self, _node: usize) -> Option<RootSplits> {
         None
     }
     /// A step applied to the decoded tree after it was checked against the solver (OLCT's

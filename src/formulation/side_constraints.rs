@@ -243,8 +243,8 @@ impl<B: BuiltModel> BuiltModel for ConstrainedModel<B> {
         self.inner.feature_usage()
     }
 
-    fn root_splits(&self) -> Option<crate::formulation::RootSplits> {
-        self.inner.root_splits()
+    fn node_choices(&self, node: usize) -> Option<crate::formulation::RootSplits> {
+        self.inner.node_choices(node)
     }
 
     fn post_process(&self, tree: Tree) -> Result<(Tree, serde_json::Value)> {

@@ -19,10 +19,12 @@ use crate::error::{Error, Result};
 use crate::formulation::side_constraints::Constrained;
 use crate::formulation::{AnyFormulation, BuiltModel, Formulation, StartKind};
 use crate::learn::outcome::{objectives_agree, DecodeMismatch, ModelFacts, Outcome};
+use crate::learn::search_paths::PathSeparator;
 use crate::learn::search_rows::{DpBounds, SearchRowSource, SearchRows};
+use crate::learn::separation::{self, Separated};
 use crate::learn::WarmStartMode;
 use crate::mip::build_clock::{BuildClock, Stopped, TIME_LIMIT_OPTION};
-use crate::mip::{Assignment, RowSense};
+use crate::mip::{Assignment, MipModel, RowSense};
 use crate::solver::{self, SolveOptions, SolverKind};
 use crate::tree::Tree;
 
@@ -75,6 +77,9 @@ pub struct MilpOptions {
     pub bound_below_for_tests: bool,
     /// The exact search's bounds the model gets as rows ([`SearchRows`]); `None`: none.
     pub search_rows: Option<SearchRowSource>,
+    /// Rounds of the loop that adds the search's rows over paths below the root between
+    /// solves of the LP relaxation ([`super::separation`]); 0: none. Needs the split rows.
+    pub separation_rounds: usize,
 }
 
 /// A value freed on a thread of its own when it is dropped: a model of millions of rows takes
@@ -152,11 +157,17 @@ where
     let build_seconds = started.elapsed().as_secs_f64();
     let tolerance = built.objective_tolerance();
     let mut notes = Vec::new();
-    let search_rows = options
-        .search_rows
-        .as_ref()
-        .map(|source| SearchRows::make(source, built.mip(), built.root_splits()))
-        .transpose()?;
+    let children =
+        (options.separation_rounds > 0).then(|| [built.node_choices(2), built.node_choices(3)]);
+    let (mut search_rows, mut separator) = match options.search_rows.as_ref() {
+        Some(source) => {
+            let root = built.root_splits();
+            let (rows, separator) =
+                SearchRows::make_separable(source, built.mip(), root, children)?;
+            (Some(rows), separator)
+        }
+        None => (None, None),
+    };
     let mut solve = options.solve;
     if solve.integrality_tolerance.is_none() {
         solve.integrality_tolerance = built.integrality_tolerance();
@@ -193,7 +204,27 @@ where
     // The solver has what the build and the warm start's encoding left of the limit.
     let time_limit = solve.time_limit;
     solve.time_limit = solve.remaining(started.elapsed().as_secs_f64());
-    let with_rows = search_rows.as_ref().map(|rows| rows.added_to(built.mip()));
+    let mut with_rows = search_rows.as_ref().map(|rows| rows.added_to(built.mip()));
+    let separated = match (separator.as_mut(), with_rows.take(), search_rows.as_mut()) {
+        (Some(separator), Some(model), Some(rows)) => {
+            let start = solve.warm_start.clone().zip(warm_start_objective);
+            let checked = (built.mip(), start.as_ref().map(|(a, o)| (a, *o)), tolerance);
+            let rounds = options.separation_rounds;
+            let (model, separated) = separate(
+                separator,
+                model,
+                (options.solver, &mut solve, rounds),
+                rows,
+                checked,
+            )?;
+            with_rows = Some(model);
+            Some(separated)
+        }
+        (_, model, _) => {
+            with_rows = model;
+            None
+        }
+    };
     let solved_model = with_rows.as_ref().unwrap_or(built.mip());
     let mut solved = match (options.bound_below_for_tests, warm_start_objective) {
         (true, Some(start)) => {
@@ -210,6 +241,14 @@ where
     };
     drop(with_rows);
     solved.report.time_limit = time_limit;
+    if let Some(separated) = &separated {
+        separation::with_rounds(
+            &mut solved.report.trajectory,
+            separated,
+            warm_start_objective,
+        );
+        solved.report.seconds += separated.seconds;
+    }
     let mut outcome = Outcome {
         name: formulation.name(),
         parameters: formulation.parameters(),
@@ -247,6 +286,35 @@ where
     let checked = search_rows.as_ref().map(|rows| (rows, tolerance));
     decode_into(formulation, &built, &solution, checked, &mut outcome)?;
     Ok(outcome)
+}
+
+/// Runs the loop of [`separation`] on `model` (the model with the search's rows) with the
+/// solver `kind` and `solve`'s options (whose time limit then loses the loop's seconds), for
+/// `rounds` rounds; the rows added join `rows` (the start, with its plain evaluation, checked
+/// against them in `mip`, with the objective's tolerance). The model with every row, and what
+/// the loop did.
+fn separate(
+    separator: &mut PathSeparator,
+    model: MipModel,
+    (kind, solve, rounds): (SolverKind, &mut SolveOptions, usize),
+    rows: &mut SearchRows,
+    (mip, start, tolerance): (&MipModel, Option<(&Assignment, f64)>, f64),
+) -> Result<(MipModel, Separated)> {
+    let values = match start {
+        Some((assignment, evaluated)) => Some((mip.values_of(assignment)?, evaluated)),
+        None => None,
+    };
+    let settings = (kind, &*solve, rounds);
+    let mut separated = separation::separate_rounds(separator, model, settings, values)?;
+    solve.time_limit = solve.remaining(separated.seconds);
+    rows.extend(std::mem::take(&mut separated.rows));
+    rows.report.rounds = separated.rounds.clone();
+    rows.report.seconds += separated.seconds;
+    if let Some((assignment, evaluated)) = start {
+        rows.check(mip, assignment, evaluated, tolerance, "the warm start")?;
+    }
+    let model = std::mem::replace(&mut separated.model, MipModel::new("separated"));
+    Ok((model, separated))
 }
 
 /// A start encoded in the model: the tree as encoded, its plain evaluation, the assignment,

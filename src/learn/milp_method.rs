@@ -116,6 +116,7 @@ pub fn run(
             fallback_start: chosen.fallback,
             bound_below_for_tests: options.break_model_for_tests,
             search_rows,
+            separation_rounds: options.separation_rounds,
             constraints: options.constraints.clone(),
         },
     )?;
@@ -395,6 +396,7 @@ fn search_row_source(
         deadline,
         interrupt: options.interrupt.clone(),
         raised_for_tests: options.raise_dp_bounds_for_tests,
+        raised_paths_for_tests: options.raise_path_bounds_for_tests,
     }))
 }
 

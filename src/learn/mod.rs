@@ -38,10 +38,13 @@ pub mod outcome;
 pub mod provenance;
 pub mod search_constraints;
 pub mod search_line;
+pub mod search_paths;
 mod search_report;
 pub mod search_rows;
+pub mod separation;
 pub mod sparse_search;
 pub mod spec;
+mod subtree_bounds;
 pub mod warm_start;
 
 use std::sync::atomic::AtomicBool;
@@ -184,6 +187,11 @@ pub struct LearnOptions {
     /// Test-only: added to every bound of those rows (in errors), which makes them wrong
     /// (exercises their checks).
     pub raise_dp_bounds_for_tests: f64,
+    /// Rounds of the loop that adds the exact search's rows over paths below the root
+    /// between LP solves (`--separation-rounds`, [`separation`]); 0: none.
+    pub separation_rounds: usize,
+    /// Test-only: added to the bounds of the rows over paths below the root alone.
+    pub raise_path_bounds_for_tests: f64,
     /// Side constraints (`--constraints` and its flags): every kind for the MILP formulations
     /// (OLCT aside), the kinds of [`crate::constraints::ConstraintTaker::Search`] for the exact
     /// and sparse searches.
@@ -215,6 +223,8 @@ impl Default for LearnOptions {
             break_model_for_tests: false,
             dp_bounds: search_rows::DpBounds::default(),
             raise_dp_bounds_for_tests: 0.0,
+            separation_rounds: separation::DEFAULT_ROUNDS,
+            raise_path_bounds_for_tests: 0.0,
             constraints: None,
         }
     }

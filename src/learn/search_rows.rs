@@ -20,6 +20,10 @@
 //! counts against the run's time limit: a split whose subtrees were not solved in time is
 //! bounded by the problem's lower bound, which bounds every split.
 //!
+//! Rows over the paths below the root, too many to add up front, are added between LP solves
+//! ([`super::search_paths`], [`super::separation`]: `--separation-rounds`) and checked here
+//! with the others (`SearchRows::extend`).
+//!
 //! The rows are checked, not trusted: every tree the run evaluates by plain code (the warm
 //! start, the decoded solution) must be worth at least what the rows claim for its root; a
 //! tree worth less proves a row wrong, and the run stops with an error instead of a bound
@@ -33,12 +37,13 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Dataset, ThresholdMode};
-use crate::dp::{self, DpOptions, DpProblem, RootSplitBounds};
+use crate::data::Dataset;
 use crate::error::{Error, Result};
-use crate::formulation::{RootSplit, RootSplits};
+use crate::formulation::RootSplits;
 use crate::learn::counterpart::Counterpart;
 use crate::learn::objectives_agree;
+use crate::learn::search_paths::{PathSeparator, SeparationRound};
+use crate::learn::subtree_bounds::SubtreeBounds;
 use crate::mip::{Assignment, Expression, MipModel, RowSense};
 use good_lp::IntoAffineExpression;
 
@@ -126,6 +131,8 @@ pub struct SearchRowSource {
     /// Test-only: added to every bound (in the search's units: errors), which makes the rows
     /// wrong; the checks must catch it.
     pub raised_for_tests: f64,
+    /// Test-only: added to the bounds of the paths below the root alone (in errors).
+    pub raised_paths_for_tests: f64,
 }
 
 /// What a run's report says of the rows.
@@ -150,6 +157,12 @@ pub struct SearchRowsReport {
     /// Why no row was added although some were asked for, if so.
     #[serde(default)]
     pub left_out: Option<String>,
+    /// Rows over paths below the root added between solves (`--separation-rounds`).
+    #[serde(default)]
+    pub path_rows: usize,
+    /// The rounds of the loop that added them: each round's LP bound and rows.
+    #[serde(default)]
+    pub rounds: Vec<SeparationRound>,
 }
 
 /// The largest coefficient a row may have: HiGHS refuses a model with a matrix value past it
@@ -158,9 +171,18 @@ const LARGEST_COEFFICIENT: f64 = 1e15;
 
 /// One row: the objective at least `bound` (constant and terms over the model's variables).
 #[derive(Debug, Clone)]
-struct SearchRow {
-    name: &'static str,
-    bound: Expression,
+pub(crate) struct SearchRow {
+    pub(crate) name: String,
+    pub(crate) bound: Expression,
+}
+
+/// The root's row as the paths below it need it: each root choice's bound in the model's
+/// units (the test raise included), in the order of [`RootSplits::splits`], and the row's
+/// right-hand side.
+#[derive(Debug, Clone)]
+pub(crate) struct RootRow {
+    pub(crate) values: Vec<f64>,
+    pub(crate) bound: Expression,
 }
 
 /// The rows made for one model.
@@ -178,6 +200,18 @@ impl SearchRows {
         mip: &MipModel,
         root: Option<RootSplits>,
     ) -> Result<SearchRows> {
+        Ok(SearchRows::make_separable(source, mip, root, None)?.0)
+    }
+
+    /// [`SearchRows::make`], and with `children` (the choices of the root's two children,
+    /// [`crate::formulation::BuiltModel::node_choices`]) the separator of the rows over the
+    /// paths below the root, when the split rows are asked for.
+    pub(crate) fn make_separable(
+        source: &SearchRowSource,
+        mip: &MipModel,
+        root: Option<RootSplits>,
+        children: Option<[Option<RootSplits>; 2]>,
+    ) -> Result<(SearchRows, Option<PathSeparator>)> {
         let started = Instant::now();
         let c = &source.counterpart;
         let raise = source.raised_for_tests;
@@ -185,7 +219,7 @@ impl SearchRows {
         let mut rows = Vec::new();
         if source.families.objective() {
             rows.push(SearchRow {
-                name: "dp_bound",
+                name: "dp_bound".to_string(),
                 bound: Expression::from(lower_bound),
             });
         }
@@ -199,6 +233,8 @@ impl SearchRows {
             least_split_bound: None,
             seconds: source.search_seconds,
             left_out: None,
+            path_rows: 0,
+            rounds: Vec::new(),
         };
         let largest = mip
             .objective_terms()
@@ -211,15 +247,18 @@ impl SearchRows {
                 "the objective has a coefficient of {largest}, past what a solver takes in a row \
                  ({LARGEST_COEFFICIENT})"
             ));
-            return Ok(SearchRows {
+            let rows = SearchRows {
                 rows: Vec::new(),
                 report,
-            });
+            };
+            return Ok((rows, None));
         }
+        let mut separator = None;
         if let (true, Some(root)) = (source.families.splits(), root) {
-            let bounds = RootBounds::new(source)?;
+            let bounds = SubtreeBounds::new(source)?;
             let mut bound = Expression::default();
             let mut least = f64::INFINITY;
+            let mut values = Vec::with_capacity(root.splits.len());
             for (split, chosen) in &root.splits {
                 let value = match bounds.of(split)? {
                     Some(value) => value,
@@ -230,10 +269,13 @@ impl SearchRows {
                 };
                 let value = c.to_model(value.min(source.upper_bound) + raise);
                 least = least.min(value);
+                values.push(value);
                 bound += value * chosen.clone();
             }
             if let Some(leaf) = &root.leaf {
-                let cost = bounds.leaf_cost(&bounds.all).min(source.upper_bound);
+                let cost = bounds
+                    .leaf_cost(&bounds.all.clone())
+                    .min(source.upper_bound);
                 let value = c.to_model(cost + raise);
                 least = least.min(value);
                 bound += value * leaf.clone();
@@ -242,12 +284,22 @@ impl SearchRows {
             report.least_split_bound = least.is_finite().then_some(least);
             report.split_rows = 1;
             rows.push(SearchRow {
-                name: "dp_root_splits",
-                bound,
+                name: "dp_root_splits".to_string(),
+                bound: bound.clone(),
             });
+            if let Some(children) = children {
+                let root_row = RootRow { values, bound };
+                separator = PathSeparator::new(bounds, root, root_row, children);
+            }
         }
         report.seconds += started.elapsed().as_secs_f64();
-        Ok(SearchRows { rows, report })
+        Ok((SearchRows { rows, report }, separator))
+    }
+
+    /// Adds rows found between solves (already in the model solved) to those checked.
+    pub(crate) fn extend(&mut self, rows: Vec<SearchRow>) {
+        self.report.path_rows += rows.len();
+        self.rows.extend(rows);
     }
 
     /// `mip` with the rows added.
@@ -255,7 +307,12 @@ impl SearchRows {
         let mut with = mip.clone();
         let objective = mip.objective_expression();
         for row in &self.rows {
-            with.add_row(row.name, objective.clone(), RowSense::Ge, row.bound.clone());
+            with.add_row(
+                &row.name,
+                objective.clone(),
+                RowSense::Ge,
+                row.bound.clone(),
+            );
         }
         with
     }
@@ -290,144 +347,5 @@ impl SearchRows {
             }
         }
         Ok(())
-    }
-}
-
-/// The search's bounds of root splits, by their subtrees (see the module documentation).
-struct RootBounds<'a> {
-    source: &'a SearchRowSource,
-    /// The subtrees' problem: one level less, every midpoint, no leaf minimum.
-    below: Option<DpProblem>,
-    class_weights: Vec<f64>,
-    split_cost: f64,
-    all: Vec<usize>,
-    /// The subtree's bound on every row (for a one-sided split).
-    one_sided: Option<f64>,
-    /// Every root split's children solved by one search ([`dp::root_split_bounds`]); `None`
-    /// for a tree of depth one, or data the search does not take (missing values).
-    splits: Option<RootSplitBounds>,
-}
-
-impl<'a> RootBounds<'a> {
-    fn new(source: &'a SearchRowSource) -> Result<RootBounds<'a>> {
-        let problem = source.counterpart.search.problem(&source.data);
-        let below = (problem.depth > 1).then(|| DpProblem {
-            depth: problem.depth - 1,
-            max_splits: None,
-            thresholds: ThresholdMode::All,
-            min_leaf: 1,
-            ..problem.clone()
-        });
-        let mut bounds = RootBounds {
-            source,
-            below,
-            class_weights: problem.class_weights.clone(),
-            split_cost: problem.split_cost,
-            all: (0..source.data.n_rows()).collect(),
-            one_sided: None,
-            splits: None,
-        };
-        bounds.one_sided = bounds.subtree(&bounds.all.clone())?;
-        if let Some(below) = bounds.below.as_ref().filter(|_| !source.data.has_missing()) {
-            let options = DpOptions {
-                time_limit: bounds.seconds_left(),
-                interrupt: source.interrupt.clone(),
-                ..DpOptions::default()
-            };
-            let cap = source.upper_bound - bounds.split_cost;
-            bounds.splits = Some(dp::root_split_bounds(&source.data, below, cap, &options)?);
-        }
-        Ok(bounds)
-    }
-
-    /// Seconds to the deadline (`None`: no deadline).
-    fn seconds_left(&self) -> Option<f64> {
-        self.source
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
-    }
-
-    /// The least cost of a leaf on `rows` (every row in it, the cheapest class predicted).
-    fn leaf_cost(&self, rows: &[usize]) -> f64 {
-        let labels = self.source.data.labels();
-        let mut totals = vec![0.0; self.class_weights.len()];
-        for &i in rows {
-            totals[labels[i]] += self.class_weights[labels[i]];
-        }
-        let all: f64 = totals.iter().sum();
-        all - totals.iter().copied().fold(0.0, f64::max)
-    }
-
-    /// The search's lower bound of the best subtree of one level less on `rows`; `None` when
-    /// the time is out.
-    fn subtree(&self, rows: &[usize]) -> Result<Option<f64>> {
-        if rows.is_empty() {
-            return Ok(Some(0.0));
-        }
-        let Some(problem) = &self.below else {
-            return Ok(Some(self.leaf_cost(rows)));
-        };
-        let left = self.seconds_left();
-        if left == Some(0.0) {
-            return Ok(None);
-        }
-        let options = DpOptions {
-            time_limit: left,
-            interrupt: self.source.interrupt.clone(),
-            ..DpOptions::default()
-        };
-        let found = dp::solve(&self.source.data.subset(rows), problem, &options)?;
-        Ok(Some(found.lower_bound))
-    }
-
-    /// The bound of the split `x_feature <= threshold`; `None` when the time is out.
-    fn at(&self, feature: usize, threshold: f64) -> Result<Option<f64>> {
-        let rows = self.source.data.rows();
-        let (left, right): (Vec<usize>, Vec<usize>) = self
-            .all
-            .iter()
-            .partition(|&&i| rows[i][feature] <= threshold);
-        if left.is_empty() || right.is_empty() {
-            return Ok(self.one_sided.map(|b| b + self.split_cost));
-        }
-        let searched = self.splits.as_ref().and_then(|s| s.at(feature, left.len()));
-        if let Some(bound) = searched {
-            return Ok(bound.map(|b| b + self.split_cost));
-        }
-        let (Some(l), Some(r)) = (self.subtree(&left)?, self.subtree(&right)?) else {
-            return Ok(None);
-        };
-        Ok(Some(l + r + self.split_cost))
-    }
-
-    /// The bound of a root split; `None` when the time is out.
-    fn of(&self, split: &RootSplit) -> Result<Option<f64>> {
-        match *split {
-            RootSplit::Threshold { feature, threshold } => self.at(feature, threshold),
-            RootSplit::AnyThreshold { feature } => {
-                // A split that sends every row one way is a subtree of one level less.
-                let Some(mut least) = self.one_sided else {
-                    return Ok(None);
-                };
-                if let Some(searched) = self.splits.as_ref() {
-                    return Ok(match searched.least(feature) {
-                        None => Some(least),
-                        Some(bound) => bound.map(|b| least.min(b + self.split_cost)),
-                    });
-                }
-                let mut values = self.source.data.feature_column(feature);
-                values.retain(|v| !v.is_nan());
-                values.sort_by(f64::total_cmp);
-                values.dedup();
-                // `x <= v` for every value but the largest: the partitions of every midpoint.
-                for &value in values.iter().take(values.len().saturating_sub(1)) {
-                    match self.at(feature, value)? {
-                        Some(bound) => least = least.min(bound),
-                        None => return Ok(None),
-                    }
-                }
-                Ok(Some(least))
-            }
-        }
     }
 }

@@ -50,6 +50,7 @@ fn solve_optimally(model: &FlowOct, data: &Dataset, solver: SolverKind, warm: bo
             fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
+            separation_rounds: 0,
             constraints: None,
         },
     )

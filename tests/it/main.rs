@@ -57,6 +57,7 @@ mod root_split_bounds;
 mod round_trip;
 mod row_weights_data;
 mod row_weights_search;
+mod separation;
 mod side_constraints;
 mod side_constraints_exact;
 mod side_constraints_fairness;

@@ -43,6 +43,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> 
         fallback_start: None,
         bound_below_for_tests: false,
         search_rows: None,
+        separation_rounds: 0,
         constraints: None,
     };
     let outcome = milp::run(oct, data, options).expect("OCT solves");

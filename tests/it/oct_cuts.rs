@@ -50,6 +50,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind) -> milptree::learn::Outc
         fallback_start: None,
         bound_below_for_tests: false,
         search_rows: None,
+        separation_rounds: 0,
         constraints: None,
     };
     milp::run(oct, data, options).expect("OCT solves")

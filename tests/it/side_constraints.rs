@@ -53,6 +53,7 @@ pub(crate) fn solve_under(
             fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
+            separation_rounds: 0,
             constraints: Some(spec.clone()),
         },
     )

@@ -35,6 +35,7 @@ fn solve(
             fallback_start: None,
             bound_below_for_tests: false,
             search_rows: None,
+            separation_rounds: 0,
             constraints: None,
         },
     )

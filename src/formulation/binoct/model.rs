@@ -543,13 +543,14 @@ impl BuiltModel for BinOctModel {
         &self.mip
     }
 
-    /// The root's `f[1,f]`, each a split on the feature at a threshold its bits encode (which
-    /// may send every row one way), and, with split indicators, `1 - d[1]`: the `feature[n=1]`
-    /// row makes exactly one of them 1.
-    fn root_splits(&self) -> Option<RootSplits> {
+    /// The node's `f[n,f]`, each a split on the feature at a threshold its bits encode (which
+    /// may send every row one way), and, with split indicators, `1 - d[n]`: the `feature[n]`
+    /// row makes exactly one of them 1 (below a split parent).
+    fn node_choices(&self, node: usize) -> Option<RootSplits> {
+        let m = node.checked_sub(1)?;
         let splits: Vec<(RootSplit, Expression)> = self
             .feature_vars
-            .first()?
+            .get(m)?
             .iter()
             .enumerate()
             .filter_map(|(feature, var)| {
@@ -561,7 +562,7 @@ impl BuiltModel for BinOctModel {
         }
         Some(RootSplits {
             splits,
-            leaf: self.split_vars.first().map(|&d| Expression::from(1.0) - d),
+            leaf: self.split_vars.get(m).map(|&d| Expression::from(1.0) - d),
         })
     }
 

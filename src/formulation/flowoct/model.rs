@@ -316,10 +316,10 @@ impl BuiltModel for FlowOctModel {
         self.roles.clone()
     }
 
-    /// The root's `b[1,j,t]`, each a split at a candidate threshold, and its `p[1]`: the
-    /// `node[n=1]` row makes exactly one of them 1.
-    fn root_splits(&self) -> Option<RootSplits> {
-        let splits = self.split_vars.first()?;
+    /// The node's `b[n,j,t]`, each a split at a candidate threshold, and its `p[n]`: the
+    /// `node[n]` row makes exactly one of them 1 (below a split parent).
+    fn node_choices(&self, node: usize) -> Option<RootSplits> {
+        let splits = self.split_vars.get(node.checked_sub(1)?)?;
         Some(RootSplits {
             splits: splits
                 .iter()
@@ -332,7 +332,7 @@ impl BuiltModel for FlowOctModel {
                     (split, Expression::from(b))
                 })
                 .collect(),
-            leaf: self.leaf_vars.first().map(|&p| Expression::from(p)),
+            leaf: self.leaf_vars.get(node - 1).map(|&p| Expression::from(p)),
         })
     }
 

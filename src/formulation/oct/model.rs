@@ -106,19 +106,25 @@ impl BuiltModel for OctModel {
         &self.mip
     }
 
-    /// The root's `a[f=j,n=1]`, each a split on feature `j` at the threshold `b[n=1]` (which
-    /// may send every row one way), and `1 - d[n=1]`: the `one_feature[n=1]` row makes exactly
-    /// one of them 1. With free leaves (under fairness) the objective is the same and a leaf's
-    /// errors are at least those of its majority class, so a bound of the published model
-    /// bounds it too; the front, which sets another objective, does not offer them.
-    fn root_splits(&self) -> Option<RootSplits> {
+    /// The node's `a[f=j,n]`, each a split on feature `j` at the threshold `b[n]` (which may
+    /// send every row one way), and `1 - d[n]`: the `one_feature[n]` row makes exactly one of
+    /// them 1 (below a split parent). With free leaves (under fairness) the objective is the
+    /// same and a leaf's errors are at least those of its majority class, so a bound of the
+    /// published model bounds it too; the front, which sets another objective, does not offer
+    /// them.
+    fn node_choices(&self, node: usize) -> Option<RootSplits> {
+        if node == 0 {
+            return None;
+        }
+        let m = node - 1;
+        let d = *self.d.get(m)?;
         let splits: Vec<(RootSplit, Expression)> = self
             .a
             .iter()
             .enumerate()
             .filter_map(|(feature, by_node)| {
                 by_node
-                    .first()
+                    .get(m)
                     .copied()
                     .flatten()
                     .map(|var| (RootSplit::AnyThreshold { feature }, Expression::from(var)))
@@ -126,7 +132,7 @@ impl BuiltModel for OctModel {
             .collect();
         Some(RootSplits {
             splits,
-            leaf: self.d.first().map(|&d| Expression::from(1.0) - d),
+            leaf: Some(Expression::from(1.0) - d),
         })
     }
 

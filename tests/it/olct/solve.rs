@@ -31,6 +31,7 @@ pub(super) fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) 
         fallback_start: None,
         bound_below_for_tests: false,
         search_rows: None,
+        separation_rounds: 0,
         constraints: None,
     };
     let outcome = milp::run(model, data, options).expect("OLCT runs");
