@@ -38,6 +38,9 @@ pub struct FeatureRule {
     pub budget: Option<f64>,
     /// Rows over the distinct features used, each met by the tree.
     pub rows: Vec<FeatureRow>,
+    /// The depths (root 0) at which each feature may split (`None`, or a feature beyond the
+    /// list: every depth); every search under the rule keeps to them.
+    pub depths: Vec<Option<Vec<usize>>>,
 }
 
 /// A row over the features a tree uses: the summed weights of its distinct features at most
@@ -182,19 +185,23 @@ pub struct RuledOutcome {
     pub feature_sets: usize,
 }
 
-/// The search of `problem` on `data` without the features `dropped`, its tree over every
-/// feature of `data`.
+/// The search of `problem` on `data` without the features `dropped`, each kept feature `j`
+/// splitting only at the depths `depths[j]`, its tree over every feature of `data`.
 fn solve_without(
     data: &Dataset,
     problem: &DpProblem,
-    dropped: &[bool],
+    (dropped, depths): (&[bool], &[Option<Vec<usize>>]),
     options: &DpOptions,
 ) -> Result<DpOutcome> {
     if !dropped.iter().any(|&d| d) {
-        return super::solve(data, problem, options);
+        return super::solve_at_levels(data, problem, depths, options);
     }
     let kept = KeptFeatures::of(data, dropped)?;
-    let mut found = super::solve(kept.data(), problem, options)?;
+    let kept_depths: Vec<Option<Vec<usize>>> = (0..data.n_features())
+        .filter(|&j| !dropped.get(j).copied().unwrap_or(false))
+        .map(|j| depths.get(j).cloned().flatten())
+        .collect();
+    let mut found = super::solve_at_levels(kept.data(), problem, &kept_depths, options)?;
     found.tree = kept.original_tree(&found.tree, data)?;
     Ok(found)
 }
@@ -217,7 +224,7 @@ pub fn solve_under(
     let n = data.n_features();
     let forbidden: Vec<bool> = (0..n).map(|j| !rule.allowed(j)).collect();
     let binding = rule.binding();
-    let free = solve_without(data, problem, &forbidden, options)?;
+    let free = solve_without(data, problem, (&forbidden, &rule.depths), options)?;
     if !binding || (free.is_optimal() && rule.admits(&features_used(&free.tree))) {
         return Ok(RuledOutcome {
             outcome: free,
@@ -253,7 +260,7 @@ pub fn solve_under(
         let found = solve_without(
             data,
             problem,
-            &dropped,
+            (&dropped, &rule.depths),
             &DpOptions {
                 time_limit,
                 progress: ProgressSink::default(),
@@ -306,7 +313,7 @@ pub fn solve_under(
         None => solve_without(
             data,
             problem,
-            &vec![true; n],
+            (&vec![true; n], &[]),
             &DpOptions {
                 time_limit: None,
                 progress: ProgressSink::default(),

@@ -2,7 +2,8 @@
 //! certificate: what the searches take ([`ConstraintTaker::Search`] in the table of
 //! [`crate::constraints::kinds`]) becomes limits of the search's problem
 //! ([`SearchConstraints`]): forbidden features, a count and a budget a [`FeatureRule`] (see
-//! [`crate::dp::solve_under`]), `max_leaves` a split budget of `max_leaves - 1`,
+//! [`crate::dp::solve_under`]), `depths` the levels at which each feature may split (in the
+//! same rule), `max_leaves` a split budget of `max_leaves - 1`,
 //! `min_leaf_rows` the leaf minimum (the larger of it and `--min-leaf`), `max_leaf_rows` a cap
 //! on the rows of a leaf, fairness the search
 //! of [`crate::fair`] (alone or with forbidden features and the leaf minimum; depths 1 and 2,
@@ -87,7 +88,7 @@ impl SearchConstraints {
             costs,
             budget,
             forbidden,
-            depths: _,
+            depths,
             max_leaves,
             // Taken above as `feature_rows` or refused.
             rows: _,
@@ -101,6 +102,7 @@ impl SearchConstraints {
             costs: costs.clone(),
             budget: *budget,
             rows: feature_rows.unwrap_or_default(),
+            depths: depths.clone(),
         };
         Ok(Ok(SearchConstraints {
             rule,

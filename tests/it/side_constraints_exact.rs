@@ -1,14 +1,14 @@
 //! Side constraints in the exact and sparse searches and in a MILP's start and certificate: on
 //! small random data, `dp` and `sparse` under each kind they take (forbidden features,
-//! `max_features`, `feature_costs` with `budget`, `max_leaves`, `min_leaf_rows`,
+//! `max_features`, `feature_costs` with `budget`, `depths`, `max_leaves`, `min_leaf_rows`,
 //! `max_leaf_rows`), alone and two at a time, at depths 1 to 3, on one and two threads, reach
 //! the optimum of the exhaustive oracle filtered tree by tree, return a tree over the data's
 //! full feature indexing that meets them, and report it; where no tree meets them, both say so
 //! (exit 2); each kind changes the
 //! optimum on some data. A MILP under those kinds starts from the search's tree and gets a
 //! certificate verdict (under a cap no tree meets, no start and a certificate that agrees with
-//! the solver's finding none); under any other kind the certificate is `not_applicable`, and
-//! the searches refuse that kind by name.
+//! the solver's finding none); the searches refuse the user's rows (the other kind) by name
+//! (the certificate under rows: `user_rows_search`).
 
 use milptree::constraints::{evaluate, ConstraintSpec};
 use milptree::data::Dataset;
@@ -147,19 +147,25 @@ enum Kind {
     Forbidden,
     MaxFeatures,
     Budget,
+    Depths,
     MaxLeaves,
     MinLeafRows,
     MaxLeafRows,
 }
 
-const KINDS: [Kind; 6] = [
+const KINDS: [Kind; 7] = [
     Kind::Forbidden,
     Kind::MaxFeatures,
     Kind::Budget,
+    Kind::Depths,
     Kind::MaxLeaves,
     Kind::MinLeafRows,
     Kind::MaxLeafRows,
 ];
+
+/// The depths rule of [`Kind::Depths`]: `x1` only below the root, `x2` at the root and at
+/// depth 2, `x3` only at depth 2 (nowhere in a tree of depth 1 or 2).
+const DEPTHS: [(usize, &[usize]); 3] = [(1, &[1, 2]), (2, &[0, 2]), (3, &[2])];
 
 const COSTS: [f64; 4] = [2.0, 1.0, 1.0, 3.0];
 
@@ -171,6 +177,12 @@ impl Kind {
             Kind::Budget => {
                 spec.budget = Some(2.0);
                 spec.feature_costs = (0..4).map(|j| (format!("x{j}"), COSTS[j])).collect();
+            }
+            Kind::Depths => {
+                spec.depths = DEPTHS
+                    .iter()
+                    .map(|&(j, at)| (format!("x{j}"), at.to_vec()))
+                    .collect();
             }
             Kind::MaxLeaves => spec.max_leaves = Some(depth.max(2)),
             Kind::MinLeafRows => spec.min_leaf_rows = Some(4),
@@ -206,7 +218,14 @@ fn oracle_of(
         let count = spec.max_features.is_some_and(|k| used.len() > k);
         let cost: f64 = used.iter().map(|&j| COSTS[j]).sum();
         let budget = spec.budget.is_some_and(|b| cost > b);
-        !(forbidden || count || budget)
+        // Node `i` (1-based, breadth first) lies at depth floor(log2(i)).
+        let misplaced = tree.iter().any(|&(node, j, _)| {
+            let at = node.ilog2() as usize;
+            spec.depths
+                .get(&format!("x{j}"))
+                .is_some_and(|listed| !listed.contains(&at))
+        });
+        !(forbidden || count || budget || misplaced)
     };
     (oracle, keep)
 }
@@ -363,6 +382,11 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
             max_features: Some(1),
             ..ConstraintSpec::default()
         },
+        toml::from_str("[depths]\nx1 = [0]\nx2 = [1]\n").expect("toml"),
+        ConstraintSpec {
+            max_leaves: Some(3),
+            ..toml::from_str("[depths]\nx0 = [1]\n").expect("toml")
+        },
     ] {
         let outcome = run(&spec);
         let certificate = outcome.certificate.clone().expect("a certificate");
@@ -380,14 +404,6 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
         let expected = optimum_where(&data, &oracle, &keep).expect("a leaf");
         assert_eq!(errors(&tree, &data), expected.errors, "{spec:?}");
     }
-    let outcome = run(&toml::from_str("[depths]\nx1 = [0]\n").expect("toml"));
-    let certificate = outcome.certificate.expect("a certificate");
-    assert_eq!(certificate.verdict, Verdict::NotApplicable);
-    assert!(
-        certificate.message.contains("does not take depths"),
-        "{}",
-        certificate.message
-    );
 }
 
 /// A cap no tree of the depth meets (four leaves of at most 3 of 14 rows): the MILP's warm
@@ -441,10 +457,7 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
         params: DpParams::default(),
     });
     let sparse = Method::Sparse(SparseParams::default().check(Some(1)).expect("valid"));
-    let refused: [(&str, &str); 2] = [
-        ("depths", "[depths]\nx1 = [0]\n"),
-        ("rows", "rows = [\"used[j=1] <= 0\"]\n"),
-    ];
+    let refused: [(&str, &str); 1] = [("rows", "rows = [\"used[j=1] <= 0\"]\n")];
     for (kind, text) in refused {
         let spec = ConstraintSpec {
             max_leaves: Some(2),
