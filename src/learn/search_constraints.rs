@@ -103,6 +103,7 @@ impl SearchConstraints {
             budget: *budget,
             rows: feature_rows.unwrap_or_default(),
             depths: depths.clone(),
+            origin: Vec::new(),
         };
         Ok(Ok(SearchConstraints {
             rule,
@@ -161,6 +162,16 @@ impl SearchConstraints {
             .filter(|&k| k != ConstraintKind::Forbidden)
             .collect();
         kinds::names(&beyond)
+    }
+
+    /// The limits for a search over the copies of data with missing values whose features
+    /// come from the data's features `origins` ([`crate::tree::missing_copies`]): the rule on
+    /// features stays over the data's features (both copies of a feature are that feature);
+    /// the limits on rows are the same rows'.
+    pub fn over_copies(&self, origins: Vec<usize>) -> SearchConstraints {
+        let mut limits = self.clone();
+        limits.rule.origin = origins;
+        limits
     }
 
     /// `problem` under the split budget, the leaf minimum and the cap on the rows of a leaf
@@ -278,7 +289,7 @@ impl SearchConstraints {
                 class_weights: problem.class_weights.clone(),
                 split_cost: problem.split_cost,
                 min_leaf: problem.min_leaf,
-                forbidden: self.rule.forbidden.clone(),
+                forbidden: self.rule.forbidden_over(data.n_features()),
             },
             options.threads.max(1),
             options.time_limit,

@@ -57,6 +57,7 @@ mod round_trip;
 mod row_weights_data;
 mod row_weights_search;
 mod side_constraints;
+mod side_constraints_data;
 mod side_constraints_exact;
 mod side_constraints_fairness;
 mod solver;

@@ -29,7 +29,7 @@ fn forbid(names: &[&str]) -> ConstraintSpec {
     }
 }
 
-fn options(spec: &ConstraintSpec) -> LearnOptions {
+pub(crate) fn options(spec: &ConstraintSpec) -> LearnOptions {
     LearnOptions {
         time_limit: Some(60.0),
         constraints: Some(spec.clone()),
@@ -37,7 +37,7 @@ fn options(spec: &ConstraintSpec) -> LearnOptions {
     }
 }
 
-fn errors(tree: &Tree, data: &Dataset) -> usize {
+pub(crate) fn errors(tree: &Tree, data: &Dataset) -> usize {
     tree.predict(data.rows())
         .iter()
         .zip(data.labels())
@@ -47,7 +47,12 @@ fn errors(tree: &Tree, data: &Dataset) -> usize {
 
 /// The tree is over every feature of `data`, splits on none of the forbidden ones (feature
 /// indices `banned`) by plain evaluation, and the report says so.
-fn assert_clean(tree: &Tree, report: &serde_json::Value, data: &Dataset, spec: &ConstraintSpec) {
+pub(crate) fn assert_clean(
+    tree: &Tree,
+    report: &serde_json::Value,
+    data: &Dataset,
+    spec: &ConstraintSpec,
+) {
     assert_eq!(tree.features(), data.schema().features.as_slice());
     let constraints = spec.resolve(data).expect("valid constraints");
     let values = evaluate(&constraints, tree);
@@ -143,7 +148,7 @@ fn every_feature_forbidden_leaves_a_single_leaf() {
 /// A kind the searches take, with its value for a tree of `depth` on data with features
 /// `x0..x3`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Kind {
+pub(crate) enum Kind {
     Forbidden,
     MaxFeatures,
     Budget,
@@ -153,7 +158,7 @@ enum Kind {
     MaxLeafRows,
 }
 
-const KINDS: [Kind; 7] = [
+pub(crate) const KINDS: [Kind; 7] = [
     Kind::Forbidden,
     Kind::MaxFeatures,
     Kind::Budget,
@@ -170,7 +175,7 @@ const DEPTHS: [(usize, &[usize]); 3] = [(1, &[1, 2]), (2, &[0, 2]), (3, &[2])];
 const COSTS: [f64; 4] = [2.0, 1.0, 1.0, 3.0];
 
 impl Kind {
-    fn add_to(self, spec: &mut ConstraintSpec, depth: usize) {
+    pub(crate) fn add_to(self, spec: &mut ConstraintSpec, depth: usize) {
         match self {
             Kind::Forbidden => spec.forbidden = vec!["x0".to_string()],
             Kind::MaxFeatures => spec.max_features = Some(1),
@@ -194,7 +199,7 @@ impl Kind {
 }
 
 /// The oracle's problem and filter for `spec` (features by index `x{j}`).
-fn oracle_of(
+pub(crate) fn oracle_of(
     data: &Dataset,
     depth: usize,
     spec: &ConstraintSpec,
@@ -231,7 +236,7 @@ fn oracle_of(
 }
 
 /// Every set of one or two kinds.
-fn kind_sets() -> Vec<Vec<Kind>> {
+pub(crate) fn kind_sets() -> Vec<Vec<Kind>> {
     let mut sets: Vec<Vec<Kind>> = KINDS.iter().map(|&k| vec![k]).collect();
     for (i, &a) in KINDS.iter().enumerate() {
         for &b in &KINDS[i + 1..] {
@@ -243,7 +248,7 @@ fn kind_sets() -> Vec<Vec<Kind>> {
 
 /// Small data for `depth`: three values a feature at depths 1 and 2, two at depth 3 (so the
 /// oracle enumerates every tree in time).
-fn data_for(seed: u64, depth: usize) -> Dataset {
+pub(crate) fn data_for(seed: u64, depth: usize) -> Dataset {
     random_dataset(seed, 16, 4, 2, if depth == 3 { 2 } else { 3 })
 }
 
