@@ -6,7 +6,8 @@
 //! every kind is taken (the two copies of a feature are that one feature to the rule:
 //! forbidden, counted, costed and placed once), at depths 1 and 2 for every set and at depth 3
 //! for each kind alone; under row weights, the kinds that count rows (`min_leaf_rows`,
-//! `max_leaf_rows`) are refused by name and the others taken, at depths 1 to 3.
+//! `max_leaf_rows`) are refused by name and the others taken, at depths 1 to 3, and with
+//! missing values too at depths 1 and 2.
 
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
@@ -197,6 +198,27 @@ fn the_searches_take_the_kinds_that_do_not_count_rows_under_row_weights() {
                 let context = format!("seed {seed} depth {depth} {kinds:?}");
                 check_both(&data, depth, &spec, optima, &context);
             }
+        }
+    }
+}
+
+#[test]
+fn the_searches_take_row_weights_and_missing_values_together() {
+    for depth in 1..=2 {
+        let data = with_random_weights(with_missing(data_for(44, depth), 44, &[1, 2]), 44, true);
+        for kind in KINDS {
+            if matches!(kind, Kind::MinLeafRows | Kind::MaxLeafRows) {
+                continue;
+            }
+            let spec = spec_of(&[kind], depth);
+            let optima = expected(&data, depth, &spec).expect("a leaf meets it");
+            check_both(
+                &data,
+                depth,
+                &spec,
+                optima,
+                &format!("depth {depth} {kind:?}"),
+            );
         }
     }
 }
