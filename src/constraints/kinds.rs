@@ -141,7 +141,10 @@ impl ConstraintTaker {
                 MaxLeafRows => {
                     Support::Takes("yes (a cap on the rows of a leaf; without row weights)")
                 }
-                Depths | Rows => Support::Refuses,
+                Depths => {
+                    Support::Takes("yes (each node splits on the features allowed at its depth)")
+                }
+                Rows => Support::Refuses,
             },
             ConstraintTaker::Olct => match kind {
                 Forbidden | MaxFeatures | Budget | Depths | MaxLeaves | MinLeafRows
@@ -293,7 +296,7 @@ mod tests {
         assert_eq!(given(&spec).len(), ConstraintKind::ALL.len() - 1);
         assert_eq!(
             ConstraintTaker::Search.refused(&given(&spec)),
-            vec![ConstraintKind::Depths, ConstraintKind::Rows]
+            vec![ConstraintKind::Rows]
         );
         assert!(ConstraintTaker::Olct.taken().is_empty());
         assert_eq!(ConstraintTaker::Milp.taken(), ConstraintKind::ALL.to_vec());

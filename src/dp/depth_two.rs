@@ -451,7 +451,8 @@ impl Search<'_> {
     }
 
     /// The best split of child `side` below `target`, feature by feature in increasing order
-    /// of their inherited bounds, skipping those whose bound reaches the target. Under a leaf
+    /// of their inherited bounds, skipping those whose bound reaches the target and those not
+    /// allowed at the child's level. Under a leaf
     /// minimum, the scans also bound each feature's splits without it, and so the child's best
     /// split or leaf without it (`pair.free[side]`).
     fn scan_child<const FREE: bool>(
@@ -479,8 +480,24 @@ impl Search<'_> {
             free_bounds[..n_features].copy_from_slice(&pair.priors[side + 2][..n_features]);
         }
         pair.order.clear();
-        pair.order
-            .extend((0..n_features).map(|index| (priors[index], index)));
+        match self.cost.levels.as_deref() {
+            None => pair
+                .order
+                .extend((0..n_features).map(|index| (priors[index], index))),
+            Some(levels) => {
+                for index in 0..n_features {
+                    if levels.allows(view.level + 1, self.arena.feature(view, index)) {
+                        pair.order.push((priors[index], index));
+                    } else {
+                        // Not allowed at the children's level: no split on it.
+                        bounds[index] = f64::INFINITY;
+                        if leaf_minimum {
+                            free_bounds[index] = f64::INFINITY;
+                        }
+                    }
+                }
+            }
+        }
         pair.order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
         let mut target = target;
         let mut best = None;

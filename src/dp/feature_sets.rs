@@ -10,7 +10,9 @@
 //! those sets ([`solve_under`]). The search over every allowed feature comes first: its lower
 //! bound holds for every set, so its tree ends the search when it meets the rule and is
 //! proven optimal, and the sets stop as soon as one reaches that bound. Trees are returned
-//! over the data's own features.
+//! over the data's own features. The rule's `depths` (where each feature may split) hold in
+//! every one of these searches ([`super::solve_at_levels`]). On the copies of data with missing
+//! values, the rule stays over the original features ([`FeatureRule::origin`]).
 
 use std::time::Instant;
 
@@ -38,6 +40,14 @@ pub struct FeatureRule {
     pub budget: Option<f64>,
     /// Rows over the distinct features used, each met by the tree.
     pub rows: Vec<FeatureRow>,
+    /// The depths (root 0) at which each feature may split (`None`, or a feature beyond the
+    /// list: every depth); every search under the rule keeps to them.
+    pub depths: Vec<Option<Vec<usize>>>,
+    /// The rule's feature each feature of the searched data stands for (empty: the same
+    /// index): the fields above are over the rule's features, and the two copies of a feature
+    /// with missing values ([`crate::tree::missing_copies`]) are one feature to the rule, both
+    /// forbidden, counted and costed once, at the same depths.
+    pub origin: Vec<usize>,
 }
 
 /// A row over the features a tree uses: the summed weights of its distinct features at most
@@ -62,6 +72,39 @@ impl FeatureRow {
 }
 
 impl FeatureRule {
+    /// The rule's feature that feature `j` of the searched data stands for.
+    fn origin_of(&self, j: usize) -> usize {
+        self.origin.get(j).copied().unwrap_or(j)
+    }
+
+    /// The rule's features of the searched features `used`, sorted and distinct.
+    fn origins_of(&self, used: &[usize]) -> Vec<usize> {
+        let mut origins: Vec<usize> = used.iter().map(|&j| self.origin_of(j)).collect();
+        origins.sort_unstable();
+        origins.dedup();
+        origins
+    }
+
+    /// The number of the rule's features behind `n` searched features.
+    fn rule_features(&self, n: usize) -> usize {
+        match self.origin.iter().max() {
+            Some(&most) => most + 1,
+            None => n,
+        }
+    }
+
+    /// Whether each of the `n` searched features is forbidden.
+    pub fn forbidden_over(&self, n: usize) -> Vec<bool> {
+        (0..n).map(|j| !self.allowed(self.origin_of(j))).collect()
+    }
+
+    /// The depths at which each of the `n` searched features may split.
+    fn depths_over(&self, n: usize) -> Vec<Option<Vec<usize>>> {
+        (0..n)
+            .map(|j| self.depths.get(self.origin_of(j)).cloned().flatten())
+            .collect()
+    }
+
     fn allowed(&self, j: usize) -> bool {
         !self.forbidden.get(j).copied().unwrap_or(false)
     }
@@ -86,9 +129,9 @@ impl FeatureRule {
         used.iter().all(|&j| self.allowed(j)) && self.fits(used)
     }
 
-    /// Whether the distinct features `tree` splits on meet the rule.
+    /// Whether the distinct features `tree` (over the searched data) splits on meet the rule.
     pub fn admits_tree(&self, tree: &Tree) -> bool {
-        self.admits(&features_used(tree))
+        self.admits(&self.origins_of(&features_used(tree)))
     }
 
     /// Whether the rule limits the features beyond forbidding some.
@@ -182,19 +225,23 @@ pub struct RuledOutcome {
     pub feature_sets: usize,
 }
 
-/// The search of `problem` on `data` without the features `dropped`, its tree over every
-/// feature of `data`.
+/// The search of `problem` on `data` without the features `dropped`, each kept feature `j`
+/// splitting only at the depths `depths[j]`, its tree over every feature of `data`.
 fn solve_without(
     data: &Dataset,
     problem: &DpProblem,
-    dropped: &[bool],
+    (dropped, depths): (&[bool], &[Option<Vec<usize>>]),
     options: &DpOptions,
 ) -> Result<DpOutcome> {
     if !dropped.iter().any(|&d| d) {
-        return super::solve(data, problem, options);
+        return super::solve_at_levels(data, problem, depths, options);
     }
     let kept = KeptFeatures::of(data, dropped)?;
-    let mut found = super::solve(kept.data(), problem, options)?;
+    let kept_depths: Vec<Option<Vec<usize>>> = (0..data.n_features())
+        .filter(|&j| !dropped.get(j).copied().unwrap_or(false))
+        .map(|j| depths.get(j).cloned().flatten())
+        .collect();
+    let mut found = super::solve_at_levels(kept.data(), problem, &kept_depths, options)?;
     found.tree = kept.original_tree(&found.tree, data)?;
     Ok(found)
 }
@@ -215,25 +262,24 @@ pub fn solve_under(
         ));
     }
     let n = data.n_features();
-    let forbidden: Vec<bool> = (0..n).map(|j| !rule.allowed(j)).collect();
+    let forbidden = rule.forbidden_over(n);
+    let depths = rule.depths_over(n);
     let binding = rule.binding();
-    let free = solve_without(data, problem, &forbidden, options)?;
-    if !binding || (free.is_optimal() && rule.admits(&features_used(&free.tree))) {
+    let free = solve_without(data, problem, (&forbidden, &depths), options)?;
+    if !binding || (free.is_optimal() && rule.admits_tree(&free.tree)) {
         return Ok(RuledOutcome {
             outcome: free,
             feature_sets: 0,
         });
     }
-    let sets = rule.feature_sets(n)?;
+    let sets = rule.feature_sets(rule.rule_features(n))?;
     let start = Instant::now();
     let elapsed_before = free.seconds;
     let tol = 1e-9 * free.objective.abs().max(1.0);
     let floor = free.lower_bound;
     let mut stats = free.stats.clone();
     let publish = |best: f64, bound: f64| options.progress.publish(best, bound);
-    let mut best: Option<DpOutcome> = rule
-        .admits(&features_used(&free.tree))
-        .then(|| free.clone());
+    let mut best: Option<DpOutcome> = rule.admits_tree(&free.tree).then(|| free.clone());
     let mut least_bound = f64::INFINITY;
     let mut searched = 0;
     let mut stopped = None;
@@ -249,11 +295,11 @@ pub fn solve_under(
             }
             limit => limit.map(|l| l - spent),
         };
-        let dropped: Vec<bool> = (0..n).map(|j| !set.contains(&j)).collect();
+        let dropped: Vec<bool> = (0..n).map(|j| !set.contains(&rule.origin_of(j))).collect();
         let found = solve_without(
             data,
             problem,
-            &dropped,
+            (&dropped, &depths),
             &DpOptions {
                 time_limit,
                 progress: ProgressSink::default(),
@@ -306,7 +352,7 @@ pub fn solve_under(
         None => solve_without(
             data,
             problem,
-            &vec![true; n],
+            (&vec![true; n], &[]),
             &DpOptions {
                 time_limit: None,
                 progress: ProgressSink::default(),

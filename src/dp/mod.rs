@@ -38,6 +38,13 @@
 //! - Under constraints on the features a tree uses (forbidden features, a count, a budget),
 //!   [`solve_under`] searches the data without the features ruled out, or each largest
 //!   feature set allowed ([`feature_sets`]).
+//! - Under a rule on the depths at which features split (the side constraint `depths`), a
+//!   node's candidate splits are those on the features allowed at its level (the root's 0):
+//!   the depth-one scans, the depth-two search's children and the general recursion filter
+//!   them ([`crate::search_core::feature_levels`]). A row set is then a subproblem per level it
+//!   is reached at: the cache and the similarity memory key it by its level too, and only
+//!   then. The bounds between neighbouring split positions (E) compare children at one level,
+//!   and hold as they are.
 //!
 //! # The cache
 //! Subproblems are cached by their row set (a dataset cache, the core's
@@ -85,6 +92,7 @@ pub(crate) use intervals::SplitSearch;
 pub(crate) use known::{Known, Solution, SplitChoice};
 pub(crate) use search::{FeatureRank, Outcome, Search};
 
+use std::sync::Arc;
 use std::time::Instant;
 
 pub use crate::search_core::DEFAULT_MEMORY_LIMIT_MB;
@@ -103,6 +111,7 @@ use crate::search_core::binned::Binned;
 use crate::search_core::budget::full;
 use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
+use crate::search_core::feature_levels::FeatureLevels;
 use crate::search_core::subtree::{to_tree, SubTree};
 use crate::search_core::view::View;
 use crate::tree::Tree;
@@ -355,6 +364,29 @@ fn no_tree(problem: &DpProblem, data: &Dataset, termination: DpTermination) -> E
 /// `options`, with a proven lower bound. Under a cap on the rows of a leaf that no tree meets,
 /// [`Error::Infeasible`].
 pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result<DpOutcome> {
+    solve_at_levels(data, problem, &[], options)
+}
+
+/// Whether every split of `tree` is on a feature allowed at its depth by `depths` (per data
+/// feature, the depths it may split at; `None` or beyond the list: every depth).
+fn meets_depths(tree: &Tree, depths: &[Option<Vec<usize>>]) -> bool {
+    tree.nodes().all(|(id, node)| match &node.kind {
+        crate::tree::NodeKind::Split(crate::tree::Split::Axis { feature, .. }) => depths
+            .get(*feature)
+            .and_then(Option::as_ref)
+            .is_none_or(|listed| listed.contains(&crate::tree::node_depth(id))),
+        _ => true,
+    })
+}
+
+/// [`solve`] where each data feature `j` may split only at the depths `depths[j]` (the root at
+/// depth 0; `None`, or a feature beyond the list: every depth): the side constraint `depths`.
+pub(crate) fn solve_at_levels(
+    data: &Dataset,
+    problem: &DpProblem,
+    depths: &[Option<Vec<usize>>],
+    options: &DpOptions,
+) -> Result<DpOutcome> {
     problem.check(data)?;
     crate::search_core::check_searchable(data, "the exact search")?;
     options.check()?;
@@ -377,6 +409,7 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
     if let Some(max_leaf) = problem.max_leaf.filter(|&m| m < data.n_rows()) {
         cost.max_leaf = max_leaf as u32;
     }
+    cost.levels = FeatureLevels::new(depths, &binned.data_feature, problem.depth).map(Arc::new);
     let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
     deadline.progress = options.progress.clone();
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
@@ -407,6 +440,11 @@ pub fn solve(data: &Dataset, problem: &DpProblem, options: &DpOptions) -> Result
 
     search.deadline.suspended = true;
     let (tree, objective) = checked_tree(&mut search, &root, &incumbent, data, problem)?;
+    if !meets_depths(&tree, depths) {
+        return Err(Error::Internal(
+            "the search returned a tree that splits a feature at a depth not allowed".into(),
+        ));
+    }
     let lower_bound = lower_bound.min(objective);
     let lower_bound = if termination == DpTermination::Optimal {
         objective

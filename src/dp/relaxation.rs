@@ -144,7 +144,8 @@ impl Search<'_> {
             );
         }
         let rows = self.arena.list(view, 0);
-        if let Some(known) = self.cache.get(view.hash, kept_depth, kept_budget, rows) {
+        let key = self.key_depth(view, kept_depth);
+        if let Some(known) = self.cache.get(view.hash, key, kept_budget, rows) {
             if let Some(solution) = known.solution {
                 return (
                     Outcome {
@@ -159,7 +160,7 @@ impl Search<'_> {
             self.stats.relaxed_met += 1;
             self.cache.put(
                 view.hash,
-                kept_depth,
+                key,
                 kept_budget,
                 self.arena.list(view, 0),
                 Known::optimum(found),
@@ -211,7 +212,8 @@ impl Search<'_> {
                 return 0.0;
             }
             let rows = search.arena.list(view, 0);
-            match search.cache.get(view.hash, depth, budget, rows) {
+            let key = search.key_depth(view, depth);
+            match search.cache.get(view.hash, key, budget, rows) {
                 Some(Known {
                     solution: Some(solution),
                     ..

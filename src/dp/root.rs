@@ -154,7 +154,8 @@ pub(crate) fn solve_root(
     let rows = main.arena.list(view, 0);
     let mut lb = 0.0;
     if main.switches.infeasibility {
-        if let Some(known) = main.cache.get(view.hash, depth, budget, rows) {
+        let key = main.key_depth(view, depth);
+        if let Some(known) = main.cache.get(view.hash, key, budget, rows) {
             lb = known.lower_bound;
             if lb >= ub - tol {
                 main.stats.bound_pruned += 1;

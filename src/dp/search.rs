@@ -28,6 +28,7 @@ use crate::search_core::binned::{split_bin, Binned};
 use crate::search_core::budget::{budget_distributions, full};
 use crate::search_core::cost::CostModel;
 use crate::search_core::deadline::Deadline;
+use crate::search_core::feature_levels::FeatureLevels;
 use crate::search_core::view::{Arena, View};
 
 /// What solving a subproblem below an upper bound established.
@@ -146,6 +147,25 @@ impl<'a> Search<'a> {
         self.switches.intervals && !self.cost.caps_leaves()
     }
 
+    /// Whether searched feature `feature` may split `view` (at its level of the tree).
+    #[inline]
+    pub(crate) fn allows(&self, view: &View, feature: u32) -> bool {
+        self.cost
+            .levels
+            .as_ref()
+            .is_none_or(|levels| levels.allows(view.level, feature))
+    }
+
+    /// The depth the caches and the similarity memory key `view` by with `depth` levels left:
+    /// `depth`, and its level too under a rule on the levels at which features split.
+    #[inline]
+    pub(crate) fn key_depth(&self, view: &View, depth: usize) -> usize {
+        match self.cost.levels {
+            None => depth,
+            Some(_) => FeatureLevels::key_depth(view.level, depth),
+        }
+    }
+
     pub(super) fn ensure_level(&mut self, level: usize) {
         while self.searches.len() <= level {
             self.searches.push(SplitSearch::default());
@@ -155,9 +175,15 @@ impl<'a> Search<'a> {
     }
 
     /// The depth and budget that matter for `view`: no more splits than its rows can fill
-    /// (each leaf needs `min_leaf` rows) or its depth can hold, no deeper than its splits.
+    /// (each leaf needs `min_leaf` rows) or its depth can hold, no deeper than its splits; none
+    /// when no feature may split it at its level.
     pub fn normalize(&self, view: &View, depth: usize, budget: usize) -> (usize, usize) {
         if view.n_features == 0 {
+            return (0, 0);
+        }
+        if self.cost.levels.is_some()
+            && !(0..view.n_features).any(|i| self.allows(view, self.arena.feature(view, i)))
+        {
             return (0, 0);
         }
         let max_leaves = view.size / self.cost.min_leaf as usize;
@@ -207,9 +233,10 @@ impl<'a> Search<'a> {
             return self.solve_depth_one(view, leaf_cost, ub);
         }
         let mut lb = lb;
+        let key = self.key_depth(view, depth);
         let known = self
             .cache
-            .get(view.hash, depth, budget, self.arena.list(view, 0));
+            .get(view.hash, key, budget, self.arena.list(view, 0));
         if let Some(known) = known {
             if let Some(solution) = known.solution {
                 self.stats.cache_hits += 1;
@@ -227,7 +254,7 @@ impl<'a> Search<'a> {
             }
         }
         if self.similar_bounds() {
-            let similar = self.similarity.bound(&self.arena, view, depth, budget);
+            let similar = self.similarity.bound(&self.arena, view, key, budget);
             if similar > lb {
                 lb = similar;
                 if lb >= ub - self.cost.tol {
@@ -249,7 +276,7 @@ impl<'a> Search<'a> {
         if self.similar_bounds() {
             let value = outcome.solution.map_or(outcome.lb, |s| s.cost);
             self.similarity
-                .remember(&self.arena, view, depth, budget, value);
+                .remember(&self.arena, view, key, budget, value);
         }
         self.note_memory();
         outcome
@@ -259,6 +286,7 @@ impl<'a> Search<'a> {
     /// its optimum, or its lower bound (with infeasibility bounds on).
     pub(crate) fn store(&self, view: &View, depth: usize, budget: usize, outcome: &Outcome) {
         let rows = self.arena.list(view, 0);
+        let depth = self.key_depth(view, depth);
         match outcome.solution {
             Some(solution) => {
                 self.cache
@@ -292,20 +320,37 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The best single split of `view` below `target`.
+    /// The best single split of `view` below `target` (on the features allowed at its level).
     pub(super) fn scan(&mut self, view: &View, target: f64) -> Option<BestSplit> {
         let arena = &self.arena;
-        best_split(
-            (0..view.n_features).map(|i| (arena.feature(view, i), arena.list(view, i))),
-            &self.data.labels,
-            arena.counts(view),
-            &mut self.counts,
-            view.size,
-            target,
-            &self.cost,
-            self.switches.depth_one_skip,
-            None,
-        )
+        let lists = (0..view.n_features).map(|i| (arena.feature(view, i), arena.list(view, i)));
+        let (labels, counts, size) = (&self.data.labels, arena.counts(view), view.size);
+        let skipping = self.switches.depth_one_skip;
+        // Without a rule on levels, the scan compiles as it did.
+        match self.cost.levels.as_deref() {
+            None => best_split(
+                lists,
+                labels,
+                counts,
+                &mut self.counts,
+                size,
+                target,
+                &self.cost,
+                skipping,
+                None,
+            ),
+            Some(levels) => best_split(
+                lists.filter(|&(feature, _)| levels.allows(view.level, feature)),
+                labels,
+                counts,
+                &mut self.counts,
+                size,
+                target,
+                &self.cost,
+                skipping,
+                None,
+            ),
+        }
     }
 
     /// Depth three or more: every feature, its positions by bisection, both children solved
@@ -594,9 +639,10 @@ impl<'a> Search<'a> {
             });
         }
         if self.switches.lookahead && depth >= 2 {
-            if let Some(known) =
-                self.cache
-                    .get(child.hash, depth, budget, self.arena.list(child, 0))
+            let key = self.key_depth(child, depth);
+            if let Some(known) = self
+                .cache
+                .get(child.hash, key, budget, self.arena.list(child, 0))
             {
                 let cached = match known.solution {
                     Some(solution) => solution.cost,
@@ -609,8 +655,9 @@ impl<'a> Search<'a> {
         (lb, free)
     }
 
-    /// The view's features, best weighted-Gini split first (ties: view order), among the
-    /// splits that leave the leaf minimum on both sides (infinite impurity if none does).
+    /// The view's features allowed at its level, best weighted-Gini split first (ties: view
+    /// order), among the splits that leave the leaf minimum on both sides (infinite impurity if
+    /// none does).
     pub(crate) fn feature_order(&mut self, view: &View, order: &mut Vec<FeatureRank>) {
         order.clear();
         let k = self.data.n_classes;
@@ -626,6 +673,9 @@ impl<'a> Search<'a> {
         let min_leaf = self.cost.min_leaf as usize;
         let last = view.size.saturating_sub(min_leaf);
         for index in 0..view.n_features {
+            if !self.allows(view, self.arena.feature(view, index)) {
+                continue;
+            }
             left.iter_mut().for_each(|x| *x = 0.0);
             let list = self.arena.list(view, index);
             let mut best = f64::INFINITY;

@@ -33,9 +33,10 @@ pub(crate) fn rebuild(
         return Ok(SubTree::Leaf);
     }
     let cached = if depth >= 2 {
+        let key = search.key_depth(view, depth);
         search
             .cache
-            .get(view.hash, depth, budget, search.arena.list(view, 0))
+            .get(view.hash, key, budget, search.arena.list(view, 0))
             .and_then(|known| known.solution)
     } else {
         None

@@ -90,11 +90,13 @@ mod tests {
         assert!(check_methods(&bounds, &names(&["oct", "flowoct"])).is_ok());
         assert!(check_methods(&forbidden, &names(&["oct", "dp", "sparse"])).is_ok());
         assert!(check_methods(&bounds, &names(&["oct", "dp", "sparse"])).is_ok());
-        let rows: ConstraintSpec = toml::from_str("[depths]\na = [0]\n").expect("toml");
+        let depths: ConstraintSpec = toml::from_str("[depths]\na = [0]\n").expect("toml");
+        assert!(check_methods(&depths, &names(&["oct", "dp", "sparse"])).is_ok());
+        let rows: ConstraintSpec = toml::from_str("rows = [\"used[j=0] <= 0\"]\n").expect("toml");
         let message = check_methods(&rows, &names(&["oct", "dp"]))
             .expect_err("dp")
             .to_string();
-        assert!(message.contains("dp does not take depths"), "{message}");
+        assert!(message.contains("dp does not take rows"), "{message}");
         assert!(check_methods(&forbidden, &names(&["olct"])).is_err());
         assert!(check_methods(&forbidden, &names(&["all"])).is_err());
     }

@@ -26,6 +26,23 @@ pub fn with_copies<T>(
     }
 }
 
+/// [`with_copies`] for a run that needs to know where the features it learns over come from:
+/// `run` also receives the original feature of each feature of its data (`None` when it is
+/// `data` itself).
+pub fn with_origins<T>(
+    data: &Dataset,
+    run: impl FnOnce(&Dataset, Option<Vec<usize>>) -> Result<T>,
+    map: impl FnOnce(T, &dyn Fn(&Tree) -> Result<Tree>) -> Result<T>,
+) -> Result<T> {
+    match MissingCopies::of(data)? {
+        None => run(data, None),
+        Some(copies) => {
+            let result = run(copies.data(), Some(copies.origins()))?;
+            map(result, &|tree: &Tree| copies.original_tree(tree, data))
+        }
+    }
+}
+
 /// Maps every tree of a method's outcome (the tree, the warm start, the one set aside, the
 /// certificate's).
 pub fn map_outcome(mut outcome: Outcome, map: &dyn Fn(&Tree) -> Result<Tree>) -> Result<Outcome> {

@@ -250,11 +250,6 @@ pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
 fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
     options.check()?;
     method.refuse_missing(train)?;
-    if options.constraints.is_some() {
-        // The constraints name and count the data's features; the copies of a feature with
-        // missing values would count as two.
-        train.refuse_missing("a model with side constraints")?;
-    }
     if let (Some(spec), Method::Dp(_) | Method::Sparse(_)) = (&options.constraints, method) {
         let limits = search_constraints::SearchConstraints::of(
             spec,
@@ -262,7 +257,27 @@ fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
             search_constraints::UserRows::Refused,
         )?
         .map_err(|refused| search_constraints::refusal(&refused))?;
-        return search_under(method, train, &limits, options);
+        // On data with missing values, the search runs over the copies under the same
+        // constraints over the data's features; the report is the mapped tree's.
+        let mut outcome = missing::with_origins(
+            train,
+            |data, origins| match origins {
+                None => search_under(method, data, &limits, options),
+                Some(origins) => search_under(method, data, &limits.over_copies(origins), options),
+            },
+            missing::map_outcome,
+        )?;
+        if let Some(tree) = &outcome.tree {
+            let mut counted = tree.clone();
+            counted.recount_on(train)?;
+            outcome.side_constraints = crate::constraints::report(&limits.constraints, &counted).0;
+        }
+        return Ok(outcome);
+    }
+    if options.constraints.is_some() {
+        // The MILPs' rows name and count the data's features; the copies of a feature with
+        // missing values would count as two.
+        train.refuse_missing("a MILP with side constraints")?;
     }
     missing::with_copies(
         train,
@@ -278,10 +293,10 @@ fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
     )
 }
 
-/// The exact or sparse search on `train` (data without missing values) under the side
-/// constraints `limits`, and the returned tree's side constraints reported. A search of a
-/// metric's front, or of a loss of the whole leaf set, takes forbidden features alone: it runs
-/// on the data without them and its trees are mapped back to every feature.
+/// The exact or sparse search on `train` (data without missing values: the copies of data with
+/// them) under the side constraints `limits`. A search of a metric's front, or of a loss of
+/// the whole leaf set, takes forbidden features alone: it runs on the data without them and
+/// its trees are mapped back to every feature.
 fn search_under(
     method: &Method,
     train: &Dataset,
@@ -310,14 +325,15 @@ fn search_under(
             ))
         }
     };
-    let mut outcome = if additive {
+    let outcome = if additive {
         match method {
             Method::Dp(search) => search.run_under(train, &options, Some(limits))?,
             Method::Sparse(search) => search.run_under(train, &options, limits)?,
             Method::Milp { .. } => unreachable!("refused above"),
         }
     } else if limits.only_forbidden() {
-        let kept = crate::tree::kept_features::KeptFeatures::of(train, &limits.rule.forbidden)?;
+        let forbidden = limits.rule.forbidden_over(train.n_features());
+        let kept = crate::tree::kept_features::KeptFeatures::of(train, &forbidden)?;
         let outcome = match method {
             Method::Dp(search) => search.run(kept.data(), &options)?,
             Method::Sparse(search) => search.run(kept.data(), &options)?,
@@ -335,8 +351,5 @@ fn search_under(
             ),
         ));
     };
-    if let Some(tree) = &outcome.tree {
-        outcome.side_constraints = crate::constraints::report(&limits.constraints, tree).0;
-    }
     Ok(outcome)
 }

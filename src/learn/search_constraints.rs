@@ -2,7 +2,8 @@
 //! certificate: what the searches take ([`ConstraintTaker::Search`] in the table of
 //! [`crate::constraints::kinds`]) becomes limits of the search's problem
 //! ([`SearchConstraints`]): forbidden features, a count and a budget a [`FeatureRule`] (see
-//! [`crate::dp::solve_under`]), `max_leaves` a split budget of `max_leaves - 1`,
+//! [`crate::dp::solve_under`]), `depths` the levels at which each feature may split (in the
+//! same rule), `max_leaves` a split budget of `max_leaves - 1`,
 //! `min_leaf_rows` the leaf minimum (the larger of it and `--min-leaf`), `max_leaf_rows` a cap
 //! on the rows of a leaf, fairness the search
 //! of [`crate::fair`] (alone or with forbidden features and the leaf minimum; depths 1 and 2,
@@ -87,7 +88,7 @@ impl SearchConstraints {
             costs,
             budget,
             forbidden,
-            depths: _,
+            depths,
             max_leaves,
             // Taken above as `feature_rows` or refused.
             rows: _,
@@ -101,6 +102,8 @@ impl SearchConstraints {
             costs: costs.clone(),
             budget: *budget,
             rows: feature_rows.unwrap_or_default(),
+            depths: depths.clone(),
+            origin: Vec::new(),
         };
         Ok(Ok(SearchConstraints {
             rule,
@@ -159,6 +162,16 @@ impl SearchConstraints {
             .filter(|&k| k != ConstraintKind::Forbidden)
             .collect();
         kinds::names(&beyond)
+    }
+
+    /// The limits for a search over the copies of data with missing values whose features
+    /// come from the data's features `origins` ([`crate::tree::missing_copies`]): the rule on
+    /// features stays over the data's features (both copies of a feature are that feature);
+    /// the limits on rows are the same rows'.
+    pub fn over_copies(&self, origins: Vec<usize>) -> SearchConstraints {
+        let mut limits = self.clone();
+        limits.rule.origin = origins;
+        limits
     }
 
     /// `problem` under the split budget, the leaf minimum and the cap on the rows of a leaf
@@ -276,7 +289,7 @@ impl SearchConstraints {
                 class_weights: problem.class_weights.clone(),
                 split_cost: problem.split_cost,
                 min_leaf: problem.min_leaf,
-                forbidden: self.rule.forbidden.clone(),
+                forbidden: self.rule.forbidden_over(data.n_features()),
             },
             options.threads.max(1),
             options.time_limit,

@@ -20,7 +20,10 @@
 //! `--class-weight`. Within that, a returned optimum is optimal up to the tolerance, and costs
 //! that differ by a whole error never merge.
 
+use std::sync::Arc;
+
 use crate::error::{Error, Result};
+use crate::search_core::feature_levels::FeatureLevels;
 
 /// The bound on the relative rounding of one term of a sum: 2^-52.
 const ROUNDING: f64 = f64::EPSILON;
@@ -45,6 +48,8 @@ pub(crate) struct CostModel {
     /// Costs closer than this are equal; an improvement must exceed it (see the module
     /// documentation).
     pub tol: f64,
+    /// The levels at which each feature may split (`None`: every feature at every level).
+    pub levels: Option<Arc<FeatureLevels>>,
 }
 
 /// What the tolerance of a cost model is derived from: the rows' count and total weight.
@@ -70,6 +75,7 @@ impl CostModel {
                 .copied()
                 .filter(|&w| w > 0.0 && weights.iter().all(|&v| v == w)),
             tol: 0.0,
+            levels: None,
         };
         cost.tol = cost.tolerance(scale)?;
         Ok(cost)

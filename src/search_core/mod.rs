@@ -7,6 +7,7 @@
 //! - [`cache`]: one row-set cache under a memory cap, generic over the value each search keeps
 //!   and its merge rule; [`shared_cache`]: the same split into locked shards for threads;
 //! - [`cost`]: the cost model of weighted errors, split cost and leaf minimum;
+//! - [`feature_levels`]: the levels of the tree at which each feature may split;
 //! - [`deadline`]: the time limit and interrupt, checked between units of work;
 //! - [`budget`]: split budgets and their sharing between children;
 //! - [`subtree`]: trees over bins and their rebuilding into the project's tree;
@@ -18,6 +19,7 @@ pub(crate) mod budget;
 pub(crate) mod cache;
 pub(crate) mod cost;
 pub(crate) mod deadline;
+pub(crate) mod feature_levels;
 mod progress_sink;
 pub(crate) mod root_share;
 pub(crate) mod shared_cache;

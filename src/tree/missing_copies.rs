@@ -90,6 +90,11 @@ impl MissingCopies {
         &self.data
     }
 
+    /// The original feature of each feature of the copies, in order.
+    pub fn origins(&self) -> Vec<usize> {
+        self.sources.iter().map(|s| s.feature).collect()
+    }
+
     /// `tree`, learned over the copies, over the original features of `original` (the data the
     /// copies were made of): each split on a copy becomes the same threshold on its feature,
     /// with the side its copy sends missing values to. Counted on `original`; fails (an
@@ -172,6 +177,7 @@ mod tests {
             .unwrap();
         let mapped = copies.original_tree(&tree, &d).expect("maps");
         assert_eq!(mapped.missing_side(1), Some(MissingSide::Left));
+        assert_eq!(copies.origins(), vec![0, 1, 1]);
         assert_eq!(mapped.predict(d.rows()), vec![0, 1, 1]);
     }
 }

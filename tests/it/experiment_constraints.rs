@@ -97,9 +97,9 @@ fn grids_whose_methods_cannot_take_the_constraints_are_refused() {
             "sparse does not take rows; the MILP",
         ),
         (
-            "[depths]\nx0 = [0]\n",
+            "rows = [\"used[j=0] <= 0\"]\n",
             "[\"oct\", \"dp\"]",
-            "dp does not take depths; the MILP",
+            "dp does not take rows; the MILP",
         ),
         (
             "forbidden = [\"x0\"]\n",

@@ -59,6 +59,7 @@ mod row_weights_data;
 mod row_weights_search;
 mod separation;
 mod side_constraints;
+mod side_constraints_data;
 mod side_constraints_exact;
 mod side_constraints_fairness;
 mod solver;

@@ -210,18 +210,23 @@ pub fn optimum_if_any(data: &Dataset, spec: &OracleSpec) -> Option<OracleOptimum
 /// The splits of one tree: `(node, feature, threshold)`, nodes 1-based breadth-first.
 pub type OracleTree = Vec<(usize, usize, f64)>;
 
-/// Every tree of depth <= `depth` below `node` over `splits`, as its list of splits.
-fn every_tree(node: usize, depth: usize, splits: &[(usize, f64)]) -> Vec<OracleTree> {
+/// One split of a tree the filtered oracle enumerates: `(node, feature, threshold, whether the
+/// rows missing the feature go left)`.
+type SidedSplit = (usize, usize, f64, bool);
+
+/// Every tree of depth <= `depth` below `node` over `splits` (feature, threshold, missing rows
+/// left), as its list of splits.
+fn every_tree(node: usize, depth: usize, splits: &[(usize, f64, bool)]) -> Vec<Vec<SidedSplit>> {
     let mut trees = vec![Vec::new()];
     if depth == 0 {
         return trees;
     }
     let below_left = every_tree(2 * node, depth - 1, splits);
     let below_right = every_tree(2 * node + 1, depth - 1, splits);
-    for &(j, t) in splits {
+    for &(j, t, missing_left) in splits {
         for left in &below_left {
             for right in &below_right {
-                let mut tree = vec![(node, j, t)];
+                let mut tree = vec![(node, j, t, missing_left)];
                 tree.extend(left.iter().copied());
                 tree.extend(right.iter().copied());
                 trees.push(tree);
@@ -233,7 +238,8 @@ fn every_tree(node: usize, depth: usize, splits: &[(usize, f64)]) -> Vec<OracleT
 
 /// The minimum objective over every tree of depth <= spec.depth (1 to 3) that `keep` accepts
 /// (given the tree's splits), enumerated tree by tree (side constraints on the whole tree do
-/// not split node by node); `None` when it accepts none.
+/// not split node by node); `None` when it accepts none. A split on a feature with missing
+/// values is tried with the missing rows on either side (`keep` sees the split either way).
 pub fn optimum_where(
     data: &Dataset,
     spec: &OracleSpec,
@@ -247,27 +253,40 @@ pub fn optimum_where(
         .thresholds
         .clone()
         .unwrap_or_else(|| all_midpoints(data));
-    let splits: Vec<(usize, f64)> = thresholds
+    let splits: Vec<(usize, f64, bool)> = thresholds
         .iter()
         .enumerate()
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
+        .flat_map(|(j, ts)| {
+            let sides: &[bool] = if has_missing(data, j) {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            ts.iter()
+                .flat_map(move |&t| sides.iter().map(move |&left| (j, t, left)))
+        })
         .collect();
-    // Side constraints refuse data with missing values, so no split needs a missing side here.
     let scorer = Scorer {
         data,
         spec,
-        splits: splits.iter().map(|&(j, t)| (j, t, false)).collect(),
+        splits: splits.clone(),
     };
     let mut best: Option<(f64, usize)> = None;
     for tree in every_tree(1, spec.depth, &splits) {
-        if spec.max_splits.is_some_and(|m| tree.len() > m) || !keep(&tree) {
+        let seen: OracleTree = tree.iter().map(|&(node, j, t, _)| (node, j, t)).collect();
+        if spec.max_splits.is_some_and(|m| tree.len() > m) || !keep(&seen) {
             continue;
         }
         let mut leaves: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
         for (i, row) in data.rows().iter().enumerate() {
             let mut node = 1;
-            while let Some(&(_, j, t)) = tree.iter().find(|s| s.0 == node) {
-                node = if row[j] <= t { 2 * node } else { 2 * node + 1 };
+            while let Some(&(_, j, t, missing_left)) = tree.iter().find(|s| s.0 == node) {
+                let left = if row[j].is_nan() {
+                    missing_left
+                } else {
+                    row[j] <= t
+                };
+                node = if left { 2 * node } else { 2 * node + 1 };
             }
             leaves.entry(node).or_default().push(i);
         }
@@ -298,6 +317,33 @@ mod tests {
     fn the_filtered_oracle_without_a_filter_is_the_oracle() {
         for seed in 1..=4 {
             let data = random_dataset(seed, 14, 2, 2, 4);
+            for depth in [1, 2] {
+                let spec = OracleSpec::errors(&data, depth);
+                let filtered = optimum_where(&data, &spec, &|_| true).expect("a leaf");
+                assert_eq!(filtered, optimum(&data, &spec), "seed {seed} depth {depth}");
+            }
+        }
+    }
+
+    /// With missing values too: every split tried with the missing rows on either side.
+    #[test]
+    fn the_filtered_oracle_on_missing_values_is_the_oracle() {
+        for seed in 1..=3 {
+            let data = random_dataset(seed, 12, 2, 2, 3);
+            let rows: Vec<Vec<f64>> = data
+                .rows()
+                .iter()
+                .enumerate()
+                .map(|(i, r)| vec![if i % 4 == 1 { f64::NAN } else { r[0] }, r[1]])
+                .collect();
+            let data = Dataset::from_parts(
+                "missing",
+                data.schema().features.clone(),
+                data.classes().to_vec(),
+                rows,
+                data.labels().to_vec(),
+            )
+            .expect("valid");
             for depth in [1, 2] {
                 let spec = OracleSpec::errors(&data, depth);
                 let filtered = optimum_where(&data, &spec, &|_| true).expect("a leaf");
@@ -443,13 +489,14 @@ pub fn each_prediction(
         (1..=2).contains(&depth),
         "the oracle over predictions enumerates depths 1 and 2"
     );
-    let splits: Vec<(usize, f64)> = all_midpoints(data)
+    let splits: Vec<(usize, f64, bool)> = all_midpoints(data)
         .iter()
         .enumerate()
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
+        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t, false)))
         .collect();
     let k = data.n_classes();
-    for tree in every_tree(1, depth, &splits) {
+    for sided in every_tree(1, depth, &splits) {
+        let tree: OracleTree = sided.iter().map(|&(node, j, t, _)| (node, j, t)).collect();
         let leaf_of: Vec<usize> = data
             .rows()
             .iter()

@@ -321,7 +321,7 @@ fn bad_sets_and_methods_without_them_exit_2() {
 }
 
 #[test]
-fn side_constraints_refuse_data_with_missing_values() {
+fn a_milp_under_side_constraints_refuses_data_with_missing_values() {
     let (_dir, data) = temp_file(
         "gaps.csv",
         "a,b,y\n1,NA,p\n2,3,q\n3,4,p\n4,5,q\n5,6,p\n6,,q\n",
@@ -338,7 +338,7 @@ fn side_constraints_refuse_data_with_missing_values() {
             "1",
             "--quiet",
         ],
-        "feature `b` has missing values, which a model with side constraints does not take",
+        "feature `b` has missing values, which a MILP with side constraints does not take",
     );
 }
 

@@ -1,14 +1,14 @@
 //! Side constraints in the exact and sparse searches and in a MILP's start and certificate: on
 //! small random data, `dp` and `sparse` under each kind they take (forbidden features,
-//! `max_features`, `feature_costs` with `budget`, `max_leaves`, `min_leaf_rows`,
+//! `max_features`, `feature_costs` with `budget`, `depths`, `max_leaves`, `min_leaf_rows`,
 //! `max_leaf_rows`), alone and two at a time, at depths 1 to 3, on one and two threads, reach
 //! the optimum of the exhaustive oracle filtered tree by tree, return a tree over the data's
 //! full feature indexing that meets them, and report it; where no tree meets them, both say so
 //! (exit 2); each kind changes the
 //! optimum on some data. A MILP under those kinds starts from the search's tree and gets a
 //! certificate verdict (under a cap no tree meets, no start and a certificate that agrees with
-//! the solver's finding none); under any other kind the certificate is `not_applicable`, and
-//! the searches refuse that kind by name.
+//! the solver's finding none); the searches refuse the user's rows (the other kind) by name
+//! (the certificate under rows: `user_rows_search`).
 
 use milptree::constraints::{evaluate, ConstraintSpec};
 use milptree::data::Dataset;
@@ -29,7 +29,7 @@ fn forbid(names: &[&str]) -> ConstraintSpec {
     }
 }
 
-fn options(spec: &ConstraintSpec) -> LearnOptions {
+pub(crate) fn options(spec: &ConstraintSpec) -> LearnOptions {
     LearnOptions {
         time_limit: Some(60.0),
         constraints: Some(spec.clone()),
@@ -37,7 +37,7 @@ fn options(spec: &ConstraintSpec) -> LearnOptions {
     }
 }
 
-fn errors(tree: &Tree, data: &Dataset) -> usize {
+pub(crate) fn errors(tree: &Tree, data: &Dataset) -> usize {
     tree.predict(data.rows())
         .iter()
         .zip(data.labels())
@@ -47,7 +47,12 @@ fn errors(tree: &Tree, data: &Dataset) -> usize {
 
 /// The tree is over every feature of `data`, splits on none of the forbidden ones (feature
 /// indices `banned`) by plain evaluation, and the report says so.
-fn assert_clean(tree: &Tree, report: &serde_json::Value, data: &Dataset, spec: &ConstraintSpec) {
+pub(crate) fn assert_clean(
+    tree: &Tree,
+    report: &serde_json::Value,
+    data: &Dataset,
+    spec: &ConstraintSpec,
+) {
     assert_eq!(tree.features(), data.schema().features.as_slice());
     let constraints = spec.resolve(data).expect("valid constraints");
     let values = evaluate(&constraints, tree);
@@ -143,34 +148,46 @@ fn every_feature_forbidden_leaves_a_single_leaf() {
 /// A kind the searches take, with its value for a tree of `depth` on data with features
 /// `x0..x3`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Kind {
+pub(crate) enum Kind {
     Forbidden,
     MaxFeatures,
     Budget,
+    Depths,
     MaxLeaves,
     MinLeafRows,
     MaxLeafRows,
 }
 
-const KINDS: [Kind; 6] = [
+pub(crate) const KINDS: [Kind; 7] = [
     Kind::Forbidden,
     Kind::MaxFeatures,
     Kind::Budget,
+    Kind::Depths,
     Kind::MaxLeaves,
     Kind::MinLeafRows,
     Kind::MaxLeafRows,
 ];
 
+/// The depths rule of [`Kind::Depths`]: `x1` only below the root, `x2` at the root and at
+/// depth 2, `x3` only at depth 2 (nowhere in a tree of depth 1 or 2).
+const DEPTHS: [(usize, &[usize]); 3] = [(1, &[1, 2]), (2, &[0, 2]), (3, &[2])];
+
 const COSTS: [f64; 4] = [2.0, 1.0, 1.0, 3.0];
 
 impl Kind {
-    fn add_to(self, spec: &mut ConstraintSpec, depth: usize) {
+    pub(crate) fn add_to(self, spec: &mut ConstraintSpec, depth: usize) {
         match self {
             Kind::Forbidden => spec.forbidden = vec!["x0".to_string()],
             Kind::MaxFeatures => spec.max_features = Some(1),
             Kind::Budget => {
                 spec.budget = Some(2.0);
                 spec.feature_costs = (0..4).map(|j| (format!("x{j}"), COSTS[j])).collect();
+            }
+            Kind::Depths => {
+                spec.depths = DEPTHS
+                    .iter()
+                    .map(|&(j, at)| (format!("x{j}"), at.to_vec()))
+                    .collect();
             }
             Kind::MaxLeaves => spec.max_leaves = Some(depth.max(2)),
             Kind::MinLeafRows => spec.min_leaf_rows = Some(4),
@@ -182,7 +199,7 @@ impl Kind {
 }
 
 /// The oracle's problem and filter for `spec` (features by index `x{j}`).
-fn oracle_of(
+pub(crate) fn oracle_of(
     data: &Dataset,
     depth: usize,
     spec: &ConstraintSpec,
@@ -206,13 +223,20 @@ fn oracle_of(
         let count = spec.max_features.is_some_and(|k| used.len() > k);
         let cost: f64 = used.iter().map(|&j| COSTS[j]).sum();
         let budget = spec.budget.is_some_and(|b| cost > b);
-        !(forbidden || count || budget)
+        // Node `i` (1-based, breadth first) lies at depth floor(log2(i)).
+        let misplaced = tree.iter().any(|&(node, j, _)| {
+            let at = node.ilog2() as usize;
+            spec.depths
+                .get(&format!("x{j}"))
+                .is_some_and(|listed| !listed.contains(&at))
+        });
+        !(forbidden || count || budget || misplaced)
     };
     (oracle, keep)
 }
 
 /// Every set of one or two kinds.
-fn kind_sets() -> Vec<Vec<Kind>> {
+pub(crate) fn kind_sets() -> Vec<Vec<Kind>> {
     let mut sets: Vec<Vec<Kind>> = KINDS.iter().map(|&k| vec![k]).collect();
     for (i, &a) in KINDS.iter().enumerate() {
         for &b in &KINDS[i + 1..] {
@@ -224,7 +248,7 @@ fn kind_sets() -> Vec<Vec<Kind>> {
 
 /// Small data for `depth`: three values a feature at depths 1 and 2, two at depth 3 (so the
 /// oracle enumerates every tree in time).
-fn data_for(seed: u64, depth: usize) -> Dataset {
+pub(crate) fn data_for(seed: u64, depth: usize) -> Dataset {
     random_dataset(seed, 16, 4, 2, if depth == 3 { 2 } else { 3 })
 }
 
@@ -363,6 +387,11 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
             max_features: Some(1),
             ..ConstraintSpec::default()
         },
+        toml::from_str("[depths]\nx1 = [0]\nx2 = [1]\n").expect("toml"),
+        ConstraintSpec {
+            max_leaves: Some(3),
+            ..toml::from_str("[depths]\nx0 = [1]\n").expect("toml")
+        },
     ] {
         let outcome = run(&spec);
         let certificate = outcome.certificate.clone().expect("a certificate");
@@ -380,14 +409,6 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
         let expected = optimum_where(&data, &oracle, &keep).expect("a leaf");
         assert_eq!(errors(&tree, &data), expected.errors, "{spec:?}");
     }
-    let outcome = run(&toml::from_str("[depths]\nx1 = [0]\n").expect("toml"));
-    let certificate = outcome.certificate.expect("a certificate");
-    assert_eq!(certificate.verdict, Verdict::NotApplicable);
-    assert!(
-        certificate.message.contains("does not take depths"),
-        "{}",
-        certificate.message
-    );
 }
 
 /// A cap no tree of the depth meets (four leaves of at most 3 of 14 rows): the MILP's warm
@@ -441,10 +462,7 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
         params: DpParams::default(),
     });
     let sparse = Method::Sparse(SparseParams::default().check(Some(1)).expect("valid"));
-    let refused: [(&str, &str); 2] = [
-        ("depths", "[depths]\nx1 = [0]\n"),
-        ("rows", "rows = [\"used[j=1] <= 0\"]\n"),
-    ];
+    let refused: [(&str, &str); 1] = [("rows", "rows = [\"used[j=1] <= 0\"]\n")];
     for (kind, text) in refused {
         let spec = ConstraintSpec {
             max_leaves: Some(2),
