@@ -357,7 +357,7 @@ fn what_the_front_does_not_take_is_refused_by_name() {
 #[test]
 fn the_front_of_three_groups_is_the_oracle_s() {
     let mut longest = 0;
-    for seed in [5, 8] {
+    for seed in [3, 8] {
         longest = longest.max(check(&grouped_dataset(seed, 12, 3), false, PARITY, &[]));
     }
     assert!(
