@@ -8,14 +8,14 @@
 //! number of threads.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::gauge::{Gauge, Sig};
+use super::gauge::Gauge;
 use super::menu::{self, Entry, Rows};
 use super::pair::{best_pair, reduce};
-use super::shape::Shape;
+use super::shape::Pick;
+use super::sig::Sig;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 
@@ -85,10 +85,10 @@ fn front(
                     let splits = le.splits + re.splits + 1;
                     if cost <= ceiling && rows.within_budget(splits) {
                         out.push(Entry {
-                            sig: le.sig.iter().zip(&re.sig).map(|(a, b)| a + b).collect(),
+                            sig: Sig::sum(&le.sig, &re.sig),
                             cost,
                             splits,
-                            shape: Shape::split(f, bin, &le.shape, &re.shape),
+                            shape: Pick::split(f, bin, &le.shape, &re.shape),
                         });
                     }
                 }
@@ -102,7 +102,7 @@ fn front(
 pub(crate) struct Found {
     pub cost: f64,
     pub sig: Sig,
-    pub shape: Arc<Shape>,
+    pub shape: Pick,
 }
 
 /// What the search gave.
@@ -145,8 +145,8 @@ fn best_under_feature(
             if under.best.as_ref().is_none_or(|b| cost < b.cost) {
                 under.best = Some(Found {
                     cost,
-                    sig: le.sig.iter().zip(&re.sig).map(|(a, b)| a + b).collect(),
-                    shape: Shape::split(f, bin, &le.shape, &re.shape),
+                    sig: Sig::sum(&le.sig, &re.sig),
+                    shape: Pick::split(f, bin, &le.shape, &re.shape),
                 });
                 cx.lower_ceiling(cost);
             }

@@ -14,10 +14,6 @@
 
 use crate::constraints::fairness::{Fairness, FairnessKind, GAP_TOLERANCE};
 
-/// A signature: what a row set adds to the counts of the bounded rates when predicted
-/// positive.
-pub(crate) type Sig = Vec<i64>;
-
 /// One bounded kind of rate: where its groups' counts sit in a signature, the groups'
 /// counted sizes, and each pair's limit on `|a_g n_h - a_h n_g|`.
 #[derive(Debug, Clone)]
@@ -164,7 +160,7 @@ impl Gauge {
     }
 
     /// Whether the sum of `a` and `b` keeps every bound.
-    pub fn keeps_sum(&self, a: &[i64], b: &[i64], scratch: &mut Sig) -> bool {
+    pub fn keeps_sum(&self, a: &[i64], b: &[i64], scratch: &mut Vec<i64>) -> bool {
         if let Some((limit, _, _)) = self.one {
             return (a[0] + b[0]).abs() <= limit;
         }

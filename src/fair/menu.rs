@@ -3,10 +3,8 @@
 //! ([`Entry`]), under the leaf minimum, the cap on a leaf's rows and the split budget; and the
 //! row sets' totals and splits the deeper fronts ([`super::fronts`]) build on.
 
-use std::sync::Arc;
-
-use super::gauge::Sig;
-use super::shape::Shape;
+use super::shape::Pick;
+use super::sig::Sig;
 use crate::search_core::binned::{split_bin, Binned};
 
 /// What each row brings, and the limits on a subtree's leaves and splits.
@@ -30,8 +28,6 @@ pub(crate) struct Rows {
     pub allowed: Vec<u32>,
     /// What a split costs.
     pub split_cost: f64,
-    /// The two leaves (shared by every entry).
-    pub leaves: [Arc<Shape>; 2],
 }
 
 impl Rows {
@@ -42,7 +38,7 @@ impl Rows {
 }
 
 /// The totals of a row set.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub(crate) struct Totals {
     cost: [f64; 2],
     sig: Sig,
@@ -52,8 +48,9 @@ pub(crate) struct Totals {
 impl Totals {
     fn empty(rows: &Rows) -> Totals {
         Totals {
-            sig: vec![0; rows.dims],
-            ..Totals::default()
+            cost: [0.0; 2],
+            sig: Sig::zeros(rows.dims),
+            rows: 0,
         }
     }
 
@@ -69,12 +66,7 @@ impl Totals {
     fn minus(&self, other: &Totals) -> Totals {
         Totals {
             cost: [self.cost[0] - other.cost[0], self.cost[1] - other.cost[1]],
-            sig: self
-                .sig
-                .iter()
-                .zip(&other.sig)
-                .map(|(a, b)| a - b)
-                .collect(),
+            sig: Sig::difference(&self.sig, &other.sig),
             rows: self.rows - other.rows,
         }
     }
@@ -87,13 +79,13 @@ impl Totals {
         let sig = if class == rows.positive {
             self.sig.clone()
         } else {
-            vec![0; self.sig.len()]
+            Sig::zeros(self.sig.len())
         };
         Some(Entry {
             sig,
             cost: self.cost[class],
             splits: 0,
-            shape: Arc::clone(&rows.leaves[class]),
+            shape: Pick::Leaf(class as u8),
         })
     }
 }
@@ -106,7 +98,7 @@ pub(crate) struct Entry {
     /// Its cost (split costs included).
     pub cost: f64,
     pub splits: u32,
-    pub shape: Arc<Shape>,
+    pub shape: Pick,
 }
 
 /// The splits of the rows with `member[row]` on each allowed feature: for each, the
@@ -175,10 +167,10 @@ pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], split: bool) -
                         continue;
                     };
                     out.push(Entry {
-                        sig: le.sig.iter().zip(&re.sig).map(|(a, b)| a + b).collect(),
+                        sig: Sig::sum(&le.sig, &re.sig),
                         cost: le.cost + re.cost + rows.split_cost,
                         splits: 1,
-                        shape: Shape::split(feature, bin, &le.shape, &re.shape),
+                        shape: Pick::split(feature, bin, &le.shape, &re.shape),
                     });
                 }
             }

@@ -37,6 +37,7 @@ mod gauge;
 mod menu;
 mod pair;
 mod shape;
+mod sig;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -52,7 +53,6 @@ use crate::tree::Tree;
 use fronts::{Context, Searched};
 use gauge::Gauge;
 use menu::Rows;
-use shape::Shape;
 
 /// The deepest tree the fair search takes.
 pub const MAX_FAIR_DEPTH: usize = 3;
@@ -208,7 +208,6 @@ fn prepare(
             })
             .collect(),
         split_cost: problem.split_cost,
-        leaves: [Arc::new(Shape::Leaf(0)), Arc::new(Shape::Leaf(1))],
     };
     Ok(Prepared {
         binned,
@@ -268,7 +267,7 @@ pub fn solve(
     };
     let stopped = found.stopped.then_some(termination);
     let best = found.best.ok_or_else(|| no_tree(problem, data, stopped))?;
-    let tree = build_tree(&*best.shape, &prepared.binned, data, problem.depth)?;
+    let tree = build_tree(&*best.shape.shape(), &prepared.binned, data, problem.depth)?;
     Ok(FairOutcome {
         tree,
         objective: best.cost,
@@ -319,7 +318,7 @@ pub fn front(
             break stop.termination();
         }
         let best = found.best.ok_or_else(|| no_tree(problem, data, None))?;
-        let tree = build_tree(&*best.shape, &prepared.binned, data, problem.depth)?;
+        let tree = build_tree(&*best.shape.shape(), &prepared.binned, data, problem.depth)?;
         // A cheaper point of a larger gap stays; one as cheap as this one is dominated by it.
         if points.last().is_some_and(|p| p.objective >= best.cost) {
             points.pop();

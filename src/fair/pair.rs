@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use super::gauge::{Gauge, Sig};
+use super::gauge::Gauge;
 use super::menu::{Entry, Rows};
 
 /// The cheapest pair found: its cost (without the parent's split) and the two entries.
@@ -77,7 +77,7 @@ fn walked_pair(
     right.sort_by(|a, b| a.cost.total_cmp(&b.cost));
     let cheapest_right = right.first()?.cost;
     let mut best: Option<(f64, usize, usize)> = None;
-    let mut scratch: Sig = Vec::with_capacity(gauge.dims);
+    let mut scratch: Vec<i64> = Vec::with_capacity(gauge.dims);
     for (li, l) in left.iter().enumerate() {
         let bar = best.map_or(ceiling, |b| b.0.min(ceiling));
         if l.cost + cheapest_right > bar {
@@ -128,19 +128,17 @@ pub(crate) fn reduce(mut entries: Vec<Entry>, rows: &Rows) -> Vec<Entry> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::fair::shape::Shape;
+    use crate::fair::shape::Pick;
     use proptest::prelude::*;
 
     fn entries(raw: &[(i64, u8)]) -> Vec<Entry> {
         raw.iter()
             .map(|&(d, c)| Entry {
-                sig: vec![d],
+                sig: crate::fair::sig::Sig::of(&[d]),
                 cost: f64::from(c),
                 splits: 0,
-                shape: Arc::new(Shape::Leaf(0)),
+                shape: Pick::Leaf(0),
             })
             .collect()
     }
