@@ -14,17 +14,20 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use milptree::constraints::fairness::FairnessKind;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::{read_dataset, TargetColumn, ThresholdMode};
 use milptree::experiment::plots::canvas::{self, DrawResult, Figure};
 use milptree::fair::FairProblem;
 use milptree::formulation::{AnyFormulation, FormulationName};
 use milptree::learn::{learn, DpParams, DpSearch, LearnOptions, Method};
+use milptree::search_core::Termination;
 use milptree::solver::SolverKind;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde_json::json;
+
+/// How long the exact front may run (its points found so far after it, marked incomplete).
+const FRONT_SECONDS: f64 = 120.0;
 
 /// One solve's result.
 struct Point {
@@ -195,21 +198,27 @@ fn main() -> milptree::Result<()> {
             .clone()
             .ok_or_else(|| milptree::Error::parameter("GROUP_COLUMN", "no group column"))?;
         let started = std::time::Instant::now();
-        let front = milptree::fair::front(
+        let found = milptree::fair::front(
             &data,
             &fairness,
-            FairnessKind::Parity,
             &FairProblem {
                 depth,
                 thresholds: ThresholdMode::All,
                 class_weights: vec![1.0; data.n_classes()],
                 split_cost: 0.0,
                 min_leaf: 1,
+                max_leaf: None,
+                max_splits: None,
                 forbidden: checked.forbidden.clone(),
             },
             1,
+            &milptree::fair::FairStop {
+                time_limit: Some(FRONT_SECONDS),
+                ..milptree::fair::FairStop::never()
+            },
         )?;
         let seconds = started.elapsed().as_secs_f64();
+        let (front, complete) = (found.points, found.termination == Termination::Optimal);
         for point in &front {
             let accuracy = 1.0 - point.objective / data.n_rows() as f64;
             println!(
@@ -218,6 +227,7 @@ fn main() -> milptree::Result<()> {
                     "dataset": name, "depth": depth, "solver": "front", "parity_gap": point.gap,
                     "objective": point.objective, "accuracy": accuracy,
                     "front_points": front.len(), "front_seconds": seconds,
+                    "front_complete": complete,
                 })
             );
             points.push(Point {

@@ -12,7 +12,7 @@
 //! - [`search_core`]: what the exact searches share: binned data, row-set views, the row-set
 //!   cache, cost model, deadline, budgets, tree rebuilding and termination;
 //! - [`sparse`]: sparse optimal trees (a penalty per leaf instead of a depth, GOSDT's losses);
-//! - [`fair`]: the exact search under a bound on the gap between two groups' rates;
+//! - [`fair`]: the exact search under bounds on the gaps between groups' rates;
 //! - [`pareto`]: the front of false positives and false negatives by a bi-objective search, and
 //!   the trees optimal for F1, Matthews correlation and other metrics it decides;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,

@@ -172,8 +172,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Fairness: the column of ``X`` (an index, or a DataFrame's column name) whose values are
         the groups, on two-class data, with ``max_parity_gap`` or ``max_opportunity_gap``. No
         split uses it unless ``allow_group_as_feature``; ``X`` keeps it at prediction as at
-        fit. The MILPs take any number of groups; dp takes two groups and one bound at depths
-        1 and 2, exactly (``--group-column``).
+        fit. The MILPs take any number of groups; so does dp, with either bound or both, at
+        depths 1 to 3, exactly (``--group-column``).
     max_parity_gap : float, optional
         Fairness: the groups' rates of predicted ``positive_class`` differ by at most this
         (statistical parity; ``--max-parity-gap``).

@@ -304,8 +304,8 @@ pub struct ParetoArgs {
     /// class).
     #[arg(long, value_enum, value_name = "KIND", help_heading = FAIR_FRONT_HEADING)]
     pub fairness: Option<FairnessArg>,
-    /// With --group-column: the front of training errors against the gap between the two
-    /// groups (the exact search, depths 1 and 2) instead of false positives against false
+    /// With --group-column: the front of training errors against the gap between the
+    /// groups (the exact search, depths 1 to 3) instead of false positives against false
     /// negatives. Forbidden features and the leaf minimum hold on every tree of that front.
     #[command(flatten, next_help_heading = FAIR_FRONT_HEADING)]
     pub fair: FairSearchArgs,
@@ -313,7 +313,7 @@ pub struct ParetoArgs {
 
 /// The heading of the options of `pareto`'s front of fairness in its help.
 const FAIR_FRONT_HEADING: &str =
-    "Front of errors against the gap between groups (with --group-column; depths 1 and 2)";
+    "Front of errors against the gap between groups (with --group-column; depths 1 to 3)";
 
 /// The gap of `pareto`'s front of fairness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -35,8 +35,8 @@ const CONSTRAINT_OPTION_IDS: [&str; 10] = [
 #[derive(Debug, Clone, Default, Args)]
 #[group(id = "fair-search-options", multiple = true)]
 pub struct FairSearchArgs {
-    /// The column whose values are the groups of the fairness bounds (two or more; two for the
-    /// exact search and `pareto`); not a feature unless --allow-group-as-feature.
+    /// The column whose values are the groups of the fairness bounds (two or more); not a
+    /// feature unless --allow-group-as-feature.
     #[arg(long, value_name = "NAME")]
     pub group_column: Option<String>,
     /// Let the tree split on the group column.

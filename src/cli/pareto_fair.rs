@@ -1,12 +1,15 @@
 //! `milptree pareto --group-column G`: the exact front of training errors against the gap
-//! between the two groups of `G` ([`learn_fair_front`]) as a report ([`FairFrontDocument`]):
+//! between the groups of `G` ([`learn_fair_front`]) as a report ([`FairFrontDocument`]):
 //! JSON, CSV, the figure and one tree file per point in `--out-dir`, or the CSV (the JSON with
 //! `--json`) on stdout; the summary on stdout with `--out-dir`, on stderr beside a report.
-//! The options of the other front that do not apply are refused by name.
+//! The options of the other front that do not apply are refused by name. Under `--time-limit`
+//! (or an interrupt) the front may stop unfinished: the report says so (`complete: false`, its
+//! `termination`), with the points found, as the front of F1 does.
 
 use serde_json::json;
 
 use crate::cli::args::{FairnessArg, ParetoArgs};
+use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::SolverChoice;
 use crate::cli::output::{data_block, write_file};
 use crate::cli::pareto::{create_dir, emit_front, provenance};
@@ -15,18 +18,25 @@ use crate::constraints::ConstraintSpec;
 use crate::data::{Sets, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::experiment::plots::fair_front::FairFrontFigure;
+use crate::fair::FairStop;
 use crate::learn::fair_front::{
     learn_fair_front, FairFront, FairFrontDocument, FairFrontRequest, FairScore,
 };
 use crate::learn::search_line::SearchLine;
+use crate::search_core::Termination;
 use crate::solver::Progress;
 
 pub fn run(args: &ParetoArgs) -> Result<()> {
-    let request = request(args)?;
+    let mut request = request(args)?;
     let sets = args.data.load()?;
+    // The limit bounds the whole command: what reading the data took is gone from it.
+    request.stop.time_limit = args
+        .time_limit
+        .map(|limit| (limit - request.stop.start.elapsed().as_secs_f64()).max(0.0));
+    request.stop.start = std::time::Instant::now();
     let line = SearchLine::start(
         "front",
-        None,
+        args.time_limit,
         &if args.quiet {
             Progress::Hidden
         } else {
@@ -95,11 +105,6 @@ fn request(args: &ParetoArgs) -> Result<FairFrontRequest> {
             "keeps no cache",
         ),
         (
-            args.time_limit.is_some(),
-            "--time-limit",
-            "runs to its end (depth 2 on a few hundred rows takes seconds)",
-        ),
-        (
             args.html.is_some(),
             "--html",
             "is written as JSON, CSV and a figure (the page shows the front of false \
@@ -133,6 +138,11 @@ fn request(args: &ParetoArgs) -> Result<FairFrontRequest> {
             .thresholds
             .map_or(ThresholdMode::All, ThresholdMode::from),
         threads: args.threads.unwrap_or(1),
+        stop: FairStop {
+            start: std::time::Instant::now(),
+            time_limit: args.time_limit,
+            interrupt: Some(interrupt_flag()),
+        },
     })
 }
 
@@ -176,7 +186,7 @@ fn write_tree_files(
         tree.provenance = Some(provenance(
             args,
             &learned_by,
-            ("dp", "optimal"),
+            ("dp", termination_name(front.termination)),
             front.seconds,
             &training,
         ));
@@ -189,6 +199,15 @@ fn write_tree_files(
         *slot = Some(path.display().to_string());
     }
     Ok(tree_files)
+}
+
+/// How a front's trees were found: `optimal` on a complete front.
+fn termination_name(termination: Termination) -> &'static str {
+    match termination {
+        Termination::Optimal => "optimal",
+        Termination::TimeLimit => "time_limit",
+        Termination::Interrupted => "interrupted",
+    }
 }
 
 /// The index of the positive class of `front`'s rates.
@@ -217,9 +236,14 @@ fn summary_lines(document: &FairFrontDocument, written: &[String]) -> Vec<String
         FairnessKind::Parity => "parity gap",
         FairnessKind::Opportunity => "opportunity gap",
     };
+    let status = match document.termination {
+        Termination::Optimal => "complete",
+        Termination::TimeLimit => "stopped by the time limit (the points found)",
+        Termination::Interrupted => "stopped by the interrupt (the points found)",
+    };
     let mut lines = vec![format!(
         "front of training errors against the {gap} between the groups of `{}` ({}), \
-         positive class `{}`: {} points, complete, {:.2} s",
+         positive class `{}`: {} points, {status}, {:.2} s",
         document.group_column,
         document.groups.join(", "),
         document.positive_class,

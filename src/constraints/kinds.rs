@@ -135,8 +135,9 @@ impl ConstraintTaker {
                 MaxLeaves => Support::Takes("yes (a split budget of `max_leaves - 1`)"),
                 MinLeafRows => Support::Takes("yes (the leaf minimum; without row weights)"),
                 Fairness => Support::Takes(
-                    "`--solver dp` and the `dp` start and certificate: two groups, one bound, \
-                     depths 1-2, with forbidden features and `min_leaf_rows` only",
+                    "`--solver dp` and the `dp` start and certificate (not `--solver sparse`): \
+                     two groups or more, either bound or both, depths 1-3, beside every kind \
+                     above",
                 ),
                 MaxLeafRows => {
                     Support::Takes("yes (a cap on the rows of a leaf; without row weights)")

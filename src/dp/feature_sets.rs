@@ -135,7 +135,7 @@ impl FeatureRule {
     }
 
     /// Whether the rule limits the features beyond forbidding some.
-    fn binding(&self) -> bool {
+    pub fn binding(&self) -> bool {
         self.max_features.is_some() || self.budget.is_some() || !self.rows.is_empty()
     }
 

@@ -1,99 +1,124 @@
-//! The menus of the fair search: every way a subtree of depth at most one can label a row set,
-//! each with its cost and its signed parity difference ([`Entry`]), and the best pair of two
-//! siblings' menus whose differences sum within the bound ([`best_pair`], a sliding-window
-//! minimum over one menu sorted by difference).
+//! The menus of the fair search: every way a subtree of depth at most one can label a row set
+//! ([`menu`]), each with its cost, its signature ([`super::gauge`]) and its splits
+//! ([`Entry`]), under the leaf minimum, the cap on a leaf's rows and the split budget; and the
+//! row sets' totals and splits the deeper fronts ([`super::fronts`]) build on.
 
+use super::shape::Pick;
+use super::sig::Sig;
 use crate::search_core::binned::{split_bin, Binned};
 
-/// What each row brings: its cost under each predicted class (0 when the class is its label)
-/// and what it adds to the signed difference when predicted positive.
+/// What each row brings, and the limits on a subtree's leaves and splits.
 #[derive(Debug, Clone)]
 pub(crate) struct Rows {
     /// `cost[i][c]`: the cost of predicting class `c` for row `i`.
     pub cost: Vec<[f64; 2]>,
-    /// `delta[i]`: row `i`'s share of `n1 * a - n0 * b` when predicted positive.
-    pub delta: Vec<i64>,
+    /// `share[i]`: what row `i` adds to a signature when predicted positive.
+    pub share: Vec<Vec<(usize, i64)>>,
+    /// The signature's dimension.
+    pub dims: usize,
     /// The class the rates count as positive.
     pub positive: usize,
     /// Every leaf that receives rows receives at least this many.
     pub min_leaf: usize,
+    /// No leaf receives more rows than this.
+    pub max_leaf: Option<usize>,
+    /// A tree has at most this many splits.
+    pub max_splits: Option<u32>,
     /// The searched features a split may use.
     pub allowed: Vec<u32>,
     /// What a split costs.
     pub split_cost: f64,
 }
 
+impl Rows {
+    /// Whether a tree of `splits` splits is within the split budget.
+    pub fn within_budget(&self, splits: u32) -> bool {
+        self.max_splits.is_none_or(|m| splits <= m)
+    }
+}
+
 /// The totals of a row set.
-#[derive(Debug, Clone, Copy, Default)]
-struct Totals {
+#[derive(Debug, Clone)]
+pub(crate) struct Totals {
     cost: [f64; 2],
-    delta: i64,
+    sig: Sig,
     rows: usize,
 }
 
 impl Totals {
+    fn empty(rows: &Rows) -> Totals {
+        Totals {
+            cost: [0.0; 2],
+            sig: Sig::zeros(rows.dims),
+            rows: 0,
+        }
+    }
+
     fn add(&mut self, rows: &Rows, i: usize) {
         self.cost[0] += rows.cost[i][0];
         self.cost[1] += rows.cost[i][1];
-        self.delta += rows.delta[i];
+        for &(j, x) in &rows.share[i] {
+            self.sig[j] += x;
+        }
         self.rows += 1;
     }
 
     fn minus(&self, other: &Totals) -> Totals {
         Totals {
             cost: [self.cost[0] - other.cost[0], self.cost[1] - other.cost[1]],
-            delta: self.delta - other.delta,
+            sig: Sig::difference(&self.sig, &other.sig),
             rows: self.rows - other.rows,
         }
     }
 
-    /// The leaf predicting `class`: its cost and difference.
-    fn leaf(&self, class: usize, positive: usize) -> (f64, i64) {
-        let d = if class == positive { self.delta } else { 0 };
-        (self.cost[class], d)
+    /// The leaf predicting `class` on these rows, unless it holds more rows than the cap.
+    fn leaf(&self, class: usize, rows: &Rows) -> Option<Entry> {
+        if rows.max_leaf.is_some_and(|m| self.rows > m) {
+            return None;
+        }
+        let sig = if class == rows.positive {
+            self.sig.clone()
+        } else {
+            Sig::zeros(self.sig.len())
+        };
+        Some(Entry {
+            sig,
+            cost: self.cost[class],
+            splits: 0,
+            shape: Pick::Leaf(class as u8),
+        })
     }
 }
 
-/// How a menu's entry labels its rows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Choice {
-    Leaf(u8),
-    /// A split on searched feature `feature` at threshold bin `bin`, its leaves' classes.
-    Split {
-        feature: u32,
-        bin: u32,
-        left: u8,
-        right: u8,
-    },
-}
-
 /// One way to label a row set.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Entry {
-    /// The signed difference it adds.
-    pub d: i64,
+    /// What it adds to the signature.
+    pub sig: Sig,
     /// Its cost (split costs included).
     pub cost: f64,
-    pub choice: Choice,
+    pub splits: u32,
+    pub shape: Pick,
 }
 
 /// The splits of the rows with `member[row]` on each allowed feature: for each, the
-/// threshold bin and the totals of the left side, with both sides at least the leaf minimum.
+/// threshold bin and the totals of both sides, with both sides at least the leaf minimum.
 fn splits_of(
     binned: &Binned,
     rows: &Rows,
     member: &[bool],
     total: &Totals,
+    allowed: &[u32],
     mut each: impl FnMut(u32, u32, &Totals, &Totals),
 ) {
-    for &f in &rows.allowed {
+    for &f in allowed {
         let sorted = &binned.sorted[f as usize];
-        let mut left = Totals::default();
+        let mut left = Totals::empty(rows);
         let mut previous: Option<u32> = None;
         for element in sorted.iter().filter(|e| member[e.row as usize]) {
             if let Some(low) = previous.filter(|&low| low < element.bin) {
-                let right = total.minus(&left);
-                if left.rows >= rows.min_leaf && right.rows >= rows.min_leaf {
+                if left.rows >= rows.min_leaf && total.rows - left.rows >= rows.min_leaf {
+                    let right = total.minus(&left);
                     each(f, split_bin(low, element.bin), &left, &right);
                 }
             }
@@ -105,150 +130,79 @@ fn splits_of(
 
 /// The totals of the rows with `member[row]`.
 fn totals(rows: &Rows, member: &[bool]) -> Totals {
-    let mut total = Totals::default();
+    let mut total = Totals::empty(rows);
     for (i, _) in member.iter().enumerate().filter(|(_, &m)| m) {
         total.add(rows, i);
     }
     total
 }
 
-/// Every labelling of the rows with `member[row]` by a leaf or, with `split`, by one split
-/// and two leaves (splits whose sides both hold rows).
+/// The single leaves of the rows with `member[row]` (none above the cap on a leaf's rows).
+pub(crate) fn leaves(rows: &Rows, member: &[bool]) -> Vec<Entry> {
+    let total = totals(rows, member);
+    (0..2).filter_map(|c| total.leaf(c, rows)).collect()
+}
+
+/// Every labelling of the rows with `member[row]` by a leaf or, with `split` and a split
+/// budget of one or more, by one split and two leaves (splits whose sides both hold rows).
 pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], split: bool) -> Vec<Entry> {
     let total = totals(rows, member);
-    let mut out = Vec::new();
-    for class in 0..2u8 {
-        let (cost, d) = total.leaf(class as usize, rows.positive);
-        out.push(Entry {
-            d,
-            cost,
-            choice: Choice::Leaf(class),
-        });
-    }
-    if !split {
+    let mut out: Vec<Entry> = (0..2).filter_map(|c| total.leaf(c, rows)).collect();
+    if !split || !rows.within_budget(1) {
         return out;
     }
-    splits_of(binned, rows, member, &total, |feature, bin, left, right| {
-        for l in 0..2u8 {
-            let (lc, ld) = left.leaf(l as usize, rows.positive);
-            for r in 0..2u8 {
-                let (rc, rd) = right.leaf(r as usize, rows.positive);
-                out.push(Entry {
-                    d: ld + rd,
-                    cost: lc + rc + rows.split_cost,
-                    choice: Choice::Split {
-                        feature,
-                        bin,
-                        left: l,
-                        right: r,
-                    },
-                });
+    splits_of(
+        binned,
+        rows,
+        member,
+        &total,
+        &rows.allowed,
+        |feature, bin, left, right| {
+            for l in 0..2 {
+                let Some(le) = left.leaf(l, rows) else {
+                    continue;
+                };
+                for r in 0..2 {
+                    let Some(re) = right.leaf(r, rows) else {
+                        continue;
+                    };
+                    out.push(Entry {
+                        sig: Sig::sum(&le.sig, &re.sig),
+                        cost: le.cost + re.cost + rows.split_cost,
+                        splits: 1,
+                        shape: Pick::split(feature, bin, &le.shape, &re.shape),
+                    });
+                }
             }
-        }
-    });
+        },
+    );
     out
 }
 
-/// The root splits of the rows with `member[row]`: feature `f`'s threshold bins whose sides
-/// both hold at least the leaf minimum.
-pub(crate) fn root_splits(binned: &Binned, rows: &Rows, member: &[bool], f: u32) -> Vec<u32> {
-    let only = Rows {
-        allowed: vec![f],
-        ..rows.clone()
-    };
+/// The splits of the rows with `member[row]` on searched feature `f`: its threshold bins
+/// whose sides both hold at least the leaf minimum.
+pub(crate) fn splits_on(binned: &Binned, rows: &Rows, member: &[bool], f: u32) -> Vec<u32> {
     let total = totals(rows, member);
     let mut bins = Vec::new();
-    splits_of(binned, &only, member, &total, |_, bin, _, _| bins.push(bin));
+    splits_of(binned, rows, member, &total, &[f], |_, bin, _, _| {
+        bins.push(bin)
+    });
     bins
 }
 
-/// The cheapest entry of `menu` whose difference lies within `limit` either way (the first
-/// of the cheapest).
-pub(crate) fn best_within(menu: &[Entry], limit: i64) -> Option<Entry> {
-    let mut best: Option<Entry> = None;
-    for e in menu.iter().filter(|e| e.d.abs() <= limit) {
-        if best.is_none_or(|b| e.cost < b.cost) {
-            best = Some(*e);
-        }
-    }
-    best
-}
-
-/// The cheapest pair of an entry of `left` and one of `right` whose differences sum within
-/// `limit` either way: `left` sorted by difference, `right` walked by decreasing difference,
-/// so the window of `left`'s differences that fit moves one way, and a queue of increasing
-/// costs gives its cheapest entry. Sorting is stable, so the pair chosen among equals
-/// depends on the menus' order only.
-pub(crate) fn best_pair(
-    mut left: Vec<Entry>,
-    mut right: Vec<Entry>,
-    limit: i64,
-) -> Option<(f64, Entry, Entry)> {
-    left.sort_by_key(|e| e.d);
-    right.sort_by_key(|e| std::cmp::Reverse(e.d));
-    let mut queue: std::collections::VecDeque<usize> = std::collections::VecDeque::new();
-    let mut next = 0;
-    let mut best: Option<(f64, Entry, Entry)> = None;
-    for r in &right {
-        let (low, high) = (-limit - r.d, limit - r.d);
-        while next < left.len() && left[next].d <= high {
-            while queue
-                .back()
-                .is_some_and(|&b| left[b].cost > left[next].cost)
-            {
-                queue.pop_back();
-            }
-            queue.push_back(next);
-            next += 1;
-        }
-        while queue.front().is_some_and(|&f| left[f].d < low) {
-            queue.pop_front();
-        }
-        if let Some(&f) = queue.front() {
-            let cost = left[f].cost + r.cost;
-            if best.as_ref().is_none_or(|b| cost < b.0) {
-                best = Some((cost, left[f], *r));
+/// The two sides of the rows with `member[row]` split on searched feature `f` at `bin`.
+pub(crate) fn sides(binned: &Binned, member: &[bool], f: u32, bin: u32) -> [Vec<bool>; 2] {
+    let mut left = vec![false; member.len()];
+    let mut right = vec![false; member.len()];
+    for element in &binned.sorted[f as usize] {
+        let i = element.row as usize;
+        if member[i] {
+            if element.bin <= bin {
+                left[i] = true;
+            } else {
+                right[i] = true;
             }
         }
     }
-    best
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn entries(raw: &[(i64, u8)]) -> Vec<Entry> {
-        raw.iter()
-            .map(|&(d, c)| Entry {
-                d,
-                cost: f64::from(c),
-                choice: Choice::Leaf(0),
-            })
-            .collect()
-    }
-
-    proptest! {
-        #[test]
-        fn the_window_finds_the_cheapest_pair_within_the_limit(
-            a in prop::collection::vec((-20i64..20, 0u8..30), 0..12),
-            b in prop::collection::vec((-20i64..20, 0u8..30), 0..12),
-            limit in 0i64..15,
-        ) {
-            let (left, right) = (entries(&a), entries(&b));
-            let brute = left
-                .iter()
-                .flat_map(|l| right.iter().map(move |r| (l, r)))
-                .filter(|(l, r)| (l.d + r.d).abs() <= limit)
-                .map(|(l, r)| l.cost + r.cost)
-                .fold(None, |m: Option<f64>, c| Some(m.map_or(c, |m| m.min(c))));
-            let found = best_pair(left, right, limit);
-            prop_assert_eq!(found.map(|f| f.0), brute);
-            if let Some((cost, l, r)) = found {
-                prop_assert!((l.d + r.d).abs() <= limit);
-                prop_assert_eq!(l.cost + r.cost, cost);
-            }
-        }
-    }
+    [left, right]
 }

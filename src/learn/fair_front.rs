@@ -1,7 +1,8 @@
 //! The front of `milptree pareto --group-column` ([`learn_fair_front`]): every tree of depth 1
-//! or 2 that no other beats on both training errors and the gap between the two groups of the
-//! group column (statistical parity or equal opportunity), by the exact search of
-//! [`crate::fair::front`], under forbidden features and a leaf minimum. Each tree on it is
+//! to 3 that no other beats on both training errors and the gap between the groups of the
+//! group column (statistical parity or equal opportunity, the largest difference of two
+//! groups' rates), by the exact search of [`crate::fair::front`], under forbidden features and
+//! a leaf minimum, until a time limit or an interrupt (the points found then). Each tree on it is
 //! evaluated again by plain prediction ([`FairScore::of`]); the figures reported are that
 //! evaluation, which must equal what the search counted. The report is [`FairFrontDocument`]
 //! (JSON, and CSV by [`FairFrontDocument::to_csv`]).
@@ -14,8 +15,9 @@ use crate::constraints::fairness::{Fairness, FairnessKind, GroupRate};
 use crate::constraints::{evaluate, ConstraintSpec, SideConstraints};
 use crate::data::{Dataset, Sets, ThresholdMode};
 use crate::error::{Error, Result};
-use crate::fair::{self, FairProblem};
+use crate::fair::{self, FairProblem, FairStop};
 use crate::learn::DataBlock;
+use crate::search_core::Termination;
 use crate::tree::Tree;
 
 /// The front asked for.
@@ -26,10 +28,12 @@ pub struct FairFrontRequest {
     pub spec: ConstraintSpec,
     /// The gap of the front.
     pub kind: FairnessKind,
-    /// 1 or 2.
+    /// 1 to [`crate::fair::MAX_FAIR_DEPTH`].
     pub depth: usize,
     pub thresholds: ThresholdMode,
     pub threads: usize,
+    /// When to stop.
+    pub stop: FairStop,
 }
 
 /// A tree's figures on a set of rows, by plain prediction.
@@ -93,6 +97,9 @@ pub struct FairFront {
     /// The constraints as checked on the training rows (fairness under a bound of 1).
     pub constraints: SideConstraints,
     pub seconds: f64,
+    /// `Optimal` when the front is complete; otherwise what stopped it (the trees are the
+    /// points found, each the fewest errors at a gap at most its own).
+    pub termination: Termination,
 }
 
 impl FairFront {
@@ -118,9 +125,8 @@ fn spec_with_bound(request: &FairFrontRequest) -> ConstraintSpec {
 }
 
 /// The exact front of `request` on `train`, each tree checked by plain evaluation. Refused by
-/// name: other than two classes, a group column missing from the data or of one value or of
-/// three or more, depths other than 1 and 2, row weights that are not whole numbers, missing
-/// values.
+/// name: other than two classes, a group column missing from the data or of one value, depths
+/// other than 1 to 3, row weights that are not whole numbers, missing values.
 pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<FairFront> {
     let started = Instant::now();
     if train.n_classes() != 2 {
@@ -145,9 +151,12 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
         class_weights: vec![1.0; 2],
         split_cost: 0.0,
         min_leaf: spec.min_leaf_rows.unwrap_or(1),
+        max_leaf: None,
+        max_splits: None,
         forbidden: constraints.forbidden.clone(),
     };
-    let points = fair::front(train, &fairness, request.kind, &problem, request.threads)?;
+    let found = fair::front(train, &fairness, &problem, request.threads, &request.stop)?;
+    let points = found.points;
     let mut trees: Vec<FairFrontTree> = Vec::with_capacity(points.len());
     for point in points {
         let score = FairScore::of(&point.tree, train, &fairness, request.kind);
@@ -187,6 +196,7 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
         trees,
         constraints,
         seconds: started.elapsed().as_secs_f64(),
+        termination: found.termination,
     })
 }
 
@@ -226,8 +236,11 @@ pub struct FairFrontDocument {
     pub data: DataBlock,
     /// The (weighted) training rows.
     pub rows: f64,
-    /// Always true: the search runs to its end.
+    /// Whether the front is complete (false: a time limit or an interrupt stopped it, and
+    /// the points are those found).
     pub complete: bool,
+    /// `optimal`, `time_limit` or `interrupted`.
+    pub termination: Termination,
     pub seconds: f64,
     /// By increasing gap: the best tree of gap 0 first, the tree of fewest errors last.
     pub points: Vec<FairFrontRow>,
@@ -283,7 +296,8 @@ impl FairFrontDocument {
             min_leaf_rows: request.spec.min_leaf_rows,
             data,
             rows: (0..sets.train.n_rows()).map(|i| sets.train.weight(i)).sum(),
-            complete: true,
+            complete: front.termination == Termination::Optimal,
+            termination: front.termination,
             seconds: front.seconds,
             points,
         })

@@ -37,6 +37,7 @@ pub mod missing;
 pub mod outcome;
 pub mod provenance;
 pub mod search_constraints;
+mod search_fair;
 pub mod search_line;
 pub mod search_paths;
 mod search_report;

@@ -6,25 +6,19 @@
 //! same rule), `max_leaves` a split budget of `max_leaves - 1`,
 //! `min_leaf_rows` the leaf minimum (the larger of it and `--min-leaf`), `max_leaf_rows` a cap
 //! on the rows of a leaf, fairness the search
-//! of [`crate::fair`] (alone or with forbidden features and the leaf minimum; depths 1 and 2,
-//! two groups, one bound: [`SearchConstraints::fair_refusal`] says why not otherwise). Any
+//! of [`crate::fair`] beside every other kind ([`super::search_fair`]; depths 1 to 3). Any
 //! other kind is refused by name. The user's rows, which only the MILPs take, are refused by
 //! the searches themselves; for a MILP's start and certificate ([`UserRows::OverFeaturesUsed`]),
 //! rows over the model's `used[j=..]` indicators alone whose weights are not negative bound
 //! the features a tree uses as a budget does, and join the [`FeatureRule`].
 
-use crate::constraints::fairness::Fairness;
 use crate::constraints::kinds::{self, ConstraintKind, ConstraintTaker};
 use crate::constraints::user_row::used_feature;
 use crate::constraints::{ConstraintSpec, SideConstraints};
 use crate::data::Dataset;
-use crate::dp::{
-    self, DpOptions, DpOutcome, DpProblem, DpProgress, DpStats, FeatureRow, FeatureRule,
-};
+use crate::dp::{DpProblem, FeatureRow, FeatureRule};
 use crate::error::{Error, Result};
-use crate::fair::{self, FairProblem, MAX_FAIR_DEPTH};
 use crate::mip::FEASIBILITY_TOLERANCE;
-use crate::search_core::Termination;
 use crate::tree::Tree;
 
 /// A set of side constraints the searches take, checked against the training data, as limits
@@ -211,120 +205,6 @@ fn rows_over_features_used(constraints: &SideConstraints) -> Option<Vec<FeatureR
         ..FeatureRule::default()
     };
     rule.satisfiable().then_some(rows)
-}
-
-impl SearchConstraints {
-    /// Why the search of [`crate::fair`] does not take the fairness of the set at `depth`
-    /// (`None` without fairness, or when it does): more than two groups, both bounds, a depth
-    /// above [`MAX_FAIR_DEPTH`], or a kind besides forbidden features and the leaf minimum.
-    pub fn fair_refusal(&self, depth: usize) -> Option<String> {
-        let fairness = self.constraints.fairness.as_ref()?;
-        match fair::bounded(fairness) {
-            Err(Error::Parameter { message, .. }) => return Some(message),
-            Err(error) => return Some(error.to_string()),
-            Ok(_) => {}
-        }
-        if depth > MAX_FAIR_DEPTH {
-            return Some(format!(
-                "the exact search under fairness takes depths 1 to {MAX_FAIR_DEPTH}, not {depth}; \
-                 the MILP formulations take deeper trees"
-            ));
-        }
-        let others: Vec<ConstraintKind> = self
-            .kinds
-            .iter()
-            .copied()
-            .filter(|k| {
-                !matches!(
-                    k,
-                    ConstraintKind::Fairness
-                        | ConstraintKind::Forbidden
-                        | ConstraintKind::MinLeafRows
-                )
-            })
-            .collect();
-        (!others.is_empty()).then(|| {
-            format!(
-                "the exact search takes fairness with forbidden features and min_leaf_rows \
-                 only, not with {}; the MILP formulations take them together",
-                kinds::names(&others)
-            )
-        })
-    }
-
-    /// Under fairness, the search of [`crate::fair`] for `problem` on `data` (the rows the
-    /// search sees, whole-number weights), its tree's objective and gap checked by plain code;
-    /// `None` without fairness. The set must be one [`SearchConstraints::fair_refusal`]
-    /// accepts.
-    pub fn solve_fair(
-        &self,
-        data: &Dataset,
-        problem: &DpProblem,
-        options: &DpOptions,
-    ) -> Result<Option<DpOutcome>> {
-        if self.constraints.fairness.is_none() {
-            return Ok(None);
-        }
-        if let Some(why) = self.fair_refusal(problem.depth) {
-            return Err(Error::parameter("--group-column", why));
-        }
-        if problem
-            .max_splits
-            .is_some_and(|m| m < (1 << problem.depth) - 1)
-        {
-            return Err(Error::parameter(
-                "--max-splits",
-                "the exact search under fairness takes no split budget (max_leaves, \
-                 --max-splits); the MILP formulations do",
-            ));
-        }
-        let fairness = Fairness::resolve(&self.spec, data)?
-            .ok_or_else(|| Error::Internal("fairness without a group column".into()))?;
-        let found = fair::solve(
-            data,
-            &fairness,
-            &FairProblem {
-                depth: problem.depth,
-                thresholds: problem.thresholds,
-                class_weights: problem.class_weights.clone(),
-                split_cost: problem.split_cost,
-                min_leaf: problem.min_leaf,
-                forbidden: self.rule.forbidden_over(data.n_features()),
-            },
-            options.threads.max(1),
-            options.time_limit,
-            options.interrupt.clone(),
-        )?;
-        let evaluated = dp::objective_of(&found.tree, data, problem);
-        let tol = 1e-9 * found.objective.abs().max(1.0);
-        if evaluated.is_none_or(|e| (e - found.objective).abs() > tol) {
-            return Err(Error::Internal(format!(
-                "the fair search reports objective {}, but its tree evaluates to {evaluated:?}",
-                found.objective
-            )));
-        }
-        let values = fairness.values(&found.tree);
-        if let Some(broken) = values.broken.first() {
-            return Err(Error::Internal(format!("the fair search's tree: {broken}")));
-        }
-        let lower_bound = match found.termination {
-            Termination::Optimal => found.objective,
-            _ => 0.0,
-        };
-        Ok(Some(DpOutcome {
-            tree: found.tree,
-            objective: found.objective,
-            lower_bound,
-            termination: found.termination,
-            seconds: found.seconds,
-            stats: DpStats::default(),
-            trajectory: vec![DpProgress {
-                seconds: found.seconds,
-                incumbent: found.objective,
-                bound: lower_bound,
-            }],
-        }))
-    }
 }
 
 /// The refusal of the kinds `refused` by the exact and sparse searches, naming them and what

@@ -64,7 +64,10 @@ impl SubtreeBounds {
             root_splits: None,
         };
         bounds.one_sided = bounds.subtree(&bounds.all.clone(), bounds.depth.saturating_sub(1))?;
-        let below = bounds.depth.checked_sub(2).and_then(|d| bounds.below.get(d));
+        let below = bounds
+            .depth
+            .checked_sub(2)
+            .and_then(|d| bounds.below.get(d));
         if let Some(below) = below.filter(|_| !source.data.has_missing()) {
             let options = DpOptions {
                 time_limit: bounds.seconds_left(),

@@ -5,7 +5,8 @@
 //! minimum besides, its objective is the oracle's optimum,
 //! its tree meets the bound by the rates counted here and the report gives that gap; the bound
 //! changes the optimum. What it does not take is refused by name, and a MILP under fairness
-//! starts from its tree and gets a certificate that agrees.
+//! starts from its tree and gets a certificate that agrees. (Three groups, depth 3, both bounds
+//! and the other kinds beside fairness: `fair_groups`.)
 
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
@@ -149,39 +150,13 @@ fn whole_row_weights_weigh_the_rates_and_others_are_refused() {
 #[test]
 fn what_the_fair_search_does_not_take_is_refused_by_name() {
     let two = grouped_dataset(1, 10, 2);
-    let three = grouped_dataset(5, 12, 3);
     let refused = |data: &Dataset, method: &Method, spec: &ConstraintSpec, named: &str| {
         let error = learn(method, data, options(spec, 1))
             .expect_err(named)
             .to_string();
         assert!(error.contains(named), "{named}: {error}");
     };
-    refused(&three, &dp(2), &spec(Some(0.1), None), "two groups");
-    refused(
-        &two,
-        &dp(2),
-        &spec(Some(0.1), Some(0.1)),
-        "one bound at a time",
-    );
-    refused(&two, &dp(3), &spec(Some(0.1), None), "depths 1 to 2");
-    let with_leaves = ConstraintSpec {
-        max_leaves: Some(3),
-        ..spec(Some(0.1), None)
-    };
-    refused(&two, &dp(2), &with_leaves, "not with max_leaves");
-    let budgeted = Method::Dp(DpSearch {
-        depth: 2,
-        params: DpParams {
-            max_splits: Some(2),
-            ..DpParams::default()
-        },
-    });
-    refused(
-        &two,
-        &budgeted,
-        &spec(Some(0.1), None),
-        "takes no split budget",
-    );
+    refused(&two, &dp(4), &spec(Some(0.1), None), "depths 1 to 3");
     let sparse = Method::Sparse(milptree::learn::sparse_search::SparseSearch {
         depth: Some(2),
         params: SparseParams::default(),
@@ -290,7 +265,7 @@ fn forbidden_features_and_a_leaf_minimum_hold_beside_the_bound() {
 #[test]
 fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
     use milptree::constraints::fairness::{Fairness, FairnessKind};
-    use milptree::fair::{front, FairProblem};
+    use milptree::fair::{front, FairProblem, FairStop};
     let mut binds = false;
     for (seed, kind) in [(1, FairnessKind::Parity), (3, FairnessKind::Opportunity)] {
         let data = grouped_dataset(seed, 10, 2);
@@ -309,6 +284,8 @@ fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
                 class_weights: vec![1.0, 1.0],
                 split_cost: 0.0,
                 min_leaf: 1,
+                max_leaf: None,
+                max_splits: None,
                 forbidden: vec![false, false, true],
             };
             let optimum_within = |bound: f64| {
@@ -319,7 +296,13 @@ fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
                 expected(&data, depth, &bounded).expect("a leaf")
             };
             for threads in [1, 2] {
-                let points = front(&data, &fairness, kind, &problem, threads).expect("a front");
+                let found = front(&data, &fairness, &problem, threads, &FairStop::never())
+                    .expect("a front");
+                assert_eq!(
+                    found.termination,
+                    milptree::search_core::Termination::Optimal
+                );
+                let points = found.points;
                 let what = format!("seed {seed}, {kind:?}, depth {depth}, {threads} threads");
                 assert_eq!(points[0].gap, 0.0, "{what}");
                 binds |= points.len() >= 2;

@@ -28,6 +28,7 @@ mod evaluator_props;
 mod experiment;
 mod experiment_constraints;
 mod experiment_sharing;
+mod fair_groups;
 mod fair_search;
 mod figures;
 mod flowoct;

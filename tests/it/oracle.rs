@@ -477,21 +477,32 @@ pub fn optimum_over_predictions(
     best
 }
 
-/// Calls `visit` with every tree of depth <= `depth` (1 or 2) and every labelling of its leaves
-/// (a leaf may predict any class): its splits, each training row's predicted class and the
-/// weighted training errors.
+/// Calls `visit` with every tree of depth <= `depth` (1 to 3; 3 on a few candidate splits
+/// only) and every labelling of its leaves (a leaf may predict any class): its splits, each
+/// training row's predicted class and the weighted training errors.
 pub fn each_prediction(
     data: &Dataset,
     depth: usize,
     visit: &mut dyn FnMut(&OracleTree, &[usize], f64),
 ) {
+    each_prediction_without(data, depth, &[], visit);
+}
+
+/// [`each_prediction`] over the trees that split on no feature of `skipped`.
+pub fn each_prediction_without(
+    data: &Dataset,
+    depth: usize,
+    skipped: &[usize],
+    visit: &mut dyn FnMut(&OracleTree, &[usize], f64),
+) {
     assert!(
-        (1..=2).contains(&depth),
-        "the oracle over predictions enumerates depths 1 and 2"
+        (1..=3).contains(&depth),
+        "the oracle over predictions enumerates depths 1 to 3"
     );
     let splits: Vec<(usize, f64, bool)> = all_midpoints(data)
         .iter()
         .enumerate()
+        .filter(|(j, _)| !skipped.contains(j))
         .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t, false)))
         .collect();
     let k = data.n_classes();

@@ -300,8 +300,7 @@ fn what_the_front_does_not_take_is_refused_by_name() {
         assert_usage_error(&args, named);
     };
     let two = to_csv(&grouped_dataset(1, 10, 2));
-    refused(&two, &["--depth", "3"], "depths 1 and 2");
-    refused(&to_csv(&grouped_dataset(5, 12, 3)), &[], "two groups");
+    refused(&two, &["--depth", "4"], "depths 1 to 3");
     let fractional = with_random_weights(grouped_dataset(6, 10, 2), 6, false);
     refused(
         &to_weighted_csv(&fractional),
@@ -314,7 +313,6 @@ fn what_the_front_does_not_take_is_refused_by_name() {
     refused(regression, &[], "two classes");
     let three = "x0,x1,x2,label\n0,1,0,a\n1,0,1,b\n2,1,0,c\n3,0,1,a\n";
     refused(three, &[], "two classes");
-    refused(&two, &["--time-limit", "5"], "--time-limit");
     refused(&two, &["--html", "/tmp/never.html"], "--html");
     refused(&two, &["--solver", "highs"], "--solver");
     refused(&two, &["--max-splits", "2"], "--max-splits");
@@ -354,4 +352,49 @@ fn what_the_front_does_not_take_is_refused_by_name() {
         ],
         "--forbid-feature",
     );
+}
+
+#[test]
+fn the_front_of_three_groups_is_the_oracle_s() {
+    let mut longest = 0;
+    for seed in [3, 8] {
+        longest = longest.max(check(&grouped_dataset(seed, 12, 3), false, PARITY, &[]));
+    }
+    assert!(
+        longest >= 3,
+        "every front is short: {longest} points at most"
+    );
+}
+
+#[test]
+fn a_front_stopped_by_the_time_limit_says_so_with_the_points_found() {
+    let csv = to_csv(&grouped_dataset(9, 300, 3));
+    // Depth 3 on 300 rows takes far longer than nothing; depth 1 ends at once.
+    for (depth, limit, complete) in [(3, "0", false), (1, "60", true)] {
+        let (report, _dir) = run_front(&csv, depth, &["--time-limit", limit]);
+        assert_eq!(report["complete"], complete, "depth {depth}");
+        let termination = if complete { "optimal" } else { "time_limit" };
+        assert_eq!(report["termination"], termination, "depth {depth}");
+        let points = report["points"].as_array().expect("points");
+        assert_eq!(points.is_empty(), !complete, "depth {depth}");
+    }
+    // The summary says it.
+    let (dir, path) = temp_file("grouped.csv", &csv);
+    let out = dir.path().join("front");
+    let args = [
+        "pareto",
+        path_str(&path),
+        "--depth",
+        "3",
+        "--group-column",
+        "x2",
+        "--time-limit",
+        "0",
+        "--out-dir",
+        path_str(&out),
+    ];
+    let output = milptree(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("stopped by the time limit"), "{stdout}");
 }

@@ -247,3 +247,35 @@ fn under_row_weights_the_kinds_that_count_rows_are_refused_by_name() {
         }
     }
 }
+
+#[test]
+fn fairness_with_a_count_of_features_on_data_with_missing_values_is_refused_by_name() {
+    let mut csv = String::from("a,b,g,class\n");
+    for i in 0..40 {
+        let a = if i % 5 == 0 {
+            String::new()
+        } else {
+            (i % 7).to_string()
+        };
+        csv.push_str(&format!("{a},{},{},{}\n", i % 3, i % 2, (i / 3) % 2));
+    }
+    let (_dir, path) = crate::common::temp_file("fair_missing.csv", &csv);
+    let path = crate::common::path_str(&path);
+    crate::common::assert_usage_error(
+        &[
+            "solve",
+            path,
+            "--solver",
+            "dp",
+            "--depth",
+            "2",
+            "--group-column",
+            "g",
+            "--max-parity-gap",
+            "0.2",
+            "--max-features",
+            "1",
+        ],
+        "--max-features",
+    );
+}

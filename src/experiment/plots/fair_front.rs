@@ -1,5 +1,5 @@
 //! The figure of `milptree pareto --group-column` ([`FairFrontFigure`]): training accuracy
-//! against the gap between the two groups, the front as a staircase of points, its two ends
+//! against the gap between the groups, the front as a staircase of points, its two ends
 //! (the best tree of gap 0, the most accurate tree) marked. Drawn as SVG and PNG with the
 //! figures' shared canvas and font.
 
