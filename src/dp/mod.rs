@@ -109,7 +109,7 @@ use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 use crate::search_core::budget::full;
-use crate::search_core::cost::{CostModel, Scale};
+use crate::search_core::cost::CostModel;
 use crate::search_core::deadline::Deadline;
 use crate::search_core::feature_levels::FeatureLevels;
 use crate::search_core::subtree::{to_tree, SubTree};
@@ -392,23 +392,7 @@ pub(crate) fn solve_at_levels(
     options.check()?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);
-    let total_weight: f64 = data
-        .labels()
-        .iter()
-        .map(|&label| problem.class_weights[label])
-        .sum();
-    let mut cost = CostModel::new(
-        &problem.class_weights,
-        problem.split_cost,
-        problem.min_leaf,
-        Scale {
-            rows: data.n_rows(),
-            total_weight,
-        },
-    )?;
-    if let Some(max_leaf) = problem.max_leaf.filter(|&m| m < data.n_rows()) {
-        cost.max_leaf = max_leaf as u32;
-    }
+    let mut cost = problem.cost_model(data)?;
     cost.levels = FeatureLevels::new(depths, &binned.data_feature, problem.depth).map(Arc::new);
     let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
     deadline.progress = options.progress.clone();

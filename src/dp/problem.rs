@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
+use crate::search_core::cost::{CostModel, Scale};
 use crate::tree::MAX_DEPTH;
 
 /// An optimal-tree problem: every tree of depth at most `depth` (and at most `max_splits` split
@@ -43,6 +44,30 @@ impl DpProblem {
             min_leaf: 1,
             max_leaf: None,
         }
+    }
+
+    /// The search's cost model of this problem on `data`: the class weights scaled by the
+    /// data's total weight, the split cost, the leaf minimum and the leaf cap (when below the
+    /// rows).
+    pub(crate) fn cost_model(&self, data: &Dataset) -> Result<CostModel> {
+        let total_weight: f64 = data
+            .labels()
+            .iter()
+            .map(|&label| self.class_weights[label])
+            .sum();
+        let mut cost = CostModel::new(
+            &self.class_weights,
+            self.split_cost,
+            self.min_leaf,
+            Scale {
+                rows: data.n_rows(),
+                total_weight,
+            },
+        )?;
+        if let Some(max_leaf) = self.max_leaf.filter(|&m| m < data.n_rows()) {
+            cost.max_leaf = max_leaf as u32;
+        }
+        Ok(cost)
     }
 
     /// Checks the problem against `data`: a depth in range, one finite non-negative weight per

@@ -17,7 +17,6 @@ use crate::dp::problem::DpProblem;
 use crate::dp::search::Search;
 use crate::error::Result;
 use crate::search_core::binned::Binned;
-use crate::search_core::cost::{CostModel, Scale};
 use crate::search_core::deadline::Deadline;
 
 /// The bounds of one feature's root splits.
@@ -79,23 +78,7 @@ pub fn root_split_bounds(
     crate::search_core::check_searchable(data, "the exact search")?;
     options.check()?;
     let binned = Binned::new(data, ThresholdMode::All);
-    let total_weight: f64 = data
-        .labels()
-        .iter()
-        .map(|&label| below.class_weights[label])
-        .sum();
-    let mut cost = CostModel::new(
-        &below.class_weights,
-        below.split_cost,
-        below.min_leaf,
-        Scale {
-            rows: data.n_rows(),
-            total_weight,
-        },
-    )?;
-    if let Some(max_leaf) = below.max_leaf.filter(|&m| m < data.n_rows()) {
-        cost.max_leaf = max_leaf as u32;
-    }
+    let cost = below.cost_model(data)?;
     let deadline = Deadline::new(
         Instant::now(),
         options.time_limit,
