@@ -157,16 +157,20 @@ fn what_the_fair_search_does_not_take_is_refused_by_name() {
         assert!(error.contains(named), "{named}: {error}");
     };
     refused(&two, &dp(4), &spec(Some(0.1), None), "depths 1 to 3");
-    let sparse = Method::Sparse(milptree::learn::sparse_search::SparseSearch {
-        depth: Some(2),
-        params: SparseParams::default(),
-    });
-    refused(
-        &two,
-        &sparse,
-        &spec(Some(0.1), None),
-        "sparse search does not take fairness",
-    );
+    // The sparse search under fairness is the fair search's: a depth (or max_leaves) of at
+    // most 3, never reduced.
+    for depth in [Some(4), None] {
+        let sparse = Method::Sparse(milptree::learn::sparse_search::SparseSearch {
+            depth,
+            params: SparseParams::default(),
+        });
+        refused(
+            &two,
+            &sparse,
+            &spec(Some(0.1), None),
+            "set a depth of at most 3",
+        );
+    }
 }
 
 #[test]
