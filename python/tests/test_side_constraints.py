@@ -146,6 +146,54 @@ def test_dp_under_a_parity_gap_equals_exhaustive_search_and_the_milp(seed):
     assert fewest_errors_within_parity(X, y, 0, 1.0) < expected
 
 
+def least_sparse_objective_within_parity(X, y, group, bound, penalty):
+    """The least ``errors / n + penalty * leaves`` over the single leaves and the stumps (not
+    on the group column) with any labelling whose parity gap is at most ``bound``."""
+    groups = X[:, group]
+    n = len(y)
+    best = None
+
+    def consider(predicted, leaves):
+        nonlocal best
+        if parity_gap(predicted, groups, 1) <= bound + 1e-9:
+            value = int((predicted != y).sum()) / n + penalty * leaves
+            best = value if best is None else min(best, value)
+
+    for label in (0, 1):
+        consider(np.full(n, label), 1)
+    for j in (j for j in range(X.shape[1]) if j != group):
+        values = np.unique(X[:, j])
+        for low, high in zip(values[:-1], values[1:]):
+            left = X[:, j] <= (low + high) / 2
+            for labels in ((0, 0), (0, 1), (1, 0), (1, 1)):
+                consider(np.where(left, labels[0], labels[1]), 2)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_sparse_under_a_parity_gap_equals_exhaustive_search(seed):
+    X, y = fair_data(340 + seed)
+    bound, penalty = 0.05, 0.01
+    model = OptimalTreeClassifier(
+        method="sparse", max_depth=1, leaf_penalty=penalty, group_column=0,
+        max_parity_gap=bound,
+    ).fit(X, y)
+    assert model.optimal_
+    expected = least_sparse_objective_within_parity(X, y, 0, bound, penalty)
+    counted = training_errors(model, X, y) / len(y) + penalty * model.get_n_leaves()
+    assert counted == pytest.approx(expected, abs=1e-12)
+    assert model.objective_ == pytest.approx(expected, abs=1e-12)
+    assert parity_gap(model.predict(X), X[:, 0], 1) <= bound + 1e-9
+    # The bound changes the optimum on this data.
+    assert least_sparse_objective_within_parity(X, y, 0, 1.0, penalty) < expected
+    # Without a depth cap the tree could be deeper than the search under fairness takes.
+    with pytest.raises(ValueError, match="set a depth of at most 3"):
+        OptimalTreeClassifier(
+            method="sparse", max_depth=None, leaf_penalty=penalty, group_column=0,
+            max_parity_gap=bound,
+        ).fit(X, y)
+
+
 def test_fairness_keywords_are_checked_and_named():
     X, y = fair_data(350)
     with pytest.raises(ValueError, match="group_column: 'z' is not a column"):

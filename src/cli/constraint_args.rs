@@ -91,16 +91,16 @@ pub struct ConstraintArgs {
     /// no training row reaches counts).
     #[arg(long, value_name = "L")]
     pub max_leaves: Option<usize>,
-    /// [oct, binoct, flowoct, dp] Statistical parity: any two groups' rates of positive
+    /// [oct, binoct, flowoct, dp, sparse] Statistical parity: any two groups' rates of positive
     /// predictions differ by at most DELTA on the training rows (two classes; the positive one
     /// is the second, or positive_class in the constraints file).
     #[arg(long, value_name = "DELTA")]
     pub max_parity_gap: Option<f64>,
-    /// [oct, binoct, flowoct, dp] Equal opportunity: any two groups' rates of positive predictions
+    /// [oct, binoct, flowoct, dp, sparse] Equal opportunity: any two groups' rates of positive predictions
     /// on their rows of the positive class differ by at most DELTA.
     #[arg(long, value_name = "DELTA")]
     pub max_opportunity_gap: Option<f64>,
-    /// [oct, binoct, flowoct, dp] Every leaf has at most N training rows (counted unweighted).
+    /// [oct, binoct, flowoct, dp, sparse] Every leaf has at most N training rows (counted unweighted).
     #[arg(long, value_name = "N")]
     pub max_leaf_rows: Option<usize>,
     #[command(flatten)]

@@ -135,9 +135,9 @@ impl ConstraintTaker {
                 MaxLeaves => Support::Takes("yes (a split budget of `max_leaves - 1`)"),
                 MinLeafRows => Support::Takes("yes (the leaf minimum; without row weights)"),
                 Fairness => Support::Takes(
-                    "`--solver dp` and the `dp` start and certificate (not `--solver sparse`): \
-                     two groups or more, either bound or both, depths 1-3, beside every kind \
-                     above",
+                    "two groups or more, either bound or both, depths 1-3 (`--solver sparse`: \
+                     a depth cap or `max_leaves` that keeps the tree within depth 3), beside \
+                     every kind above",
                 ),
                 MaxLeafRows => {
                     Support::Takes("yes (a cap on the rows of a leaf; without row weights)")

@@ -49,9 +49,9 @@ impl SearchConstraints {
             // The feature sets would be over the missing values' copies, each counted apart.
             return Err(Error::parameter(
                 "--max-features",
-                "the exact search under fairness takes no count, budget or row over the \
-                 features used on data with missing values; the MILP formulations take them \
-                 on complete data",
+                "the exact search under fairness takes no count (max_features), budget \
+                 (feature_costs with budget) or row over the features used on data with missing \
+                 values; the MILP formulations take them on complete data",
             ));
         }
         let fairness = Fairness::resolve(&self.spec, data)?

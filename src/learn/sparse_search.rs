@@ -16,6 +16,7 @@ use crate::dp::{
     self, DpOptions, DpOutcome, DpProblem, DpProgress, DpTermination, DEFAULT_MEMORY_LIMIT_MB,
 };
 use crate::error::{Error, Result};
+use crate::fair::MAX_FAIR_DEPTH;
 use crate::greedy::{cart, CartParams};
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
@@ -291,7 +292,9 @@ impl SparseSearch {
     /// a depth cap (or the depth `max_leaves - 1`), `loss + lambda * leaves` is the exact
     /// search's weighted errors plus `lambda * W` per split, plus `lambda * W` once, over the
     /// total weight `W` (see [`crate::learn::counterpart`]), so the exact search solves it
-    /// under the split budget, the leaf minimum and the rule on features.
+    /// under the split budget, the leaf minimum and the rule on features; under fairness, the
+    /// search of [`crate::fair`] solves it with the same cost per split, at the depth cap or
+    /// the split budget when either is at most [`MAX_FAIR_DEPTH`] (refused by name otherwise).
     pub fn run_under(
         &self,
         train: &Dataset,
@@ -304,14 +307,6 @@ impl SparseSearch {
                 "max_leaf_rows counts rows, whatever their weights; the sparse search holds a \
                  row of weight w as w copies and cannot count rows: with row weights other than \
                  1 it takes no cap on the rows of a leaf (the MILP formulations do)",
-            ));
-        }
-        if limits.constraints.fairness.is_some() {
-            return Err(Error::parameter(
-                "--group-column",
-                "the sparse search does not take fairness (max_parity_gap, \
-                 max_opportunity_gap): --solver dp does at depths 1 and 2, and the MILP \
-                 formulations do",
             ));
         }
         let copies = train.repeated_by_weight("--solver sparse")?;
@@ -327,19 +322,7 @@ impl SparseSearch {
                  as w copies and cannot count rows: with row weights it takes no leaf minimum",
             ));
         }
-        let depth = match (self.depth, limits.max_splits) {
-            (Some(depth), _) => depth,
-            (None, Some(splits)) => splits.clamp(1, MAX_DEPTH),
-            (None, None) => {
-                return Err(Error::parameter(
-                    "--depth",
-                    format!(
-                        "the sparse search under {} needs a depth cap (--depth D) or max_leaves",
-                        limits.beyond_forbidden()
-                    ),
-                ))
-            }
-        };
+        let depth = self.depth_under(limits)?;
         let total_weight: f64 = copies.labels().iter().map(|&label| weights[label]).sum();
         let penalty = problem.leaf_penalty * total_weight;
         let dp_problem = DpProblem {
@@ -356,24 +339,31 @@ impl SparseSearch {
         let to_objective = move |cost: f64| (cost + penalty) / total_weight;
         let sink = line.sink();
         let search_options = self.options(options);
-        let ruled = dp::solve_under(
-            &copies,
-            &dp_problem,
-            &limits.rule,
-            &DpOptions {
-                time_limit: search_options.time_limit,
-                memory_limit_mb: search_options.memory_limit_mb,
-                interrupt: search_options.interrupt.clone(),
-                progress: ProgressSink::new(move |incumbent, bound| {
-                    sink.publish(to_objective(incumbent), to_objective(bound))
-                }),
-                threads: search_options.threads,
-                ..DpOptions::default()
-            },
-        )?;
+        let dp_options = DpOptions {
+            time_limit: search_options.time_limit,
+            memory_limit_mb: search_options.memory_limit_mb,
+            interrupt: search_options.interrupt.clone(),
+            progress: ProgressSink::new(move |incumbent, bound| {
+                sink.publish(to_objective(incumbent), to_objective(bound))
+            }),
+            threads: search_options.threads,
+            ..DpOptions::default()
+        };
+        // Under fairness, the search of `crate::fair` with the same cost per split (its tree
+        // checked by plain code against `dp_problem` and the bounds).
+        let (found, feature_sets) = match limits.solve_fair(&copies, &dp_problem, &dp_options)? {
+            Some(found) => (found, 0),
+            None => {
+                let ruled = dp::solve_under(&copies, &dp_problem, &limits.rule, &dp_options)?;
+                (ruled.outcome, ruled.feature_sets)
+            }
+        };
         drop(line);
-        let found = ruled.outcome;
-        let sparse_found = from_exact(found, penalty, total_weight);
+        let fair_search = limits.constraints.fairness.is_some();
+        let mut sparse_found = from_exact(found, penalty, total_weight);
+        if fair_search {
+            sparse_found.stats.search = "fair_search".to_string();
+        }
         let problem = SparseProblem {
             depth: Some(depth),
             ..problem
@@ -382,15 +372,55 @@ impl SparseSearch {
         outcome.report.threads = Some(search_options.threads);
         outcome
             .notes
-            .extend(crate::learn::dp_search::feature_sets_note(
-                ruled.feature_sets,
-            ));
-        outcome.notes.push(
-            "under side constraints the exact search solves the sparse problem at the depth cap, \
-             the leaf penalty a cost per split"
-                .to_string(),
-        );
+            .extend(crate::learn::dp_search::feature_sets_note(feature_sets));
+        outcome.notes.push(format!(
+            "under side constraints the exact search{} solves the sparse problem at depth \
+             {depth}, the leaf penalty a cost per split",
+            if fair_search { " under fairness" } else { "" }
+        ));
         Ok(outcome)
+    }
+
+    /// The depth at which the exact search solves the sparse problem under `limits`: the cap,
+    /// or without one the split budget of `max_leaves` (a tree of `s` splits is at most `s`
+    /// deep). Under fairness, the smaller of the two, which must be one the search under
+    /// fairness takes (1 to [`MAX_FAIR_DEPTH`]): a larger one is refused by name, never
+    /// reduced.
+    fn depth_under(&self, limits: &SearchConstraints) -> Result<usize> {
+        if limits.constraints.fairness.is_some() {
+            let bounded = match (self.depth, limits.max_splits) {
+                (Some(depth), Some(splits)) => Some(depth.min(splits.max(1))),
+                (Some(depth), None) => Some(depth),
+                (None, Some(splits)) => Some(splits.max(1)),
+                (None, None) => None,
+            };
+            return match bounded {
+                Some(depth) if depth <= MAX_FAIR_DEPTH => Ok(depth),
+                _ => Err(Error::parameter(
+                    "--depth",
+                    format!(
+                        "the sparse search under fairness (max_parity_gap, \
+                         max_opportunity_gap) is solved by the exact search under fairness, \
+                         which takes depths 1 to {MAX_FAIR_DEPTH}, and this one has {}: set a \
+                         depth of at most {MAX_FAIR_DEPTH} (--depth D) or max_leaves of at most \
+                         {} (the MILP formulations take deeper trees)",
+                        bounded.map_or("no depth cap".to_string(), |d| format!("depth {d}")),
+                        MAX_FAIR_DEPTH + 1
+                    ),
+                )),
+            };
+        }
+        match (self.depth, limits.max_splits) {
+            (Some(depth), _) => Ok(depth),
+            (None, Some(splits)) => Ok(splits.clamp(1, MAX_DEPTH)),
+            (None, None) => Err(Error::parameter(
+                "--depth",
+                format!(
+                    "the sparse search under {} needs a depth cap (--depth D) or max_leaves",
+                    limits.beyond_forbidden()
+                ),
+            )),
+        }
     }
 
     /// The outcome of a search that found `found` on `train`.

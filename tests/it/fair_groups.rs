@@ -18,7 +18,7 @@ use milptree::learn::{learn, DpParams, DpSearch, LearnOptions, Method};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::oracle::{each_prediction_without, leaf_sizes, OracleTree};
+use crate::oracle::each_routed_prediction;
 use crate::side_constraints_fairness::{gap, grouped_dataset, spec};
 
 /// The group column's index among the features.
@@ -64,9 +64,9 @@ fn data_for(seed: u64, depth: usize, groups: u32) -> Dataset {
 /// (a bit each), its splits, its smallest and largest leaf (rows), and its gaps (rounded to
 /// 1e-9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-struct Key {
-    features: u8,
-    splits: usize,
+pub(crate) struct Key {
+    pub(crate) features: u8,
+    pub(crate) splits: usize,
     least_leaf: usize,
     most_leaf: usize,
     parity: i64,
@@ -78,39 +78,45 @@ fn rounded(gap: f64) -> i64 {
     (gap * 1e9).round() as i64
 }
 
-/// The fewest errors of every key over the trees of depth at most `depth` that do not split on
-/// the group column, and every labelling of their leaves.
-fn oracle(data: &Dataset, depth: usize) -> HashMap<Key, f64> {
+/// The fewest (weighted) errors of every key over the trees of depth at most `depth` that do
+/// not split on the group column, and every labelling of their leaves; on data with missing
+/// values, each split with the missing rows on either side (leaves counted as they route).
+pub(crate) fn oracle(data: &Dataset, depth: usize) -> HashMap<Key, f64> {
     let mut best: HashMap<Key, f64> = HashMap::new();
-    let mut last: Option<(OracleTree, (u8, usize, usize))> = None;
-    each_prediction_without(data, depth, &[GROUP], &mut |tree, predicted, errors| {
-        if last.as_ref().is_none_or(|(t, _)| t != tree) {
-            let sizes = leaf_sizes(data, tree);
-            let features = tree.iter().fold(0u8, |m, &(_, j, _)| m | (1 << j));
+    // The smallest and largest leaf of the last routing seen (every labelling of a tree shares
+    // it).
+    let mut last: Option<(Vec<usize>, (usize, usize))> = None;
+    each_routed_prediction(data, depth, &[GROUP], &mut |routed| {
+        let tree = routed.tree;
+        if last.as_ref().is_none_or(|(l, _)| l != routed.leaf_of) {
+            let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
+            for &leaf in routed.leaf_of {
+                *sizes.entry(leaf).or_default() += 1;
+            }
             let least = sizes.values().copied().min().unwrap_or(0);
             let most = sizes.values().copied().max().unwrap_or(0);
-            last = Some((tree.clone(), (features, least, most)));
+            last = Some((routed.leaf_of.to_vec(), (least, most)));
         }
-        let (features, least_leaf, most_leaf) = last.as_ref().expect("set above").1;
+        let (least_leaf, most_leaf) = last.as_ref().expect("set above").1;
         let key = Key {
-            features,
+            features: tree.iter().fold(0u8, |m, &(_, j, _)| m | (1 << j)),
             splits: tree.len(),
             least_leaf,
             most_leaf,
-            parity: rounded(gap(data, predicted, false)),
-            opportunity: rounded(gap(data, predicted, true)),
+            parity: rounded(gap(data, routed.predicted, false)),
+            opportunity: rounded(gap(data, routed.predicted, true)),
         };
         let at = best.entry(key).or_insert(f64::INFINITY);
-        *at = at.min(errors);
+        *at = at.min(routed.errors);
     });
     best
 }
 
 /// The feature costs of the budget tests (`x0`, `x1`).
-const COSTS: [f64; 2] = [2.0, 1.0];
+pub(crate) const COSTS: [f64; 2] = [2.0, 1.0];
 
 /// Whether a key meets `spec`'s bounds and every other kind it holds.
-fn meets(key: &Key, spec: &ConstraintSpec) -> bool {
+pub(crate) fn meets(key: &Key, spec: &ConstraintSpec) -> bool {
     let within = |bound: Option<f64>, gap: i64| bound.is_none_or(|b| gap <= rounded(b + 1e-9));
     let used: Vec<usize> = (0..2).filter(|j| key.features & (1 << j) != 0).collect();
     let cost: f64 = used.iter().map(|&j| COSTS[j]).sum();
@@ -128,7 +134,7 @@ fn meets(key: &Key, spec: &ConstraintSpec) -> bool {
 }
 
 /// The oracle's optimum under `spec`.
-fn optimum(seen: &HashMap<Key, f64>, spec: &ConstraintSpec) -> Option<f64> {
+pub(crate) fn optimum(seen: &HashMap<Key, f64>, spec: &ConstraintSpec) -> Option<f64> {
     seen.iter()
         .filter(|(key, _)| meets(key, spec))
         .map(|(_, &errors)| errors)
@@ -223,7 +229,7 @@ fn two_and_three_groups_at_depths_one_to_three_reach_the_oracle_optimum() {
 }
 
 /// Each other kind the searches take, for a tree of `depth` on 12 rows.
-fn other_kinds(depth: usize) -> Vec<(&'static str, ConstraintSpec)> {
+pub(crate) fn other_kinds(depth: usize) -> Vec<(&'static str, ConstraintSpec)> {
     let base = ConstraintSpec::default();
     vec![
         (

@@ -5,8 +5,10 @@
 //! minimum besides, its objective is the oracle's optimum,
 //! its tree meets the bound by the rates counted here and the report gives that gap; the bound
 //! changes the optimum. What it does not take is refused by name, and a MILP under fairness
-//! starts from its tree and gets a certificate that agrees. (Three groups, depth 3, both bounds
-//! and the other kinds beside fairness: `fair_groups`.)
+//! starts from its tree and gets a certificate that agrees; with a leaf penalty (OCT's, the
+//! sparse search's objective), from the sparse search's tree, the oracle's optimum. (Three
+//! groups, depth 3, both bounds and the other kinds beside fairness: `fair_groups`; missing
+//! values and row weights, the sparse search against the oracle: `fair_missing`.)
 
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
@@ -157,16 +159,20 @@ fn what_the_fair_search_does_not_take_is_refused_by_name() {
         assert!(error.contains(named), "{named}: {error}");
     };
     refused(&two, &dp(4), &spec(Some(0.1), None), "depths 1 to 3");
-    let sparse = Method::Sparse(milptree::learn::sparse_search::SparseSearch {
-        depth: Some(2),
-        params: SparseParams::default(),
-    });
-    refused(
-        &two,
-        &sparse,
-        &spec(Some(0.1), None),
-        "sparse search does not take fairness",
-    );
+    // The sparse search under fairness is the fair search's: a depth (or max_leaves) of at
+    // most 3, never reduced.
+    for depth in [Some(4), None] {
+        let sparse = Method::Sparse(milptree::learn::sparse_search::SparseSearch {
+            depth,
+            params: SparseParams::default(),
+        });
+        refused(
+            &two,
+            &sparse,
+            &spec(Some(0.1), None),
+            "set a depth of at most 3",
+        );
+    }
 }
 
 #[test]
@@ -331,4 +337,90 @@ fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
         }
     }
     assert!(binds, "every front has one point");
+}
+
+/// OCT with a leaf penalty minimises the sparse search's objective (in other units): under
+/// fairness its `dp` start and its certificate are the fair search with the penalty a cost per
+/// split, and its tree, counted here as weighted errors over the total weight plus the penalty
+/// per leaf, is the sparse search's optimum and the oracle's.
+#[test]
+fn oct_with_a_leaf_penalty_under_fairness_starts_from_the_sparse_optimum() {
+    use crate::fair_groups::{meets, oracle};
+    use milptree::formulation::oct::Oct;
+    use milptree::learn::sparse_search::SparseSearch;
+    let penalty = 0.05;
+    for (seed, spec) in [(1, spec(Some(0.1), None)), (3, spec(None, Some(0.2)))] {
+        let data = grouped_dataset(seed, 14, 2);
+        let what = format!("seed {seed}, {spec:?}");
+        let total = data.n_rows() as f64;
+        let sparse_objective = |tree: &milptree::tree::Tree| {
+            let predicted = tree.predict(data.rows());
+            let errors = (0..data.n_rows())
+                .filter(|&i| predicted[i] != data.labels()[i])
+                .count() as f64;
+            errors / total + penalty * tree.leaves().len() as f64
+        };
+        let want = oracle(&data, 2)
+            .iter()
+            .filter(|(key, _)| meets(key, &spec))
+            .map(|(key, errors)| errors / total + penalty * (key.splits + 1) as f64)
+            .min_by(f64::total_cmp)
+            .expect("a fair leaf");
+        let sparse = Method::Sparse(SparseSearch {
+            depth: Some(2),
+            params: SparseParams {
+                leaf_penalty: penalty,
+                ..SparseParams::default()
+            },
+        });
+        let searched = learn(&sparse, &data, options(&spec, 1)).expect("sparse");
+        let found = searched.report.objective.expect("an objective");
+        assert!(
+            (found - want).abs() < 1e-9,
+            "{what}: {found}, oracle {want}"
+        );
+        let method = Method::Milp {
+            formulation: AnyFormulation::Oct(Oct {
+                leaf_penalty: penalty,
+                ..Oct::new(2)
+            }),
+            solver: SolverKind::Highs,
+        };
+        let outcome = learn(
+            &method,
+            &data,
+            LearnOptions {
+                warm_start: WarmStartMode::Dp,
+                certify: Some(30.0),
+                ..options(&spec, 1)
+            },
+        )
+        .expect("OCT under fairness");
+        assert!(
+            outcome
+                .warm_start_source
+                .as_deref()
+                .is_some_and(|s| s.starts_with("dp (optimal")),
+            "{what}: {:?}",
+            outcome.warm_start_source
+        );
+        let certificate = outcome.certificate.expect("a certificate");
+        assert!(
+            matches!(
+                certificate.verdict,
+                Verdict::Agrees | Verdict::IncumbentOptimal
+            ),
+            "{what}: {certificate:?}"
+        );
+        for (name, tree) in [
+            ("the start", outcome.warm_start_tree.as_ref()),
+            ("the MILP's tree", outcome.tree.as_ref()),
+        ] {
+            let counted = sparse_objective(tree.expect("a tree"));
+            assert!(
+                (counted - want).abs() < 1e-9,
+                "{what}: {name} {counted}, oracle {want}"
+            );
+        }
+    }
 }

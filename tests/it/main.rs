@@ -29,6 +29,7 @@ mod experiment;
 mod experiment_constraints;
 mod experiment_sharing;
 mod fair_groups;
+mod fair_missing;
 mod fair_search;
 mod figures;
 mod flowoct;

@@ -479,7 +479,8 @@ pub fn optimum_over_predictions(
 
 /// Calls `visit` with every tree of depth <= `depth` (1 to 3; 3 on a few candidate splits
 /// only) and every labelling of its leaves (a leaf may predict any class): its splits, each
-/// training row's predicted class and the weighted training errors.
+/// training row's predicted class and the weighted training errors. A split on a feature with
+/// missing values is tried with the missing rows on either side (as [`optimum_where`] does).
 pub fn each_prediction(
     data: &Dataset,
     depth: usize,
@@ -495,6 +496,36 @@ pub fn each_prediction_without(
     skipped: &[usize],
     visit: &mut dyn FnMut(&OracleTree, &[usize], f64),
 ) {
+    each_routed_prediction(data, depth, skipped, &mut |routed| {
+        visit(routed.tree, routed.predicted, routed.errors)
+    });
+}
+
+/// One tree and labelling [`each_routed_prediction`] visits.
+pub struct Routed<'a> {
+    /// The tree's splits (a split tried with the missing rows on either side is visited once
+    /// per side, with the same splits).
+    pub tree: &'a OracleTree,
+    /// The leaf (node id) each training row reaches, its missing values sent to the split's
+    /// side.
+    pub leaf_of: &'a [usize],
+    /// Each training row's predicted class.
+    pub predicted: &'a [usize],
+    /// The weighted training errors.
+    pub errors: f64,
+}
+
+/// [`each_prediction_without`], with the leaf each training row reaches: every tree of depth
+/// <= `depth` that splits on no feature of `skipped`, each split on a feature with missing
+/// values once with the missing rows sent left and once right (its candidates include one
+/// threshold below every value, so the split that sends exactly the missing rows one way is
+/// among them), and every labelling of the leaves some row reaches.
+pub fn each_routed_prediction(
+    data: &Dataset,
+    depth: usize,
+    skipped: &[usize],
+    visit: &mut dyn FnMut(&Routed),
+) {
     assert!(
         (1..=3).contains(&depth),
         "the oracle over predictions enumerates depths 1 to 3"
@@ -503,7 +534,15 @@ pub fn each_prediction_without(
         .iter()
         .enumerate()
         .filter(|(j, _)| !skipped.contains(j))
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t, false)))
+        .flat_map(|(j, ts)| {
+            let sides: &[bool] = if has_missing(data, j) {
+                &[false, true]
+            } else {
+                &[false]
+            };
+            ts.iter()
+                .flat_map(move |&t| sides.iter().map(move |&left| (j, t, left)))
+        })
         .collect();
     let k = data.n_classes();
     for sided in every_tree(1, depth, &splits) {
@@ -513,8 +552,13 @@ pub fn each_prediction_without(
             .iter()
             .map(|row| {
                 let mut node = 1;
-                while let Some(&(_, j, t)) = tree.iter().find(|s| s.0 == node) {
-                    node = if row[j] <= t { 2 * node } else { 2 * node + 1 };
+                while let Some(&(_, j, t, missing_left)) = sided.iter().find(|s| s.0 == node) {
+                    let left = if row[j].is_nan() {
+                        missing_left
+                    } else {
+                        row[j] <= t
+                    };
+                    node = if left { 2 * node } else { 2 * node + 1 };
                 }
                 node
             })
@@ -532,13 +576,23 @@ pub fn each_prediction_without(
                 .filter(|&i| predicted[i] != data.labels()[i])
                 .map(|i| data.weight(i))
                 .sum();
-            visit(&tree, &predicted, errors);
+            visit(&Routed {
+                tree: &tree,
+                leaf_of: &leaf_of,
+                predicted: &predicted,
+                errors,
+            });
         }
     }
 }
 
-/// The training rows of each leaf of `tree` some row reaches, by leaf id.
+/// The training rows of each leaf of `tree` some row reaches, by leaf id, on data without
+/// missing values (on data with them, count [`Routed::leaf_of`]).
 pub fn leaf_sizes(data: &Dataset, tree: &OracleTree) -> std::collections::BTreeMap<usize, usize> {
+    assert!(
+        !data.has_missing(),
+        "leaf_sizes routes no missing value: count Routed::leaf_of"
+    );
     let mut rows_of = std::collections::BTreeMap::new();
     for row in data.rows() {
         let mut node = 1;

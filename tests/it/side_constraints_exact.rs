@@ -479,16 +479,15 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
             );
         }
     }
-    // Fairness: the exact search takes it (tested in `fair_search` and `fair_groups`), the
-    // sparse search does not.
+    // Fairness: both searches take it (tested in `fair_search`, `fair_groups` and
+    // `fair_missing`), the sparse search within depth 3 only.
     let fair: ConstraintSpec =
         toml::from_str("group_column = \"x3\"\nmax_parity_gap = 0.1\n").expect("toml");
-    let error = learn(&sparse, &data, options(&fair)).expect_err("refused");
+    let uncapped = Method::Sparse(SparseParams::default().check(None).expect("valid"));
+    let error = learn(&uncapped, &data, options(&fair)).expect_err("refused");
     assert_eq!(error.exit_code(), 2);
     assert!(
-        error
-            .to_string()
-            .contains("sparse search does not take fairness"),
+        error.to_string().contains("sparse search under fairness"),
         "{error}"
     );
     // A loss of the whole leaf set takes forbidden features only.

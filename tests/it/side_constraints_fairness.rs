@@ -4,9 +4,10 @@
 //! equal-opportunity gap equals the best of every tree (not splitting on the group column)
 //! whose training predictions meet it, the rates computed here by plain counting; each kind
 //! changes the optimum somewhere; three groups work; row weights weigh the rates. Also the
-//! command line: an infeasible set exits 1, a bad group column and the sparse search exit 2, the
-//! certificate is the exact search's under one bound or both, and `export-lp` writes the rows.
-//! (The exact search under fairness is tested in `fair_search` and `fair_groups`.)
+//! command line: an infeasible set exits 1, a bad group column and the sparse search without a
+//! depth cap exit 2, the certificate is the exact search's under one bound or both, and
+//! `export-lp` writes the rows. (The exact and sparse searches under fairness are tested in
+//! `fair_search`, `fair_groups` and `fair_missing`.)
 
 use milptree::constraints::ConstraintSpec;
 use milptree::data::{Dataset, ThresholdMode};
@@ -367,14 +368,14 @@ fn bad_fairness_settings_and_the_sparse_search_exit_2() {
             "--solver",
             "sparse",
             "--depth",
-            "1",
+            "none",
             "--group-column",
             "g",
             "--max-opportunity-gap",
             "0.1",
             "--quiet",
         ],
-        "sparse search does not take fairness",
+        "set a depth of at most 3",
     );
 }
 
