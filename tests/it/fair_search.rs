@@ -8,6 +8,7 @@
 //! starts from its tree and gets a certificate that agrees. (Three groups, depth 3, both bounds
 //! and the other kinds beside fairness: `fair_groups`.)
 
+use milptree::budget::Budget;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
 use milptree::formulation::AnyFormulation;
@@ -28,7 +29,7 @@ fn dp(depth: usize) -> Method {
 
 fn options(spec: &ConstraintSpec, threads: usize) -> LearnOptions {
     LearnOptions {
-        time_limit: Some(60.0),
+        budget: Budget::seconds(60.0),
         threads: Some(threads),
         constraints: Some(spec.clone()),
         ..LearnOptions::default()
