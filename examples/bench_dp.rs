@@ -11,6 +11,7 @@
 
 use std::path::PathBuf;
 
+use milptree::budget::Budget;
 use milptree::data::{read_dataset, TargetColumn};
 use milptree::dp::{solve, BoundSwitches, DpOptions, DpProblem};
 use serde_json::json;
@@ -79,7 +80,7 @@ fn main() -> milptree::Result<()> {
             ..DpProblem::accuracy(&data, depth)
         };
         let options = DpOptions {
-            time_limit: Some(limit),
+            budget: Budget::seconds(limit),
             bounds,
             threads,
             ..DpOptions::default()

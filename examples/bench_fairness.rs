@@ -14,6 +14,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use milptree::budget::Budget;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::{read_dataset, TargetColumn, ThresholdMode};
 use milptree::experiment::plots::canvas::{self, DrawResult, Figure};
@@ -142,7 +143,7 @@ fn main() -> milptree::Result<()> {
                 &method,
                 &data,
                 LearnOptions {
-                    time_limit: Some(limit),
+                    budget: Budget::seconds(limit),
                     threads: Some(1),
                     constraints: Some(spec),
                     ..LearnOptions::default()
@@ -213,7 +214,7 @@ fn main() -> milptree::Result<()> {
             },
             1,
             &milptree::fair::FairStop {
-                time_limit: Some(FRONT_SECONDS),
+                budget: Budget::seconds(FRONT_SECONDS),
                 ..milptree::fair::FairStop::never()
             },
         )?;

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use milptree::budget::Budget;
 use milptree::data::{read_dataset, stratified_split, Dataset, TargetColumn};
 use milptree::formulation::olct::Olct;
 use milptree::formulation::{BuiltModel, Formulation};
@@ -44,7 +45,7 @@ fn main() -> milptree::Result<()> {
         MilpOptions {
             solver: SolverKind::Highs,
             solve: SolveOptions {
-                time_limit: Some(limit),
+                budget: Budget::seconds(limit),
                 ..SolveOptions::default()
             },
             start: Some(greedy.clone()),

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use milptree::budget::Budget;
 use milptree::data::{read_dataset, TargetColumn};
 use milptree::pareto::{binary_data, solve, Metric, ParetoBounds, ParetoOptions, ParetoProblem};
 use serde_json::json;
@@ -46,7 +47,7 @@ fn main() -> milptree::Result<()> {
         .unwrap_or_default();
     for depth in depths {
         let options = ParetoOptions {
-            time_limit: Some(limit),
+            budget: Budget::seconds(limit),
             bounds,
             ..ParetoOptions::default()
         };

@@ -9,6 +9,7 @@
 
 use std::path::PathBuf;
 
+use milptree::budget::Budget;
 use milptree::data::{read_dataset, TargetColumn, ThresholdMode};
 use milptree::sparse::{solve, Loss, SparseOptions, SparseProblem, SparseSwitches};
 use serde_json::json;
@@ -57,7 +58,7 @@ fn main() -> milptree::Result<()> {
             thresholds: ThresholdMode::All,
         };
         let options = SparseOptions {
-            time_limit: Some(limit),
+            budget: Budget::seconds(limit),
             switches,
             threads,
             ..SparseOptions::default()

@@ -9,6 +9,7 @@
 
 use std::path::PathBuf;
 
+use milptree::budget::Budget;
 use milptree::data::{read_dataset, TargetColumn};
 use milptree::dp::{self, DpOptions, DpProblem};
 use milptree::formulation::{AnyFormulation, FormulationName, FormulationParams};
@@ -49,7 +50,7 @@ fn main() -> milptree::Result<()> {
             FormulationParams::from_json(name, &params)?.check(depth)?;
         let built = formulation.build(&data, false)?;
         let options = SolveOptions {
-            time_limit: Some(120.0),
+            budget: Budget::seconds(120.0),
             threads: Some(1),
             ..SolveOptions::default()
         };

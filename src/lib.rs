@@ -21,12 +21,14 @@
 //! - [`formulation`]: the tree formulations (OCT, BinOCT, OLCT), each as build / encode / decode;
 //! - [`learn`]: the method layer (a formulation on a solver, ...), its outcome and typed report;
 //! - [`experiment`]: experiment grids, their results tables, figures and summary;
-//! - [`time_limit`]: time limits in seconds, checked in one place for every command;
+//! - [`budget`]: the time a run may take ([`budget::Budget`]: a limit checked where it enters,
+//!   the interrupt flag, shares of it for a run's phases);
 //! - [`console`]: the standard streams, written without panics, capturable in memory;
 //! - [`cli`]: the `milptree` command line;
 //! - `python` (cargo feature `python`): the Python extension module `milptree._core`.
 #![deny(unsafe_code)]
 
+pub mod budget;
 pub mod cli;
 pub mod console;
 pub mod constraints;
@@ -45,7 +47,6 @@ pub mod score;
 pub mod search_core;
 pub mod solver;
 pub mod sparse;
-pub mod time_limit;
 pub mod tree;
 pub mod tune;
 

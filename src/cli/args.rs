@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::budget::Budget;
 use crate::cli::constraint_args::FairSearchArgs;
 use crate::cli::data_args::DataArgs;
 use crate::cli::model_args::{
@@ -120,7 +121,7 @@ pub struct ExperimentArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        value_parser = crate::time_limit::parse_seconds,
+        value_parser = crate::budget::parse_seconds,
         conflicts_with = "grid"
     )]
     pub time_limit: Option<f64>,
@@ -195,8 +196,8 @@ pub struct SolveArgs {
     /// Wall-clock time limit of the whole command, in seconds (fractions allowed; 0 to 1e9):
     /// reading the data, model build, warm start, solver and certificate share it, and the
     /// command ends within about 1 s of it (a model build is not stopped).
-    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::budget::parse_budget)]
+    pub time_limit: Option<Budget>,
     #[command(flatten)]
     pub mip: MipSolverArgs,
     #[command(flatten)]
@@ -272,8 +273,8 @@ pub struct ParetoArgs {
     pub formulation: Option<FormulationName>,
     /// Wall-clock limit in seconds (0 to 1e9): the points found, each with its tree, and a
     /// lower-bound front are reported.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::budget::parse_budget)]
+    pub time_limit: Option<Budget>,
     /// [dp] Cap on the search's cache in MiB (default 2048).
     #[arg(long, value_name = "MB")]
     pub memory_limit: Option<usize>,

@@ -44,13 +44,12 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
     refuse_options_that_do_not_apply(&command, &matches)?;
     let method = args.model.method(args.solver, &args.searches)?;
     let options = LearnOptions {
-        time_limit: args.time_limit,
+        budget: args.time_limit.clone().unwrap_or_default(),
         mip_rel_gap: args.mip.mip_gap,
         threads: args.threads.threads,
         solver_options: args.mip.solver_options.clone(),
         log: args.mip.log,
         progress: Progress::Hidden,
-        interrupt: None,
         warm_start: args.model.warm_start(),
         certify: args.certify.certify.0,
         break_model_for_tests: false,
@@ -127,8 +126,8 @@ mod tests {
         let (method, options) =
             solve_settings(&words("--solver dp --depth 3 --time-limit 2.5")).unwrap();
         assert_eq!((method.name(), method.depth()), ("dp", 3));
-        assert_eq!(options.time_limit, Some(2.5));
-        assert!(options.interrupt.is_none());
+        assert_eq!(options.budget.limit_seconds(), Some(2.5));
+        assert!(options.budget.interrupt().is_none());
         let (method, _) = solve_settings(&words("--formulation oct --depth 1")).unwrap();
         assert_eq!((method.name(), method.solver_name()), ("oct", "highs"));
     }

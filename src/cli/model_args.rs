@@ -480,7 +480,7 @@ pub fn parse_certify(text: &str) -> std::result::Result<Certify, String> {
     if text == "off" {
         return Ok(Certify(None));
     }
-    crate::time_limit::parse_seconds(text)
+    crate::budget::parse_seconds(text)
         .map(|seconds| Certify(Some(seconds)))
         .map_err(|reason| format!("{reason}, nor `off`"))
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::json;
 
+use crate::budget::Budget;
 use crate::cli::args::ParetoArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::SolverChoice;
@@ -46,11 +47,13 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         problem: problem.clone(),
         method: method.clone(),
         // The limit bounds the whole command: what reading the data took is gone from it.
-        time_limit: args
+        budget: args
             .time_limit
-            .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0)),
+            .clone()
+            .unwrap_or_default()
+            .with_interrupt(Some(interrupt_flag()))
+            .left_since(started),
         memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
-        interrupt: Some(interrupt_flag()),
         threads: match method {
             FrontMethod::Search => args.threads.unwrap_or(1),
             FrontMethod::Epsilon { .. } => 1,
@@ -58,7 +61,7 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     };
     let line = SearchLine::start(
         "front",
-        args.time_limit,
+        args.time_limit.as_ref().and_then(Budget::limit_seconds),
         &if args.quiet {
             Progress::Hidden
         } else {
@@ -230,7 +233,7 @@ pub(super) fn provenance(
         bound: None,
         gap: None,
         seconds: Some(seconds),
-        time_limit: args.time_limit,
+        time_limit: args.time_limit.as_ref().and_then(Budget::limit_seconds),
         milptree_version: Provenance::this_version(),
         training: training.clone(),
         certificate: None,

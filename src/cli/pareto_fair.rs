@@ -8,6 +8,7 @@
 
 use serde_json::json;
 
+use crate::budget::Budget;
 use crate::cli::args::{FairnessArg, ParetoArgs};
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::SolverChoice;
@@ -30,13 +31,11 @@ pub fn run(args: &ParetoArgs) -> Result<()> {
     let mut request = request(args)?;
     let sets = args.data.load()?;
     // The limit bounds the whole command: what reading the data took is gone from it.
-    request.stop.time_limit = args
-        .time_limit
-        .map(|limit| (limit - request.stop.start.elapsed().as_secs_f64()).max(0.0));
+    request.stop.budget = request.stop.budget.left_since(request.stop.start);
     request.stop.start = std::time::Instant::now();
     let line = SearchLine::start(
         "front",
-        args.time_limit,
+        args.time_limit.as_ref().and_then(Budget::limit_seconds),
         &if args.quiet {
             Progress::Hidden
         } else {
@@ -140,8 +139,11 @@ fn request(args: &ParetoArgs) -> Result<FairFrontRequest> {
         threads: args.threads.unwrap_or(1),
         stop: FairStop {
             start: std::time::Instant::now(),
-            time_limit: args.time_limit,
-            interrupt: Some(interrupt_flag()),
+            budget: args
+                .time_limit
+                .clone()
+                .unwrap_or_default()
+                .with_interrupt(Some(interrupt_flag())),
         },
     })
 }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
+use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
@@ -55,8 +56,8 @@ pub struct PathArgs {
     #[command(flatten)]
     pub search: SearchArgs,
     /// Wall-clock limit of each solve, in seconds (0 to 1e9).
-    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::budget::parse_budget)]
+    pub time_limit: Option<Budget>,
     /// Write the table as CSV to this file.
     #[arg(long, short, alias = "csv", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -226,7 +227,12 @@ pub fn run(args: PathArgs) -> Result<()> {
     let mut rows = Vec::with_capacity(found.len());
     let mut trees = Vec::with_capacity(found.len());
     for ((search, problem), found) in searches.iter().zip(&problems).zip(found) {
-        let mut outcome = search.outcome(found, &data.train, problem, args.time_limit);
+        let mut outcome = search.outcome(
+            found,
+            &data.train,
+            problem,
+            args.time_limit.as_ref().and_then(Budget::limit_seconds),
+        );
         let made = provenance::of_outcome(
             &outcome,
             crate::cli::output::training_rows(&args.data, &data.train),
@@ -326,7 +332,7 @@ fn search_path(
 ) -> Result<Vec<SparseOutcome>> {
     let line = SearchLine::start(
         &format!("sparse path of {} penalties", problems.len()),
-        args.time_limit,
+        args.time_limit.as_ref().and_then(Budget::limit_seconds),
         &if args.quiet {
             Progress::Hidden
         } else {
@@ -337,9 +343,12 @@ fn search_path(
     // Each penalty's search publishes its own incumbent and bound, the line showing the
     // current one's.
     let sparse_options = SparseOptions {
-        time_limit: args.time_limit,
+        budget: args
+            .time_limit
+            .clone()
+            .unwrap_or_default()
+            .with_interrupt(Some(interrupt_flag())),
         memory_limit_mb,
-        interrupt: Some(interrupt_flag()),
         progress: line.sink(),
         ..SparseOptions::default()
     };

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
+use crate::budget::Budget;
 use crate::cli::args::SolveArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::output::{one_sided_note, print_json, summary_line, train_test, write_file};
@@ -28,15 +29,13 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let rule = relabel_rule(&original, &data);
     // The time limit bounds the whole command: what reading the data took is gone from it.
     let mut options = learn_options(&args)?;
-    options.time_limit = args
-        .time_limit
-        .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+    options.budget = options.budget.left_since(started);
     let constraints = options.constraints.clone();
     let mut outcome = learn::learn(&method, &data.train, options)?;
     if let Method::Milp { formulation, .. } = &method {
         adopt_certificate_tree(formulation, &data.train, constraints.as_ref(), &mut outcome)?;
     }
-    outcome.report.time_limit = args.time_limit;
+    outcome.report.time_limit = args.time_limit.as_ref().and_then(Budget::limit_seconds);
     if let (Some(rule), Some(tree)) = (&rule, outcome.tree.as_mut()) {
         let mut learned_by = tree.learned_by.take().unwrap_or_else(|| json!({}));
         learned_by["relabel"] = rule.clone();
@@ -150,7 +149,11 @@ fn write_contradiction(
 /// The run's options from the command line (the numbers are checked by the solver layer).
 fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
     Ok(LearnOptions {
-        time_limit: args.time_limit,
+        budget: args
+            .time_limit
+            .clone()
+            .unwrap_or_default()
+            .with_interrupt(Some(interrupt_flag())),
         mip_rel_gap: args.mip.mip_gap,
         threads: args.threads.threads,
         solver_options: args.mip.solver_options.clone(),
@@ -160,7 +163,6 @@ fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
         } else {
             Progress::Stderr
         },
-        interrupt: Some(interrupt_flag()),
         warm_start: args.model.warm_start(),
         certify: args.certify.certify.0,
         break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),

@@ -9,6 +9,7 @@ use clap::Args;
 use serde::Serialize;
 use serde_json::json;
 
+use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
@@ -88,8 +89,8 @@ pub struct TuneArgs {
     #[arg(long)]
     pub one_se: bool,
     /// Wall-clock limit of each fit, in seconds: a fit stopped there counts with its tree.
-    #[arg(long, value_name = "SECONDS")]
-    pub time_limit: Option<f64>,
+    #[arg(long, value_name = "SECONDS", value_parser = crate::budget::parse_budget)]
+    pub time_limit: Option<Budget>,
     /// Fits run at once (folds and configurations in parallel), each with one solver thread: at
     /// most the machine's hardware threads.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -275,7 +276,7 @@ impl TuneArgs {
             "thresholds": self.thresholds.thresholds.map(|t| format!("{t:?}")),
             "positive_class": self.positive.positive_class,
             "warm_start": self.warm.warm_start.to_string(),
-            "time_limit": self.time_limit,
+            "time_limit": self.time_limit.as_ref().and_then(Budget::limit_seconds),
             "share": !self.no_share,
         })
     }
@@ -337,13 +338,18 @@ fn refuse_absurd_counts(args: &TuneArgs) -> Result<()> {
             ),
         ));
     }
-    if let Some(limit) = args.time_limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
+    if let Some(limit) = args
+        .time_limit
+        .as_ref()
+        .and_then(Budget::limit_seconds)
+        .filter(|t| !(t.is_finite() && *t > 0.0))
+    {
         return Err(Error::parameter(
             "--time-limit",
             format!("{limit} is not a positive number of seconds"),
         ));
     }
-    crate::time_limit::check_limit("--time-limit", args.time_limit).map(|_| ())
+    Ok(())
 }
 
 pub fn run(args: TuneArgs) -> Result<()> {
@@ -469,11 +475,14 @@ fn tune_options(args: &TuneArgs) -> TuneOptions {
         seed: args.data.seed,
         metric: args.metric,
         one_se: args.one_se,
-        time_limit: args.time_limit,
+        budget: args
+            .time_limit
+            .clone()
+            .unwrap_or_default()
+            .with_interrupt(Some(interrupt_flag())),
         threads: args.threads,
         share: !args.no_share,
         warm_start: args.warm.warm_start,
-        interrupt: Some(interrupt_flag()),
         progress: if args.quiet {
             Progress::Hidden
         } else {
@@ -545,9 +554,12 @@ fn refit(
     store: Option<&Store>,
 ) -> Result<(Refit, crate::tree::Tree)> {
     let options = LearnOptions {
-        time_limit: args.time_limit,
+        budget: args
+            .time_limit
+            .clone()
+            .unwrap_or_default()
+            .with_interrupt(Some(interrupt_flag())),
         warm_start: args.warm.warm_start,
-        interrupt: Some(interrupt_flag()),
         ..LearnOptions::default()
     };
     let mut outcome = learn::learn(method, &data.train, options)?;

@@ -14,8 +14,9 @@
 //! every one of these searches ([`super::solve_at_levels`]). On the copies of data with missing
 //! values, the rule stays over the original features ([`FeatureRule::origin`]).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::{Progress as DpProgress, ProgressSink, Termination as DpTermination};
@@ -288,20 +289,18 @@ pub fn solve_under(
             break;
         }
         let spent = elapsed_before + start.elapsed().as_secs_f64();
-        let time_limit = match options.time_limit {
-            Some(limit) if spent >= limit => {
-                stopped = Some(DpTermination::TimeLimit);
-                break;
-            }
-            limit => limit.map(|l| l - spent),
-        };
+        let budget = options.budget.after(Duration::from_secs_f64(spent));
+        if budget.duration() == Some(Duration::ZERO) {
+            stopped = Some(DpTermination::TimeLimit);
+            break;
+        }
         let dropped: Vec<bool> = (0..n).map(|j| !set.contains(&rule.origin_of(j))).collect();
         let found = solve_without(
             data,
             problem,
             (&dropped, &depths),
             &DpOptions {
-                time_limit,
+                budget,
                 progress: ProgressSink::default(),
                 upper_bound: None,
                 ..options.clone()
@@ -354,7 +353,7 @@ pub fn solve_under(
             problem,
             (&vec![true; n], &[]),
             &DpOptions {
-                time_limit: None,
+                budget: Budget::unlimited().with_interrupt(options.budget.interrupt().cloned()),
                 progress: ProgressSink::default(),
                 upper_bound: None,
                 ..options.clone()

@@ -105,6 +105,7 @@ pub use problem::DpProblem;
 pub use root_split_bounds::{root_split_bounds, RootSplitBounds};
 pub use root_work::{RootUnit, RootWork};
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
@@ -130,7 +131,7 @@ fn canonical_tree(
     budget: usize,
     solution: known::Solution,
 ) -> Result<SubTree> {
-    let mut deadline = Deadline::new(Instant::now(), None, None);
+    let mut deadline = Deadline::new(Instant::now(), &Budget::unlimited());
     deadline.suspended = true;
     let mut fresh = Search::new(binned, cost.clone(), options.bounds, cache_bytes, deadline);
     let root = fresh.arena.root(binned);
@@ -254,10 +255,11 @@ fn search_rounds(
     // (searches that end early pay nothing), rising targets until it ends, then below the
     // incumbent again.
     let ascent = options
-        .time_limit
+        .budget
+        .duration()
         .filter(|_| options.bounds.ascent && depth >= 3)
-        .map(|limit| (limit * ASCENT_PHASE.0, limit * ASCENT_PHASE.1))
-        .filter(|&(from, _)| search.deadline.seconds() < from);
+        .map(|limit| (limit.mul_f64(ASCENT_PHASE.0), limit.mul_f64(ASCENT_PHASE.1)))
+        .filter(|&(from, _)| search.deadline.seconds() < from.as_secs_f64());
     let (mut probing, mut ascending) = (ascent.is_some(), false);
     if let Some((from, _)) = ascent {
         search.deadline.set_limit(Some(from));
@@ -273,7 +275,7 @@ fn search_rounds(
                 search.deadline.set_limit(ascent.map(|(_, until)| until));
             } else if ascending {
                 ascending = false;
-                search.deadline.set_limit(options.time_limit);
+                search.deadline.set_limit(options.budget.duration());
             } else {
                 break;
             }
@@ -286,7 +288,7 @@ fn search_rounds(
         });
         if target.is_none() && ascending {
             ascending = false;
-            search.deadline.set_limit(options.time_limit);
+            search.deadline.set_limit(options.budget.duration());
         }
         let last = target.is_none();
         let ub = target.unwrap_or(incumbent.1);
@@ -394,7 +396,7 @@ pub(crate) fn solve_at_levels(
     let binned = Binned::new(data, problem.thresholds);
     let mut cost = problem.cost_model(data)?;
     cost.levels = FeatureLevels::new(depths, &binned.data_feature, problem.depth).map(Arc::new);
-    let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    let mut deadline = Deadline::new(start, &options.budget);
     deadline.progress = options.progress.clone();
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
     let mut search = Search::new(&binned, cost.clone(), options.bounds, cache_bytes, deadline);

@@ -1,11 +1,9 @@
 //! How a search runs: time and memory limits, interruption, a known upper bound, and switches
 //! that turn each pruning technique off for measurement ([`DpOptions`], [`BoundSwitches`]).
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
+use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::search_core::{ProgressSink, DEFAULT_MEMORY_LIMIT_MB};
 
@@ -116,14 +114,13 @@ impl BoundSwitches {
 /// Options of one search.
 #[derive(Debug, Clone)]
 pub struct DpOptions {
-    /// Wall-clock limit in seconds (`0` stops at the first check); `None`: no limit.
-    pub time_limit: Option<f64>,
+    /// The time the search may take (a zero limit stops at the first check) and the flag
+    /// that interrupts it: the search then stops at its next check with its best tree and a
+    /// valid lower bound.
+    pub budget: Budget,
     /// Cap on the memory of the subproblem cache, in MiB (estimated from entry sizes); past it
     /// the least recently used entries are evicted. `0` keeps nothing in the cache.
     pub memory_limit_mb: usize,
-    /// When set to `true` by someone else (e.g. a Ctrl-C handler), the search stops at its next
-    /// check with its best tree and a valid lower bound.
-    pub interrupt: Option<Arc<AtomicBool>>,
     /// Which pruning techniques are on (all by default).
     pub bounds: BoundSwitches,
     /// A known upper bound on the optimum (e.g. the objective of a tree found elsewhere). The
@@ -142,9 +139,8 @@ pub struct DpOptions {
 impl Default for DpOptions {
     fn default() -> Self {
         DpOptions {
-            time_limit: None,
+            budget: Budget::unlimited(),
             memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
-            interrupt: None,
             bounds: BoundSwitches::default(),
             upper_bound: None,
             progress: ProgressSink::default(),
@@ -154,11 +150,10 @@ impl Default for DpOptions {
 }
 
 impl DpOptions {
-    /// Checks the options: a finite non-negative time limit, a finite upper bound and from 1 to
+    /// Checks the options: a finite upper bound and from 1 to
     /// [`crate::search_core::MAX_THREADS`] threads.
     pub fn check(&self) -> Result<()> {
         crate::search_core::check_threads(self.threads)?;
-        crate::time_limit::check_limit("time limit", self.time_limit)?;
         if let Some(bound) = self.upper_bound {
             if !bound.is_finite() {
                 return Err(Error::parameter(

@@ -79,11 +79,7 @@ pub fn root_split_bounds(
     options.check()?;
     let binned = Binned::new(data, ThresholdMode::All);
     let cost = below.cost_model(data)?;
-    let deadline = Deadline::new(
-        Instant::now(),
-        options.time_limit,
-        options.interrupt.clone(),
-    );
+    let deadline = Deadline::new(Instant::now(), &options.budget);
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
     let mut search = Search::new(&binned, cost, options.bounds, cache_bytes, deadline);
     let root = search.arena.root(&binned);

@@ -198,7 +198,7 @@ impl GridSpec {
                 format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
             ));
         }
-        crate::time_limit::check_limit("certify", self.certify)?;
+        crate::budget::check_limit("certify", self.certify)?;
         let certify = self.certify;
         if self.datasets.is_empty() {
             return Err(Error::parameter("datasets", "the list is empty"));
@@ -345,7 +345,7 @@ impl GridSpec {
                 "an experiment needs a time limit (seconds per solve)",
             ));
         };
-        crate::time_limit::check_seconds("time-limit", limit)?;
+        crate::budget::check_seconds("time-limit", limit)?;
         if limit == 0.0 {
             return Err(Error::parameter(
                 "time-limit",

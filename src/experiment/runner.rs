@@ -14,6 +14,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use crate::budget::Budget;
 use crate::data::Sets;
 use crate::error::{Error, Result};
 use crate::experiment::baseline::{greedy_figures, GreedyFigures};
@@ -120,11 +121,10 @@ fn run_one(
         Err(error) => return Ok(Some(failed(config, &data, &method, None, &error))),
     };
     let learn_options = LearnOptions {
-        time_limit: Some(config.time_limit),
+        budget: Budget::seconds(config.time_limit).with_interrupt(options.interrupt.clone()),
         threads: config.threads,
         solver_options: config.solver_options.clone(),
         progress,
-        interrupt: options.interrupt.clone(),
         warm_start: config.warm_start,
         dp_bounds: config.dp_bounds,
         certify: options.certify,

@@ -39,10 +39,9 @@ mod pair;
 mod shape;
 mod sig;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
+use crate::budget::Budget;
 use crate::constraints::fairness::Fairness;
 use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
@@ -95,8 +94,7 @@ pub struct FairOutcome {
 #[derive(Debug, Clone)]
 pub struct FairStop {
     pub start: Instant,
-    pub time_limit: Option<f64>,
-    pub interrupt: Option<Arc<AtomicBool>>,
+    pub budget: Budget,
 }
 
 impl FairStop {
@@ -104,28 +102,18 @@ impl FairStop {
     pub fn never() -> FairStop {
         FairStop {
             start: Instant::now(),
-            time_limit: None,
-            interrupt: None,
+            budget: Budget::unlimited(),
         }
-    }
-
-    fn interrupted(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// Whether to stop now.
     pub fn now(&self) -> bool {
-        self.interrupted()
-            || self
-                .time_limit
-                .is_some_and(|t| self.start.elapsed().as_secs_f64() >= t)
+        self.budget.spent_since(self.start)
     }
 
     /// What stopped a search that stopped.
     pub fn termination(&self) -> Termination {
-        if self.interrupted() {
+        if self.budget.interrupted() {
             Termination::Interrupted
         } else {
             Termination::TimeLimit

@@ -308,11 +308,10 @@ impl DpSearch {
         if let Some(limits) = limits {
             limits.limit(&mut problem);
         }
-        let line = SearchLine::start("dp", options.time_limit, &options.progress);
+        let line = SearchLine::start("dp", options.budget.limit_seconds(), &options.progress);
         let dp_options = DpOptions {
-            time_limit: options.time_limit,
+            budget: options.budget.clone(),
             memory_limit_mb: self.params.memory_limit,
-            interrupt: options.interrupt.clone(),
             progress: line.sink(),
             threads: options.threads.unwrap_or(1),
             ..DpOptions::default()
@@ -348,7 +347,7 @@ impl DpSearch {
             (found.objective, found.lower_bound),
             found.seconds,
             &found.trajectory,
-            options.time_limit,
+            options.budget.limit_seconds(),
         );
         report.threads = Some(options.threads.unwrap_or(1));
         let notes = feature_sets_note(feature_sets);
@@ -391,15 +390,18 @@ impl DpSearch {
             max_splits: self.params.max_splits,
             thresholds: self.params.thresholds,
         };
-        let line = SearchLine::start("dp (front)", options.time_limit, &options.progress);
+        let line = SearchLine::start(
+            "dp (front)",
+            options.budget.limit_seconds(),
+            &options.progress,
+        );
         line.say("searching the front");
         let found = pareto::solve(
             train,
             &problem,
             &ParetoOptions {
-                time_limit: options.time_limit,
+                budget: options.budget.clone(),
                 memory_limit_mb: self.params.memory_limit,
-                interrupt: options.interrupt.clone(),
                 threads: options.threads.unwrap_or(1),
                 ..ParetoOptions::default()
             },
@@ -438,7 +440,7 @@ impl DpSearch {
                 incumbent: objective,
                 bound: best_bound,
             }],
-            options.time_limit,
+            options.budget.limit_seconds(),
         );
         report.threads = Some(options.threads.unwrap_or(1));
         // The front search records no incumbents along the way.

@@ -16,10 +16,9 @@
 //! lower-bound front's last corner (every tree with at most `eps` false positives has at least
 //! `(bound - eps) / (N + 1)` false negatives).
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::dp::DpTermination;
 use crate::error::{Error, Result};
@@ -35,10 +34,9 @@ use crate::tree::{NodeKind, Tree};
 #[derive(Debug, Clone)]
 pub struct EpsilonOptions {
     pub solver: SolverKind,
-    /// Wall-clock limit of the whole walk, in seconds.
-    pub time_limit: Option<f64>,
+    /// The time of the whole walk, and its interrupt flag.
+    pub budget: Budget,
     pub threads: Option<usize>,
-    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// The front and the solves that found it.
@@ -55,7 +53,6 @@ pub fn epsilon_front<F: ClassErrors>(
     options: &EpsilonOptions,
 ) -> Result<EpsilonOutcome> {
     let started = Instant::now();
-    crate::time_limit::check_limit("time limit", options.time_limit)?;
     refuse_row_weights(
         train,
         "the front of false positives and false negatives of a MILP",
@@ -81,9 +78,8 @@ pub fn epsilon_front<F: ClassErrors>(
     let mut previous: Option<Tree> = None;
     let mut termination = DpTermination::Optimal;
     loop {
-        let elapsed = started.elapsed().as_secs_f64();
-        let remaining = options.time_limit.map(|limit| (limit - elapsed).max(0.0));
-        if remaining == Some(0.0) {
+        let remaining = options.budget.left_since(started);
+        if remaining.duration() == Some(std::time::Duration::ZERO) {
             termination = DpTermination::TimeLimit;
             last_corner = Some(Point::ZERO);
             break;
@@ -105,12 +101,11 @@ pub fn epsilon_front<F: ClassErrors>(
             &bounded,
             options.solver,
             &SolveOptions {
-                time_limit: remaining,
+                budget: remaining,
                 threads: options.threads,
                 integrality_tolerance: built.integrality_tolerance(),
                 progress: Progress::Hidden,
                 warm_start,
-                interrupt: options.interrupt.clone(),
                 ..SolveOptions::default()
             },
         )?;

@@ -6,10 +6,9 @@
 //! The accuracy-optimal tree is also a check: a complete front's fewest errors (FP + FN) must
 //! be its number of errors, or the two searches contradict each other and the run fails.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
+use crate::budget::Budget;
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{self, DpOptions, DpProblem, DpTermination};
 use crate::error::{Error, Result};
@@ -43,11 +42,10 @@ pub enum FrontMethod {
 pub struct FrontRequest {
     pub problem: ParetoProblem,
     pub method: FrontMethod,
-    /// Wall-clock limit of the whole run, in seconds.
-    pub time_limit: Option<f64>,
+    /// The time of the whole run, and its interrupt flag.
+    pub budget: Budget,
     /// The search's cache cap, in MiB.
     pub memory_limit_mb: usize,
-    pub interrupt: Option<Arc<AtomicBool>>,
     /// Threads of the bi-objective search ([`FrontMethod::Search`]; at least 1).
     pub threads: usize,
 }
@@ -88,7 +86,6 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
     let started = Instant::now();
     let problem = &request.problem;
     problem.check(train)?;
-    crate::time_limit::check_limit("time limit", request.time_limit)?;
     let cart_tree = cart(
         train,
         &CartParams {
@@ -106,24 +103,20 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
         train,
         &accuracy,
         &DpOptions {
-            time_limit: request.time_limit.map(|l| l * REFERENCE_SEARCH_SHARE),
+            budget: request.budget.share(REFERENCE_SEARCH_SHARE),
             memory_limit_mb: request.memory_limit_mb,
-            interrupt: request.interrupt.clone(),
             ..DpOptions::default()
         },
     )?;
-    let remaining = request
-        .time_limit
-        .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+    let remaining = request.budget.left_since(started);
     let (outcome, solves) = match &request.method {
         FrontMethod::Search => {
             let outcome = pareto::solve(
                 train,
                 problem,
                 &ParetoOptions {
-                    time_limit: remaining,
+                    budget: remaining,
                     memory_limit_mb: request.memory_limit_mb,
-                    interrupt: request.interrupt.clone(),
                     threads: request.threads,
                     ..ParetoOptions::default()
                 },
@@ -137,9 +130,8 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
         } => {
             let options = EpsilonOptions {
                 solver: *solver,
-                time_limit: remaining,
+                budget: remaining,
                 threads: *threads,
-                interrupt: request.interrupt.clone(),
             };
             let run = match formulation {
                 AnyFormulation::Oct(oct) => epsilon_front(oct, train, &options)?,

@@ -110,11 +110,8 @@ fn build_within<F: Formulation>(
     train: &Dataset,
     solve: &SolveOptions,
 ) -> Result<F::Built> {
-    let deadline = solve
-        .time_limit
-        .and_then(|limit| Duration::try_from_secs_f64(limit).ok())
-        .and_then(|limit| Instant::now().checked_add(limit));
-    let clock = BuildClock::start(deadline, solve.interrupt.clone());
+    let deadline = solve.budget.deadline_from(Instant::now());
+    let clock = BuildClock::start(deadline, solve.budget.interrupt().cloned());
     let built = formulation.build(train);
     let what = || {
         format!(
@@ -132,7 +129,7 @@ fn build_within<F: Formulation>(
                  was stopped; give a longer --time-limit or a smaller --depth, or use --solver \
                  dp (the exact search builds no model)",
                 what(),
-                solve.time_limit.unwrap_or(0.0)
+                solve.budget.limit_seconds().unwrap_or(0.0)
             ),
         )),
         (Err(_), Some(Stopped::Interrupted)) => Err(Error::Solver {
@@ -202,8 +199,8 @@ where
         notes.push(note);
     }
     // The solver has what the build and the warm start's encoding left of the limit.
-    let time_limit = solve.time_limit;
-    solve.time_limit = solve.remaining(started.elapsed().as_secs_f64());
+    let time_limit = solve.budget.limit_seconds();
+    solve.budget = solve.budget.left_since(started);
     let mut with_rows = search_rows.as_ref().map(|rows| rows.added_to(built.mip()));
     let separated = match (separator.as_mut(), with_rows.take(), search_rows.as_mut()) {
         (Some(separator), Some(model), Some(rows)) => {
@@ -306,7 +303,9 @@ fn separate(
     };
     let settings = (kind, &*solve, rounds);
     let mut separated = separation::separate_rounds(separator, model, settings, values)?;
-    solve.time_limit = solve.remaining(separated.seconds);
+    solve.budget = solve
+        .budget
+        .after(Duration::from_secs_f64(separated.seconds));
     rows.extend(std::mem::take(&mut separated.rows));
     rows.report.rounds = separated.rounds.clone();
     rows.report.seconds += separated.seconds;

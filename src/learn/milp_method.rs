@@ -84,20 +84,20 @@ pub fn run(
         &options,
         &mut chosen.notes,
     )?;
-    let certificate_reserve = match (options.certify, certifiable, options.time_limit) {
-        (Some(budget), true, Some(limit)) => budget.min(CERTIFICATE_SHARE * limit),
-        _ => 0.0,
+    let certificate_reserve = match (options.certify, certifiable, options.budget.duration()) {
+        (Some(budget), true, Some(limit)) => {
+            Duration::from_secs_f64(budget).min(limit.mul_f64(CERTIFICATE_SHARE))
+        }
+        _ => Duration::ZERO,
     };
-    let time_limit = options
-        .time_limit
-        .map(|limit| (limit - started.elapsed().as_secs_f64() - certificate_reserve).max(0.0));
+    let solver_budget = options.budget.left_since(started).less(certificate_reserve);
     let mut outcome = milp::run_any(
         formulation,
         train,
         MilpOptions {
             solver,
             solve: SolveOptions {
-                time_limit,
+                budget: solver_budget,
                 mip_rel_gap: options.mip_rel_gap,
                 threads: options.threads,
                 integrality_tolerance: None,
@@ -108,7 +108,6 @@ pub fn run(
                 // Measured: CBC proves the same optima faster with the cutoff; HiGHS, which
                 // takes the start as its incumbent before it searches, is unchanged.
                 start_as_cutoff: true,
-                interrupt: options.interrupt.clone(),
             },
             start: chosen.tree,
             warm_start_mode: options.warm_start,
@@ -121,7 +120,7 @@ pub fn run(
         },
     )?;
     // The run's limit, which the warm start's search and the solver share.
-    outcome.report.time_limit = options.time_limit;
+    outcome.report.time_limit = options.budget.limit_seconds();
     if let Some(model) = outcome.model.as_mut() {
         model.dp_bounds = options.dp_bounds;
     }
@@ -137,7 +136,7 @@ pub fn run(
         } else if outcome.report.termination != Termination::Interrupted {
             // The certificate shares the time limit: it has its budget or what is left of the
             // limit, whichever is less.
-            let limit_deadline = options.time_limit.and_then(|limit| after(started, limit));
+            let limit_deadline = options.budget.deadline_from(started);
             let budget_deadline = after(Instant::now(), budget);
             let deadline = limit_deadline.into_iter().chain(budget_deadline).min();
             let cut_by_limit = match (limit_deadline, budget_deadline) {
@@ -352,8 +351,8 @@ fn search_row_source(
         return Ok(None);
     }
     let started = Instant::now();
-    let share = options.time_limit.map(|limit| limit * SEARCH_ROWS_SHARE);
-    let deadline = share.and_then(|share| after(started, share));
+    let share = options.budget.share(SEARCH_ROWS_SHARE);
+    let deadline = share.deadline_from(started);
     let (lower_bound, upper_bound, search_seconds, optimal) = match found {
         Some(found) => (found.lower_bound, found.objective, 0.0, found.is_optimal()),
         None => {
@@ -362,8 +361,7 @@ fn search_row_source(
                 &data,
                 &counterpart.search.problem(&data),
                 &DpOptions {
-                    time_limit: share,
-                    interrupt: options.interrupt.clone(),
+                    budget: share,
                     ..DpOptions::default()
                 },
             )?;
@@ -394,7 +392,7 @@ fn search_row_source(
         upper_bound,
         search_seconds,
         deadline,
-        interrupt: options.interrupt.clone(),
+        interrupt: options.budget.interrupt().cloned(),
         raised_for_tests: options.raise_dp_bounds_for_tests,
         raised_paths_for_tests: options.raise_path_bounds_for_tests,
     }))
@@ -488,12 +486,8 @@ fn choose_start(
             fallback: None,
         });
     }
-    let budget = options
-        .time_limit
-        .map(|limit| limit * WARM_START_SEARCH_SHARE);
     let search_options = DpOptions {
-        time_limit: budget,
-        interrupt: options.interrupt.clone(),
+        budget: options.budget.share(WARM_START_SEARCH_SHARE),
         ..DpOptions::default()
     };
     let Some(counterpart) = counterpart else {
@@ -539,7 +533,7 @@ fn choose_start(
             |g| { counterpart.to_model(g).to_string() }
         )
     )];
-    if budget.is_some() {
+    if options.budget.duration().is_some() {
         notes.push(format!(
             "the solver's time limit is what the warm start's search left of it ({:.3} s used)",
             found.seconds
@@ -672,8 +666,7 @@ fn certify(
     options: &LearnOptions,
 ) -> Result<Certificate> {
     let search_options = || DpOptions {
-        time_limit: seconds_until(deadline),
-        interrupt: options.interrupt.clone(),
+        budget: options.budget.until(deadline),
         ..DpOptions::default()
     };
     let found = match reusable {

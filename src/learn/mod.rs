@@ -48,9 +48,6 @@ pub mod spec;
 mod subtree_bounds;
 pub mod warm_start;
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-
 pub use document::{DataBlock, OneSidedSplit, SolveDocument};
 pub use dp_search::{DpObjective, DpParams, DpSearch, FrontSummary};
 pub use outcome::{
@@ -60,6 +57,7 @@ pub use sparse_search::{SparseParams, SparseSearch};
 pub use spec::MethodSpec;
 pub use warm_start::WarmStartMode;
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::Result;
 use crate::formulation::AnyFormulation;
@@ -159,8 +157,8 @@ impl Method {
 /// How to run a method.
 #[derive(Debug, Clone)]
 pub struct LearnOptions {
-    /// Wall-clock limit in seconds (fractions allowed). `None`: no limit.
-    pub time_limit: Option<f64>,
+    /// The run's time limit and the flag (Ctrl-C) that stops it with its best tree.
+    pub budget: Budget,
     /// Relative MIP gap at which a solver may stop (0: optimal means optimal).
     pub mip_rel_gap: f64,
     /// Solver threads; `None`: the solver's default.
@@ -172,8 +170,6 @@ pub struct LearnOptions {
     pub log: bool,
     /// Where progress goes.
     pub progress: Progress,
-    /// Set by someone else (Ctrl-C) to stop the run with its best tree.
-    pub interrupt: Option<Arc<AtomicBool>>,
     pub warm_start: WarmStartMode,
     /// The exact search's budget in seconds for the certificate of a MILP result; `None`: no
     /// certificate.
@@ -200,11 +196,10 @@ pub struct LearnOptions {
 }
 
 impl LearnOptions {
-    /// Checks the time limit and the certificate's budget (see [`crate::time_limit`]) before
-    /// anything derives shares or remainders from them.
+    /// Checks the certificate's budget (see [`crate::budget`]) before anything derives shares
+    /// or remainders from it.
     pub fn check(&self) -> Result<()> {
-        crate::time_limit::check_limit("time limit", self.time_limit)?;
-        crate::time_limit::check_limit("certify", self.certify)?;
+        crate::budget::check_limit("certify", self.certify)?;
         Ok(())
     }
 }
@@ -212,13 +207,12 @@ impl LearnOptions {
 impl Default for LearnOptions {
     fn default() -> Self {
         LearnOptions {
-            time_limit: None,
+            budget: Budget::unlimited(),
             mip_rel_gap: 0.0,
             threads: None,
             solver_options: Vec::new(),
             log: false,
             progress: Progress::Hidden,
-            interrupt: None,
             warm_start: WarmStartMode::Greedy,
             certify: None,
             break_model_for_tests: false,

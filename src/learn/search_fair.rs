@@ -58,8 +58,7 @@ impl SearchConstraints {
             .ok_or_else(|| Error::Internal("fairness without a group column".into()))?;
         let stop = FairStop {
             start: std::time::Instant::now(),
-            time_limit: options.time_limit,
-            interrupt: options.interrupt.clone(),
+            budget: options.budget.clone(),
         };
         let fair_problem = FairProblem {
             depth: problem.depth,

@@ -16,6 +16,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
+use crate::budget::Budget;
 use crate::error::Result;
 use crate::learn::search_paths::{PathSeparator, SeparationRound};
 use crate::learn::search_rows::SearchRow;
@@ -54,10 +55,8 @@ pub(crate) fn separate_rounds(
     start: Option<(&[f64], f64)>,
 ) -> Result<Separated> {
     let started = Instant::now();
-    let budget = solve.time_limit.map(|limit| limit * LOOP_SHARE);
-    let deadline = budget
-        .and_then(|b| std::time::Duration::try_from_secs_f64(b).ok())
-        .and_then(|b| started.checked_add(b));
+    let budget = solve.budget.share(LOOP_SHARE);
+    let deadline = budget.deadline_from(started);
     let mut added = Vec::new();
     let mut done = Vec::new();
     if let Some((values, evaluated)) = start {
@@ -74,8 +73,8 @@ pub(crate) fn separate_rounds(
     let mut below = HashSet::new();
     for _ in 0..rounds {
         let round_started = Instant::now();
-        let left = || budget.map(|b| (b - started.elapsed().as_secs_f64()).max(0.0));
-        if left() == Some(0.0) || solve.interrupted() {
+        let left = || budget.left_since(started);
+        if left().duration() == Some(std::time::Duration::ZERO) || solve.interrupted() {
             break;
         }
         let Some((values, objective)) = lp_point(&model, (kind, solve, left()))? else {
@@ -86,7 +85,7 @@ pub(crate) fn separate_rounds(
             separator.separate(&model, &values, objective, deadline, MOST_PER_ROUND)?;
         for (s, _) in separator.most_chosen(&model, &values, BELOW_PER_ROUND, &below) {
             below.insert(s);
-            if left() == Some(0.0) {
+            if left().duration() == Some(std::time::Duration::ZERO) {
                 break;
             }
             let (more, also) = separator.rows_below(s, deadline)?;
@@ -129,13 +128,13 @@ fn round(
 }
 
 /// The optimal point of `model`'s LP relaxation and its objective, solved by `kind` within
-/// `left` seconds; `None` when the LP was not solved to optimality.
+/// the budget `left`; `None` when the LP was not solved to optimality.
 fn lp_point(
     model: &MipModel,
-    (kind, solve, left): (SolverKind, &SolveOptions, Option<f64>),
+    (kind, solve, left): (SolverKind, &SolveOptions, Budget),
 ) -> Result<Option<(Vec<f64>, f64)>> {
     let options = SolveOptions {
-        time_limit: left,
+        budget: left,
         warm_start: None,
         start_as_cutoff: false,
         progress: Progress::Hidden,

@@ -252,9 +252,8 @@ impl SparseSearch {
     /// The search's options from `options` (time limit, interrupt, threads).
     pub fn options(&self, options: &LearnOptions) -> SparseOptions {
         SparseOptions {
-            time_limit: options.time_limit,
+            budget: options.budget.clone(),
             memory_limit_mb: self.params.memory_limit,
-            interrupt: options.interrupt.clone(),
             threads: options.threads.unwrap_or(1),
             ..SparseOptions::default()
         }
@@ -266,7 +265,7 @@ impl SparseSearch {
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
         let copies = train.repeated_by_weight("--solver sparse")?;
         let problem = self.problem(&copies)?;
-        let line = SearchLine::start("sparse", options.time_limit, &options.progress);
+        let line = SearchLine::start("sparse", options.budget.limit_seconds(), &options.progress);
         line.say("searching");
         let sparse_options = SparseOptions {
             progress: line.sink(),
@@ -274,7 +273,7 @@ impl SparseSearch {
         };
         let found = sparse::solve(&copies, &problem, &sparse_options)?;
         drop(line);
-        let mut outcome = self.outcome(found, &copies, &problem, options.time_limit);
+        let mut outcome = self.outcome(found, &copies, &problem, options.budget.limit_seconds());
         outcome.report.threads = Some(sparse_options.threads);
         Ok(outcome)
     }
@@ -334,15 +333,14 @@ impl SparseSearch {
             min_leaf,
             max_leaf: limits.max_leaf_rows,
         };
-        let line = SearchLine::start("sparse", options.time_limit, &options.progress);
+        let line = SearchLine::start("sparse", options.budget.limit_seconds(), &options.progress);
         line.say("searching under side constraints");
         let to_objective = move |cost: f64| (cost + penalty) / total_weight;
         let sink = line.sink();
         let search_options = self.options(options);
         let dp_options = DpOptions {
-            time_limit: search_options.time_limit,
+            budget: search_options.budget.clone(),
             memory_limit_mb: search_options.memory_limit_mb,
-            interrupt: search_options.interrupt.clone(),
             progress: ProgressSink::new(move |incumbent, bound| {
                 sink.publish(to_objective(incumbent), to_objective(bound))
             }),
@@ -368,7 +366,12 @@ impl SparseSearch {
             depth: Some(depth),
             ..problem
         };
-        let mut outcome = self.outcome(sparse_found, &copies, &problem, options.time_limit);
+        let mut outcome = self.outcome(
+            sparse_found,
+            &copies,
+            &problem,
+            options.budget.limit_seconds(),
+        );
         outcome.report.threads = Some(search_options.threads);
         outcome
             .notes

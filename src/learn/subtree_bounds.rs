@@ -9,8 +9,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::time::Instant;
 
+use crate::budget::Budget;
 use crate::data::ThresholdMode;
 use crate::dp::{self, DpOptions, DpProblem, RootSplitBounds};
 use crate::error::Result;
@@ -70,8 +70,7 @@ impl SubtreeBounds {
             .and_then(|d| bounds.below.get(d));
         if let Some(below) = below.filter(|_| !source.data.has_missing()) {
             let options = DpOptions {
-                time_limit: bounds.seconds_left(),
-                interrupt: source.interrupt.clone(),
+                budget: bounds.budget_left(),
                 ..DpOptions::default()
             };
             let cap = source.upper_bound - bounds.split_cost;
@@ -81,10 +80,10 @@ impl SubtreeBounds {
     }
 
     /// Seconds to the source's deadline (`None`: no deadline).
-    fn seconds_left(&self) -> Option<f64> {
-        self.source
-            .deadline
-            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
+    fn budget_left(&self) -> Budget {
+        Budget::unlimited()
+            .with_interrupt(self.source.interrupt.clone())
+            .until(self.source.deadline)
     }
 
     /// The least cost of a leaf on `rows` (every row in it, the cheapest class predicted).
@@ -107,13 +106,12 @@ impl SubtreeBounds {
         let Some(problem) = depth.checked_sub(1).and_then(|d| self.below.get(d)) else {
             return Ok(Some(self.leaf_cost(rows)));
         };
-        let left = self.seconds_left();
-        if left == Some(0.0) {
+        let left = self.budget_left();
+        if left.duration() == Some(std::time::Duration::ZERO) {
             return Ok(None);
         }
         let options = DpOptions {
-            time_limit: left,
-            interrupt: self.source.interrupt.clone(),
+            budget: left,
             ..DpOptions::default()
         };
         let found = dp::solve(&self.source.data.subset(rows), problem, &options)?;

@@ -39,9 +39,7 @@ mod rebuild;
 mod root;
 mod search;
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +49,7 @@ pub use outcome::{FrontTree, ParetoOutcome, ParetoStats};
 pub use problem::{binary_data, ParetoProblem};
 pub use rebuild::errors_of;
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
@@ -85,14 +84,12 @@ impl Default for ParetoBounds {
 /// Options of one search.
 #[derive(Debug, Clone)]
 pub struct ParetoOptions {
-    /// Wall-clock limit in seconds; `None`: no limit.
-    pub time_limit: Option<f64>,
+    /// The time of the search, and the flag (Ctrl-C) on which it stops at its next check
+    /// with the points found and a lower-bound front.
+    pub budget: Budget,
     /// Cap on the memory of the front cache, in MiB; past it the least recently used fronts
     /// are evicted.
     pub memory_limit_mb: usize,
-    /// When set to `true` by someone else (e.g. a Ctrl-C handler), the search stops at its next
-    /// check with the points found and a lower-bound front.
-    pub interrupt: Option<Arc<AtomicBool>>,
     pub bounds: ParetoBounds,
     /// Threads of the search (at least 1): the root's features are dealt out to them, and the
     /// front and its trees are the same for any number.
@@ -102,9 +99,8 @@ pub struct ParetoOptions {
 impl Default for ParetoOptions {
     fn default() -> Self {
         ParetoOptions {
-            time_limit: None,
+            budget: Budget::unlimited(),
             memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
-            interrupt: None,
             bounds: ParetoBounds::default(),
             threads: 1,
         }
@@ -125,11 +121,10 @@ pub fn solve(
 ) -> Result<ParetoOutcome> {
     problem.check(data)?;
     crate::search_core::check_searchable(data, "the front's search")?;
-    crate::time_limit::check_limit("time limit", options.time_limit)?;
     crate::search_core::check_threads(options.threads)?;
     let start = Instant::now();
     let binned = Binned::new(data, problem.thresholds);
-    let deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    let deadline = Deadline::new(start, &options.budget);
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
     let mut search = Search::new(&binned, options.bounds, cache_bytes, deadline);
     let root = search.arena.root(&binned);
@@ -168,17 +163,19 @@ pub fn solve(
     // lower bound keeps it). A complete front's trees are rebuilt in a fresh search: what the
     // threads left in the cache depends on timing, the fresh search does not. After a stop,
     // the search's own cache answers faster.
-    let until = match (termination, options.time_limit) {
-        (DpTermination::Interrupted, _) => Some(start.elapsed().as_secs_f64() + REBUILD_GRACE),
-        (_, limit) => limit.map(|limit| limit + REBUILD_GRACE),
+    let grace = Duration::from_secs_f64(REBUILD_GRACE);
+    let until = match (termination, options.budget.duration()) {
+        (DpTermination::Interrupted, _) => Budget::seconds((start.elapsed() + grace).as_secs_f64()),
+        (_, Some(limit)) => Budget::seconds((limit + grace).as_secs_f64()),
+        (_, None) => Budget::unlimited(),
     };
-    search.deadline = Deadline::new(start, until, None);
+    search.deadline = Deadline::new(start, &until);
     let mut fresh = exact.then(|| {
         let mut fresh = Search::new(
             &binned,
             options.bounds,
             cache_bytes,
-            Deadline::new(start, until, None),
+            Deadline::new(start, &until),
         );
         let root = fresh.arena.root(&binned);
         (fresh, root)

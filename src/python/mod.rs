@@ -118,8 +118,11 @@ fn fit(
         )));
     }
     let interrupt = Arc::new(AtomicBool::new(false));
-    learn_options.interrupt = Some(Arc::clone(&interrupt));
-    let time_limit = learn_options.time_limit;
+    learn_options.budget = learn_options
+        .budget
+        .clone()
+        .with_interrupt(Some(Arc::clone(&interrupt)));
+    let time_limit = learn_options.budget.limit_seconds();
     let (outcome, interruption) = run_interruptibly(
         py,
         &interrupt,

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::budget::Budget;
 use crate::search_core::{ProgressSink, Termination};
 
 #[derive(Debug)]
@@ -20,15 +21,12 @@ pub(crate) struct Deadline {
 }
 
 impl Deadline {
-    pub fn new(
-        start: Instant,
-        time_limit: Option<f64>,
-        interrupt: Option<Arc<AtomicBool>>,
-    ) -> Deadline {
+    /// The deadline of `budget` for a search started at `start`.
+    pub fn new(start: Instant, budget: &Budget) -> Deadline {
         Deadline {
             start,
-            limit: time_limit.map(Duration::from_secs_f64),
-            interrupt,
+            limit: budget.duration(),
+            interrupt: budget.interrupt().cloned(),
             stopped: None,
             suspended: false,
             progress: ProgressSink::default(),
@@ -53,10 +51,10 @@ impl Deadline {
         self.stopped = self.stopped.or(other.stopped);
     }
 
-    /// Moves the wall-clock limit to `seconds` after the start (`None`: no limit) and forgets
+    /// Moves the wall-clock limit to `limit` after the start (`None`: no limit) and forgets
     /// a stop for the old limit: a phase of the search with a limit of its own.
-    pub fn set_limit(&mut self, seconds: Option<f64>) {
-        self.limit = seconds.map(Duration::from_secs_f64);
+    pub fn set_limit(&mut self, limit: Option<Duration>) {
+        self.limit = limit;
         if self.stopped == Some(Termination::TimeLimit) {
             self.stopped = None;
         }

@@ -48,7 +48,7 @@ mod warm_start;
 pub mod worker;
 
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub use gap::gaps;
 pub use kind::SolverKind;
@@ -134,7 +134,7 @@ pub(crate) fn solve_with(
     };
     let stopped = if options.interrupted() {
         Some(Termination::Interrupted)
-    } else if options.time_limit.is_some_and(|limit| limit <= 0.0) {
+    } else if options.budget.duration() == Some(Duration::ZERO) {
         Some(Termination::TimeLimit)
     } else {
         None
@@ -233,8 +233,8 @@ fn settle_infeasible_or_unbounded(
     started: Instant,
     report: &mut SolveReport,
 ) -> Result<()> {
-    let remaining = options.remaining(started.elapsed().as_secs_f64());
-    if remaining == Some(0.0) {
+    let remaining = options.budget.left_since(started);
+    if remaining.duration() == Some(Duration::ZERO) {
         report.notes.push(
             "the solver found the model infeasible or unbounded; no time was left to tell which"
                 .to_string(),
@@ -244,7 +244,7 @@ fn settle_infeasible_or_unbounded(
     let mut feasibility = model.clone();
     feasibility.set_objective(Expression::default());
     let feasibility_options = SolveOptions {
-        time_limit: remaining,
+        budget: remaining,
         warm_start: None,
         progress: Progress::Hidden,
         ..options.clone()

@@ -1,8 +1,8 @@
 //! What a solve is asked to do: [`SolveOptions`] and where its progress goes ([`Progress`]).
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::time::Duration;
 
+use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::mip::Assignment;
 
@@ -22,9 +22,12 @@ pub enum Progress {
 /// Options of one solve.
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
-    /// Wall-clock limit in seconds for the whole solve, model load included (fractions
-    /// allowed; `0` stops as early as the solver can). `None`: no limit.
-    pub time_limit: Option<f64>,
+    /// The time of the whole solve, model load included (a zero limit stops as early as the
+    /// solver can), and the interrupt flag: when set by someone else (e.g. a Ctrl-C handler),
+    /// the solve stops and reports `interrupted`: HiGHS at its next check, with its best
+    /// solution; CBC at once (its worker process is killed), with the incumbent its log showed
+    /// (see [`crate::solver::cbc`]).
+    pub budget: Budget,
     /// Relative MIP gap at which the solver may stop and call the result optimal. Default `0`:
     /// optimal means optimal (up to the solvers' absolute tolerances, 1e-6 for HiGHS, 1e-10 for
     /// CBC).
@@ -55,10 +58,6 @@ pub struct SolveOptions {
     /// it then looks only for better solutions. A solver that proves there is none returns
     /// the start as optimal (see [`crate::solver::solve`]).
     pub start_as_cutoff: bool,
-    /// When set to `true` by someone else (e.g. a Ctrl-C handler), the solve stops and reports
-    /// `interrupted`: HiGHS at its next check, with its best solution; CBC at once (its worker
-    /// process is killed), with the incumbent its log showed (see [`crate::solver::cbc`]).
-    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// The hardware threads of this machine (the standard library's `available_parallelism`, which
@@ -89,7 +88,7 @@ pub fn check_threads(threads: usize) -> Result<()> {
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
-            time_limit: None,
+            budget: Budget::unlimited(),
             mip_rel_gap: 0.0,
             threads: None,
             integrality_tolerance: None,
@@ -98,7 +97,6 @@ impl Default for SolveOptions {
             progress: Progress::Hidden,
             warm_start: None,
             start_as_cutoff: false,
-            interrupt: None,
         }
     }
 }
@@ -107,7 +105,6 @@ impl SolveOptions {
     /// Checks the numeric options: a finite, non-negative time limit and gap, from one thread
     /// to the machine's hardware threads. Every solve is checked here, and only here.
     pub fn validate(&self) -> Result<()> {
-        crate::time_limit::check_limit("time limit", self.time_limit)?;
         if !self.mip_rel_gap.is_finite() || self.mip_rel_gap < 0.0 {
             return Err(Error::parameter(
                 "--mip-gap",
@@ -130,13 +127,11 @@ impl SolveOptions {
 
     /// Whether the interrupt flag is set.
     pub(crate) fn interrupted(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        self.budget.interrupted()
     }
 
-    /// The time left of the limit after `elapsed` seconds (never negative).
-    pub(crate) fn remaining(&self, elapsed: f64) -> Option<f64> {
-        self.time_limit.map(|limit| (limit - elapsed).max(0.0))
+    /// The time left of the limit after `elapsed`, in seconds (never negative).
+    pub(crate) fn remaining(&self, elapsed: Duration) -> Option<f64> {
+        self.budget.after(elapsed).limit_seconds()
     }
 }

@@ -53,7 +53,7 @@ impl Monitor {
         let bar = if options.log {
             None
         } else {
-            spinner_line(solver, options.time_limit, &options.progress)
+            spinner_line(solver, options.budget.limit_seconds(), &options.progress)
         };
         Monitor {
             started,

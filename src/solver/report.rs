@@ -235,7 +235,7 @@ impl SolveReport {
             trajectory: Vec::new(),
             warm_start: None,
             solution_check: None,
-            time_limit: options.time_limit,
+            time_limit: options.budget.limit_seconds(),
             mip_rel_gap: options.mip_rel_gap,
             threads: options.threads,
             notes: Vec::new(),

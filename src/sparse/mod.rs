@@ -30,8 +30,6 @@ mod problem;
 mod root;
 mod whole_tree;
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
@@ -40,6 +38,7 @@ pub use loss::Loss;
 pub use objective::{objective_of, score_of, SparseScore};
 pub use problem::SparseProblem;
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::dp::{BoundSwitches, Search, Solution};
 use crate::error::{Error, Result};
@@ -127,12 +126,10 @@ impl SparseSwitches {
 /// Options of one search.
 #[derive(Debug, Clone)]
 pub struct SparseOptions {
-    /// Wall-clock limit in seconds; `None`: no limit.
-    pub time_limit: Option<f64>,
+    /// The time of the search, and the flag (Ctrl-C) that stops it with its best tree.
+    pub budget: Budget,
     /// Cap on the memory of the subproblem cache, in MiB.
     pub memory_limit_mb: usize,
-    /// When set by someone else (Ctrl-C), the search stops with its best tree.
-    pub interrupt: Option<Arc<AtomicBool>>,
     pub switches: SparseSwitches,
     /// A known tree whose objective is a first upper bound (ignored when it is not a tree of
     /// the problem).
@@ -148,9 +145,8 @@ pub struct SparseOptions {
 impl Default for SparseOptions {
     fn default() -> Self {
         SparseOptions {
-            time_limit: None,
+            budget: Budget::unlimited(),
             memory_limit_mb: DEFAULT_MEMORY_LIMIT_MB,
-            interrupt: None,
             switches: SparseSwitches::default(),
             incumbent: None,
             progress: ProgressSink::default(),
@@ -161,7 +157,6 @@ impl Default for SparseOptions {
 
 impl SparseOptions {
     fn check(&self) -> Result<()> {
-        crate::time_limit::check_limit("time limit", self.time_limit)?;
         crate::search_core::check_threads(self.threads)?;
         Ok(())
     }
@@ -321,11 +316,7 @@ fn additive_path(
     };
     let cost = CostModel::new(weights, penalty_of(&problems[0]), 1, scale)?;
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);
-    let mut deadline = Deadline::new(
-        Instant::now(),
-        options.time_limit,
-        options.interrupt.clone(),
-    );
+    let mut deadline = Deadline::new(Instant::now(), &options.budget);
     deadline.progress = options.progress.clone();
     let dp = Search::new(
         binned,
@@ -341,11 +332,7 @@ fn additive_path(
     for (i, problem) in problems.iter().enumerate() {
         if i > 0 {
             search.raise_penalty(penalty_of(problem), scale)?;
-            search.dp.deadline = Deadline::new(
-                Instant::now(),
-                options.time_limit,
-                options.interrupt.clone(),
-            );
+            search.dp.deadline = Deadline::new(Instant::now(), &options.budget);
             search.dp.deadline.progress = options.progress.clone();
         }
         let incumbent = outcomes
@@ -377,7 +364,7 @@ fn canonical(
     depth: usize,
     solution: Solution,
 ) -> Result<SubTree> {
-    let mut deadline = Deadline::new(Instant::now(), None, None);
+    let mut deadline = Deadline::new(Instant::now(), &Budget::unlimited());
     deadline.suspended = true;
     let dp = Search::new(
         binned,

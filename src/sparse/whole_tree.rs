@@ -27,6 +27,7 @@ use std::time::Instant;
 
 use rustc_hash::FxHashSet;
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::search_core::binned::{split_bin, Binned};
@@ -401,15 +402,13 @@ fn first_incumbents(
             if deadline.reached() {
                 break;
             }
-            let remaining = options
-                .time_limit
-                .map(|limit| ((limit - start.elapsed().as_secs_f64()) / 10.0).max(0.0));
+            let remaining = options.budget.left_since(start).share(0.1);
             let proxy_problem = SparseProblem {
                 loss: proxy,
                 ..problem.clone()
             };
             let proxy_options = SparseOptions {
-                time_limit: remaining,
+                budget: remaining,
                 incumbent: None,
                 // The proxy's values are not the search's: nothing is published.
                 progress: Default::default(),
@@ -507,7 +506,7 @@ pub(crate) fn solve(
     let rows_positive: Vec<bool> = data.labels().iter().map(|&l| l == positive).collect();
     let n_pos = rows_positive.iter().filter(|&&p| p).count() as f64;
     let total = Leaf::new(n_pos, data.n_rows() as f64 - n_pos);
-    let mut deadline = Deadline::new(start, options.time_limit, options.interrupt.clone());
+    let mut deadline = Deadline::new(start, &options.budget);
 
     let incumbents = first_incumbents(data, problem, options, start, &mut deadline);
     let greedy_seconds = start.elapsed().as_secs_f64();
@@ -523,7 +522,7 @@ pub(crate) fn solve(
         group_of: (0..data.n_rows()).map(|r| equivalence.group(r)).collect(),
         row_keys: (0..data.n_rows() as u64).map(mix).collect(),
         bins: row_bins(binned, data.n_rows()),
-        deadline: Deadline::new(start, None, None),
+        deadline: Deadline::new(start, &Budget::unlimited()),
         visited: FxHashSet::default(),
         visited_cap,
         tol: 1e-12,

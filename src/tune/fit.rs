@@ -108,7 +108,7 @@ pub fn fit_path(
             .into_iter()
             .zip(searches.iter().zip(&problems))
             .map(|(found, (search, problem))| {
-                search.outcome(found, train, problem, options.time_limit)
+                search.outcome(found, train, problem, options.budget.limit_seconds())
             })
             .collect())
     };

@@ -4,12 +4,11 @@
 //! sparse path), and the table with its choice.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
 use crate::learn::search_line::RunsLine;
@@ -30,16 +29,15 @@ pub struct TuneOptions {
     pub seed: u64,
     pub metric: TuneMetric,
     pub one_se: bool,
-    /// Wall-clock limit of each fit, in seconds.
-    pub time_limit: Option<f64>,
+    /// The time of each fit, and the flag (Ctrl-C) on which the fits running stop, are not
+    /// recorded, and no other starts.
+    pub budget: Budget,
     /// Fits run at once.
     pub threads: usize,
     /// Solve the sparse configurations that differ only in their leaf penalty as one path per
     /// fold (otherwise each alone).
     pub share: bool,
     pub warm_start: WarmStartMode,
-    /// Set by Ctrl-C: the fits running stop, are not recorded, and no other starts.
-    pub interrupt: Option<Arc<AtomicBool>>,
     /// Where the line of fits done of the total is drawn.
     pub progress: Progress,
 }
@@ -52,11 +50,10 @@ impl Default for TuneOptions {
             seed: 0,
             metric: TuneMetric::Accuracy,
             one_se: false,
-            time_limit: None,
+            budget: Budget::unlimited(),
             threads: 1,
             share: true,
             warm_start: WarmStartMode::Greedy,
-            interrupt: None,
             progress: Progress::Hidden,
         }
     }
@@ -66,19 +63,16 @@ impl TuneOptions {
     /// The options of each fit (one solver thread: the fits themselves run in parallel).
     pub fn learn_options(&self) -> LearnOptions {
         LearnOptions {
-            time_limit: self.time_limit,
+            budget: self.budget.clone(),
             threads: Some(1),
             warm_start: self.warm_start,
-            interrupt: self.interrupt.clone(),
             certify: None,
             ..LearnOptions::default()
         }
     }
 
     fn interrupted(&self) -> bool {
-        self.interrupt
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::SeqCst))
+        self.budget.interrupted()
     }
 }
 
@@ -184,7 +178,12 @@ pub fn cross_validate(
         .build()
         .map_err(|e| Error::Internal(format!("no thread pool: {e}")))?;
     let total: usize = tasks.iter().map(|(_, _, members)| members.len()).sum();
-    let line = RunsLine::start("tune", total, options.time_limit, &options.progress);
+    let line = RunsLine::start(
+        "tune",
+        total,
+        options.budget.limit_seconds(),
+        &options.progress,
+    );
     let run = |(repeat, fold, members): &(usize, usize, Vec<usize>)| -> Result<Vec<Fit>> {
         if options.interrupted() {
             return Ok(Vec::new());

@@ -3,6 +3,7 @@
 //! constraints, the optimum is the oracle's with the rows, and the report counts them; a row
 //! made too high on purpose (a test-only hook) stops the run instead of bounding it.
 
+use milptree::budget::Budget;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
 use milptree::formulation::{AnyFormulation, FormulationName};
@@ -37,7 +38,7 @@ fn run(
         &method,
         data,
         LearnOptions {
-            time_limit: Some(60.0),
+            budget: Budget::seconds(60.0),
             warm_start,
             certify: Some(10.0),
             dp_bounds: rows,

@@ -5,6 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use milptree::budget::Budget;
 use milptree::data::{read_dataset, Dataset, TargetColumn};
 use milptree::dp::{objective_of, solve, DpOptions, DpProblem, DpTermination};
 use milptree::tree::{Split, TreeBuilder};
@@ -29,7 +30,7 @@ fn a_zero_time_limit_stops_with_a_tree_and_a_valid_bound() {
     let data = wine();
     let problem = DpProblem::accuracy(&data, 3);
     let options = DpOptions {
-        time_limit: Some(0.0),
+        budget: Budget::seconds(0.0),
         ..DpOptions::default()
     };
     assert_eq!(
@@ -43,7 +44,7 @@ fn a_raised_interrupt_flag_stops_the_search() {
     let data = wine();
     let problem = DpProblem::accuracy(&data, 3);
     let options = DpOptions {
-        interrupt: Some(Arc::new(AtomicBool::new(true))),
+        budget: Budget::unlimited().with_interrupt(Some(Arc::new(AtomicBool::new(true)))),
         ..DpOptions::default()
     };
     assert_eq!(
@@ -162,12 +163,10 @@ fn problems_that_do_not_fit_the_data_are_refused() {
         },
     );
     assert!(message.contains("10 rows"), "{message}");
-    let bad_limit = DpOptions {
-        time_limit: Some(-1.0),
-        ..DpOptions::default()
-    };
+    // A limit that is not a usable number of seconds never reaches the search: it is refused
+    // where it enters.
     assert!(matches!(
-        solve(&data, &base, &bad_limit),
+        Budget::limit("time limit", Some(-1.0)),
         Err(Error::Parameter { .. })
     ));
 }
@@ -226,7 +225,7 @@ fn a_search_stopped_at_once_is_at_least_as_good_as_cart() {
         for depth in 2..=4 {
             let problem = DpProblem::accuracy(&data, depth);
             let options = DpOptions {
-                time_limit: Some(0.0),
+                budget: Budget::seconds(0.0),
                 ..DpOptions::default()
             };
             let outcome = solve(&data, &problem, &options).expect("stops cleanly");

@@ -7,6 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use milptree::budget::Budget;
 use milptree::data::{Dataset, ThresholdMode};
 use milptree::dp::{objective_of, solve, BoundSwitches, DpOptions, DpOutcome, DpProblem};
 use milptree::search_core::ProgressSink;
@@ -64,7 +65,7 @@ fn every_bound_published_lies_below_the_optimum_and_one_rises_before_the_end() {
             for (ascent, time_limit) in [(false, None), (true, Some(60.0))] {
                 let options = DpOptions {
                     threads,
-                    time_limit,
+                    budget: Budget::parsed(time_limit),
                     bounds: switches(ascent),
                     ..DpOptions::default()
                 };
@@ -107,7 +108,7 @@ fn a_time_limited_run_with_ascent_brackets_the_optimum() {
             for limit in [0.0, 0.001, 0.004, 0.02] {
                 let options = DpOptions {
                     threads,
-                    time_limit: Some(limit),
+                    budget: Budget::seconds(limit),
                     bounds: switches(true),
                     ..DpOptions::default()
                 };

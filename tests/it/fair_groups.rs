@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use milptree::budget::Budget;
 use milptree::constraints::fairness::{Fairness, FairnessKind};
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
@@ -157,7 +158,7 @@ fn check_search(data: &Dataset, depth: usize, spec: &ConstraintSpec, want: Optio
             data.source()
         );
         let options = LearnOptions {
-            time_limit: Some(60.0),
+            budget: Budget::seconds(60.0),
             threads: Some(threads),
             constraints: Some(spec.clone()),
             ..LearnOptions::default()

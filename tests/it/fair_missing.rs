@@ -14,6 +14,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use milptree::budget::Budget;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
 use milptree::learn::sparse_search::SparseSearch;
@@ -112,7 +113,7 @@ fn sparse(depth: Option<usize>) -> Method {
 
 fn options(spec: &ConstraintSpec, threads: usize) -> LearnOptions {
     LearnOptions {
-        time_limit: Some(60.0),
+        budget: Budget::seconds(60.0),
         threads: Some(threads),
         constraints: Some(spec.clone()),
         ..LearnOptions::default()

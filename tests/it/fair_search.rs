@@ -10,6 +10,7 @@
 //! groups, depth 3, both bounds and the other kinds beside fairness: `fair_groups`; missing
 //! values and row weights, the sparse search against the oracle: `fair_missing`.)
 
+use milptree::budget::Budget;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
 use milptree::formulation::AnyFormulation;
@@ -30,7 +31,7 @@ fn dp(depth: usize) -> Method {
 
 fn options(spec: &ConstraintSpec, threads: usize) -> LearnOptions {
     LearnOptions {
-        time_limit: Some(60.0),
+        budget: Budget::seconds(60.0),
         threads: Some(threads),
         constraints: Some(spec.clone()),
         ..LearnOptions::default()

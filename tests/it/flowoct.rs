@@ -3,6 +3,7 @@
 //! balanced objectives, rows merged into groups; encode / decode / objective properties on
 //! random trees; degenerate data and bad input.
 
+use milptree::budget::Budget;
 use milptree::data::{candidate_thresholds, Dataset, ThresholdMode};
 use milptree::formulation::flowoct::FlowOct;
 use milptree::formulation::{BuiltModel, Formulation, Objective};
@@ -37,7 +38,7 @@ fn solve_optimally(model: &FlowOct, data: &Dataset, solver: SolverKind, warm: bo
         MilpOptions {
             solver,
             solve: SolveOptions {
-                time_limit: Some(120.0),
+                budget: Budget::seconds(120.0),
                 ..SolveOptions::default()
             },
             start: warm.then(|| model.greedy_tree(data).expect("CART")),

@@ -8,6 +8,7 @@
 //! cells, drops rows without a label (or refuses them with `--strict`), and applies the
 //! majority rule to a value missing at prediction time.
 
+use milptree::budget::Budget;
 use milptree::data::Dataset;
 use milptree::formulation::binoct::BinOct;
 use milptree::formulation::flowoct::FlowOct;
@@ -98,7 +99,7 @@ fn assert_sides(tree: &Tree, data: &Dataset) {
 
 fn options() -> LearnOptions {
     LearnOptions {
-        time_limit: Some(60.0),
+        budget: Budget::seconds(60.0),
         ..LearnOptions::default()
     }
 }
@@ -230,9 +231,8 @@ fn the_front_matches_the_enumerated_front() {
             let request = FrontRequest {
                 problem: ParetoProblem::new(depth),
                 method: FrontMethod::Search,
-                time_limit: Some(60.0),
+                budget: Budget::seconds(60.0),
                 memory_limit_mb: 256,
-                interrupt: None,
                 threads: 1,
             };
             let result = learn_front(&request, &data).expect("the front");
@@ -348,7 +348,7 @@ fn oct_binoct_and_flowoct_match_the_oracle_on_both_solvers() {
                     // The limit is a cap, not an expectation: CBC proves these in seconds on
                     // a quiet machine, and a loaded one must not turn the proof into a failure.
                     let capped = LearnOptions {
-                        time_limit: Some(600.0),
+                        budget: Budget::seconds(600.0),
                         ..options()
                     };
                     let outcome = learn(&method, &data, capped).expect("the model solves");

@@ -2,6 +2,7 @@
 //! and 2, both solvers, accuracy and balanced objectives, split costs and leaf minimums), the
 //! decoded tree's plain evaluation, the warm-start encoding of random trees, and model sizes.
 
+use milptree::budget::Budget;
 use milptree::data::{candidate_thresholds, Dataset, ThresholdMode};
 use milptree::formulation::oct::Oct;
 use milptree::formulation::{BuiltModel, Formulation, Objective};
@@ -34,7 +35,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind, warm: WarmStartMode) -> 
         solve: SolveOptions {
             // Well above the seconds any of these proofs takes on an idle machine, so a loaded
             // machine does not stop a solve short of its proof.
-            time_limit: Some(300.0),
+            budget: Budget::seconds(300.0),
             ..SolveOptions::default()
         },
         start: (warm == WarmStartMode::Greedy).then(|| oct.greedy_tree(data).expect("CART")),

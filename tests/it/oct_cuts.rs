@@ -2,6 +2,7 @@
 //! oracle, on random data with repeated rows, some of them relabelled (depth 1 and 2, both
 //! solvers), and the model it builds: one set of routing variables per set of equivalent rows.
 
+use milptree::budget::Budget;
 use milptree::data::Dataset;
 use milptree::formulation::cuts::Cuts;
 use milptree::formulation::oct::Oct;
@@ -41,7 +42,7 @@ fn solve(oct: &Oct, data: &Dataset, solver: SolverKind) -> milptree::learn::Outc
     let options = MilpOptions {
         solver,
         solve: SolveOptions {
-            time_limit: Some(300.0),
+            budget: Budget::seconds(300.0),
             ..SolveOptions::default()
         },
         start: Some(oct.greedy_tree(data).expect("CART")),

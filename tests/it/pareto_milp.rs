@@ -3,6 +3,7 @@
 //! solved by HiGHS and by CBC, give the search's front point for point, every solve proven
 //! optimal, each point's decoded tree making exactly its point's errors.
 
+use milptree::budget::Budget;
 use milptree::data::{Dataset, ThresholdMode};
 use milptree::formulation::binoct::BinOct;
 use milptree::formulation::oct::Oct;
@@ -27,9 +28,8 @@ fn check<F: ClassErrors>(formulation: &F, label: &str, data: &Dataset, depth: us
             data,
             &EpsilonOptions {
                 solver,
-                time_limit: Some(60.0),
+                budget: Budget::seconds(60.0),
                 threads: Some(1),
-                interrupt: None,
             },
         )
         .unwrap_or_else(|e| panic!("{label} on {solver:?}, {}: {e}", data.source()));

@@ -7,6 +7,7 @@
 
 use std::collections::BTreeSet;
 
+use milptree::budget::Budget;
 use milptree::data::{feature_thresholds, Dataset, ThresholdMode};
 use milptree::dp::DpTermination;
 use milptree::pareto::{
@@ -225,7 +226,7 @@ fn a_stopped_search_returns_reachable_points_and_a_valid_lower_bound() {
         let expected = oracle_front(&data, &problem);
         for limit in [0.0, 1e-4] {
             let options = ParetoOptions {
-                time_limit: Some(limit),
+                budget: Budget::seconds(limit),
                 ..ParetoOptions::default()
             };
             let outcome = solve(&data, &problem, &options).expect("solves");

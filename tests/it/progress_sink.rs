@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use milptree::budget::Budget;
 use milptree::data::ThresholdMode;
 use milptree::search_core::ProgressSink;
 use milptree::sparse::{solve, Loss, SparseOptions, SparseOutcome, SparseProblem};
@@ -20,7 +21,7 @@ fn published(
     let points = Arc::new(Mutex::new(Vec::new()));
     let sink_points = Arc::clone(&points);
     let options = SparseOptions {
-        time_limit,
+        budget: Budget::parsed(time_limit),
         progress: ProgressSink::new(move |incumbent, bound| {
             sink_points
                 .lock()

@@ -4,6 +4,7 @@
 //! weights and a split cost, and under a cap it is a lower bound that reaches the cap exactly
 //! where the optimum does.
 
+use milptree::budget::Budget;
 use milptree::data::{Dataset, ThresholdMode};
 use milptree::dp::{self, DpOptions, DpProblem};
 
@@ -86,7 +87,7 @@ fn a_search_out_of_time_bounds_nothing_it_did_not_finish() {
     let data = random_dataset(7, 60, 4, 2, 12);
     let below = DpProblem::accuracy(&data, 2);
     let options = DpOptions {
-        time_limit: Some(0.0),
+        budget: Budget::seconds(0.0),
         ..DpOptions::default()
     };
     let bounds = dp::root_split_bounds(&data, &below, f64::INFINITY, &options).expect("bounds");

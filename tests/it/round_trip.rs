@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
+use milptree::budget::Budget;
 use milptree::mip::MipModel;
 use milptree::solver::{self, FileSolved, SolveOptions, SolverKind, Termination};
 
@@ -122,7 +123,7 @@ fn start_files_are_read_back_as_starts() {
         .write_mst(&start, &mut File::create(&mst).expect("create"))
         .expect("write .mst");
     let zero = SolveOptions {
-        time_limit: Some(0.0),
+        budget: Budget::seconds(0.0),
         ..SolveOptions::default()
     };
     for file in ["hard.lp", "hard.mps"] {

@@ -4,6 +4,7 @@
 //! constraint, the optimum is the oracle's with the loop on, and the report counts its rounds;
 //! a path row made too high on purpose (a test-only hook) stops the run instead of bounding it.
 
+use milptree::budget::Budget;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
 use milptree::formulation::{AnyFormulation, FormulationName};
@@ -32,7 +33,7 @@ fn run(
         &method,
         data,
         LearnOptions {
-            time_limit: Some(60.0),
+            budget: Budget::seconds(60.0),
             warm_start,
             certify: None,
             // The split row is kept without side constraints too (with `all` the search's

@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use milptree::budget::Budget;
 use milptree::constraints::{evaluate, ConstraintSpec};
 use milptree::data::Dataset;
 use milptree::formulation::{AnyFormulation, FormulationName};
@@ -44,7 +45,7 @@ pub(crate) fn solve_under(
         MilpOptions {
             solver,
             solve: SolveOptions {
-                time_limit: Some(60.0),
+                budget: Budget::seconds(60.0),
                 ..SolveOptions::default()
             },
             start: Some(start),

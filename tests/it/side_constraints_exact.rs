@@ -10,6 +10,7 @@
 //! the solver's finding none); the searches refuse the user's rows (the other kind) by name
 //! (the certificate under rows: `user_rows_search`).
 
+use milptree::budget::Budget;
 use milptree::constraints::{evaluate, ConstraintSpec};
 use milptree::data::Dataset;
 use milptree::formulation::AnyFormulation;
@@ -31,7 +32,7 @@ fn forbid(names: &[&str]) -> ConstraintSpec {
 
 pub(crate) fn options(spec: &ConstraintSpec) -> LearnOptions {
     LearnOptions {
-        time_limit: Some(60.0),
+        budget: Budget::seconds(60.0),
         constraints: Some(spec.clone()),
         ..LearnOptions::default()
     }

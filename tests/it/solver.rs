@@ -4,6 +4,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use milptree::budget::Budget;
 use milptree::mip::{constraint, Expression, MipModel, RowSense};
 use milptree::solver::{self, gaps, SolveOptions, Solved, SolverKind, Termination};
 use milptree::Error;
@@ -123,7 +124,7 @@ const DEADLINE: f64 = 60.0;
 fn stops_at_a_zero_time_limit_without_a_solution(kind: SolverKind) {
     let (model, _, _) = models::hard_knapsack();
     let options = SolveOptions {
-        time_limit: Some(0.0),
+        budget: Budget::seconds(0.0),
         ..SolveOptions::default()
     };
     let solved = solve(&model, kind, &options);
@@ -140,7 +141,7 @@ fn respects_a_fractional_wall_clock_limit(kind: SolverKind) {
     let model = models::slow_knapsack();
     let limit = 0.4;
     let options = SolveOptions {
-        time_limit: Some(limit),
+        budget: Budget::seconds(limit),
         ..SolveOptions::default()
     };
     let report = solve(&model, kind, &options).report;
@@ -168,7 +169,7 @@ fn never_calls_a_feasible_model_infeasible_at_tiny_time_limits(kind: SolverKind)
     for round in 0..3 {
         for limit in [0.0005, 0.001, 0.0015, 0.002, 0.003] {
             let options = SolveOptions {
-                time_limit: Some(limit),
+                budget: Budget::seconds(limit),
                 ..SolveOptions::default()
             };
             let report = solve(&model, kind, &options).report;
@@ -192,7 +193,7 @@ fn keeps_a_start_at_a_zero_time_limit(kind: SolverKind, accepted: Option<bool>) 
     let start = start.finish().expect("complete");
     let start_objective = model.objective_value(&start);
     let options = SolveOptions {
-        time_limit: Some(0.0),
+        budget: Budget::seconds(0.0),
         warm_start: Some(start),
         ..SolveOptions::default()
     };
@@ -251,7 +252,7 @@ fn judges_a_feasible_start(kind: SolverKind, accepted: Option<bool>) {
 fn honours_an_interrupt_flag_set_before_the_solve(kind: SolverKind) {
     let (model, _, _) = models::hard_knapsack();
     let options = SolveOptions {
-        interrupt: Some(Arc::new(AtomicBool::new(true))),
+        budget: Budget::unlimited().with_interrupt(Some(Arc::new(AtomicBool::new(true)))),
         ..SolveOptions::default()
     };
     let solved = solve(&model, kind, &options);
@@ -295,16 +296,14 @@ fn stops_within_the_requested_gap(kind: SolverKind) {
 }
 
 fn rejects_bad_options_and_foreign_starts(kind: SolverKind) {
+    // A limit that is not a usable number of seconds is refused where it enters, by name.
+    for bad in [-1.0, f64::NAN, f64::INFINITY] {
+        let error = Budget::limit("--time-limit", Some(bad)).expect_err("refused");
+        assert_eq!(error.exit_code(), 2);
+        assert!(error.to_string().contains("--time-limit"), "{error}");
+    }
     let known = models::knapsack();
     let bad = [
-        SolveOptions {
-            time_limit: Some(-1.0),
-            ..SolveOptions::default()
-        },
-        SolveOptions {
-            time_limit: Some(f64::NAN),
-            ..SolveOptions::default()
-        },
         SolveOptions {
             mip_rel_gap: -0.1,
             ..SolveOptions::default()
@@ -510,7 +509,7 @@ fn gaps_follow_one_formula() {
 fn the_report_serialises_with_stable_names() {
     let (model, _, _) = models::hard_knapsack();
     let options = SolveOptions {
-        time_limit: Some(0.0),
+        budget: Budget::seconds(0.0),
         ..SolveOptions::default()
     };
     let report = solve(&model, SolverKind::Highs, &options).report;
@@ -572,8 +571,7 @@ fn highs_stops_at_the_interrupt_flag_with_its_best_solution() {
     let start = start.finish().expect("complete");
     let flag = Arc::new(AtomicBool::new(true));
     let options = SolveOptions {
-        time_limit: Some(60.0),
-        interrupt: Some(Arc::clone(&flag)),
+        budget: Budget::seconds(60.0).with_interrupt(Some(Arc::clone(&flag))),
         warm_start: Some(start),
         ..SolveOptions::default()
     };
@@ -600,8 +598,7 @@ fn cbc_stops_when_the_interrupt_flag_is_raised_mid_solve() {
     let model = models::slow_knapsack();
     let flag = Arc::new(AtomicBool::new(false));
     let options = SolveOptions {
-        time_limit: Some(DEADLINE),
-        interrupt: Some(Arc::clone(&flag)),
+        budget: Budget::seconds(DEADLINE).with_interrupt(Some(Arc::clone(&flag))),
         ..SolveOptions::default()
     };
     let raiser = std::thread::spawn(move || {

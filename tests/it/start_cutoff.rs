@@ -2,6 +2,7 @@
 //! same optima as without it against the exhaustive oracle (FlowOCT, depth 1 and 2, both
 //! solvers), and a start that is already optimal reported as optimal with a valid bound.
 
+use milptree::budget::Budget;
 use milptree::data::Dataset;
 use milptree::formulation::flowoct::FlowOct;
 use milptree::learn::milp::{self, MilpOptions};
@@ -25,7 +26,7 @@ fn solve(
         MilpOptions {
             solver,
             solve: SolveOptions {
-                time_limit: Some(120.0),
+                budget: Budget::seconds(120.0),
                 start_as_cutoff: cutoff,
                 ..SolveOptions::default()
             },

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use milptree::budget::Budget;
 use milptree::data::{read_dataset, Dataset, TargetColumn, ThresholdMode};
 use milptree::dp::{objective_of, solve, DpOptions, DpProblem, DpTermination};
 use milptree::formulation::Objective;
@@ -196,7 +197,7 @@ fn a_time_limited_run_on_two_threads_brackets_the_optimum() {
         let expected = oracle_optimum(&data, &problem);
         for limit in [0.0, 0.0005, 0.002, 0.01] {
             let options = DpOptions {
-                time_limit: Some(limit),
+                budget: Budget::seconds(limit),
                 threads: 2,
                 ..DpOptions::default()
             };
@@ -242,7 +243,7 @@ fn a_raised_interrupt_flag_stops_every_thread_within_a_second() {
     let problem = DpProblem::accuracy(&data, 4);
     let outcome = interrupted_after_400_ms(|flag| {
         let options = DpOptions {
-            interrupt: Some(flag),
+            budget: Budget::unlimited().with_interrupt(Some(flag)),
             threads: 2,
             ..DpOptions::default()
         };
@@ -464,7 +465,7 @@ fn sparse_a_time_limited_run_on_two_threads_brackets_the_optimum() {
         let expected = brute_force(&data, &problem, 3);
         for limit in [0.0, 0.0005, 0.002, 0.01] {
             let options = SparseOptions {
-                time_limit: Some(limit),
+                budget: Budget::seconds(limit),
                 threads: 2,
                 ..SparseOptions::default()
             };
@@ -487,7 +488,7 @@ fn sparse_a_raised_interrupt_flag_stops_every_thread_within_a_second() {
     let problem = sparse_problem(Loss::Accuracy, 0.002, None);
     let outcome = interrupted_after_400_ms(|flag| {
         let options = SparseOptions {
-            interrupt: Some(flag),
+            budget: Budget::unlimited().with_interrupt(Some(flag)),
             threads: 2,
             ..SparseOptions::default()
         };
@@ -574,7 +575,7 @@ mod pareto_threads {
             let expected = oracle_front(&data, &problem);
             for limit in [0.0, 1e-4, 1e-3, 5e-3] {
                 let options = ParetoOptions {
-                    time_limit: Some(limit),
+                    budget: Budget::seconds(limit),
                     threads: 2,
                     ..ParetoOptions::default()
                 };
@@ -604,7 +605,7 @@ mod pareto_threads {
         let problem = ParetoProblem::new(4);
         let outcome = interrupted_after_400_ms(|flag| {
             let options = ParetoOptions {
-                interrupt: Some(flag),
+                budget: Budget::unlimited().with_interrupt(Some(flag)),
                 threads: 2,
                 ..ParetoOptions::default()
             };

@@ -6,6 +6,7 @@
 //! tree that breaks a row; and a tree the certificate's search returns in the solver's place is
 //! reported against the constraints as itself.
 
+use milptree::budget::Budget;
 use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
 use milptree::formulation::{AnyFormulation, FormulationName};
@@ -73,7 +74,7 @@ fn milp(name: FormulationName, depth: usize) -> Method {
 
 fn options(spec: &ConstraintSpec, warm_start: WarmStartMode) -> LearnOptions {
     LearnOptions {
-        time_limit: Some(60.0),
+        budget: Budget::seconds(60.0),
         certify: Some(30.0),
         warm_start,
         constraints: Some(spec.clone()),

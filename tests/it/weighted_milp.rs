@@ -6,6 +6,7 @@
 //! apply, and says so; the models that count rows (at most E false positives, the front) refuse
 //! row weights.
 
+use milptree::budget::Budget;
 use milptree::data::{Dataset, ThresholdMode};
 use milptree::formulation::binoct::BinOct;
 use milptree::formulation::flowoct::FlowOct;
@@ -110,7 +111,7 @@ fn solve(
         MilpOptions {
             solver,
             solve: SolveOptions {
-                time_limit: Some(60.0),
+                budget: Budget::seconds(60.0),
                 ..SolveOptions::default()
             },
             start: Some(formulation.greedy_tree(data).expect("the greedy tree")),
@@ -310,9 +311,8 @@ fn models_that_count_rows_refuse_row_weights() {
     assert!(bounded.contains("row weights"), "{bounded}");
     let options = EpsilonOptions {
         solver: SolverKind::Highs,
-        time_limit: None,
+        budget: Budget::unlimited(),
         threads: None,
-        interrupt: None,
     };
     let front = epsilon_front(&Oct::new(1), &weighted, &options)
         .err()

@@ -240,7 +240,8 @@ fn model_problem(model: &MipModel, options: &SolveOptions) -> (ColumnModel, Opti
 fn keeps_preprocessing(options: &SolveOptions, has_start: bool, nonzeros: usize) -> bool {
     !(has_start
         && options
-            .time_limit
+            .budget
+            .limit_seconds()
             .is_some_and(|limit| limit < preprocess_min_limit(nonzeros)))
 }
 
@@ -332,7 +333,7 @@ fn run_worker(
         &spec,
         job,
         deadline,
-        options.interrupt.as_deref(),
+        options.budget.interrupt().map(|flag| &**flag),
         &mut on_line,
     )?;
     Ok(WorkerRun { finished, log })

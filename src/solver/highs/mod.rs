@@ -198,7 +198,7 @@ fn run_worker(
         &spec,
         job,
         deadline,
-        options.interrupt.as_deref(),
+        options.budget.interrupt().map(|flag| &**flag),
         &mut on_line,
     )?;
     Ok(WorkerRun { finished, seen })

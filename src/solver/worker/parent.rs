@@ -55,7 +55,7 @@ pub(crate) fn interrupted_before_worker(start: Option<&KnownStart>) -> Outcome {
 /// `monitor` telling how much of it is gone; `None` without a limit or with one too far away to
 /// be a clock time.
 pub(crate) fn deadline(options: &SolveOptions, grace: f64, monitor: &Monitor) -> Option<Instant> {
-    let limit = options.time_limit?;
+    let limit = options.budget.limit_seconds()?;
     let left = (limit + grace - monitor.elapsed()).max(0.0);
     Duration::try_from_secs_f64(left)
         .ok()

@@ -86,7 +86,7 @@ impl Settings {
     /// The settings of `options` for a solve that started at `started`.
     pub(crate) fn new(options: &SolveOptions, started: Instant) -> Settings {
         Settings {
-            time_limit: options.remaining(started.elapsed().as_secs_f64()),
+            time_limit: options.remaining(started.elapsed()),
             mip_rel_gap: options.mip_rel_gap,
             threads: options.threads,
             integrality_tolerance: options.integrality_tolerance,

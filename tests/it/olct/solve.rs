@@ -3,6 +3,7 @@
 //! both solvers prove the same optimum; univariate models use one feature per node and cannot
 //! beat oblique ones; depth 3 solves; refinement never increases the exact objective.
 
+use milptree::budget::Budget;
 use milptree::data::Dataset;
 use milptree::formulation::olct::{Olct, TangentSet};
 use milptree::formulation::{BuiltModel, Formulation};
@@ -21,7 +22,7 @@ pub(super) fn run(model: &Olct, data: &Dataset, solver: SolverKind, limit: f64) 
     let options = MilpOptions {
         solver,
         solve: SolveOptions {
-            time_limit: Some(limit),
+            budget: Budget::seconds(limit),
             threads: Some(1),
             ..SolveOptions::default()
         },
