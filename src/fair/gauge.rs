@@ -170,7 +170,7 @@ impl Gauge {
     }
 
     /// The gap of the first bounded kind of a tree of signature `sig`, as a fraction.
-    fn gap_fraction(&self, sig: &[i64]) -> (i128, i128) {
+    pub(crate) fn gap_fraction(&self, sig: &[i64]) -> (i128, i128) {
         if let Some((_, n0, n1)) = self.one {
             return (i128::from(sig[0].abs()), i128::from(n0) * i128::from(n1));
         }

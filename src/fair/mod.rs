@@ -300,19 +300,32 @@ pub fn front(
     let prepared = prepare(data, fairness, problem, threads)?;
     let mut gauge = prepared.gauge.clone();
     let mut points: Vec<FairPoint> = Vec::new();
+    let mut last_gap: Option<(i128, i128)> = None;
     let termination = loop {
         let found = search(&prepared, &gauge, problem.depth, threads, stop)?;
         if found.stopped {
             break stop.termination();
         }
         let best = found.best.ok_or_else(|| no_tree(problem, data, None))?;
+        let gap = gauge.gap(&best.sig);
+        // Each round's limit is strictly below the last point's gap, so the gaps fall and the
+        // loop ends (there are finitely many); a gap that did not fall would loop forever.
+        let (p, q) = gauge.gap_fraction(&best.sig);
+        if let Some((last_p, last_q)) = last_gap.replace((p, q)) {
+            if p * last_q >= last_p * q {
+                return Err(Error::Internal(format!(
+                    "the fair front's search returned a gap of {p}/{q} under a limit below the \
+                     last point's {last_p}/{last_q}"
+                )));
+            }
+        }
         let tree = build_tree(&*best.shape.shape(), &prepared.binned, data, problem.depth)?;
         // A cheaper point of a larger gap stays; one as cheap as this one is dominated by it.
         if points.last().is_some_and(|p| p.objective >= best.cost) {
             points.pop();
         }
         points.push(FairPoint {
-            gap: gauge.gap(&best.sig),
+            gap,
             objective: best.cost,
             tree,
         });
