@@ -7,7 +7,8 @@ use crate::constraints::ConstraintSpec;
 use crate::error::{Error, Result};
 
 /// An error when the grid runs a method that cannot take `spec`: OLCT takes no side
-/// constraints; the exact and sparse searches the kinds [`ConstraintTaker::Search`] takes.
+/// constraints; the exact and sparse searches the kinds [`ConstraintTaker::Dp`] and
+/// [`ConstraintTaker::Sparse`] take.
 pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<()> {
     let listed = |name: &str| formulations.iter().any(|f| f.trim() == name);
     if listed("olct") || listed("all") {
@@ -18,8 +19,11 @@ pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<(
         ));
     }
     let given = kinds::given(spec);
-    for search in ["dp", "sparse"] {
-        let refused = ConstraintTaker::Search.refused(&given);
+    for (search, taker) in [
+        ("dp", ConstraintTaker::Dp),
+        ("sparse", ConstraintTaker::Sparse),
+    ] {
+        let refused = taker.refused(&given);
         if listed(search) && !refused.is_empty() {
             return Err(Error::parameter(
                 "constraints",

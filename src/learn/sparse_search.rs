@@ -11,6 +11,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::constraints::kinds::{ConstraintKind, ConstraintTaker};
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::{
     self, DpOptions, DpOutcome, DpProblem, DpProgress, DpTermination, DEFAULT_MEMORY_LIMIT_MB,
@@ -306,11 +307,13 @@ impl SparseSearch {
                  1 it takes no cap on the rows of a leaf (the MILP formulations do)",
             ));
         }
-        if limits.constraints.fairness.is_some() {
+        if limits.constraints.fairness.is_some()
+            && !ConstraintTaker::Sparse.takes(ConstraintKind::Fairness)
+        {
             return Err(Error::parameter(
                 "--group-column",
                 "the sparse search does not take fairness (max_parity_gap, \
-                 max_opportunity_gap): --solver dp does at depths 1 and 2, and the MILP \
+                 max_opportunity_gap): --solver dp does at depths 1 to 3, and the MILP \
                  formulations do",
             ));
         }
