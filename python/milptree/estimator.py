@@ -98,7 +98,8 @@ def _translate(message, method, groups_beside=False):
               ("--allow-group-as-feature", "allow_group_as_feature"),
               ("--proba-smoothing", "proba_smoothing")]
     if groups_beside:
-        names.append(("--group-column", "sensitive_features"))
+        names = [(option, "sensitive_features" if option == "--group-column" else name)
+                 for option, name in names]
     for option, name in sorted(names, key=lambda pair: -len(pair[0])):
         message = message.replace(option, name)
     return message

@@ -298,3 +298,13 @@ def test_fairness_parameters_that_do_not_fit_are_refused():
         OptimalTreeClassifier(max_depth=4, max_parity_gap=0.1).fit(
             X, y, sensitive_features=groups
         )
+    # The engine's refusals name the groups as the estimator takes them.
+    only_negatives = np.where(y == 1, "north", groups)
+    with pytest.raises(ValueError, match="invalid sensitive_features: group `south` has no "
+                                         "training rows of the positive class"):
+        OptimalTreeClassifier(max_depth=1, max_opportunity_gap=0.1).fit(
+            X, y, sensitive_features=only_negatives
+        )
+    with pytest.raises(ValueError, match="positive_class: `7` is not a class"):
+        OptimalTreeClassifier(method="flowoct", max_depth=1, max_parity_gap=0.1,
+                              positive_class=7).fit(X, y, sensitive_features=groups)
