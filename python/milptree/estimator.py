@@ -15,6 +15,7 @@ import json
 import numbers
 import os
 import warnings
+from typing import Any, Optional
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -81,7 +82,7 @@ def _check_kind(name, value, kind):
         raise ValueError(f"{name} must be {what}, not {value!r}")
 
 
-def _translate(message, method, groups_beside=False):
+def _translate(message: str, method: str, groups_beside: bool = False) -> str:
     """The command line's message with its options named as the estimator's parameters (the
     group column as ``sensitive_features`` when the groups are given beside ``X``)."""
     names = [("--solver dp", "method='dp'"), ("--solver sparse", "method='sparse'")]
@@ -105,7 +106,7 @@ def _translate(message, method, groups_beside=False):
     return message
 
 
-def _depth_list(item, value):
+def _depth_list(item: Any, value: Any) -> list:
     """The depths ``feature_depths`` gives column ``item``: whole numbers at least 0."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise ValueError(
@@ -440,15 +441,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 words += ["--solver-option", f"{name}={value}"]
         return words
 
-    def _fair(self):
+    def _fair(self) -> bool:
         """Whether a fairness bound is given."""
         return self.max_parity_gap is not None or self.max_opportunity_gap is not None
 
-    def _fair_milp(self):
+    def _fair_milp(self) -> bool:
         """Whether a MILP method runs under a fairness bound."""
         return self._fair() and self.method in MILP_METHODS
 
-    def _check_fairness(self, groups_beside):
+    def _check_fairness(self, groups_beside: bool) -> None:
         """Refuses a fairness bound for a method that does not take it, or without groups, and
         groups given twice, or beside ``X`` but allowed as a feature."""
         if not self._fair():
@@ -559,7 +560,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             words += ["--forbid-feature", features[position]]
         return words
 
-    def _constraint_json(self, features):
+    def _constraint_json(self, features: list) -> Optional[str]:
         """The side constraints without a flag (``feature_costs`` with ``budget``,
         ``feature_depths``, and a MILP's positive class of the fairness rates) as the JSON text
         of a constraints file's keys, columns resolved to the feature names of ``features``;
