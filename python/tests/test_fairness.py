@@ -191,6 +191,8 @@ def test_the_tree_predicts_from_x_alone_and_its_file_does_not_name_the_groups(tm
     assert constraints["fairness"]["groups_beside_rows"] is True
     assert "group_features" not in constraints["fairness"] and "forbidden" not in constraints
     assert model.report_["side_constraints"]["constraints"] == constraints
+    assert model.report_["tree"] == document
+    assert model.report_["data"]["features"] == 2
     assert model.get_n_leaves() > 1
     assert np.array_equal(load_tree(path).predict(frame).astype(int), model.predict(frame))
     # Leaf frequencies from X alone (a fair leaf may predict its minority class).

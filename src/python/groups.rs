@@ -131,13 +131,29 @@ impl Groups {
         Ok(mapped)
     }
 
-    /// The JSON text of the report `text` (of a run on `grouped`) with its side constraints as
-    /// [`Groups::side_constraints_without`] leaves them.
-    pub(crate) fn report_without(&self, text: &str, grouped: &Dataset) -> Result<String> {
-        let mut report: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| Error::Internal(format!("a report that is not JSON: {e}")))?;
+    /// The JSON text of the report `text` (of a run on `grouped`) over the rows without the
+    /// groups: its tree `tree` (the tree mapped back, [`Groups::tree_without`]), the number of
+    /// features of the rows, and its side constraints as [`Groups::side_constraints_without`]
+    /// leaves them.
+    pub(crate) fn report_without(
+        &self,
+        text: &str,
+        grouped: &Dataset,
+        tree: &Tree,
+    ) -> Result<String> {
+        let json = |text: &str| {
+            serde_json::from_str::<serde_json::Value>(text)
+                .map_err(|e| Error::Internal(format!("a report that is not JSON: {e}")))
+        };
+        let mut report = json(text)?;
         if let Some(side) = report.get_mut("side_constraints") {
             self.side_constraints_without(side, grouped);
+        }
+        if let Some(reported) = report.get_mut("tree").filter(|t| !t.is_null()) {
+            *reported = json(&tree.to_json_string())?;
+        }
+        if let Some(features) = report.pointer_mut("/data/features") {
+            *features = self.base.n_features().into();
         }
         Ok(report.to_string())
     }

@@ -168,7 +168,7 @@ fn fit(
         let mut report = document.to_json();
         if let Some(beside) = &beside {
             tree = beside.tree_without(&tree, &sets.train)?;
-            report = beside.report_without(&report, &sets.train)?;
+            report = beside.report_without(&report, &sets.train, &tree)?;
         }
         Ok((tree, report))
     });
