@@ -179,6 +179,8 @@ def fit(
     weights: Optional[Sequence[float]],
     options: Sequence[str],
     categories: Optional[Sequence[Optional[Sequence[str]]]] = None,
+    groups: Optional[Sequence[str]] = None,
+    constraints: Optional[str] = None,
 ) -> Tuple[Tree, str, Optional[BaseException]]:
     """Learns a tree with ``milptree solve``'s options.
 
@@ -206,6 +208,14 @@ def fit(
     categories : sequence of (sequence of str or None), optional
         One entry per name of ``features``: None for a numeric column, its categories for a
         categorical one.
+    groups : sequence of str, optional
+        Each row's group for the fairness bounds of ``options``, beside the rows: the search
+        reads them as a last categorical column no split may use, and the tree returned is
+        over ``features`` alone (it predicts without the groups).
+    constraints : str, optional
+        The side constraints without a flag, as the JSON text of a constraints file's keys:
+        ``feature_costs``, ``budget``, ``depths`` and ``positive_class`` (of the fairness
+        rates), features by name.
 
     Returns
     -------

@@ -15,6 +15,7 @@ import json
 import numbers
 import os
 import warnings
+from typing import Any, Optional
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -23,7 +24,7 @@ from sklearn.utils import _safe_indexing
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, _num_samples, check_is_fitted
 
-from milptree import _columns, _core, tree_structure
+from milptree import _columns, _core, _groups, tree_structure
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -42,6 +43,8 @@ METHODS = ("dp", "sparse", "oct", "binoct", "flowoct", "olct")
 """The values of ``OptimalTreeClassifier``'s ``method``."""
 MILP_METHODS = ("oct", "binoct", "flowoct", "olct")
 """The methods that are MILP formulations, solved by ``solver``."""
+FAIR_METHODS = ("dp", "sparse", "oct", "binoct", "flowoct")
+"""The methods that take the fairness bounds (``max_parity_gap``, ``max_opportunity_gap``)."""
 ON_INTERRUPT = ("keep", "raise")
 """The values of ``on_interrupt``: what an interrupted fit does (keep the best tree found, or
 re-raise and stay as it was)."""
@@ -79,8 +82,9 @@ def _check_kind(name, value, kind):
         raise ValueError(f"{name} must be {what}, not {value!r}")
 
 
-def _translate(message, method):
-    """The command line's message with its options named as the estimator's parameters."""
+def _translate(message: str, method: str, groups_beside: bool = False) -> str:
+    """The command line's message with its options named as the estimator's parameters (the
+    group column as ``sensitive_features`` when the groups are given beside ``X``)."""
     names = [("--solver dp", "method='dp'"), ("--solver sparse", "method='sparse'")]
     names += [(f"--formulation {m}", f"method={m!r}") for m in MILP_METHODS]
     names += [(option, name) for name, option, _ in _OPTIONS]
@@ -94,9 +98,29 @@ def _translate(message, method):
               ("--max-opportunity-gap", "max_opportunity_gap"),
               ("--allow-group-as-feature", "allow_group_as_feature"),
               ("--proba-smoothing", "proba_smoothing")]
+    if groups_beside:
+        names = [(option, "sensitive_features" if option == "--group-column" else name)
+                 for option, name in names]
     for option, name in sorted(names, key=lambda pair: -len(pair[0])):
         message = message.replace(option, name)
     return message
+
+
+def _depth_list(item: Any, value: Any) -> list:
+    """The depths ``feature_depths`` gives column ``item``: whole numbers at least 0."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise ValueError(
+            f"feature_depths[{item!r}] must be a list of depths (the root 0), not {value!r}"
+        )
+    depths = []
+    for depth in value:
+        if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
+            raise ValueError(
+                f"feature_depths[{item!r}]: {depth!r} is not a depth (a whole number, the "
+                "root 0)"
+            )
+        depths.append(int(depth))
+    return depths
 
 
 class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
@@ -143,7 +167,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         ``"balanced"`` is the balanced objective; a dict ``{label: weight}`` multiplies the
         cost of an error on a row of that class (the engine's ``--class-weight``).
     positive_class : label, optional
-        The positive class of two-class objectives and of OLCT.
+        The positive class of two-class objectives, of OLCT and of the fairness bounds.
     memory_limit : int, optional
         Cap on the search's cache in MiB (dp, sparse).
     certify : float or "off", optional
@@ -167,21 +191,37 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         ``--min-leaf-rows``).
     max_leaf_rows : int, optional
         Side constraint: every leaf has at most this many training rows, counted unweighted
-        (oct, binoct, flowoct, and dp without sample weights; ``--max-leaf-rows``).
-    group_column : int or str, optional
-        Fairness: the column of ``X`` (an index, or a DataFrame's column name) whose values are
-        the groups, on two-class data, with ``max_parity_gap`` or ``max_opportunity_gap``. No
-        split uses it unless ``allow_group_as_feature``; ``X`` keeps it at prediction as at
-        fit. The MILPs take any number of groups; so does dp, with either bound or both, at
-        depths 1 to 3, exactly (``--group-column``).
+        (oct, binoct, flowoct, dp and sparse, the searches without sample weights;
+        ``--max-leaf-rows``).
+    feature_costs : dict, optional
+        Side constraint, with ``budget``: the cost of each listed column of ``X`` (an index,
+        or a DataFrame's column name; not categorical columns; others cost 0); the summed cost
+        of the distinct columns the tree uses is at most ``budget`` (every method but olct;
+        the constraints file's ``feature_costs``).
+    budget : float, optional
+        Side constraint: the budget of ``feature_costs`` (the constraints file's ``budget``).
+    feature_depths : dict, optional
+        Side constraint: ``{column: depths}``, the column (an index, or a DataFrame's column
+        name; not categorical columns) may split only at the listed depths, the root 0 (every
+        method but olct; the constraints file's ``depths``).
     max_parity_gap : float, optional
-        Fairness: the groups' rates of predicted ``positive_class`` differ by at most this
-        (statistical parity; ``--max-parity-gap``).
+        Fairness, on two-class data: any two groups' rates of predicted ``positive_class``
+        (default: the second class of ``classes_``) differ by at most this on the training
+        rows (statistical parity; ``--max-parity-gap``). The groups are ``fit``'s
+        ``sensitive_features``, or the column ``group_column`` of ``X``. Taken by dp (the
+        exact search, depths 1 to 3, two groups or more, either bound or both) and by oct,
+        binoct and flowoct; sparse and olct refuse it.
     max_opportunity_gap : float, optional
-        Fairness: the groups' true-positive rates differ by at most this (equal opportunity;
-        ``--max-opportunity-gap``).
+        Fairness: any two groups' true-positive rates differ by at most this (equal
+        opportunity; ``--max-opportunity-gap``), as ``max_parity_gap``.
+    group_column : int or str, optional
+        Fairness, with the groups in ``X``: the column of ``X`` (an index, or a DataFrame's
+        column name) whose values are the groups. No split uses it unless
+        ``allow_group_as_feature``, but ``X`` keeps it at prediction as at fit; ``fit``'s
+        ``sensitive_features`` gives the groups beside ``X`` instead (``--group-column``).
     allow_group_as_feature : bool, default=False
-        Fairness: splits may use the group column.
+        Fairness: splits may use the group column ``group_column`` (not
+        ``sensitive_features``, which prediction does not see).
     categorical_features : "from_dtype", list or None, default="from_dtype"
         Which columns of ``X`` are categorical. ``"from_dtype"``: a DataFrame's object, string
         and category columns (scikit-learn's meaning); a list (indexes, a DataFrame's column
@@ -291,6 +331,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         max_leaves=None,
         min_leaf_rows=None,
         max_leaf_rows=None,
+        feature_costs=None,
+        budget=None,
+        feature_depths=None,
         group_column=None,
         max_parity_gap=None,
         max_opportunity_gap=None,
@@ -323,6 +366,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_leaves = max_leaves
         self.min_leaf_rows = min_leaf_rows
         self.max_leaf_rows = max_leaf_rows
+        self.feature_costs = feature_costs
+        self.budget = budget
+        self.feature_depths = feature_depths
         self.group_column = group_column
         self.max_parity_gap = max_parity_gap
         self.max_opportunity_gap = max_opportunity_gap
@@ -385,7 +431,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             if self.threads is not None:
                 raise ValueError("give threads or n_jobs, not both")
             words += ["--threads", str(jobs)]
-        if self.positive_class is not None:
+        if self.positive_class is not None and not self._fair_milp():
+            # A MILP takes the positive class of the fairness rates with the constraints.
             words += ["--positive-class", str(self.positive_class)]
         if self.solver_options is not None:
             if not isinstance(self.solver_options, dict):
@@ -393,6 +440,47 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             for name, value in self.solver_options.items():
                 words += ["--solver-option", f"{name}={value}"]
         return words
+
+    def _fair(self) -> bool:
+        """Whether a fairness bound is given."""
+        return self.max_parity_gap is not None or self.max_opportunity_gap is not None
+
+    def _fair_milp(self) -> bool:
+        """Whether a MILP method runs under a fairness bound."""
+        return self._fair() and self.method in MILP_METHODS
+
+    def _check_fairness(self, groups_beside: bool) -> None:
+        """Refuses a fairness bound for a method that does not take it, or without groups, and
+        groups given twice, or beside ``X`` but allowed as a feature."""
+        if not self._fair():
+            if groups_beside:
+                raise ValueError(
+                    "sensitive_features gives the groups of the fairness bounds; give "
+                    "max_parity_gap or max_opportunity_gap too"
+                )
+            return
+        bound = "max_parity_gap" if self.max_parity_gap is not None else "max_opportunity_gap"
+        if self.method not in FAIR_METHODS:
+            raise ValueError(
+                f"method={self.method!r} does not take the fairness bounds ({bound}); "
+                "method='dp' (the exact search, depths 1 to 3), method='sparse' (within "
+                "depth 3) and the MILP methods 'oct', 'binoct' and 'flowoct' do"
+            )
+        if groups_beside and self.group_column is not None:
+            raise ValueError(
+                "give the groups as fit's sensitive_features or as group_column (a column of "
+                "X), not both"
+            )
+        if groups_beside and self.allow_group_as_feature is True:
+            raise ValueError(
+                "allow_group_as_feature applies to group_column: the groups of "
+                "sensitive_features are not a column of X, so no split can use them"
+            )
+        if not groups_beside and self.group_column is None:
+            raise ValueError(
+                f"{bound} needs a group column: fit's sensitive_features (the groups beside X), "
+                "or group_column (a column of X)"
+            )
 
     def _jobs(self):
         """``n_jobs`` as a number of threads (scikit-learn's meaning: ``-1`` every core, ``-2``
@@ -472,6 +560,39 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             words += ["--forbid-feature", features[position]]
         return words
 
+    def _constraint_json(self, features: list) -> Optional[str]:
+        """The side constraints without a flag (``feature_costs`` with ``budget``,
+        ``feature_depths``, and a MILP's positive class of the fairness rates) as the JSON text
+        of a constraints file's keys, columns resolved to the feature names of ``features``;
+        None without any."""
+        spec = {}
+        if self.budget is not None:
+            _check_kind("budget", self.budget, numbers.Real)
+            spec["budget"] = float(self.budget)
+        for name, key in (("feature_costs", "feature_costs"), ("feature_depths", "depths")):
+            given = getattr(self, name)
+            if given is None:
+                continue
+            if not isinstance(given, dict):
+                raise ValueError(f"{name} must be a dict {{column: value}}, not {given!r}")
+            resolved = {}
+            for item, value in given.items():
+                position = self._column_position(name, item, features)
+                if position in self.categories_:
+                    raise ValueError(
+                        f"{name}: column {item!r} is categorical; {name} on a categorical "
+                        "column is not supported"
+                    )
+                if name == "feature_costs":
+                    _check_kind(f"feature_costs[{item!r}]", value, numbers.Real)
+                    resolved[features[position]] = float(value)
+                else:
+                    resolved[features[position]] = _depth_list(item, value)
+            spec[key] = resolved
+        if self.positive_class is not None and self._fair_milp():
+            spec["positive_class"] = str(self.positive_class)
+        return json.dumps(spec) if spec else None
+
     def _fairness_words(self, features):
         """The fairness constraints as `solve` options, ``group_column`` resolved to the name
         of its column of ``features``."""
@@ -515,7 +636,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # -- learning ---------------------------------------------------------------------------
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, *, sensitive_features=None):
         """Learns the tree on ``X`` and ``y``.
 
         When it raises (or an interruption is re-raised, see ``on_interrupt``), the estimator
@@ -534,6 +655,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), optional
             Each row's weight: any non-negative weights for the MILP methods, whole numbers
             for the searches.
+        sensitive_features : array-like, Series or DataFrame of shape (n_samples,) or \
+(n_samples, n_columns), optional
+            The group of each row for ``max_parity_gap`` and ``max_opportunity_gap``
+            (fairlearn's name), beside ``X``: not a feature, so the tree never splits on it
+            and ``predict`` takes ``X`` alone. Any values, two groups or more, none missing;
+            with several columns each distinct combination of values is a group (named by
+            its values joined with ``,``). The groups' rates are in
+            ``report_["side_constraints"]["fairness"]``.
 
         Returns
         -------
@@ -542,7 +671,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         before = dict(self.__dict__)
         try:
-            return self._fit(X, y, sample_weight)
+            return self._fit(X, y, sample_weight, sensitive_features)
         except BaseException:
             # Never half-fitted: an error, or an interruption re-raised, leaves every attribute
             # as it was before fit.
@@ -550,26 +679,36 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             self.__dict__.update(before)
             raise
 
-    def _training_data(self, X, y, sample_weight):
-        """``X``, ``y`` and ``sample_weight`` as ``fit`` reads them (``milptree._columns``): a
-        sparse ``X`` made dense, the rows without a label dropped, the categorical columns'
-        categories learned and replaced by codes, all validated (``n_features_in_`` and
-        ``feature_names_in_`` set). Returns the coded matrix, ``y``, ``sample_weight`` and the
-        categories, ``{column: categories}``."""
+    def _training_data(self, X, y, sample_weight, sensitive_features=None):
+        """``X``, ``y``, ``sample_weight`` and ``sensitive_features`` as ``fit`` reads them
+        (``milptree._columns``, ``milptree._groups``): a sparse ``X`` made dense, the rows
+        without a label dropped, the categorical columns' categories learned and replaced by
+        codes, all validated (``n_features_in_`` and ``feature_names_in_`` set). Returns the
+        coded matrix, ``y``, ``sample_weight``, the categories, ``{column: categories}``, and
+        each row's group as text (None without ``sensitive_features``)."""
         X = _columns.dense(X)
-        X, y, sample_weight = _drop_unlabelled_rows(X, y, sample_weight)
+        groups = None
+        if sensitive_features is not None:
+            groups = _groups.group_texts(sensitive_features, _num_samples(X))
+        X, y, sample_weight, groups = _drop_unlabelled_rows(X, y, sample_weight, groups)
         positions = _columns.categorical_positions(self.categorical_features, X)
         _refuse_text_read_as_numbers(X, positions)
         categories = {j: _columns.learn_categories(_columns.column(X, j)) for j in positions}
         coded, _ = _columns.with_codes(X, categories)
         coded, y = _validate_data(self, coded, y, dtype=np.float64, **_ALLOW_NAN)
         check_classification_targets(y)
-        return coded, y, sample_weight, categories
+        if groups is not None:
+            _groups.check_groups(groups)
+        return coded, y, sample_weight, categories, groups
 
-    def _fit(self, X, y, sample_weight):
+    def _fit(self, X, y, sample_weight, sensitive_features):
         words = self._solve_options()
         self._check_own_parameters()
-        coded, y, sample_weight, categories = self._training_data(X, y, sample_weight)
+        beside = sensitive_features is not None
+        self._check_fairness(beside)
+        coded, y, sample_weight, categories, groups = self._training_data(
+            X, y, sample_weight, sensitive_features
+        )
         classes, labels = np.unique(y, return_inverse=True)
         if len(classes) < 2:
             raise ValueError(
@@ -582,6 +721,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         features = self._feature_names(coded.shape[1])
         self.categories_ = categories
         words = words + self._constraint_words(features)
+        constraints = self._constraint_json(features)
         texts = None
         if categories:
             texts = [
@@ -600,9 +740,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 None if weights is None else np.asarray(weights, dtype=np.float64).tolist(),
                 words,
                 texts,
+                None if groups is None else groups.tolist(),
+                constraints,
             )
         except ValueError as error:
-            raise ValueError(_translate(str(error), self.method)) from None
+            raise ValueError(_translate(str(error), self.method, beside)) from None
         if interruption is not None and (
             self.on_interrupt == "raise" or not isinstance(interruption, KeyboardInterrupt)
         ):
@@ -951,26 +1093,27 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return {"text/plain": repr(self), "text/html": self._repr_html_()}
 
 
-def _drop_unlabelled_rows(X, y, sample_weight):
-    """``X``, ``y`` and ``sample_weight`` without the rows whose label is missing (NaN, None,
-    ``pd.NA``), with a warning giving their number, as the command line drops them; a ``y``
-    with no label at all is an error. Shapes that do not match are left to the validation."""
+def _drop_unlabelled_rows(X, y, sample_weight, groups=None):
+    """``X``, ``y``, ``sample_weight`` and ``groups`` (an array, or None) without the rows whose
+    label is missing (NaN, None, ``pd.NA``), with a warning giving their number, as the
+    command line drops them; a ``y`` with no label at all is an error. Shapes that do not
+    match are left to the validation."""
     if y is None:
-        return X, y, sample_weight
+        return X, y, sample_weight, groups
     labels = y if hasattr(y, "isna") else np.asarray(y)
     if getattr(labels, "ndim", 1) == 2 and labels.shape[1] == 1:
         labels = np.asarray(labels).ravel()
     if getattr(labels, "ndim", 1) != 1:
-        return X, y, sample_weight
+        return X, y, sample_weight, groups
     missing = labels.isna().to_numpy() if hasattr(labels, "isna") else _columns.is_missing(labels)
     if not missing.any():
-        return X, y, sample_weight
+        return X, y, sample_weight, groups
     try:
         same_rows = _num_samples(X) == len(missing)
     except TypeError:
         same_rows = False
     if not same_rows:
-        return X, y, sample_weight
+        return X, y, sample_weight, groups
     if missing.all():
         raise ValueError("Input y contains NaN: every label is missing")
     dropped = int(missing.sum())
@@ -982,7 +1125,9 @@ def _drop_unlabelled_rows(X, y, sample_weight):
     keep = np.flatnonzero(~missing)
     if sample_weight is not None and not np.isscalar(sample_weight):
         sample_weight = _safe_indexing(np.asarray(sample_weight), keep)
-    return _safe_indexing(X, keep), _safe_indexing(y, keep), sample_weight
+    if groups is not None:
+        groups = groups[keep]
+    return _safe_indexing(X, keep), _safe_indexing(y, keep), sample_weight, groups
 
 
 def _refuse_text_read_as_numbers(X, categorical):

@@ -130,7 +130,7 @@ def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=
     import pandas as pd
 
     reader = OptimalTreeClassifier(categorical_features=categorical_features)
-    coded, y, sample_weight, categories = reader._training_data(X, y, sample_weight)
+    coded, y, sample_weight, categories, _ = reader._training_data(X, y, sample_weight)
     weights = None
     if sample_weight is not None:
         weights = _check_sample_weight(sample_weight, coded, dtype=np.float64)

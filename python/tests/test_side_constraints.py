@@ -4,7 +4,10 @@ search and a MILP; bounds on the rows per leaf give the optimum of an exhaustive
 the trees that meet them; the exact search takes a feature count (the best single column's
 optimum under a count of one) and refuses a maximum of rows per leaf, naming it; a bound on
 the parity gap between the groups of a column gives, for the exact search and FlowOCT, the
-optimum of an exhaustive search over the trees and leaf labellings within it."""
+optimum of an exhaustive search over the trees and leaf labellings within it; dp and sparse
+take a budget of feature costs and the depths a column may split at (the optimum of an
+exhaustive search over the column sets or the trees allowed), and every kind they take holds
+on their tree."""
 
 import numpy as np
 import pytest
@@ -205,3 +208,132 @@ def test_fairness_keywords_are_checked_and_named():
             method="dp", max_depth=1, group_column=0, max_parity_gap=0.1,
             allow_group_as_feature="yes",
         ).fit(X, y)
+
+
+def best_at_depths(X, y, depth, allowed, leaf_cost=0.0, level=0):
+    """The least training errors plus `leaf_cost` per leaf of a tree of at most `depth` levels
+    of splits `x_j <= t` over the midpoints, column j splitting only at the levels
+    `allowed[j]` (the root 0; every level when not listed): exhaustive."""
+    as_leaf = (len(y) - np.bincount(y).max() if len(y) else 0) + leaf_cost
+    if level == depth:
+        return as_leaf
+    best = as_leaf
+    for j in range(X.shape[1]):
+        if j in allowed and level not in allowed[j]:
+            continue
+        values = np.unique(X[:, j])
+        for low, high in zip(values[:-1], values[1:]):
+            left = X[:, j] <= (low + high) / 2
+            best = min(best, best_at_depths(X[left], y[left], depth, allowed, leaf_cost, level + 1)
+                       + best_at_depths(X[~left], y[~left], depth, allowed, leaf_cost, level + 1))
+    return best
+
+
+COSTS = {0: 2.0, 1: 1.0, 2: 1.0}
+"""Feature costs whose budget of 2 allows the column sets {0} and {1, 2}."""
+
+
+@pytest.mark.parametrize("seed", [360, 362])
+def test_dp_and_sparse_take_a_budget_of_feature_costs(seed):
+    X, y = random_data(seed)
+    dp = OptimalTreeClassifier(method="dp", max_depth=2, feature_costs=COSTS, budget=2)
+    dp.fit(X, y)
+    assert dp.optimal_
+    assert training_errors(dp, X, y) == min(
+        fewest_errors(X[:, [0]], y, 2), fewest_errors(X[:, [1, 2]], y, 2)
+    )
+    assert dp.report_["side_constraints"]["feature_cost"] <= 2
+    # The budget changes the optimum on this data.
+    assert fewest_errors(X, y, 2) < training_errors(dp, X, y)
+    penalty = 0.02
+    sparse = OptimalTreeClassifier(
+        method="sparse", max_depth=2, leaf_penalty=penalty, feature_costs=COSTS, budget=2
+    ).fit(X, y)
+    cost = penalty * len(y)
+    expected = min(
+        best_at_depths(X[:, [0]], y, 2, {}, cost), best_at_depths(X[:, [1, 2]], y, 2, {}, cost)
+    )
+    assert sparse.objective_ * len(y) == pytest.approx(expected)
+    assert sparse.report_["side_constraints"]["feature_cost"] <= 2
+
+
+@pytest.mark.parametrize("seed", [370, 373])
+def test_dp_and_sparse_take_the_depths_of_a_column(seed):
+    X, y = random_data(seed)
+    allowed = {0: [0], 2: [1]}
+    dp = OptimalTreeClassifier(method="dp", max_depth=2, feature_depths=allowed).fit(X, y)
+    assert dp.optimal_
+    assert training_errors(dp, X, y) == best_at_depths(X, y, 2, allowed)
+    if seed == 373:  # The depths change the optimum on this data.
+        assert fewest_errors(X, y, 2) < training_errors(dp, X, y)
+    penalty = 0.02
+    sparse = OptimalTreeClassifier(
+        method="sparse", max_depth=2, leaf_penalty=penalty, feature_depths=allowed
+    ).fit(X, y)
+    assert sparse.objective_ * len(y) == pytest.approx(
+        best_at_depths(X, y, 2, allowed, penalty * len(y))
+    )
+    for model in (dp, sparse):
+        depths = node_depths(model.tree_)
+        for node, feature in enumerate(model.tree_.feature):
+            if feature in allowed:
+                assert depths[node] in allowed[feature]
+
+
+def node_depths(tree):
+    """The depth of each node of scikit-learn's arrays (the root 0)."""
+    depths = np.zeros(tree.node_count, dtype=int)
+    for node in range(tree.node_count):
+        for child in (tree.children_left[node], tree.children_right[node]):
+            if child >= 0:
+                depths[child] = depths[node] + 1
+    return depths
+
+
+KINDS = {
+    "max_leaves": ({"max_leaves": 3}, lambda m, X: m.get_n_leaves() <= 3),
+    "min_leaf_rows": ({"min_leaf_rows": 5}, lambda m, X: np.bincount(m.apply(X))[
+        np.unique(m.apply(X))].min() >= 5),
+    "max_leaf_rows": ({"max_leaf_rows": 14}, lambda m, X: np.bincount(m.apply(X)).max() <= 14),
+    "forbidden": ({"forbidden_features": [0]}, lambda m, X: 0 not in m.tree_.feature),
+    "max_features": ({"max_features": 1}, lambda m, X: len(set(m.tree_.feature[
+        m.tree_.feature >= 0])) <= 1),
+    "budget": ({"feature_costs": COSTS, "budget": 2}, lambda m, X: sum(COSTS[j] for j in set(
+        m.tree_.feature[m.tree_.feature >= 0])) <= 2),
+    "depths": ({"feature_depths": {1: [0]}}, lambda m, X: all(
+        d == 0 for d, f in zip(node_depths(m.tree_), m.tree_.feature) if f == 1)),
+}
+
+
+@pytest.mark.parametrize("method", ["dp", "sparse"])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_kind_the_searches_take_holds_on_the_tree(method, kind):
+    X, y = random_data(380)
+    parameters, holds = KINDS[kind]
+    model = OptimalTreeClassifier(method=method, max_depth=2, **parameters)
+    if method == "sparse":
+        model.set_params(leaf_penalty=0.01)
+    model.fit(X, y)
+    assert model.optimal_
+    assert holds(model, X)
+    assert model.report_["side_constraints"]["constraints"]
+    unconstrained = OptimalTreeClassifier(method=method, max_depth=2)
+    if method == "sparse":
+        unconstrained.set_params(leaf_penalty=0.01)
+    assert unconstrained.fit(X, y).objective_ <= model.objective_ + 1e-9
+
+
+def test_costs_and_depths_that_do_not_fit_are_refused():
+    X, y = random_data(390)
+    with pytest.raises(ValueError, match="feature_costs: 'z' is not a column"):
+        OptimalTreeClassifier(feature_costs={"z": 1}, budget=1).fit(X, y)
+    with pytest.raises(ValueError, match="feature_costs are given without a budget"):
+        OptimalTreeClassifier(feature_costs={0: 1}).fit(X, y)
+    with pytest.raises(ValueError, match=r"feature_depths\[0\]: -1 is not a depth"):
+        OptimalTreeClassifier(feature_depths={0: [-1]}).fit(X, y)
+    with pytest.raises(ValueError, match="feature_costs must be a dict"):
+        OptimalTreeClassifier(feature_costs=[1, 2], budget=1).fit(X, y)
+    with pytest.raises(ValueError, match="olct"):
+        OptimalTreeClassifier(method="olct", max_depth=1, feature_costs={0: 1}, budget=1).fit(
+            X, y
+        )

@@ -4,7 +4,8 @@
 //! method before the code compiles. The kinds a set holds are read by destructuring it whole
 //! ([`present`], [`given`]): a new field of [`SideConstraints`] or [`ConstraintSpec`] is a
 //! compile error here until it has a kind. The user guide's table
-//! (docs/side-constraints.md) is [`markdown_table`], checked by a test.
+//! (docs/side-constraints.md) is [`markdown_table`], and the README's short one
+//! [`markdown_summary`], both checked by a test.
 
 use super::{ConstraintSpec, SideConstraints};
 
@@ -85,9 +86,10 @@ pub fn names(kinds: &[ConstraintKind]) -> String {
 pub enum ConstraintTaker {
     /// OCT, BinOCT and FlowOCT on HiGHS or CBC, and `export-lp`: rows of the model.
     Milp,
-    /// The exact search (`--solver dp`) and the sparse search (`--solver sparse`), and the
-    /// MILPs' `dp` warm start and certificate.
-    Search,
+    /// The exact search (`--solver dp`), and the MILPs' `dp` warm start and certificate.
+    Dp,
+    /// The sparse search (`--solver sparse`): the exact search's kinds but fairness.
+    Sparse,
     /// OLCT (oblique splits).
     Olct,
 }
@@ -101,9 +103,10 @@ pub enum Support {
 
 impl ConstraintTaker {
     /// Every taker, in the order of the user guide's columns.
-    pub const ALL: [ConstraintTaker; 3] = [
+    pub const ALL: [ConstraintTaker; 4] = [
         ConstraintTaker::Milp,
-        ConstraintTaker::Search,
+        ConstraintTaker::Dp,
+        ConstraintTaker::Sparse,
         ConstraintTaker::Olct,
     ];
 
@@ -111,9 +114,19 @@ impl ConstraintTaker {
     fn heading(self) -> &'static str {
         match self {
             ConstraintTaker::Milp => "oct, binoct, flowoct (HiGHS, CBC, `export-lp`)",
-            ConstraintTaker::Search => {
-                "`--solver dp`, `--solver sparse`, the `dp` start and certificate"
-            }
+            ConstraintTaker::Dp => "`--solver dp`, the `dp` start and certificate",
+            ConstraintTaker::Sparse => "`--solver sparse`",
+            ConstraintTaker::Olct => "olct",
+        }
+    }
+
+    /// The column heading of the README's table (the methods as the command line and the
+    /// Python estimator's `method` name them).
+    fn short_heading(self) -> &'static str {
+        match self {
+            ConstraintTaker::Milp => "oct, binoct, flowoct",
+            ConstraintTaker::Dp => "dp",
+            ConstraintTaker::Sparse => "sparse",
             ConstraintTaker::Olct => "olct",
         }
     }
@@ -127,7 +140,7 @@ impl ConstraintTaker {
                 Forbidden | MaxFeatures | Budget | Depths | MaxLeaves | MinLeafRows
                 | MaxLeafRows | Rows => Support::Takes("yes"),
             },
-            ConstraintTaker::Search => match kind {
+            ConstraintTaker::Dp => match kind {
                 Forbidden => Support::Takes("yes (the search runs without the columns)"),
                 MaxFeatures | Budget => Support::Takes(
                     "yes (the best of the searches over each largest feature set allowed)",
@@ -135,9 +148,8 @@ impl ConstraintTaker {
                 MaxLeaves => Support::Takes("yes (a split budget of `max_leaves - 1`)"),
                 MinLeafRows => Support::Takes("yes (the leaf minimum; without row weights)"),
                 Fairness => Support::Takes(
-                    "two groups or more, either bound or both, depths 1-3 (`--solver sparse`: \
-                     a depth cap or `max_leaves` that keeps the tree within depth 3), beside \
-                     every kind above",
+                    "yes (two classes, two groups or more, either bound or both, depths 1-3, \
+                     beside every kind above)",
                 ),
                 MaxLeafRows => {
                     Support::Takes("yes (a cap on the rows of a leaf; without row weights)")
@@ -146,6 +158,18 @@ impl ConstraintTaker {
                     Support::Takes("yes (each node splits on the features allowed at its depth)")
                 }
                 Rows => Support::Refuses,
+            },
+            ConstraintTaker::Sparse => match kind {
+                Rows => Support::Refuses,
+                Fairness => Support::Takes(
+                    "yes (as `--solver dp`, under a depth cap or `max_leaves` that keeps the tree \
+                     within depth 3)",
+                ),
+                Forbidden | MaxFeatures | Budget | Depths | MaxLeaves | MinLeafRows
+                | MaxLeafRows => match ConstraintTaker::Dp.support(kind) {
+                    Support::Takes(_) => Support::Takes("yes (as `--solver dp`)"),
+                    Support::Refuses => Support::Refuses,
+                },
             },
             ConstraintTaker::Olct => match kind {
                 Forbidden | MaxFeatures | Budget | Depths | MaxLeaves | MinLeafRows
@@ -262,6 +286,23 @@ pub fn markdown_table() -> String {
     table
 }
 
+/// The README's table of which method takes which kind, from [`ConstraintTaker::support`]:
+/// `yes` or `no` in each cell.
+pub fn markdown_summary() -> String {
+    let mut table = format!(
+        "| constraint | {} |\n|---|{}\n",
+        ConstraintTaker::ALL
+            .map(ConstraintTaker::short_heading)
+            .join(" | "),
+        "---|".repeat(ConstraintTaker::ALL.len())
+    );
+    for kind in ConstraintKind::ALL {
+        let cells = ConstraintTaker::ALL.map(|taker| if taker.takes(kind) { "yes" } else { "no" });
+        table.push_str(&format!("| {} | {} |\n", kind.keys(), cells.join(" | ")));
+    }
+    table
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,6 +314,16 @@ mod tests {
         assert!(
             guide.contains(&table),
             "docs/side-constraints.md lacks the table:\n{table}"
+        );
+    }
+
+    #[test]
+    fn the_readme_has_the_short_table_of_the_code() {
+        let readme = include_str!("../../README.md");
+        let table = markdown_summary();
+        assert!(
+            readme.contains(&table),
+            "README.md lacks the table:\n{table}"
         );
     }
 
@@ -296,8 +347,12 @@ mod tests {
         assert_eq!(given(&spec), present(&checked));
         assert_eq!(given(&spec).len(), ConstraintKind::ALL.len() - 1);
         assert_eq!(
-            ConstraintTaker::Search.refused(&given(&spec)),
+            ConstraintTaker::Dp.refused(&given(&spec)),
             vec![ConstraintKind::Rows]
+        );
+        assert_eq!(
+            ConstraintTaker::Sparse.refused(&ConstraintKind::ALL),
+            vec![ConstraintKind::Rows, ConstraintKind::Fairness]
         );
         assert!(ConstraintTaker::Olct.taken().is_empty());
         assert_eq!(ConstraintTaker::Milp.taken(), ConstraintKind::ALL.to_vec());

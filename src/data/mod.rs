@@ -10,6 +10,7 @@ mod column_options;
 mod csv_reader;
 mod feature_source;
 mod fingerprint;
+mod group_column;
 mod line_index;
 mod missing;
 mod repeat;

@@ -7,7 +7,8 @@ use crate::constraints::ConstraintSpec;
 use crate::error::{Error, Result};
 
 /// An error when the grid runs a method that cannot take `spec`: OLCT takes no side
-/// constraints; the exact and sparse searches the kinds [`ConstraintTaker::Search`] takes.
+/// constraints; the exact and sparse searches the kinds [`ConstraintTaker::Dp`] and
+/// [`ConstraintTaker::Sparse`] take.
 pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<()> {
     let listed = |name: &str| formulations.iter().any(|f| f.trim() == name);
     if listed("olct") || listed("all") {
@@ -18,8 +19,11 @@ pub fn check_methods(spec: &ConstraintSpec, formulations: &[String]) -> Result<(
         ));
     }
     let given = kinds::given(spec);
-    for search in ["dp", "sparse"] {
-        let refused = ConstraintTaker::Search.refused(&given);
+    for (search, taker) in [
+        ("dp", ConstraintTaker::Dp),
+        ("sparse", ConstraintTaker::Sparse),
+    ] {
+        let refused = taker.refused(&given);
         if listed(search) && !refused.is_empty() {
             return Err(Error::parameter(
                 "constraints",
@@ -97,6 +101,16 @@ mod tests {
             .expect_err("dp")
             .to_string();
         assert!(message.contains("dp does not take rows"), "{message}");
+        let fair: ConstraintSpec =
+            toml::from_str("group_column = \"g\"\nmax_parity_gap = 0.1\n").expect("toml");
+        assert!(check_methods(&fair, &names(&["oct", "dp"])).is_ok());
+        let message = check_methods(&fair, &names(&["dp", "sparse"]))
+            .expect_err("sparse")
+            .to_string();
+        assert!(
+            message.contains("sparse does not take fairness"),
+            "{message}"
+        );
         assert!(check_methods(&forbidden, &names(&["olct"])).is_err());
         assert!(check_methods(&forbidden, &names(&["all"])).is_err());
     }

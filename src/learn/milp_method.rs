@@ -223,7 +223,7 @@ fn search_limits(
                 "the exact search does not take {} (it takes {}), so its optimum is not this \
                  model's",
                 names(&kinds),
-                names(&ConstraintTaker::Search.taken())
+                names(&ConstraintTaker::Dp.taken())
             ));
             None
         }

@@ -190,8 +190,8 @@ pub struct LearnOptions {
     /// Test-only: added to the bounds of the rows over paths below the root alone.
     pub raise_path_bounds_for_tests: f64,
     /// Side constraints (`--constraints` and its flags): every kind for the MILP formulations
-    /// (OLCT aside), the kinds of [`crate::constraints::ConstraintTaker::Search`] for the exact
-    /// and sparse searches.
+    /// (OLCT aside), the kinds of [`crate::constraints::ConstraintTaker::Dp`] and
+    /// [`crate::constraints::ConstraintTaker::Sparse`] for the exact and sparse searches.
     pub constraints: Option<crate::constraints::ConstraintSpec>,
 }
 

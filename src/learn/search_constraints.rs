@@ -1,5 +1,5 @@
 //! Side constraints in the exact and sparse searches and in a MILP's `dp` warm start and
-//! certificate: what the searches take ([`ConstraintTaker::Search`] in the table of
+//! certificate: what the searches take ([`ConstraintTaker::Dp`] in the table of
 //! [`crate::constraints::kinds`]) becomes limits of the search's problem
 //! ([`SearchConstraints`]): forbidden features, a count and a budget a [`FeatureRule`] (see
 //! [`crate::dp::solve_under`]), `depths` the levels at which each feature may split (in the
@@ -67,7 +67,7 @@ impl SearchConstraints {
             UserRows::Refused => None,
             UserRows::OverFeaturesUsed => rows_over_features_used(&constraints),
         };
-        let refused: Vec<ConstraintKind> = ConstraintTaker::Search
+        let refused: Vec<ConstraintKind> = ConstraintTaker::Dp
             .refused(&kinds)
             .into_iter()
             .filter(|&k| !(k == ConstraintKind::Rows && feature_rows.is_some()))
@@ -216,7 +216,7 @@ pub fn refusal(refused: &[ConstraintKind]) -> Error {
             "the exact and sparse searches do not take {}: only the MILP formulations (oct, \
              binoct, flowoct) do (the searches take {})",
             kinds::names(refused),
-            kinds::names(&ConstraintTaker::Search.taken())
+            kinds::names(&ConstraintTaker::Dp.taken())
         ),
     )
 }

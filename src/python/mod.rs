@@ -16,6 +16,7 @@
 //!
 //! Every library error becomes a `ValueError` carrying the library's message.
 
+mod groups;
 mod tree;
 
 use std::path::Path;
@@ -31,6 +32,7 @@ use crate::cli::embed::{refuse_failed_run, solve_settings};
 use crate::data::{Column, ColumnKind, Dataset, Schema, Sets};
 use crate::error::Error;
 use crate::learn::{self, Method, Outcome, SolveDocument};
+use groups::{merged_spec, Groups};
 
 pub use tree::PyTree;
 
@@ -66,11 +68,17 @@ pub(crate) fn rows_of(bytes: &[u8], n_rows: usize, n_features: usize) -> PyResul
 /// `options`: `solve`'s model and solver options as words; `categories`: when given, one entry
 /// per name of `features`, `None` for a numeric column and its categories for a categorical
 /// one, whose features (one 0/1 column per category, in that order) `x` then holds in its
-/// place. Returns the tree, the solve report as JSON text, and the exception a signal handler
-/// raised while the run went on (Ctrl-C's `KeyboardInterrupt`; the run then stopped early and
-/// the tree is the best it found), or `None`.
+/// place; `groups`: when given, each row's group for the fairness bounds, beside the rows (the
+/// tree does not split on them and predicts without them); `constraints`: the side constraints
+/// without a flag (feature costs, budget, depths, the fairness rates' positive class) as JSON.
+/// Returns the tree, the solve report as JSON text, and the exception a signal handler raised
+/// while the run went on (Ctrl-C's `KeyboardInterrupt`; the run then stopped early and the tree
+/// is the best it found), or `None`.
 #[pyfunction]
-#[pyo3(signature = (x, n_rows, features, classes, labels, weights, options, categories=None))]
+#[pyo3(signature = (
+    x, n_rows, features, classes, labels, weights, options, categories=None, groups=None,
+    constraints=None,
+))]
 #[allow(clippy::too_many_arguments)]
 fn fit(
     py: Python<'_>,
@@ -82,8 +90,13 @@ fn fit(
     weights: Option<Vec<f64>>,
     options: Vec<String>,
     categories: Option<Vec<Option<Vec<String>>>>,
+    groups: Option<Vec<String>>,
+    constraints: Option<String>,
 ) -> PyResult<(PyTree, String, Option<Py<PyBaseException>>)> {
     let (method, mut learn_options) = solve_settings(&options).map_err(value_error)?;
+    learn_options.constraints =
+        merged_spec(learn_options.constraints.take(), constraints.as_deref())
+            .map_err(value_error)?;
     let mut data = match categories {
         None => {
             let rows = rows_of(x, n_rows, features.len())?;
@@ -101,6 +114,16 @@ fn fit(
     }
     let mut classes = data.classes().to_vec();
     let training = learn::provenance::training_rows(&data, Path::new("X"), None, None);
+    let (data, beside) = match groups {
+        Some(groups) => {
+            let prepare = |data| method.prepare(data);
+            let (grouped, beside) =
+                Groups::add(data, &groups, &mut learn_options.constraints, prepare)
+                    .map_err(value_error)?;
+            (grouped, Some(beside))
+        }
+        None => (data, None),
+    };
     let prepared = method.prepare(data).map_err(value_error)?;
     // A method may order the classes its own way (the positive class second), but not
     // learn other ones.
@@ -142,10 +165,15 @@ fn fit(
             test: None,
         };
         let document = SolveDocument::new(&outcome, &sets, Path::new("X"), None, None)?;
-        let tree = outcome
+        let mut tree = outcome
             .tree
             .ok_or_else(|| Error::Internal("a run without a tree passed".into()))?;
-        Ok((tree, document.to_json()))
+        let mut report = document.to_json();
+        if let Some(beside) = &beside {
+            tree = beside.tree_without(&tree, &sets.train)?;
+            report = beside.report_without(&report, &sets.train, &tree)?;
+        }
+        Ok((tree, report))
     });
     match (learned, interruption) {
         (Ok((tree, report)), interruption) => Ok((
