@@ -352,7 +352,7 @@ mod tests {
         );
         assert_eq!(
             ConstraintTaker::Sparse.refused(&ConstraintKind::ALL),
-            vec![ConstraintKind::Rows, ConstraintKind::Fairness]
+            vec![ConstraintKind::Rows]
         );
         assert!(ConstraintTaker::Olct.taken().is_empty());
         assert_eq!(ConstraintTaker::Milp.taken(), ConstraintKind::ALL.to_vec());
