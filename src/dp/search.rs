@@ -469,10 +469,35 @@ impl<'a> Search<'a> {
         &mut self,
         view: &View,
         depth: usize,
+        split: (usize, u32),
+        candidate: &Candidate,
+        distributions: &[(usize, usize)],
+        ub: f64,
+    ) -> Option<SplitValue> {
+        self.evaluate_split_by(
+            view,
+            depth,
+            split,
+            candidate,
+            distributions,
+            ub,
+            |search, child, depth, budget, ub, _| search.solve_relaxing(child, depth, budget, ub),
+        )
+    }
+
+    /// [`Search::evaluate_split`], each child solved by `solve_child` (given the search, the
+    /// child, its depth, budget and upper bound, and whether it is the left one), which answers
+    /// as [`Search::solve_relaxing`] does.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn evaluate_split_by(
+        &mut self,
+        view: &View,
+        depth: usize,
         (index, feature): (usize, u32),
         candidate: &Candidate,
         distributions: &[(usize, usize)],
         ub: f64,
+        mut solve_child: impl FnMut(&mut Search<'a>, &View, usize, usize, f64, bool) -> (Outcome, f64),
     ) -> Option<SplitValue> {
         let sc = self.cost.split_cost;
         let tol = self.cost.tol;
@@ -524,8 +549,14 @@ impl<'a> Search<'a> {
             } else {
                 room
             };
-            let (first_out, first_free) =
-                self.solve_relaxing(&views[first], depth - 1, budgets[first], first_ub);
+            let (first_out, first_free) = solve_child(
+                self,
+                &views[first],
+                depth - 1,
+                budgets[first],
+                first_ub,
+                first == 0,
+            );
             if self.deadline.aborted() {
                 return None;
             }
@@ -546,8 +577,14 @@ impl<'a> Search<'a> {
             } else {
                 room
             };
-            let (second_out, second_free) =
-                self.solve_relaxing(&views[second], depth - 1, budgets[second], second_ub);
+            let (second_out, second_free) = solve_child(
+                self,
+                &views[second],
+                depth - 1,
+                budgets[second],
+                second_ub,
+                second == 0,
+            );
             if self.deadline.aborted() {
                 return None;
             }
