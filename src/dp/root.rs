@@ -474,8 +474,8 @@ fn settle(
             candidate,
             distributions,
             ub,
-            |search, child, depth, budget, ub, left| {
-                let place = (index, candidate.position, left);
+            &mut |search, child, (depth, budget), ub, side| {
+                let place = (index, candidate.position, side == 0);
                 solve_job(
                     (search, local),
                     (child, root),

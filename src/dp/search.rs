@@ -481,13 +481,13 @@ impl<'a> Search<'a> {
             candidate,
             distributions,
             ub,
-            |search, child, depth, budget, ub, _| search.solve_relaxing(child, depth, budget, ub),
+            &mut |search, child, (depth, budget), ub, _| {
+                search.solve_relaxing(child, depth, budget, ub)
+            },
         )
     }
 
-    /// [`Search::evaluate_split`], each child solved by `solve_child` (given the search, the
-    /// child, its depth, budget and upper bound, and whether it is the left one), which answers
-    /// as [`Search::solve_relaxing`] does.
+    /// [`Search::evaluate_split`], each child solved by `solve_child`.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn evaluate_split_by(
         &mut self,
@@ -497,7 +497,7 @@ impl<'a> Search<'a> {
         candidate: &Candidate,
         distributions: &[(usize, usize)],
         ub: f64,
-        mut solve_child: impl FnMut(&mut Search<'a>, &View, usize, usize, f64, bool) -> (Outcome, f64),
+        solve_child: &mut SolveChild<'_, 'a>,
     ) -> Option<SplitValue> {
         let sc = self.cost.split_cost;
         let tol = self.cost.tol;
@@ -552,10 +552,9 @@ impl<'a> Search<'a> {
             let (first_out, first_free) = solve_child(
                 self,
                 &views[first],
-                depth - 1,
-                budgets[first],
+                (depth - 1, budgets[first]),
                 first_ub,
-                first == 0,
+                first,
             );
             if self.deadline.aborted() {
                 return None;
@@ -580,10 +579,9 @@ impl<'a> Search<'a> {
             let (second_out, second_free) = solve_child(
                 self,
                 &views[second],
-                depth - 1,
-                budgets[second],
+                (depth - 1, budgets[second]),
                 second_ub,
-                second == 0,
+                second,
             );
             if self.deadline.aborted() {
                 return None;
@@ -777,6 +775,12 @@ pub(crate) struct FeatureRank {
     /// The split position of the best Gini split.
     pub position: usize,
 }
+
+/// How [`Search::evaluate_split_by`] solves a child: given the search, the child, its depth
+/// and budget, its upper bound and its side (0 left, 1 right), it answers as
+/// [`Search::solve_relaxing`] does.
+pub(super) type SolveChild<'s, 'a> =
+    dyn FnMut(&mut Search<'a>, &View, (usize, usize), f64, usize) -> (Outcome, f64) + 's;
 
 /// What evaluating one split established ([`Search::evaluate_split`]).
 #[derive(Debug, Clone, Copy)]
