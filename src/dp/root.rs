@@ -556,11 +556,17 @@ fn solve_job(
     let features = shared.order.len();
     let job = pool.open(Arc::clone(&shared), features, segment_id);
     local.child = Some((place, *child));
+    // The time spent waiting for the job's units on other threads: the job's time less its
+    // units' (the unit records of this thread since the job opened).
+    let (opened, recorded) = (Instant::now(), search.stats.root_work.units.len());
     while let Some(unit) = pool.take_in(job) {
         if run_unit((search, local), (child, root), &shared, unit, pool) {
             break;
         }
     }
+    let work = &mut search.stats.root_work;
+    let own: f64 = work.units[recorded..].iter().map(|unit| unit.seconds).sum();
+    work.job_wait_seconds += (opened.elapsed().as_secs_f64() - own).max(0.0);
     local.segment = Some(segment.after(search, segment_id, job));
     if pool.stopped() {
         // Another thread stopped the search: this one stops too.

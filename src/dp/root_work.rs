@@ -49,6 +49,10 @@ pub struct RootWork {
     pub units: Vec<RootUnit>,
     /// Lookups of the shared cache that found their shard locked and waited.
     pub lock_waits: u64,
+    /// Seconds the threads that opened jobs spent waiting for their units on other threads
+    /// (besides the small bookkeeping between units).
+    #[serde(default)]
+    pub job_wait_seconds: f64,
 }
 
 impl RootWork {
@@ -57,5 +61,6 @@ impl RootWork {
         self.units.extend(other.units.iter().cloned());
         self.units.sort_by_key(|unit| unit.id);
         self.lock_waits += other.lock_waits;
+        self.job_wait_seconds += other.job_wait_seconds;
     }
 }
