@@ -130,9 +130,10 @@ pub struct DpOptions {
     /// Where the search publishes its incumbent and bound as they improve.
     pub progress: ProgressSink,
     /// Threads of the search (at least 1; default 1). The root's candidate splits of a tree of
-    /// depth three or more are shared out between them, whole features at a time (so at most
-    /// one thread per feature is started); the optimum and the tree returned are the same for
-    /// any number.
+    /// depth three or more are shared out between them a position at a time, and at depth
+    /// four or more (without a leaf minimum or cap) so are those of the children of depth three
+    /// or more of each root split; the optimum and the tree returned are the same for any
+    /// number.
     pub threads: usize,
 }
 

@@ -48,7 +48,8 @@ pub struct DpStats {
     pub initial_objective: f64,
     /// Seconds spent on the greedy start.
     pub greedy_seconds: f64,
-    /// The root's units of work (depth three or more) and the shared cache's contention.
+    /// The units of work of the root (depth three or more) and of the jobs below it (depth four
+    /// or more), and the shared cache's contention.
     #[serde(default)]
     pub root_work: crate::dp::RootWork,
 }

@@ -1,28 +1,36 @@
-//! The root's units of work and the pool the threads take them from.
+//! The units of work of the root's search and the pool the threads take them from.
 //!
 //! A unit is one root feature's search, or a part of it ([`Piece`]): the interval of positions
 //! left on either side of a solved or pruned one, with the solved positions around it. A unit
 //! solves its interval's next position and hands the halves around it back to the pool as new
 //! units, so a feature whose positions are costly is shared out between the threads below the
-//! root, and no unit holds more than one position's subtrees.
+//! root.
 //!
-//! Units are taken in a fixed order: the feature's rank, then the depth of the interval in the
-//! feature's bisection, then its first position. On one thread this is the order of the serial
-//! search (each feature's intervals breadth first, as [`crate::dp::SplitSearch`] queues them);
-//! on several, an idle thread takes the earliest unit ready. Which thread solves what never
-//! changes the tree returned (see [`super::root`]).
+//! Below the root, a unit solving a root position may open a *job*: the search of one child of
+//! that split, shared out in units of the same kind (the child's features, then intervals of
+//! their positions). The unit's thread works on its job's units and waits for those others
+//! took; idle threads take a job's units before any unit of the root, the earliest job first,
+//! so the threads that wait for a job wait as little as possible.
+//!
+//! Units are taken in a fixed order: the job, then the feature's rank, then the depth of the
+//! interval in the feature's bisection, then its first position. On one thread this is the
+//! order of the serial search (each feature's intervals breadth first, as
+//! [`crate::dp::SplitSearch`] queues them); on several, an idle thread takes the earliest unit
+//! ready. Which thread solves what never changes the tree returned (see [`super::root`]).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use crate::dp::intervals::Piece;
 
 /// A unit of the root's work.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Unit {
-    /// The feature's rank (its place in the order features are dealt out).
+    /// The job it belongs to (`None`: the root's own).
+    pub job: Option<u64>,
+    /// The feature's rank (its place in the order its subproblem deals features out).
     pub rank: usize,
     /// The depth of its interval in the feature's bisection (0: the whole feature).
     pub level: usize,
@@ -64,85 +72,182 @@ impl Ord for Queued {
     }
 }
 
-#[derive(Default)]
-struct State {
-    ready: BinaryHeap<Reverse<Queued>>,
-    /// Units taken and not yet finished: they may hand out more.
+type Ready = BinaryHeap<Reverse<Queued>>;
+
+/// An open job: what its units search (`J`), its units ready and how many are being searched.
+struct Job<J> {
+    id: u64,
+    what: Arc<J>,
+    ready: Ready,
+    running: usize,
+}
+
+struct State<J> {
+    ready: Ready,
+    /// Open jobs, earliest first.
+    jobs: Vec<Job<J>>,
+    /// Units taken and not yet finished (of the root and of the jobs): they may hand out more.
     running: usize,
     stopped: bool,
 }
 
-/// The units ready to be taken, and how many are being searched.
-pub(crate) struct Pool {
-    state: Mutex<State>,
+impl<J> State<J> {
+    /// The earliest unit ready, a job's before the root's, counted as running.
+    fn pop(&mut self) -> Option<(Unit, Option<Arc<J>>)> {
+        for job in &mut self.jobs {
+            if let Some(Reverse(Queued(unit))) = job.ready.pop() {
+                job.running += 1;
+                self.running += 1;
+                return Some((unit, Some(Arc::clone(&job.what))));
+            }
+        }
+        let Reverse(Queued(unit)) = self.ready.pop()?;
+        self.running += 1;
+        Some((unit, None))
+    }
+}
+
+/// The units ready to be taken, and how many are being searched; `J` is what a job searches.
+pub(crate) struct Pool<J> {
+    state: Mutex<State<J>>,
     changed: Condvar,
     ids: AtomicU64,
 }
 
-impl Pool {
-    /// A pool holding one unit per feature, of ranks `0..features`.
-    pub fn new(features: usize) -> Pool {
+impl<J> Pool<J> {
+    /// A pool holding one root unit per feature, of ranks `0..features`.
+    pub fn new(features: usize) -> Pool<J> {
         let pool = Pool {
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                ready: Ready::new(),
+                jobs: Vec::new(),
+                running: 0,
+                stopped: false,
+            }),
             changed: Condvar::new(),
             ids: AtomicU64::new(0),
         };
-        let units: Vec<Unit> = (0..features)
-            .map(|rank| Unit {
-                rank,
-                level: 0,
-                piece: None,
-                id: pool.new_id(),
-                parent: None,
-            })
-            .collect();
+        let units = pool.firsts(None, features, None);
         pool.lock()
             .ready
             .extend(units.into_iter().map(|u| Reverse(Queued(u))));
         pool
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    /// The first units of `features` features of `job`, handed out by the unit `parent`.
+    fn firsts(&self, job: Option<u64>, features: usize, parent: Option<u64>) -> Vec<Unit> {
+        (0..features)
+            .map(|rank| Unit {
+                job,
+                rank,
+                level: 0,
+                piece: None,
+                id: self.new_id(),
+                parent,
+            })
+            .collect()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State<J>> {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// A number for a new unit.
+    fn wait<'g>(
+        &self,
+        state: std::sync::MutexGuard<'g, State<J>>,
+    ) -> std::sync::MutexGuard<'g, State<J>> {
+        self.changed
+            .wait(state)
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A number for a new unit or job.
     pub fn new_id(&self) -> u64 {
         self.ids.fetch_add(1, Ordering::Relaxed)
     }
 
-    /// The earliest unit ready, waiting while none is but some being searched may hand out
-    /// more; `None` when all are done or the pool is stopped. The caller must
-    /// [`Pool::finish`] it.
-    pub fn take(&self) -> Option<Unit> {
+    /// Opens a job searching `what` with one first unit per feature (`features` of them), the
+    /// units handed out by the unit numbered `parent`; returns its number.
+    pub fn open(&self, what: Arc<J>, features: usize, parent: u64) -> u64 {
+        let id = self.new_id();
+        let units = self.firsts(Some(id), features, Some(parent));
+        let job = Job {
+            id,
+            what,
+            ready: units.into_iter().map(|u| Reverse(Queued(u))).collect(),
+            running: 0,
+        };
+        self.lock().jobs.push(job);
+        self.changed.notify_all();
+        id
+    }
+
+    /// The earliest unit ready (a job's before the root's), with what its job searches, waiting
+    /// while none is but some being searched may hand out more; `None` when all are done or
+    /// the pool is stopped. The caller must [`Pool::finish`] it.
+    pub fn take(&self) -> Option<(Unit, Option<Arc<J>>)> {
         let mut state = self.lock();
         loop {
             if state.stopped {
                 return None;
             }
-            if let Some(Reverse(Queued(unit))) = state.ready.pop() {
-                state.running += 1;
-                return Some(unit);
+            if let Some(taken) = state.pop() {
+                return Some(taken);
             }
             if state.running == 0 {
                 return None;
             }
-            state = self
-                .changed
-                .wait(state)
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            state = self.wait(state);
         }
     }
 
-    /// Ends a unit taken, with the units it hands out.
-    pub fn finish(&self, handed_out: impl IntoIterator<Item = Unit>) {
+    /// The earliest unit ready of job `job`, waiting while none is but some of its units are
+    /// being searched; `None` when the job is done (it is then closed) or the pool stopped.
+    /// The caller must [`Pool::finish`] it.
+    pub fn take_in(&self, job: u64) -> Option<Unit> {
+        let mut state = self.lock();
+        loop {
+            if state.stopped {
+                return None;
+            }
+            let at = state.jobs.iter().position(|open| open.id == job)?;
+            let state_ref = &mut *state;
+            let open = &mut state_ref.jobs[at];
+            if let Some(Reverse(Queued(unit))) = open.ready.pop() {
+                open.running += 1;
+                state_ref.running += 1;
+                return Some(unit);
+            }
+            if open.running == 0 {
+                state_ref.jobs.remove(at);
+                return None;
+            }
+            state = self.wait(state);
+        }
+    }
+
+    /// Whether the pool was stopped.
+    pub fn stopped(&self) -> bool {
+        self.lock().stopped
+    }
+
+    /// Ends a unit taken of job `job` (`None`: the root's), with the units it hands out (of
+    /// the same job).
+    pub fn finish(&self, job: Option<u64>, handed_out: impl IntoIterator<Item = Unit>) {
         let mut state = self.lock();
         state.running -= 1;
-        state
-            .ready
-            .extend(handed_out.into_iter().map(|u| Reverse(Queued(u))));
+        let units = handed_out.into_iter().map(|u| Reverse(Queued(u)));
+        match job {
+            None => state.ready.extend(units),
+            Some(job) => {
+                if let Some(open) = state.jobs.iter_mut().find(|open| open.id == job) {
+                    open.running -= 1;
+                    open.ready.extend(units);
+                }
+            }
+        }
         drop(state);
         self.changed.notify_all();
     }
@@ -157,36 +262,40 @@ impl Pool {
 /// A unit taken from a pool, to be ended exactly once: [`Taken::finish`] hands out its units,
 /// [`Taken::stop`] stops the pool. Dropped otherwise (a panic unwinding through the search),
 /// it stops the pool, so no thread waits for units it would never hand out.
-pub(crate) struct Taken<'a> {
-    pool: Option<&'a Pool>,
+pub(crate) struct Taken<'a, J> {
+    pool: Option<&'a Pool<J>>,
+    job: Option<u64>,
 }
 
-impl<'a> Taken<'a> {
-    /// The unit just taken from `pool`.
-    pub fn new(pool: &'a Pool) -> Taken<'a> {
-        Taken { pool: Some(pool) }
+impl<'a, J> Taken<'a, J> {
+    /// The unit of `job` just taken from `pool`.
+    pub fn new(pool: &'a Pool<J>, job: Option<u64>) -> Taken<'a, J> {
+        Taken {
+            pool: Some(pool),
+            job,
+        }
     }
 
     /// Ends the unit with the units it hands out.
     pub fn finish(mut self, handed_out: impl IntoIterator<Item = Unit>) {
         if let Some(pool) = self.pool.take() {
-            pool.finish(handed_out);
+            pool.finish(self.job, handed_out);
         }
     }
 
     /// Ends the unit and stops the pool (the search stopped).
     pub fn stop(mut self) {
         if let Some(pool) = self.pool.take() {
-            pool.finish([]);
+            pool.finish(self.job, []);
             pool.stop();
         }
     }
 }
 
-impl Drop for Taken<'_> {
+impl<J> Drop for Taken<'_, J> {
     fn drop(&mut self) {
         if let Some(pool) = self.pool.take() {
-            pool.finish([]);
+            pool.finish(self.job, []);
             pool.stop();
         }
     }
@@ -196,7 +305,9 @@ impl Drop for Taken<'_> {
 mod tests {
     use super::*;
 
-    fn handed_out(pool: &Pool, from: &Unit, count: usize) -> Vec<Unit> {
+    type TestPool = Pool<&'static str>;
+
+    fn handed_out(pool: &TestPool, from: &Unit, count: usize) -> Vec<Unit> {
         (0..count)
             .map(|_| Unit {
                 level: from.level + 1,
@@ -207,21 +318,25 @@ mod tests {
             .collect()
     }
 
+    fn take(pool: &TestPool) -> Option<Unit> {
+        pool.take().map(|(unit, _)| unit)
+    }
+
     #[test]
     fn units_are_taken_by_rank_then_level_and_handed_out_ones_before_later_features() {
-        let pool = Pool::new(3);
-        let first = pool.take().expect("a unit");
-        let second = pool.take().expect("a unit");
+        let pool = TestPool::new(3);
+        let first = take(&pool).expect("a unit");
+        let second = take(&pool).expect("a unit");
         assert_eq!((first.rank, first.id, second.rank), (0, 0, 1));
-        pool.finish(handed_out(&pool, &first, 2));
+        pool.finish(None, handed_out(&pool, &first, 2));
         // The halves of feature 0 come before feature 2's first unit.
-        let next = pool.take().expect("a unit");
+        let next = take(&pool).expect("a unit");
         assert_eq!((next.rank, next.level, next.parent), (0, 1, Some(0)));
-        pool.finish([]);
-        pool.finish([]);
+        pool.finish(None, []);
+        pool.finish(None, []);
         let ranks: Vec<usize> = std::iter::from_fn(|| {
-            let unit = pool.take()?;
-            pool.finish([]);
+            let unit = take(&pool)?;
+            pool.finish(None, []);
             Some(unit.rank)
         })
         .collect();
@@ -230,29 +345,65 @@ mod tests {
     }
 
     #[test]
-    fn a_thread_waits_for_the_units_a_running_one_hands_out() {
-        let pool = Pool::new(1);
-        let first = pool.take().expect("a unit");
+    fn a_jobs_units_come_before_the_roots_and_its_owner_takes_only_them() {
+        let pool = TestPool::new(2);
+        let owner = take(&pool).expect("a unit");
+        let job = pool.open(Arc::new("left child"), 2, owner.id);
+        // An idle thread takes the job's first unit before the root's second feature.
+        let (unit, what) = pool.take().expect("a unit");
+        assert_eq!(
+            (unit.job, unit.rank, unit.parent),
+            (Some(job), 0, Some(owner.id))
+        );
+        assert_eq!(what.as_deref(), Some(&"left child"));
+        let mine = pool.take_in(job).expect("the job's second unit");
+        assert_eq!((mine.job, mine.rank), (Some(job), 1));
+        pool.finish(Some(job), []);
         std::thread::scope(|scope| {
-            let waiting = scope.spawn(|| pool.take().map(|unit| unit.parent));
+            // The owner waits for the unit the idle thread holds, which hands out one more.
+            let waiting = scope.spawn(|| {
+                let more = pool.take_in(job).map(|unit| unit.level);
+                pool.finish(Some(job), []);
+                (more, pool.take_in(job).is_none())
+            });
             std::thread::sleep(std::time::Duration::from_millis(50));
-            pool.finish(handed_out(&pool, &first, 1));
+            pool.finish(Some(job), handed_out(&pool, &unit, 1));
+            assert_eq!(waiting.join().expect("joins"), (Some(1), true));
+        });
+        // The job is closed: the root's second feature is next.
+        pool.finish(None, []);
+        assert_eq!(
+            take(&pool).map(|unit| (unit.job, unit.rank)),
+            Some((None, 1))
+        );
+        pool.finish(None, []);
+        assert!(pool.take().is_none());
+    }
+
+    #[test]
+    fn a_thread_waits_for_the_units_a_running_one_hands_out() {
+        let pool = TestPool::new(1);
+        let first = take(&pool).expect("a unit");
+        std::thread::scope(|scope| {
+            let waiting = scope.spawn(|| take(&pool).map(|unit| unit.parent));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            pool.finish(None, handed_out(&pool, &first, 1));
             assert_eq!(waiting.join().expect("joins"), Some(Some(0)));
         });
-        pool.finish([]);
+        pool.finish(None, []);
         assert!(pool.take().is_none());
-        let stopped = Pool::new(2);
+        let stopped = TestPool::new(2);
         stopped.stop();
         assert!(stopped.take().is_none());
     }
 
     #[test]
     fn a_unit_dropped_unfinished_stops_the_pool_and_frees_the_waiting_threads() {
-        let pool = Pool::new(2);
-        let _first = pool.take().expect("a unit");
-        let taken = Taken::new(&pool);
-        let _second = pool.take().expect("a unit");
-        Taken::new(&pool).finish([]);
+        let pool = TestPool::new(2);
+        let _first = take(&pool).expect("a unit");
+        let taken = Taken::new(&pool, None);
+        let _second = take(&pool).expect("a unit");
+        Taken::new(&pool, None).finish([]);
         std::thread::scope(|scope| {
             // The first unit is running: the other thread waits for what it hands out, which
             // it never does.

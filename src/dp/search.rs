@@ -469,10 +469,35 @@ impl<'a> Search<'a> {
         &mut self,
         view: &View,
         depth: usize,
+        split: (usize, u32),
+        candidate: &Candidate,
+        distributions: &[(usize, usize)],
+        ub: f64,
+    ) -> Option<SplitValue> {
+        self.evaluate_split_by(
+            view,
+            depth,
+            split,
+            candidate,
+            distributions,
+            ub,
+            &mut |search, child, (depth, budget), ub, _| {
+                search.solve_relaxing(child, depth, budget, ub)
+            },
+        )
+    }
+
+    /// [`Search::evaluate_split`], each child solved by `solve_child`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn evaluate_split_by(
+        &mut self,
+        view: &View,
+        depth: usize,
         (index, feature): (usize, u32),
         candidate: &Candidate,
         distributions: &[(usize, usize)],
         ub: f64,
+        solve_child: &mut SolveChild<'_, 'a>,
     ) -> Option<SplitValue> {
         let sc = self.cost.split_cost;
         let tol = self.cost.tol;
@@ -524,8 +549,13 @@ impl<'a> Search<'a> {
             } else {
                 room
             };
-            let (first_out, first_free) =
-                self.solve_relaxing(&views[first], depth - 1, budgets[first], first_ub);
+            let (first_out, first_free) = solve_child(
+                self,
+                &views[first],
+                (depth - 1, budgets[first]),
+                first_ub,
+                first,
+            );
             if self.deadline.aborted() {
                 return None;
             }
@@ -546,8 +576,13 @@ impl<'a> Search<'a> {
             } else {
                 room
             };
-            let (second_out, second_free) =
-                self.solve_relaxing(&views[second], depth - 1, budgets[second], second_ub);
+            let (second_out, second_free) = solve_child(
+                self,
+                &views[second],
+                (depth - 1, budgets[second]),
+                second_ub,
+                second,
+            );
             if self.deadline.aborted() {
                 return None;
             }
@@ -740,6 +775,12 @@ pub(crate) struct FeatureRank {
     /// The split position of the best Gini split.
     pub position: usize,
 }
+
+/// How [`Search::evaluate_split_by`] solves a child: given the search, the child, its depth
+/// and budget, its upper bound and its side (0 left, 1 right), it answers as
+/// [`Search::solve_relaxing`] does.
+pub(super) type SolveChild<'s, 'a> =
+    dyn FnMut(&mut Search<'a>, &View, (usize, usize), f64, usize) -> (Outcome, f64) + 's;
 
 /// What evaluating one split established ([`Search::evaluate_split`]).
 #[derive(Debug, Clone, Copy)]

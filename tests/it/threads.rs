@@ -1,10 +1,12 @@
 //! The exact search on several threads: on small random data (fixed seeds, depths 1 to 3,
 //! accuracy, balanced weights, split costs, leaf minima, split limits) the optimum equals the
 //! exhaustive oracle's and the tree returned (as its JSON) is the same with 1, 2 and 3
-//! threads, at depth 4 too, and so is the tree on larger data with many equally good trees (1, 2, 3
+//! threads, at depth 4 too (where the children of the root's splits are searched as jobs shared
+//! out below the root), and so is the tree on larger data with many equally good trees (1, 2, 3
 //! and 4 threads, depths 3 and 4); the root's units of work split each feature's positions, every
-//! unit handed out by an earlier one of the same feature; a time-limited run on two threads returns a bound at or below the oracle's optimum
-//! and a tree at or above it; a raised interrupt flag stops every thread within a second; the
+//! unit handed out by an earlier one of the same feature, and at depth 4 each job's units come
+//! from the root unit that opened it, which waits for them; a time-limited run on two threads
+//! returns a bound at or below the oracle's optimum and a tree at or above it; a raised interrupt flag stops every thread within a second; the
 //! command line takes `--threads` for dp and the sparse search's additive losses, refuses it for
 //! the sparse search's F1 and refuses 0.
 //!
@@ -127,6 +129,8 @@ fn depth_four_on_any_thread_count_gives_the_oracle_optimum_and_the_same_tree() {
         (4, true, 0.0, 1, None),
         (4, false, 0.5, 2, None),
     ];
+    // Runs that searched a root split's child as a job (without a leaf minimum).
+    let mut with_jobs = 0;
     for seed in 0..4u64 {
         let data = random_dataset(2000 + seed, 30 + 4 * seed as usize, 3, 2, 5);
         for case in &cases {
@@ -136,6 +140,8 @@ fn depth_four_on_any_thread_count_gives_the_oracle_optimum_and_the_same_tree() {
             for threads in [1, 2, 3] {
                 let outcome = solve(&data, &problem, &with_threads(threads)).expect("solves");
                 assert_eq!(outcome.termination, DpTermination::Optimal);
+                let units = &outcome.stats.root_work.units;
+                with_jobs += usize::from(units.iter().any(|unit| unit.job.is_some()));
                 let scored = objective_of(&outcome.tree, &data, &problem).expect("a valid tree");
                 assert!(
                     (outcome.objective - expected).abs() < 1e-6 && (scored - expected).abs() < 1e-6,
@@ -151,6 +157,67 @@ fn depth_four_on_any_thread_count_gives_the_oracle_optimum_and_the_same_tree() {
             );
         }
     }
+    assert!(
+        with_jobs >= 12,
+        "only {with_jobs} runs searched children as jobs"
+    );
+}
+
+#[test]
+fn below_the_root_each_childs_search_is_a_job_shared_out_in_units() {
+    // At depth 4, the children of depth 3 of a root position are jobs: a job's first units come
+    // from the segment of the root unit that opened it, its other units from an earlier unit of
+    // the same job and feature one level up, and the root unit's next segment waits for it.
+    let data = random_dataset(3000, 90, 4, 2, 12);
+    let problem = DpProblem::accuracy(&data, 4);
+    let mut trees = Vec::new();
+    for threads in [1, 3] {
+        let outcome = solve(&data, &problem, &with_threads(threads)).expect("solves");
+        assert_eq!(outcome.termination, DpTermination::Optimal);
+        let units = &outcome.stats.root_work.units;
+        let jobs: std::collections::BTreeSet<u64> = units.iter().filter_map(|u| u.job).collect();
+        assert!(jobs.len() >= 4, "{threads} threads: {} jobs", jobs.len());
+        for job in &jobs {
+            let waiting = units.iter().filter(|u| u.waits_for == Some(*job)).count();
+            assert_eq!(
+                waiting, 1,
+                "{threads} threads: job {job} waited for {waiting} times"
+            );
+        }
+        for unit in units {
+            let Some(parent) = unit.parent else {
+                assert_eq!((unit.job, unit.level, unit.waits_for), (None, 0, None));
+                continue;
+            };
+            let from = units
+                .iter()
+                .find(|other| other.id == parent)
+                .unwrap_or_else(|| panic!("{threads} threads: unit {} has no parent", unit.id));
+            // The last segment of a root unit bears the unit's number, given before the
+            // numbers of its earlier segments.
+            assert!(from.id < unit.id || unit.waits_for.is_some());
+            match (unit.job, unit.waits_for) {
+                // A job's first unit, from the segment that opened it.
+                (Some(job), None) if unit.level == 0 => {
+                    assert_eq!(from.job, None);
+                    assert!(from.id < job && job < unit.id);
+                }
+                // A segment of a root unit after a job, from the segment before it.
+                (None, Some(job)) => {
+                    assert!(jobs.contains(&job));
+                    assert_eq!(from.job, None);
+                    assert_eq!((from.rank, from.level), (unit.rank, unit.level));
+                }
+                (job, None) => {
+                    assert_eq!(from.job, job);
+                    assert_eq!((from.rank, from.level + 1), (unit.rank, unit.level));
+                }
+                (Some(_), Some(_)) => panic!("{threads} threads: a job's unit waits for a job"),
+            }
+        }
+        trees.push(outcome.tree.to_json_string());
+    }
+    assert_eq!(trees[0], trees[1]);
 }
 
 #[test]
