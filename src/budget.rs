@@ -1,11 +1,12 @@
 //! The time a run may take, checked in this one place. A number of seconds is usable when it is
 //! a number (not NaN), not negative, and at most [`MAX_SECONDS`]: past that bound a limit is no
-//! limit at all, and a `Duration` of it added to an `Instant` would overflow. The command line
-//! checks its options with [`parse_seconds`] (its parser then names the option); the library's
-//! entry points (the Python module, grid files) build a [`Budget`] with [`Budget::limit`],
-//! naming the option in the error. Below the entry points a run holds a [`Budget`], which is
-//! valid by construction: a limit, the interrupt flag, and the shares of what remains that the
-//! run hands to its phases (warm start, certificate, a reference search).
+//! limit at all, and a `Duration` of it added to an `Instant` would overflow. A limit is checked
+//! where it enters: the command line (and the Python module, which goes through it) with
+//! [`parse_budget`] and [`parse_seconds`], whose parser then names the option; grid files with
+//! [`check_seconds`]; any other caller with [`Budget::limit`], which names the option in the
+//! error. Below the entry points a run holds a [`Budget`], valid by construction: a limit, the
+//! interrupt flag, and the shares of what remains that the run hands to its phases (warm
+//! start, certificate, a reference search).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -185,7 +186,7 @@ pub fn parse_budget(text: &str) -> std::result::Result<Budget, String> {
 }
 
 /// Parses a number of seconds given on the command line and checks it as [`check_seconds`]
-/// does; the message says what is wrong, and clap adds the option's name.
+/// does; the message says what is wrong, and the command line's parser adds the option's name.
 pub fn parse_seconds(text: &str) -> std::result::Result<f64, String> {
     let seconds: f64 = text
         .trim()
