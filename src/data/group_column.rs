@@ -77,15 +77,7 @@ impl Dataset {
             target: self.schema.target.clone(),
             features,
         };
-        let mut grouped = Dataset::with_schema(
-            self.source.clone(),
-            schema,
-            self.classes.clone(),
-            rows,
-            self.labels.clone(),
-        )?;
-        grouped.weights = self.weights.clone();
-        Ok(grouped)
+        self.derived(schema, rows)
     }
 }
 

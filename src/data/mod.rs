@@ -305,6 +305,12 @@ impl Dataset {
             target: self.schema.target.clone(),
             features,
         };
+        self.derived(schema, rows)
+    }
+
+    /// A dataset of this one's source, classes, labels and weights, with `schema` and `rows`
+    /// (one per row of this one).
+    pub(crate) fn derived(&self, schema: Schema, rows: Vec<Vec<f64>>) -> crate::Result<Dataset> {
         let mut derived = Dataset::with_schema(
             self.source.clone(),
             schema,
