@@ -384,8 +384,18 @@ mod tests {
             solver: "test",
             stop_grace,
         };
-        let job = json_job(serde_json::json!({}));
-        supervise(&spec, job, deadline, interrupt, &mut on_line).expect("supervised")
+        // Another test's fork may still hold the script open for writing when this one
+        // executes it (ETXTBSY, "Text file busy"): that start is tried again.
+        for _ in 0..20 {
+            let job = json_job(serde_json::json!({}));
+            match supervise(&spec, job, deadline, interrupt, &mut on_line) {
+                Err(error) if error.to_string().contains("Text file busy") => {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                result => return result.expect("supervised"),
+            }
+        }
+        panic!("the test worker stayed busy")
     }
 
     #[test]
