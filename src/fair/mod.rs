@@ -74,6 +74,10 @@ pub struct FairProblem {
     pub max_splits: Option<usize>,
     /// The data's features a split may not use.
     pub forbidden: Vec<bool>,
+    /// Whether to prune with lower bounds (an entry whose cost, with the least cost of the
+    /// rest of the tree, exceeds the cheapest fair tree found) and start depth 3 from the
+    /// cheapest fair tree of depth 2: the same optimum faster; off to check that it is.
+    pub bounds: bool,
 }
 
 /// The tree the fair search returns.
@@ -209,10 +213,11 @@ fn search(
     prepared: &Prepared,
     gauge: &Gauge,
     depth: usize,
+    bounds: bool,
     threads: usize,
     stop: &FairStop,
 ) -> Result<Searched> {
-    let cx = Context::new(&prepared.binned, &prepared.rows, gauge);
+    let cx = Context::new(&prepared.binned, &prepared.rows, gauge, bounds);
     fronts::search(&cx, depth, threads, &|| stop.now())
 }
 
@@ -248,7 +253,14 @@ pub fn solve(
     stop: &FairStop,
 ) -> Result<FairOutcome> {
     let prepared = prepare(data, fairness, problem, threads)?;
-    let found = search(&prepared, &prepared.gauge, problem.depth, threads, stop)?;
+    let found = search(
+        &prepared,
+        &prepared.gauge,
+        problem.depth,
+        problem.bounds,
+        threads,
+        stop,
+    )?;
     let termination = match found.stopped {
         false => Termination::Optimal,
         true => stop.termination(),
@@ -301,7 +313,14 @@ pub fn front(
     let mut gauge = prepared.gauge.clone();
     let mut points: Vec<FairPoint> = Vec::new();
     let termination = loop {
-        let found = search(&prepared, &gauge, problem.depth, threads, stop)?;
+        let found = search(
+            &prepared,
+            &gauge,
+            problem.depth,
+            problem.bounds,
+            threads,
+            stop,
+        )?;
         if found.stopped {
             break stop.termination();
         }
