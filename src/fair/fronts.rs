@@ -61,9 +61,11 @@ impl<'a> Context<'a> {
     /// What a subtree's entry may cost at most when the rest of the tree costs at least
     /// `outside` (counted with bounds on only).
     fn room(&self, outside: f64) -> f64 {
-        match self.bounds {
-            true => self.ceiling() - outside,
-            false => self.ceiling(),
+        match (self.bounds, outside.is_finite()) {
+            (false, _) => self.ceiling(),
+            (true, true) => self.ceiling() - outside,
+            // No labelling of the rest: nothing fits (and no infinity less infinity).
+            (true, false) => f64::NEG_INFINITY,
         }
     }
 }
@@ -186,7 +188,7 @@ fn paired(
         }
         let room = cx.room(outside);
         let least = split.least;
-        if !(least[0] + least[1] + split_cost <= room) {
+        if least[0] + least[1] + split_cost > room {
             continue;
         }
         let sides = menu::sides(cx.binned, two.member, split.feature, split.bin);
@@ -269,7 +271,7 @@ fn children(
     stop: &(impl Fn() -> bool + Sync),
 ) -> Option<Option<[Vec<Entry>; 2]>> {
     let split_cost = cx.rows.split_cost;
-    let beyond = |least: [f64; 2]| cx.bounds && !(least[0] + least[1] + split_cost <= cx.ceiling());
+    let beyond = |least: [f64; 2]| cx.bounds && least[0] + least[1] + split_cost > cx.ceiling();
     if depth == 2 {
         let [left, right] = sides.map(|m| menu::menu(cx.binned, cx.rows, &m, f64::INFINITY));
         let least = [least(&left), least(&right)];

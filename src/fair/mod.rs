@@ -18,6 +18,11 @@
 //!   signature keeps the bounds ([`pair::best_pair`]: a sliding window over one front sorted
 //!   by difference for two groups and one bound, a walk by increasing cost otherwise).
 //!
+//! Lower bounds prune the lists (on unless [`FairProblem::bounds`] is off, the same optimum):
+//! an entry whose cost, with the parent's split and its sibling subtree's least cost, exceeds
+//! the cheapest fair tree found is dropped, and depth 3 starts from the fair optimum of depth 2
+//! ([`fronts`]).
+//!
 //! Beside fairness the search takes forbidden features, the leaf minimum, a cap on a leaf's
 //! rows (leaves above it are not on the menus) and a split budget (a front keeps per signature
 //! the cheapest entry of each number of splits that fewer splits do not match); the rule on
