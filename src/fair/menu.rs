@@ -5,7 +5,7 @@
 
 use super::shape::Pick;
 use super::sig::Sig;
-use crate::search_core::binned::{split_bin, Binned};
+use crate::search_core::binned::{split_bin, Binned, Element};
 
 /// What each row brings, and the limits on a subtree's leaves and splits.
 #[derive(Debug, Clone)]
@@ -143,12 +143,16 @@ pub(crate) fn leaves(rows: &Rows, member: &[bool]) -> Vec<Entry> {
     (0..2).filter_map(|c| total.leaf(c, rows)).collect()
 }
 
-/// Every labelling of the rows with `member[row]` by a leaf or, with `split` and a split
-/// budget of one or more, by one split and two leaves (splits whose sides both hold rows).
-pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], split: bool) -> Vec<Entry> {
+/// Every labelling of cost at most `most` of the rows with `member[row]` by a leaf or, with a
+/// split budget of one or more, by one split and two leaves (splits whose sides both hold
+/// rows).
+pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], most: f64) -> Vec<Entry> {
     let total = totals(rows, member);
-    let mut out: Vec<Entry> = (0..2).filter_map(|c| total.leaf(c, rows)).collect();
-    if !split || !rows.within_budget(1) {
+    let mut out: Vec<Entry> = (0..2)
+        .filter_map(|c| total.leaf(c, rows))
+        .filter(|e| e.cost <= most)
+        .collect();
+    if !rows.within_budget(1) {
         return out;
     }
     splits_of(
@@ -166,6 +170,9 @@ pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], split: bool) -
                     let Some(re) = right.leaf(r, rows) else {
                         continue;
                     };
+                    if le.cost + re.cost + rows.split_cost > most {
+                        continue;
+                    }
                     out.push(Entry {
                         sig: Sig::sum(&le.sig, &re.sig),
                         cost: le.cost + re.cost + rows.split_cost,
@@ -177,6 +184,74 @@ pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], split: bool) -
         },
     );
     out
+}
+
+/// The rows with `member[row]` in each allowed feature's order (a subtree's rows, scanned
+/// again for each of its splits by [`cheapest_sides`]).
+pub(crate) fn sorted_rows(binned: &Binned, rows: &Rows, member: &[bool]) -> Vec<Vec<Element>> {
+    (rows.allowed.iter())
+        .map(|&f| {
+            (binned.sorted[f as usize].iter())
+                .filter(|e| member[e.row as usize])
+                .copied()
+                .collect()
+        })
+        .collect()
+}
+
+/// One side's running sums in [`cheapest_sides`].
+#[derive(Clone, Copy)]
+struct Sweep {
+    cost: [f64; 2],
+    rows: usize,
+    previous: Option<u32>,
+}
+
+/// The least cost of the entries [`menu`] gives each side of the rows of `sorted` (from
+/// [`sorted_rows`]) split by `left[row]` (infinite for none), without building them: costs
+/// and row counts alone, both sides in one scan.
+pub(crate) fn cheapest_sides(rows: &Rows, sorted: &[Vec<Element>], left: &[bool]) -> [f64; 2] {
+    let leaf = |cost: [f64; 2], n: usize| match rows.max_leaf.is_some_and(|m| n > m) {
+        true => f64::INFINITY,
+        false => cost[0].min(cost[1]),
+    };
+    let start = Sweep {
+        cost: [0.0; 2],
+        rows: 0,
+        previous: None,
+    };
+    let mut total = [start; 2];
+    for e in sorted.first().into_iter().flatten() {
+        let (i, t) = (
+            e.row as usize,
+            &mut total[usize::from(!left[e.row as usize])],
+        );
+        t.cost = [t.cost[0] + rows.cost[i][0], t.cost[1] + rows.cost[i][1]];
+        t.rows += 1;
+    }
+    let mut best = total.map(|t| leaf(t.cost, t.rows));
+    if !rows.within_budget(1) {
+        return best;
+    }
+    for list in sorted {
+        let mut sweep = [start; 2];
+        for e in list {
+            let (i, side) = (e.row as usize, usize::from(!left[e.row as usize]));
+            let (s, t) = (&mut sweep[side], &total[side]);
+            if s.previous.is_some_and(|low| low < e.bin)
+                && s.rows >= rows.min_leaf
+                && t.rows - s.rows >= rows.min_leaf
+            {
+                let right = [t.cost[0] - s.cost[0], t.cost[1] - s.cost[1]];
+                let split = leaf(s.cost, s.rows) + leaf(right, t.rows - s.rows) + rows.split_cost;
+                best[side] = best[side].min(split);
+            }
+            s.cost = [s.cost[0] + rows.cost[i][0], s.cost[1] + rows.cost[i][1]];
+            s.rows += 1;
+            s.previous = Some(e.bin);
+        }
+    }
+    best
 }
 
 /// The splits of the rows with `member[row]` on searched feature `f`: its threshold bins

@@ -18,6 +18,11 @@
 //!   signature keeps the bounds ([`pair::best_pair`]: a sliding window over one front sorted
 //!   by difference for two groups and one bound, a walk by increasing cost otherwise).
 //!
+//! Lower bounds prune the lists (on unless [`FairProblem::bounds`] is off, the same optimum):
+//! an entry whose cost, with the parent's split and its sibling subtree's least cost, exceeds
+//! the cheapest fair tree found is dropped, and depth 3 starts from the fair optimum of depth 2
+//! ([`fronts`]).
+//!
 //! Beside fairness the search takes forbidden features, the leaf minimum, a cap on a leaf's
 //! rows (leaves above it are not on the menus) and a split budget (a front keeps per signature
 //! the cheapest entry of each number of splits that fewer splits do not match); the rule on
@@ -74,6 +79,10 @@ pub struct FairProblem {
     pub max_splits: Option<usize>,
     /// The data's features a split may not use.
     pub forbidden: Vec<bool>,
+    /// Whether to prune with lower bounds (an entry whose cost, with the least cost of the
+    /// rest of the tree, exceeds the cheapest fair tree found) and start depth 3 from the
+    /// cheapest fair tree of depth 2: the same optimum faster; off to check that it is.
+    pub bounds: bool,
 }
 
 /// The tree the fair search returns.
@@ -209,10 +218,11 @@ fn search(
     prepared: &Prepared,
     gauge: &Gauge,
     depth: usize,
+    bounds: bool,
     threads: usize,
     stop: &FairStop,
 ) -> Result<Searched> {
-    let cx = Context::new(&prepared.binned, &prepared.rows, gauge);
+    let cx = Context::new(&prepared.binned, &prepared.rows, gauge, bounds);
     fronts::search(&cx, depth, threads, &|| stop.now())
 }
 
@@ -248,7 +258,14 @@ pub fn solve(
     stop: &FairStop,
 ) -> Result<FairOutcome> {
     let prepared = prepare(data, fairness, problem, threads)?;
-    let found = search(&prepared, &prepared.gauge, problem.depth, threads, stop)?;
+    let found = search(
+        &prepared,
+        &prepared.gauge,
+        problem.depth,
+        problem.bounds,
+        threads,
+        stop,
+    )?;
     let termination = match found.stopped {
         false => Termination::Optimal,
         true => stop.termination(),
@@ -302,7 +319,14 @@ pub fn front(
     let mut points: Vec<FairPoint> = Vec::new();
     let mut last_gap: Option<(i128, i128)> = None;
     let termination = loop {
-        let found = search(&prepared, &gauge, problem.depth, threads, stop)?;
+        let found = search(
+            &prepared,
+            &gauge,
+            problem.depth,
+            problem.bounds,
+            threads,
+            stop,
+        )?;
         if found.stopped {
             break stop.termination();
         }

@@ -8,6 +8,7 @@ use std::collections::VecDeque;
 
 use super::gauge::Gauge;
 use super::menu::{Entry, Rows};
+use super::sig::Sig;
 
 /// The cheapest pair found: its cost (without the parent's split) and the two entries.
 pub(crate) type Pair = (f64, Entry, Entry);
@@ -99,27 +100,46 @@ fn walked_pair(
     best.map(|(cost, l, r)| (cost, left.swap_remove(l), right.swap_remove(r)))
 }
 
+/// What [`reduce`] reads of an entry.
+pub(crate) trait Weighed {
+    fn sig(&self) -> &Sig;
+    fn cost(&self) -> f64;
+    fn splits(&self) -> u32;
+}
+
+impl Weighed for Entry {
+    fn sig(&self) -> &Sig {
+        &self.sig
+    }
+    fn cost(&self) -> f64 {
+        self.cost
+    }
+    fn splits(&self) -> u32 {
+        self.splits
+    }
+}
+
 /// The front of `entries`: for each signature, the entries of least cost for their number of
 /// splits that no entry of fewer splits matches in cost (least cost alone without a split
 /// budget), the first of equals in `entries`' order kept.
-pub(crate) fn reduce(mut entries: Vec<Entry>, rows: &Rows) -> Vec<Entry> {
+pub(crate) fn reduce<T: Weighed>(mut entries: Vec<T>, rows: &Rows) -> Vec<T> {
     let budget = rows.max_splits.is_some();
-    let splits = |e: &Entry| if budget { e.splits } else { 0 };
+    let splits = |e: &T| if budget { e.splits() } else { 0 };
     entries.sort_by(|a, b| {
-        a.sig
-            .cmp(&b.sig)
+        a.sig()
+            .cmp(b.sig())
             .then(splits(a).cmp(&splits(b)))
-            .then(a.cost.total_cmp(&b.cost))
+            .then(a.cost().total_cmp(&b.cost()))
     });
-    let mut kept: Vec<Entry> = Vec::with_capacity(entries.len());
+    let mut kept: Vec<T> = Vec::with_capacity(entries.len());
     let mut least = f64::INFINITY;
     for entry in entries {
-        let same = kept.last().is_some_and(|k| k.sig == entry.sig);
+        let same = kept.last().is_some_and(|k| k.sig() == entry.sig());
         if !same {
             least = f64::INFINITY;
         }
-        if entry.cost < least {
-            least = entry.cost;
+        if entry.cost() < least {
+            least = entry.cost();
             kept.push(entry);
         }
     }

@@ -154,6 +154,7 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
         max_leaf: None,
         max_splits: None,
         forbidden: constraints.forbidden.clone(),
+        bounds: true,
     };
     let found = fair::front(train, &fairness, &problem, request.threads, &request.stop)?;
     let points = found.points;

@@ -69,6 +69,7 @@ impl SearchConstraints {
             max_leaf: problem.max_leaf,
             max_splits: problem.max_splits,
             forbidden: self.rule.forbidden_over(data.n_features()),
+            bounds: true,
         };
         let threads = options.threads.max(1);
         let found = solve_ruled(data, &fairness, &fair_problem, &self.rule, threads, &stop)?;

@@ -312,6 +312,65 @@ fn fairness_beside_each_other_kind_reaches_the_oracle_optimum() {
     );
 }
 
+/// The search with and without its lower bounds (and depth 3's start from depth 2) reaches
+/// the oracle's optimum under each bound, two and three groups, depths 1 to 3, with a leaf
+/// minimum of 1 and 2.
+#[test]
+fn the_search_with_and_without_its_bounds_reaches_the_oracle_optimum() {
+    let specs = [
+        spec(Some(0.0), None),
+        spec(Some(0.15), None),
+        spec(None, Some(0.25)),
+        spec(Some(0.2), Some(0.3)),
+    ];
+    for (groups, seed) in [(2, 9), (2, 10), (3, 8)] {
+        for depth in 1..=3 {
+            let data = data_for(seed, depth, groups);
+            let seen = oracle(&data, depth);
+            for given in &specs {
+                let fairness = Fairness::resolve(given, &data)
+                    .expect("valid")
+                    .expect("fair");
+                // The optimum under each leaf minimum, the same with bounds and without.
+                let mut optima: HashMap<usize, f64> = HashMap::new();
+                for (bounds, min_leaf) in [(true, 1), (false, 1), (true, 2), (false, 2)] {
+                    let problem = FairProblem {
+                        depth,
+                        thresholds: milptree::data::ThresholdMode::All,
+                        class_weights: vec![1.0, 1.0],
+                        split_cost: 0.0,
+                        min_leaf,
+                        max_leaf: None,
+                        max_splits: None,
+                        forbidden: vec![false, false, true],
+                        bounds,
+                    };
+                    let what = format!(
+                        "seed {seed}, {groups} groups, depth {depth}, {given:?}, bounds \
+                         {bounds}, min_leaf {min_leaf}"
+                    );
+                    let found =
+                        milptree::fair::solve(&data, &fairness, &problem, 1, &FairStop::never())
+                            .expect(&what);
+                    let evaluated = found
+                        .tree
+                        .predict(data.rows())
+                        .iter()
+                        .zip(data.labels())
+                        .filter(|(p, l)| **p != **l)
+                        .count() as f64;
+                    assert_eq!(evaluated, found.objective, "{what}");
+                    let first = *optima.entry(min_leaf).or_insert(found.objective);
+                    assert_eq!(found.objective, first, "{what}");
+                    if min_leaf == 1 {
+                        assert_eq!(Some(found.objective), optimum(&seen, given), "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn the_front_of_three_groups_is_the_oracle_s() {
     let mut longest = 0;
@@ -353,11 +412,18 @@ fn the_front_of_three_groups_is_the_oracle_s() {
                 max_leaf: None,
                 max_splits: None,
                 forbidden: vec![false, false, true],
+                bounds: true,
             };
-            for threads in [1, 2] {
+            for (threads, bounds) in [(1, true), (2, true), (1, false)] {
+                let problem = FairProblem {
+                    bounds,
+                    ..problem.clone()
+                };
                 let found = front(&data, &fairness, &problem, threads, &FairStop::never())
                     .expect("a front");
-                let what = format!("seed {seed}, {kind:?}, depth {depth}, {threads} threads");
+                let what = format!(
+                    "seed {seed}, {kind:?}, depth {depth}, {threads} threads, bounds {bounds}"
+                );
                 let got: Vec<(f64, i64)> = found
                     .points
                     .iter()

@@ -294,6 +294,7 @@ fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
                 max_leaf: None,
                 max_splits: None,
                 forbidden: vec![false, false, true],
+                bounds: true,
             };
             let optimum_within = |bound: f64| {
                 let bounded = match kind {
