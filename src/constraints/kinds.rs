@@ -269,35 +269,39 @@ fn flagged(flags: [bool; 9]) -> Vec<ConstraintKind> {
 
 /// The user guide's table of which method takes which kind, from [`ConstraintTaker::support`].
 pub fn markdown_table() -> String {
-    let mut table = format!(
-        "| constraint | {} |\n|---|{}\n",
-        ConstraintTaker::ALL
-            .map(ConstraintTaker::heading)
-            .join(" | "),
-        "---|".repeat(ConstraintTaker::ALL.len())
-    );
-    for kind in ConstraintKind::ALL {
-        let cells = ConstraintTaker::ALL.map(|taker| match taker.support(kind) {
+    render_table(ConstraintTaker::heading, |taker, kind| {
+        match taker.support(kind) {
             Support::Takes(how) => how,
             Support::Refuses => "refused (exit 2)",
-        });
-        table.push_str(&format!("| {} | {} |\n", kind.keys(), cells.join(" | ")));
-    }
-    table
+        }
+    })
 }
 
 /// The README's table of which method takes which kind, from [`ConstraintTaker::support`]:
 /// `yes` or `no` in each cell.
 pub fn markdown_summary() -> String {
+    render_table(ConstraintTaker::short_heading, |taker, kind| {
+        if taker.takes(kind) {
+            "yes"
+        } else {
+            "no"
+        }
+    })
+}
+
+/// A Markdown table of every kind (rows) against every method (columns, headed by `heading`),
+/// each cell what `cell` says.
+fn render_table(
+    heading: fn(ConstraintTaker) -> &'static str,
+    cell: impl Fn(ConstraintTaker, ConstraintKind) -> &'static str,
+) -> String {
     let mut table = format!(
         "| constraint | {} |\n|---|{}\n",
-        ConstraintTaker::ALL
-            .map(ConstraintTaker::short_heading)
-            .join(" | "),
+        ConstraintTaker::ALL.map(heading).join(" | "),
         "---|".repeat(ConstraintTaker::ALL.len())
     );
     for kind in ConstraintKind::ALL {
-        let cells = ConstraintTaker::ALL.map(|taker| if taker.takes(kind) { "yes" } else { "no" });
+        let cells = ConstraintTaker::ALL.map(|taker| cell(taker, kind));
         table.push_str(&format!("| {} | {} |\n", kind.keys(), cells.join(" | ")));
     }
     table
