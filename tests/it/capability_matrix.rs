@@ -254,6 +254,9 @@ fn constraint(kind: ConstraintKind) -> ConstraintSpec {
     spec
 }
 
+/// A combination's tree and objective on one seed (`None`: refused by name).
+type Run = Option<(Tree, f64)>;
+
 /// One combination: the method, `--objective` (none: the default, accuracy), the kind.
 #[derive(Debug, Clone, Copy)]
 struct Combination {
@@ -293,7 +296,7 @@ impl Combination {
     /// naming nothing, a reported objective that plain evaluation does not give) fails the
     /// test. Runs once per combination and seed.
     fn outcome(&self, seed: u64) -> Option<(Tree, f64)> {
-        static RUNS: OnceLock<Mutex<HashMap<String, Option<(Tree, f64)>>>> = OnceLock::new();
+        static RUNS: OnceLock<Mutex<HashMap<String, Run>>> = OnceLock::new();
         let context = self.context(seed);
         let runs = RUNS.get_or_init(Default::default);
         if let Some(known) = runs
