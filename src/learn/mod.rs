@@ -34,6 +34,7 @@ pub mod front_document;
 pub mod milp;
 pub mod milp_method;
 pub mod missing;
+pub mod objective;
 pub mod outcome;
 pub mod provenance;
 pub mod search_constraints;

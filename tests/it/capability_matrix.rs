@@ -2,15 +2,14 @@
 //! weights and missing values: each combination is either taken or refused by name, and what
 //! is taken does something.
 //!
-//! - The methods are the formulations ([`FormulationName::ALL`]) and the two searches; the
-//!   objectives are the values `solve --help` lists for `--objective`; the kinds are
-//!   [`ConstraintKind::ALL`] (a kind or method added to the library and missing here fails to
-//!   compile, an objective added to the command line fails the first test).
+//! - The methods are the formulations ([`FormulationName::ALL`]) and the two searches, the
+//!   objectives [`ObjectiveName::ALL`] (which the command line offers, all of them), the kinds
+//!   [`ConstraintKind::ALL`]. Whether a method takes an objective or a kind is the library's
+//!   tables' ([`ObjectiveName::taken_by`], [`ConstraintTaker::takes`]), and the run must agree.
 //! - A combination is run through the library as the command line builds it
 //!   ([`solve_settings`], then [`learn`]): it returns a tree whose objective, evaluated again by
 //!   plain code, is the one reported; or it fails with a usage error (exit 2) that names the
-//!   method or the option at fault. Whether a kind is taken is the capability table's
-//!   ([`ConstraintTaker::takes`]), and the run must agree.
+//!   method or the option at fault.
 //! - Taken means used: on some seed, the objective's optimum is not optimal for accuracy, the
 //!   kind's optimum is worse than the unconstrained one, and the weighted optimum is not optimal
 //!   without the weights. A method that silently dropped any of them fails here.
@@ -29,6 +28,7 @@ use milptree::constraints::ConstraintSpec;
 use milptree::data::Dataset;
 use milptree::formulation::FormulationName;
 use milptree::learn::learn;
+use milptree::learn::objective::ObjectiveName;
 use milptree::tree::Tree;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -406,33 +406,19 @@ fn objectives() -> Vec<String> {
         .collect()
 }
 
-/// The objectives the matrix knows, each with the methods that take it (the user guide's
-/// table of objectives).
-const KNOWN_OBJECTIVES: [(&str, &[&str]); 8] = [
-    ("accuracy", &["oct", "binoct", "flowoct", "dp", "sparse"]),
-    ("balanced", &["oct", "binoct", "flowoct", "dp", "sparse"]),
-    ("weighted", &["sparse"]),
-    ("f1", &["dp", "sparse"]),
-    ("mcc", &["dp"]),
-    ("fowlkes-mallows", &["dp"]),
-    ("auc", &["sparse"]),
-    ("pauc", &["sparse"]),
-];
-
-fn takes_objective(learner: Learner, objective: &str) -> bool {
-    KNOWN_OBJECTIVES
-        .iter()
-        .any(|(name, takers)| *name == objective && takers.contains(&learner.name()))
+fn takes_objective(learner: Learner, objective: ObjectiveName) -> bool {
+    objective.taken_by(learner.taker())
 }
 
+/// The command line offers every objective of the library's table, and no other.
 #[test]
-fn the_matrix_knows_every_objective_the_command_line_offers() {
+fn the_command_line_offers_every_objective_of_the_table() {
     let offered: BTreeSet<String> = objectives().into_iter().collect();
-    let known: BTreeSet<String> = KNOWN_OBJECTIVES
+    let known: BTreeSet<String> = ObjectiveName::ALL
         .iter()
-        .map(|(name, _)| name.to_string())
+        .map(|o| o.name().to_string())
         .collect();
-    assert_eq!(offered, known, "add the new objective to the matrix");
+    assert_eq!(offered, known);
 }
 
 /// Each method under each objective and each kind of data: on plain data taken exactly where
@@ -441,10 +427,10 @@ fn the_matrix_knows_every_objective_the_command_line_offers() {
 #[test]
 fn each_objective_is_taken_and_used_or_refused_by_name() {
     for learner in Learner::all() {
-        for (objective, _) in KNOWN_OBJECTIVES {
+        for objective in ObjectiveName::ALL {
             for kind_of_data in DATA_KINDS {
                 let combination = Combination {
-                    objective: Some(objective),
+                    objective: Some(objective.name()),
                     data: kind_of_data,
                     ..Combination::plain(learner)
                 };
@@ -456,7 +442,7 @@ fn each_objective_is_taken_and_used_or_refused_by_name() {
                 } else {
                     assert!(!taken || table, "{context}: taken against the table");
                 }
-                if taken && objective != "accuracy" {
+                if taken && objective != ObjectiveName::Accuracy {
                     let baseline = Combination {
                         data: kind_of_data,
                         ..Combination::plain(learner)
@@ -550,10 +536,10 @@ fn row_weights_are_taken_and_used_or_refused_by_name() {
 #[test]
 fn each_objective_under_each_kind_is_taken_and_used_or_refused_by_name() {
     for learner in Learner::all() {
-        for (objective, _) in KNOWN_OBJECTIVES {
+        for objective in ObjectiveName::ALL {
             for kind in ConstraintKind::ALL {
                 let combination = Combination {
-                    objective: Some(objective),
+                    objective: Some(objective.name()),
                     kind: Some(kind),
                     ..Combination::plain(learner)
                 };
