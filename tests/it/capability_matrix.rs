@@ -388,8 +388,9 @@ impl Combination {
     }
 }
 
-/// The objectives `solve --help` lists.
-fn objectives() -> Vec<String> {
+/// The objectives `solve --help` lists, each with the methods its help names in brackets
+/// (none: every method that counts errors).
+fn objectives() -> Vec<(String, Vec<String>)> {
     let help = stdout(&milptree(&["solve", "--help"]));
     let section = help
         .split("--objective <OBJECTIVE>")
@@ -401,8 +402,21 @@ fn objectives() -> Vec<String> {
         .map(str::trim)
         .take_while(|line| !line.starts_with("--"))
         .filter_map(|line| line.strip_prefix("- "))
-        .filter_map(|line| line.split(':').next())
-        .map(str::to_string)
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, help)| {
+            let methods = help
+                .trim()
+                .strip_prefix('[')
+                .and_then(|tagged| tagged.split_once(']'))
+                .map_or_else(
+                    || vec!["oct", "binoct", "flowoct", "dp", "sparse"],
+                    |(tag, _)| tag.split(", ").collect(),
+                );
+            (
+                name.to_string(),
+                methods.into_iter().map(str::to_string).collect(),
+            )
+        })
         .collect()
 }
 
@@ -410,15 +424,26 @@ fn takes_objective(learner: Learner, objective: ObjectiveName) -> bool {
     objective.taken_by(learner.taker())
 }
 
-/// The command line offers every objective of the library's table, and no other.
+/// The command line offers every objective of the library's table, and no other, and its
+/// help names the methods the table gives each.
 #[test]
 fn the_command_line_offers_every_objective_of_the_table() {
-    let offered: BTreeSet<String> = objectives().into_iter().collect();
-    let known: BTreeSet<String> = ObjectiveName::ALL
-        .iter()
-        .map(|o| o.name().to_string())
-        .collect();
-    assert_eq!(offered, known);
+    let offered = objectives();
+    let names: BTreeSet<&str> = offered.iter().map(|(name, _)| name.as_str()).collect();
+    let known: BTreeSet<&str> = ObjectiveName::ALL.iter().map(|o| o.name()).collect();
+    assert_eq!(names, known);
+    for (name, methods) in &offered {
+        let objective = ObjectiveName::parse(name).expect("known");
+        let table: Vec<String> = Learner::all()
+            .into_iter()
+            .filter(|&learner| takes_objective(learner, objective))
+            .map(|learner| learner.name().to_string())
+            .collect();
+        assert_eq!(
+            methods, &table,
+            "--objective {name}: the help against the table"
+        );
+    }
 }
 
 /// Each method under each objective and each kind of data: on plain data taken exactly where
