@@ -133,20 +133,14 @@ fn command_line() -> clap::Command {
 /// writes MILPs (which count errors), and `tune` takes no row weights yet (the option is
 /// hidden, and refused with a message when given).
 fn only_what_applies(command: clap::Command) -> clap::Command {
+    use crate::constraints::kinds::ConstraintTaker;
     use model_args::{objective_of_command, ObjectiveArg};
     command
         .mut_subcommand("path", |sub| {
             sub.mut_arg("objective", |arg| {
                 objective_of_command(
                     arg,
-                    &[
-                        ObjectiveArg::Accuracy,
-                        ObjectiveArg::Balanced,
-                        ObjectiveArg::Weighted,
-                        ObjectiveArg::F1,
-                        ObjectiveArg::Auc,
-                        ObjectiveArg::Pauc,
-                    ],
+                    &ObjectiveArg::taken_by(ConstraintTaker::Sparse),
                     "The sparse search's loss (default accuracy)",
                 )
             })
@@ -155,7 +149,7 @@ fn only_what_applies(command: clap::Command) -> clap::Command {
             sub.mut_arg("objective", |arg| {
                 objective_of_command(
                     arg,
-                    &[ObjectiveArg::Accuracy, ObjectiveArg::Balanced],
+                    &ObjectiveArg::taken_by(ConstraintTaker::Milp),
                     "[oct, binoct, flowoct] What an error costs (default accuracy)",
                 )
             })

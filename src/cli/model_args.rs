@@ -12,6 +12,7 @@ use clap::{ArgMatches, Args, Command, ValueEnum};
 
 use crate::cli::capability::{self, Capability, CliMethod};
 use crate::cli::constraint_args::{ConstraintArgs, CONSTRAINT_OPTIONS};
+use crate::constraints::kinds::ConstraintTaker;
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
 use crate::formulation::binoct::BinOctParams;
@@ -20,9 +21,10 @@ use crate::formulation::flowoct::FlowOctParams;
 use crate::formulation::oct::OctParams;
 use crate::formulation::olct::{OlctParams, TangentSet};
 use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
+use crate::learn::objective::ObjectiveName;
 use crate::learn::search_rows::DpBounds;
 use crate::learn::sparse_search::{ClassWeight, SparseObjective};
-use crate::learn::{DpObjective, DpParams, Method, SparseParams, WarmStartMode};
+use crate::learn::{DpParams, Method, SparseParams, WarmStartMode};
 use crate::solver::SolverKind;
 
 /// The `--solver` of `solve`: a MIP solver for a formulation, the exact search, or the sparse
@@ -93,61 +95,49 @@ pub enum ObjectiveArg {
     Pauc,
 }
 
+impl From<ObjectiveArg> for ObjectiveName {
+    fn from(arg: ObjectiveArg) -> ObjectiveName {
+        match arg {
+            ObjectiveArg::Accuracy => ObjectiveName::Accuracy,
+            ObjectiveArg::Balanced => ObjectiveName::Balanced,
+            ObjectiveArg::Weighted => ObjectiveName::Weighted,
+            ObjectiveArg::F1 => ObjectiveName::F1,
+            ObjectiveArg::Mcc => ObjectiveName::Mcc,
+            ObjectiveArg::FowlkesMallows => ObjectiveName::FowlkesMallows,
+            ObjectiveArg::Auc => ObjectiveName::Auc,
+            ObjectiveArg::Pauc => ObjectiveName::Pauc,
+        }
+    }
+}
+
+impl From<ObjectiveName> for ObjectiveArg {
+    fn from(name: ObjectiveName) -> ObjectiveArg {
+        match name {
+            ObjectiveName::Accuracy => ObjectiveArg::Accuracy,
+            ObjectiveName::Balanced => ObjectiveArg::Balanced,
+            ObjectiveName::Weighted => ObjectiveArg::Weighted,
+            ObjectiveName::F1 => ObjectiveArg::F1,
+            ObjectiveName::Mcc => ObjectiveArg::Mcc,
+            ObjectiveName::FowlkesMallows => ObjectiveArg::FowlkesMallows,
+            ObjectiveName::Auc => ObjectiveArg::Auc,
+            ObjectiveName::Pauc => ObjectiveArg::Pauc,
+        }
+    }
+}
+
 impl ObjectiveArg {
-    /// The name as given on the command line.
-    fn name(self) -> String {
-        self.to_possible_value()
-            .map_or_else(String::new, |value| value.get_name().to_string())
-    }
-
-    /// The objective of a MILP formulation, which counts (weighted) errors; the others are
-    /// refused.
-    fn error_objective(self, method: &str) -> Result<Objective> {
-        match self {
-            ObjectiveArg::Accuracy => Ok(Objective::Accuracy),
-            ObjectiveArg::Balanced => Ok(Objective::Balanced),
-            other => Err(Error::parameter(
-                "--objective",
-                format!(
-                    "{} is not a sum of errors over the leaves, so {method} does not optimise \
-                     it: use --solver dp (f1, mcc, fowlkes-mallows: the exact search over the \
-                     front of false positives and false negatives) or --solver sparse \
-                     (weighted, f1, auc, pauc)",
-                    other.name()
-                ),
-            )),
-        }
-    }
-
-    /// The objective of the exact search.
-    fn dp(self) -> Result<DpObjective> {
-        match self {
-            ObjectiveArg::Accuracy => Ok(DpObjective::Accuracy),
-            ObjectiveArg::Balanced => Ok(DpObjective::Balanced),
-            ObjectiveArg::F1 => Ok(DpObjective::F1),
-            ObjectiveArg::Mcc => Ok(DpObjective::Mcc),
-            ObjectiveArg::FowlkesMallows => Ok(DpObjective::FowlkesMallows),
-            other => Err(Error::parameter(
-                "--objective",
-                format!("{} applies to --solver sparse only", other.name()),
-            )),
-        }
+    /// The values the methods of `taker` take (the library's table,
+    /// [`ObjectiveName::taken_by`]).
+    pub fn taken_by(taker: ConstraintTaker) -> Vec<ObjectiveArg> {
+        ObjectiveName::taken(taker)
+            .into_iter()
+            .map(ObjectiveArg::from)
+            .collect()
     }
 
     /// The loss of the sparse search.
     pub(crate) fn sparse(self) -> Result<SparseObjective> {
-        match self {
-            ObjectiveArg::Accuracy => Ok(SparseObjective::Accuracy),
-            ObjectiveArg::Balanced => Ok(SparseObjective::Balanced),
-            ObjectiveArg::Weighted => Ok(SparseObjective::Weighted),
-            ObjectiveArg::F1 => Ok(SparseObjective::F1),
-            ObjectiveArg::Auc => Ok(SparseObjective::Auc),
-            ObjectiveArg::Pauc => Ok(SparseObjective::Pauc),
-            other => Err(Error::parameter(
-                "--objective",
-                format!("{} applies to --solver dp only", other.name()),
-            )),
-        }
+        ObjectiveName::from(self).for_sparse()
     }
 }
 
@@ -616,7 +606,7 @@ impl ModelArgs {
     fn error_objective(&self, method: &str) -> Result<Option<Objective>> {
         self.errors
             .objective
-            .map(|arg| arg.error_objective(method))
+            .map(|arg| ObjectiveName::from(arg).for_milp(method))
             .transpose()
     }
 
@@ -644,7 +634,7 @@ impl ModelArgs {
                     objective: self
                         .errors
                         .objective
-                        .map(ObjectiveArg::dp)
+                        .map(|arg| ObjectiveName::from(arg).for_dp())
                         .transpose()?
                         .unwrap_or(defaults.objective),
                     alpha: self.oct.alpha.unwrap_or(defaults.alpha),

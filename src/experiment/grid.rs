@@ -19,7 +19,7 @@ use crate::experiment::datasets::{dataset_entries, prepare, LoadedDatasets};
 use crate::experiment::grid_constraints::check_methods;
 use crate::formulation::{FormulationName, FormulationParams};
 use crate::learn::search_rows::DpBounds;
-use crate::learn::{DpParams, MethodSpec, SparseParams, WarmStartMode};
+use crate::learn::{milp_under_constraints, DpParams, MethodSpec, SparseParams, WarmStartMode};
 use crate::solver::{check_solver_options, SolverKind};
 
 /// One setting of a solver's own options: `(name, value)` pairs, set in this order.
@@ -368,9 +368,11 @@ impl GridSpec {
         if let Some(spec) = &self.constraints {
             spec.resolve(data).map_err(|e| in_dataset(entry, e))?;
             // The searches take missing values under side constraints; the MILPs do not.
-            if methods.iter().any(|m| matches!(m, MethodSpec::Milp { .. })) {
-                data.refuse_missing("a MILP with side constraints")
-                    .map_err(|e| in_dataset(entry, e))?;
+            for method in methods {
+                if let MethodSpec::Milp { formulation, .. } = method {
+                    data.refuse_missing(&milp_under_constraints(formulation.name().name()))
+                        .map_err(|e| in_dataset(entry, e))?;
+                }
             }
         }
         for (index, &seed) in seeds.iter().enumerate() {

@@ -202,7 +202,8 @@ pub fn dp_objective(
         crate::learn::Method::Milp { formulation, .. } => {
             counterpart(formulation, train, None)?.search
         }
-        _ => return None,
+        // A metric's front, and the sparse search's loss with its leaf penalty.
+        crate::learn::Method::Dp(_) | crate::learn::Method::Sparse(_) => return None,
     };
     crate::dp::objective_of(tree, train, &search.problem(train))
 }

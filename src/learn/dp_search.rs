@@ -45,7 +45,7 @@ impl DpObjective {
         match self {
             DpObjective::Accuracy => Some(Objective::Accuracy),
             DpObjective::Balanced => Some(Objective::Balanced),
-            _ => None,
+            DpObjective::F1 | DpObjective::Mcc | DpObjective::FowlkesMallows => None,
         }
     }
 
@@ -55,7 +55,7 @@ impl DpObjective {
             DpObjective::F1 => Some(Metric::F1),
             DpObjective::Mcc => Some(Metric::Mcc),
             DpObjective::FowlkesMallows => Some(Metric::FowlkesMallows),
-            _ => None,
+            DpObjective::Accuracy | DpObjective::Balanced => None,
         }
     }
 }

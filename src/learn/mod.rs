@@ -34,6 +34,7 @@ pub mod front_document;
 pub mod milp;
 pub mod milp_method;
 pub mod missing;
+pub mod objective;
 pub mod outcome;
 pub mod provenance;
 pub mod search_constraints;
@@ -269,10 +270,10 @@ fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
         }
         return Ok(outcome);
     }
-    if options.constraints.is_some() {
+    if let (Some(_), Method::Milp { formulation, .. }) = (&options.constraints, method) {
         // The MILPs' rows name and count the data's features; the copies of a feature with
         // missing values would count as two.
-        train.refuse_missing("a MILP with side constraints")?;
+        train.refuse_missing(&milp_under_constraints(formulation.name()))?;
     }
     missing::with_copies(
         train,
@@ -285,6 +286,15 @@ fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
             Method::Sparse(search) => search.run(data, &options),
         },
         missing::map_outcome,
+    )
+}
+
+/// How a refusal of missing values names a MILP formulation under side constraints, beside
+/// the methods that take both.
+pub(crate) fn milp_under_constraints(formulation: &str) -> String {
+    format!(
+        "--formulation {formulation} with side constraints (unlike --solver dp and --solver \
+         sparse)"
     )
 }
 

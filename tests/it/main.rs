@@ -2,6 +2,7 @@
 
 mod binoct;
 mod browser;
+mod capability_matrix;
 mod cart_sklearn;
 mod category_oracle;
 mod cbc_worker;

@@ -339,7 +339,7 @@ fn a_milp_under_side_constraints_refuses_data_with_missing_values() {
             "1",
             "--quiet",
         ],
-        "feature `b` has missing values, which a MILP with side constraints does not take",
+        "feature `b` has missing values, which --formulation oct with side constraints (unlike --solver dp and --solver sparse) does not take",
     );
 }
 
