@@ -34,6 +34,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::common::{milptree, stdout};
+use crate::side_constraints_data::with_missing;
 
 /// The sparse search's leaf penalty in every run.
 const PENALTY: f64 = 0.02;
@@ -177,33 +178,12 @@ fn data(kind: DataKind, seed: u64) -> Dataset {
         DataKind::Plain => Ok(plain),
         DataKind::WholeWeights => plain.with_weights(weights(&[1.0, 1.0, 2.0, 5.0])),
         DataKind::FractionalWeights => plain.with_weights(weights(&[0.3, 1.0, 1.7, 4.1])),
-        DataKind::Missing => Ok(with_missing(plain)),
-        DataKind::WeightsAndMissing => with_missing(plain).with_weights(weights(&[1.0, 3.0])),
+        DataKind::Missing => Ok(with_missing(plain, seed, &[1])),
+        DataKind::WeightsAndMissing => {
+            with_missing(plain, seed, &[1]).with_weights(weights(&[1.0, 3.0]))
+        }
     }
     .expect("valid weights")
-}
-
-fn with_missing(data: Dataset) -> Dataset {
-    let rows: Vec<Vec<f64>> = data
-        .rows()
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let mut row = row.clone();
-            if i % 4 == 2 {
-                row[1] = f64::NAN;
-            }
-            row
-        })
-        .collect();
-    Dataset::from_parts(
-        "matrix with missing values",
-        data.schema().features.clone(),
-        data.classes().to_vec(),
-        rows,
-        data.labels().to_vec(),
-    )
-    .expect("valid data with missing values")
 }
 
 /// The weight of the rows `tree` misclassifies on `data`, by plain evaluation.

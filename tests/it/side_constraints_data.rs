@@ -23,7 +23,7 @@ use crate::side_constraints_exact::{
 const PENALTY: f64 = 0.02;
 
 /// `data` with the cells of `features` missing in about one row of four (fixed by `seed`).
-fn with_missing(data: Dataset, seed: u64, features: &[usize]) -> Dataset {
+pub(crate) fn with_missing(data: Dataset, seed: u64, features: &[usize]) -> Dataset {
     let rows: Vec<Vec<f64>> = data
         .rows()
         .iter()
