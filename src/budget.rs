@@ -2,11 +2,12 @@
 //! a number (not NaN), not negative, and at most [`MAX_SECONDS`]: past that bound a limit is no
 //! limit at all, and a `Duration` of it added to an `Instant` would overflow. A limit is checked
 //! where it enters: the command line (and the Python module, which goes through it) with
-//! [`parse_budget`] and [`parse_seconds`], whose parser then names the option; grid files with
+//! [`parse_budget`] and [`parse_duration`], whose parser then names the option; grid files with
 //! [`check_seconds`]; any other caller with [`Budget::limit`], which names the option in the
-//! error. Below the entry points a run holds a [`Budget`], valid by construction: a limit, the
-//! interrupt flag, and the shares of what remains that the run hands to its phases (warm
-//! start, certificate, a reference search).
+//! error. Below the entry points a run holds a [`Budget`] or a `Duration`, valid by
+//! construction: a limit, the interrupt flag, and the shares of what remains that the run hands
+//! to its phases (warm start, certificate, a reference search). Reports, run keys and job lines
+//! give a limit in seconds by [`seconds_of`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
