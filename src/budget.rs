@@ -2,11 +2,12 @@
 //! a number (not NaN), not negative, and at most [`MAX_SECONDS`]: past that bound a limit is no
 //! limit at all, and a `Duration` of it added to an `Instant` would overflow. A limit is checked
 //! where it enters: the command line (and the Python module, which goes through it) with
-//! [`parse_budget`] and [`parse_seconds`], whose parser then names the option; grid files with
+//! [`parse_budget`] and [`parse_duration`], whose parser then names the option; grid files with
 //! [`check_seconds`]; any other caller with [`Budget::limit`], which names the option in the
-//! error. Below the entry points a run holds a [`Budget`], valid by construction: a limit, the
-//! interrupt flag, and the shares of what remains that the run hands to its phases (warm
-//! start, certificate, a reference search).
+//! error. Below the entry points a run holds a [`Budget`] or a `Duration`, valid by
+//! construction: a limit, the interrupt flag, and the shares of what remains that the run hands
+//! to its phases (warm start, certificate, a reference search). Reports, run keys and job lines
+//! give a limit in seconds by [`seconds_of`].
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -40,6 +41,18 @@ pub fn check_seconds(option: &str, seconds: f64) -> Result<Duration> {
         Some(message) => Err(Error::parameter(option, message)),
         None => Ok(Duration::from_secs_f64(seconds)),
     }
+}
+
+/// `duration` in seconds: the number whose shortest decimal form is the duration's to the
+/// nanosecond, so that a limit given as `1.118` (or any number of seconds with at most nine
+/// decimals) comes back as `1.118` (`Duration::as_secs_f64` adds the whole seconds and the
+/// fraction as two numbers, and rounds twice: `1.1179999999999999`). Reports, run keys and
+/// job lines print a limit through this.
+pub fn seconds_of(duration: Duration) -> f64 {
+    // Rust's parsing of a decimal is correctly rounded: one rounding, from the exact value.
+    format!("{}.{:09}", duration.as_secs(), duration.subsec_nanos())
+        .parse()
+        .unwrap_or(duration.as_secs_f64())
 }
 
 /// [`check_seconds`] for an optional limit (`None`: no limit).
@@ -89,6 +102,14 @@ impl Budget {
         }
     }
 
+    /// A limit of `limit`, already a duration.
+    pub fn of(limit: Duration) -> Budget {
+        Budget {
+            limit: Some(limit),
+            interrupt: None,
+        }
+    }
+
     /// A limit already checked where it entered ([`parse_seconds`]; `None`: no limit).
     pub fn parsed(seconds: Option<f64>) -> Budget {
         seconds.map_or_else(Budget::unlimited, Budget::seconds)
@@ -102,7 +123,7 @@ impl Budget {
 
     /// The limit in seconds (`None`: no limit), as reports give it.
     pub fn limit_seconds(&self) -> Option<f64> {
-        self.limit.map(|limit| limit.as_secs_f64())
+        self.limit.map(seconds_of)
     }
 
     /// The limit (`None`: no limit).
@@ -185,6 +206,12 @@ pub fn parse_budget(text: &str) -> std::result::Result<Budget, String> {
     parse_seconds(text).map(Budget::seconds)
 }
 
+/// Parses a number of seconds given on the command line into a [`Duration`], checked as
+/// [`parse_seconds`] checks it.
+pub fn parse_duration(text: &str) -> std::result::Result<Duration, String> {
+    parse_seconds(text).map(Duration::from_secs_f64)
+}
+
 /// Parses a number of seconds given on the command line and checks it as [`check_seconds`]
 /// does; the message says what is wrong, and the command line's parser adds the option's name.
 pub fn parse_seconds(text: &str) -> std::result::Result<f64, String> {
@@ -262,6 +289,41 @@ mod tests {
     }
 
     #[test]
+    fn a_limit_in_seconds_comes_back_as_given() {
+        // `as_secs_f64` rounds twice: the reason for `seconds_of`.
+        assert_eq!(
+            Duration::from_millis(1118).as_secs_f64(),
+            1.1179999999999999
+        );
+        assert_eq!(seconds_of(Duration::from_millis(1118)), 1.118);
+        assert_eq!(Budget::parsed(Some(1.118)).limit_seconds(), Some(1.118));
+        let mut drifted = 0;
+        for millis in 1..=2_000_000u64 {
+            let seconds = millis as f64 / 1000.0;
+            assert_eq!(seconds_of(Duration::from_secs_f64(seconds)), seconds);
+            drifted += usize::from(Duration::from_secs_f64(seconds).as_secs_f64() != seconds);
+        }
+        assert!(drifted > 0, "as_secs_f64 no longer rounds twice");
+        // Nine decimals at any magnitude up to the largest limit, from a fixed sequence.
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let text = format!(
+                "{}.{:09}",
+                (state >> 34) % 1_000_000_000,
+                state % 1_000_000_000
+            );
+            let seconds: f64 = text.parse().expect("a number");
+            let duration = parse_duration(&text).expect("usable");
+            assert_eq!(seconds_of(duration), seconds, "{text}");
+        }
+        assert_eq!(seconds_of(Duration::from_secs(1_000_000_000)), MAX_SECONDS);
+        assert_eq!(seconds_of(Duration::ZERO), 0.0);
+    }
+
+    #[test]
     fn the_command_line_parser_agrees_with_the_check() {
         for text in ["0", "0.25", "1e9", " 3 "] {
             let seconds = parse_seconds(text).expect("usable");
@@ -269,6 +331,8 @@ mod tests {
         }
         for text in ["nan", "-1", "inf", "1e20", "", "ten", "1e999"] {
             assert!(parse_seconds(text).is_err(), "{text}");
+            assert!(parse_duration(text).is_err(), "{text}");
         }
+        assert_eq!(parse_duration("2.5"), Ok(Duration::from_millis(2500)));
     }
 }

@@ -121,10 +121,10 @@ pub struct ExperimentArgs {
     #[arg(
         long,
         value_name = "SECONDS",
-        value_parser = crate::budget::parse_seconds,
+        value_parser = crate::budget::parse_budget,
         conflicts_with = "grid"
     )]
-    pub time_limit: Option<f64>,
+    pub time_limit: Option<Budget>,
     /// Solver thread counts, comma-separated (default: each solver's default). Formulation
     /// parameters other than the defaults, and solver options, are set in a grid file.
     #[arg(

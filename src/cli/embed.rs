@@ -59,7 +59,6 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
         raise_path_bounds_for_tests: 0.0,
         constraints: args.model.constraints.spec()?,
     };
-    options.check()?;
     Ok((method, options))
 }
 

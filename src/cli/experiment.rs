@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use crate::budget::Budget;
 use crate::cli::args::ExperimentArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::error::{Error, Result};
@@ -122,7 +123,7 @@ fn spec_from_flags(args: &ExperimentArgs) -> GridSpec {
         warm_starts: args.warm_starts.clone(),
         dp_bounds: args.dp_bounds.clone(),
         seeds: args.seeds.clone(),
-        time_limit: args.time_limit,
+        time_limit: args.time_limit.as_ref().and_then(Budget::duration),
         test_fraction: args.test_fraction,
         constraints: None,
     }

@@ -7,6 +7,8 @@
 //! ([`refuse_options_that_do_not_apply`]), whatever the option, so adding a method or an option
 //! needs no list of flags.
 
+use std::time::Duration;
+
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, Command, ValueEnum};
 
@@ -464,14 +466,14 @@ pub fn parse_solver_option(text: &str) -> std::result::Result<(String, String), 
 
 /// The `--certify` budget.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Certify(pub Option<f64>);
+pub struct Certify(pub Option<Duration>);
 
 pub fn parse_certify(text: &str) -> std::result::Result<Certify, String> {
     if text == "off" {
         return Ok(Certify(None));
     }
-    crate::budget::parse_seconds(text)
-        .map(|seconds| Certify(Some(seconds)))
+    crate::budget::parse_duration(text)
+        .map(|budget| Certify(Some(budget)))
         .map_err(|reason| format!("{reason}, nor `off`"))
 }
 

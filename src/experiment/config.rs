@@ -2,7 +2,9 @@
 //! under which its results are stored and by which a rerun recognises it as done.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
+use crate::budget::seconds_of;
 use crate::constraints::ConstraintSpec;
 use crate::error::Result;
 use crate::experiment::grid_constraints::key_tag;
@@ -83,8 +85,8 @@ pub struct RunConfig {
     pub seed: u64,
     /// Fraction of rows held out as the test set; `0`: no test set.
     pub test_fraction: f64,
-    /// Wall-clock limit of the solve, in seconds.
-    pub time_limit: f64,
+    /// Wall-clock limit of the solve.
+    pub time_limit: Duration,
     /// Solver threads; `None`: the solver's default.
     pub threads: Option<usize>,
     /// Side constraints the run takes; `None`: none.
@@ -101,7 +103,8 @@ impl RunConfig {
     /// [`key_tag`]), so keys of default runs stay the same as grids gain axes. The
     /// dataset name comes first and may itself contain `_`; the fields after it never do, so
     /// distinct configurations (with distinct dataset names) have distinct keys. Numbers use
-    /// Rust's shortest round-trip decimal form, which does not change between versions.
+    /// Rust's shortest round-trip decimal form, which does not change between versions; the
+    /// time limit is the number of seconds given ([`seconds_of`] its duration).
     pub fn key(&self) -> String {
         let mut key = format!(
             "{}_{}_d{}_{}_{}_s{}_t{}_f{}",
@@ -111,7 +114,7 @@ impl RunConfig {
             self.solver_label(),
             self.warm_start,
             self.seed,
-            self.time_limit,
+            seconds_of(self.time_limit),
             self.test_fraction
         );
         if let Some(threads) = self.threads {
@@ -189,7 +192,7 @@ mod tests {
             dp_bounds: DpBounds::All,
             seed: 3,
             test_fraction: 0.25,
-            time_limit: 0.5,
+            time_limit: Duration::from_millis(500),
             threads: None,
             constraints: None,
         }
@@ -202,9 +205,48 @@ mod tests {
             "breast-cancer_oct_d2_cbc_greedy_s3_t0.5_f0.25"
         );
         let mut other = config();
-        other.time_limit = 60.0;
+        other.time_limit = Duration::from_secs(60);
         other.test_fraction = 0.0;
         assert_eq!(other.key(), "breast-cancer_oct_d2_cbc_greedy_s3_t60_f0");
+    }
+
+    #[test]
+    fn a_grid_files_time_limit_keeps_the_keys_it_gave_as_seconds() {
+        let key_with = |seconds: &str| {
+            let text = format!("datasets = \"a.csv\"\ndepths = 2\ntime_limit = {seconds}\n");
+            let grid =
+                crate::experiment::grid_file::parse_grid(&text, "g.toml".as_ref()).expect("parses");
+            let mut config = config();
+            config.time_limit = grid.spec.time_limit.expect("a limit");
+            config.key()
+        };
+        for (seconds, key) in [
+            ("0.1", "breast-cancer_oct_d2_cbc_greedy_s3_t0.1_f0.25"),
+            ("1", "breast-cancer_oct_d2_cbc_greedy_s3_t1_f0.25"),
+            ("2.5", "breast-cancer_oct_d2_cbc_greedy_s3_t2.5_f0.25"),
+            ("30", "breast-cancer_oct_d2_cbc_greedy_s3_t30_f0.25"),
+            ("30.0", "breast-cancer_oct_d2_cbc_greedy_s3_t30_f0.25"),
+            ("1.118", "breast-cancer_oct_d2_cbc_greedy_s3_t1.118_f0.25"),
+            ("3e3", "breast-cancer_oct_d2_cbc_greedy_s3_t3000_f0.25"),
+        ] {
+            assert_eq!(key_with(seconds), key);
+        }
+        // The key as it was written from the number itself.
+        for seconds in [
+            "0.001",
+            "0.3",
+            "7.77",
+            "59.999",
+            "86400.25",
+            "123456.789",
+            "1e9",
+        ] {
+            let number: f64 = seconds.parse().expect("a number");
+            assert_eq!(
+                key_with(seconds),
+                format!("breast-cancer_oct_d2_cbc_greedy_s3_t{number}_f0.25")
+            );
+        }
     }
 
     #[test]

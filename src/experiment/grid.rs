@@ -10,6 +10,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::constraints::ConstraintSpec;
 use crate::data::Dataset;
@@ -60,18 +61,19 @@ pub struct GridSpec {
     /// of its own; empty: `all`, `solve`'s default.
     pub dp_bounds: Vec<String>,
     pub seeds: Vec<u64>,
-    /// Seconds per solve.
-    pub time_limit: Option<f64>,
+    /// The time limit of each solve, checked where it entered (the command line, the grid
+    /// file); `None` is refused: an experiment needs one.
+    pub time_limit: Option<Duration>,
     /// `0`: no test set.
     pub test_fraction: f64,
     /// The exact search's budget for the certificate of each MILP run (`None`: none).
-    pub certify: Option<f64>,
+    pub certify: Option<Duration>,
     /// Side constraints every run of the grid takes (`None`: none).
     pub constraints: Option<ConstraintSpec>,
 }
 
-/// The default budget of the certificate of each MILP run, in seconds.
-pub const DEFAULT_CERTIFY: f64 = 5.0;
+/// The default budget of the certificate of each MILP run.
+pub const DEFAULT_CERTIFY: Duration = Duration::from_secs(5);
 
 /// A validated grid.
 #[derive(Debug, Clone)]
@@ -92,9 +94,9 @@ pub struct Grid {
     pub warm_starts: Vec<WarmStartMode>,
     pub dp_bounds: Vec<DpBounds>,
     pub seeds: Vec<u64>,
-    pub time_limit: f64,
+    pub time_limit: Duration,
     pub test_fraction: f64,
-    pub certify: Option<f64>,
+    pub certify: Option<Duration>,
     /// Side constraints every run takes.
     pub constraints: Option<ConstraintSpec>,
 }
@@ -198,7 +200,6 @@ impl GridSpec {
                 format!("{test_fraction} is neither 0 (no test set) nor strictly between 0 and 1"),
             ));
         }
-        crate::budget::check_limit("certify", self.certify)?;
         let certify = self.certify;
         if self.datasets.is_empty() {
             return Err(Error::parameter("datasets", "the list is empty"));
@@ -337,16 +338,16 @@ impl GridSpec {
         distinct("dp-bounds", &parsed)
     }
 
-    /// The time limit per solve: required, usable and above 0.
-    fn checked_time_limit(&self) -> Result<f64> {
+    /// The time limit per solve: required and above 0 (a usable number of seconds it is
+    /// already, checked where it entered).
+    fn checked_time_limit(&self) -> Result<Duration> {
         let Some(limit) = self.time_limit else {
             return Err(Error::parameter(
                 "time-limit",
                 "an experiment needs a time limit (seconds per solve)",
             ));
         };
-        crate::budget::check_seconds("time-limit", limit)?;
-        if limit == 0.0 {
+        if limit.is_zero() {
             return Err(Error::parameter(
                 "time-limit",
                 "0 is not a positive number of seconds: it leaves no time to solve",

@@ -48,11 +48,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, Deserializer, Error as _};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::budget::check_seconds;
 use crate::constraints::ConstraintSpec;
 use crate::error::{Error, Result};
 use crate::experiment::grid::{GridSpec, SolverSetting, DEFAULT_CERTIFY, DEFAULT_TEST_FRACTION};
@@ -95,7 +97,8 @@ struct GridFile {
     dp_bounds: Option<OneOrMany<String>>,
     seeds: Option<OneOrMany<u64>>,
     threads: Option<OneOrMany<usize>>,
-    time_limit: f64,
+    #[serde(deserialize_with = "time_limit")]
+    time_limit: Duration,
     test_fraction: Option<f64>,
     certify: Option<Certify>,
     out: Option<PathBuf>,
@@ -107,6 +110,15 @@ struct GridFile {
     sparse: Option<BTreeMap<String, Value>>,
     solver_options: Option<BTreeMap<String, BTreeMap<String, Value>>>,
     constraints: Option<PathBuf>,
+}
+
+/// The file's `time_limit`, checked as every limit is where it enters
+/// ([`check_seconds`]); the file's error names the key and shows its line.
+fn time_limit<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> std::result::Result<Duration, D::Error> {
+    let seconds = f64::deserialize(deserializer)?;
+    check_seconds("time_limit", seconds).map_err(D::Error::custom)
 }
 
 /// Every combination of the values a table of parameter lists gives (a list-valued parameter,
@@ -272,7 +284,7 @@ pub fn parse_grid(text: &str, path: &Path) -> Result<GridFromFile> {
             test_fraction: file.test_fraction.unwrap_or(DEFAULT_TEST_FRACTION),
             certify: match file.certify {
                 None => Some(DEFAULT_CERTIFY),
-                Some(Certify::Seconds(seconds)) => Some(seconds),
+                Some(Certify::Seconds(seconds)) => Some(check_seconds("certify", seconds)?),
                 Some(Certify::Off(text)) if text == "off" => None,
                 Some(Certify::Off(text)) => {
                     return Err(Error::Format {
@@ -317,7 +329,7 @@ mod tests {
         );
         assert_eq!(grid.spec.depths, vec![2, 3]);
         assert_eq!(grid.spec.formulations, vec!["oct".to_string()]);
-        assert_eq!(grid.spec.time_limit, Some(60.0));
+        assert_eq!(grid.spec.time_limit, Some(Duration::from_secs(60)));
         assert_eq!(grid.spec.test_fraction, 0.0);
         assert_eq!(grid.out, Some(PathBuf::from("grids/results")));
     }

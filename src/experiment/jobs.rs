@@ -9,7 +9,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use crate::budget::{check_seconds, seconds_of};
 use crate::error::{Error, Result};
 use crate::experiment::baseline::greedy_figures;
 use crate::experiment::config::{DatasetEntry, RunConfig};
@@ -44,7 +46,7 @@ fn quote(text: &str) -> Result<String> {
 pub fn job_line(
     program: &str,
     config: &RunConfig,
-    certify: Option<f64>,
+    certify: Option<Duration>,
     output: &Path,
 ) -> Result<String> {
     let mut words = vec![
@@ -62,10 +64,13 @@ pub fn job_line(
         words.push(format!("--dp-bounds {}", config.dp_bounds));
         words.push(format!(
             "--certify {}",
-            certify.map_or_else(|| "off".to_string(), |budget| budget.to_string())
+            certify.map_or_else(
+                || "off".to_string(),
+                |budget| seconds_of(budget).to_string()
+            )
         ));
     }
-    words.push(format!("--time-limit {}", config.time_limit));
+    words.push(format!("--time-limit {}", seconds_of(config.time_limit)));
     words.push(format!("--seed {}", config.seed));
     if config.test_fraction > 0.0 {
         words.push(format!("--test-fraction {}", config.test_fraction));
@@ -193,7 +198,8 @@ fn config_of(document: &SolveDocument) -> std::result::Result<RunConfig, String>
         time_limit: document
             .report
             .time_limit
-            .ok_or_else(|| missing("time_limit"))?,
+            .ok_or_else(|| missing("time_limit"))
+            .and_then(|seconds| check_seconds("time_limit", seconds).map_err(|e| e.to_string()))?,
         // A grid varies the MILP solvers' threads only; the searches run on their default.
         threads: match method {
             MethodSpec::Milp { .. } => document.report.threads,

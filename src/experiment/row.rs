@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::budget::seconds_of;
 use crate::data::Sets;
 use crate::experiment::baseline::GreedyFigures;
 use crate::experiment::config::RunConfig;
@@ -200,7 +201,7 @@ impl Row {
             warm_start: config.warm_start,
             seed: config.seed,
             test_fraction: config.test_fraction,
-            time_limit: config.time_limit,
+            time_limit: seconds_of(config.time_limit),
             threads: config.threads,
             dp_bounds: document.dp_bounds,
             search_rows: document.dp_bounds.map(|_| {
@@ -285,7 +286,7 @@ impl Row {
             warm_start: config.warm_start,
             seed: config.seed,
             test_fraction: config.test_fraction,
-            time_limit: config.time_limit,
+            time_limit: seconds_of(config.time_limit),
             threads: config.threads,
             dp_bounds: matches!(config.method, MethodSpec::Milp { .. }).then_some(config.dp_bounds),
             search_rows: None,

@@ -13,6 +13,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::budget::Budget;
 use crate::data::Sets;
@@ -34,7 +35,7 @@ pub struct RunnerOptions {
     /// Set by a Ctrl-C handler: the running solve stops, and so does the grid.
     pub interrupt: Option<Arc<AtomicBool>>,
     /// The exact search's budget for the certificate of each MILP run (`None`: none).
-    pub certify: Option<f64>,
+    pub certify: Option<Duration>,
 }
 
 /// What a grid run did.
@@ -121,7 +122,7 @@ fn run_one(
         Err(error) => return Ok(Some(failed(config, &data, &method, None, &error))),
     };
     let learn_options = LearnOptions {
-        budget: Budget::seconds(config.time_limit).with_interrupt(options.interrupt.clone()),
+        budget: Budget::of(config.time_limit).with_interrupt(options.interrupt.clone()),
         threads: config.threads,
         solver_options: config.solver_options.clone(),
         progress,

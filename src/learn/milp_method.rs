@@ -20,6 +20,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::budget::seconds_of;
 use crate::constraints::kinds::{names, ConstraintTaker};
 use crate::constraints::ConstraintSpec;
 use crate::data::{Dataset, ThresholdMode};
@@ -85,9 +86,7 @@ pub fn run(
         &mut chosen.notes,
     )?;
     let certificate_reserve = match (options.certify, certifiable, options.budget.duration()) {
-        (Some(budget), true, Some(limit)) => {
-            Duration::from_secs_f64(budget).min(limit.mul_f64(CERTIFICATE_SHARE))
-        }
+        (Some(budget), true, Some(limit)) => budget.min(limit.mul_f64(CERTIFICATE_SHARE)),
         _ => Duration::ZERO,
     };
     let solver_budget = options.budget.left_since(started).less(certificate_reserve);
@@ -137,7 +136,7 @@ pub fn run(
             // The certificate shares the time limit: it has its budget or what is left of the
             // limit, whichever is less.
             let limit_deadline = options.budget.deadline_from(started);
-            let budget_deadline = after(Instant::now(), budget);
+            let budget_deadline = Instant::now().checked_add(budget);
             let deadline = limit_deadline.into_iter().chain(budget_deadline).min();
             let cut_by_limit = match (limit_deadline, budget_deadline) {
                 (Some(limit), Some(budget)) => limit < budget,
@@ -148,8 +147,9 @@ pub fn run(
             if cut_by_limit {
                 outcome.notes.push(format!(
                     "the certificate's search had {:.2} s, what was left of the time limit, \
-                     instead of its budget of {budget} s",
-                    left.unwrap_or(0.0)
+                     instead of its budget of {} s",
+                    left.unwrap_or(0.0),
+                    seconds_of(budget)
                 ));
             }
             let certificate = certify(
@@ -791,13 +791,6 @@ fn clip_bound(report: &mut SolveReport) -> Option<String> {
     Some(format!(
         "the solver's bound {bound} is below 0, the least objective any tree has: reported as 0"
     ))
-}
-
-/// `seconds` after `instant`; `None` when too far to tell (no deadline, in effect).
-fn after(instant: Instant, seconds: f64) -> Option<Instant> {
-    Duration::try_from_secs_f64(seconds.max(0.0))
-        .ok()
-        .and_then(|duration| instant.checked_add(duration))
 }
 
 /// Seconds from now until `deadline` (0 when past); `None` without a deadline.

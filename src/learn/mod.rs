@@ -58,6 +58,8 @@ pub use sparse_search::{SparseParams, SparseSearch};
 pub use spec::MethodSpec;
 pub use warm_start::WarmStartMode;
 
+use std::time::Duration;
+
 use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::Result;
@@ -172,9 +174,9 @@ pub struct LearnOptions {
     /// Where progress goes.
     pub progress: Progress,
     pub warm_start: WarmStartMode,
-    /// The exact search's budget in seconds for the certificate of a MILP result; `None`: no
+    /// The exact search's budget for the certificate of a MILP result; `None`: no
     /// certificate.
-    pub certify: Option<f64>,
+    pub certify: Option<Duration>,
     /// Test-only: bound the MILP's objective below by its warm start's, so that a solver
     /// claims optimality for a tree the exact search can beat (exercises the certificate's
     /// contradiction).
@@ -194,15 +196,6 @@ pub struct LearnOptions {
     /// (OLCT aside), the kinds of [`crate::constraints::ConstraintTaker::Dp`] and
     /// [`crate::constraints::ConstraintTaker::Sparse`] for the exact and sparse searches.
     pub constraints: Option<crate::constraints::ConstraintSpec>,
-}
-
-impl LearnOptions {
-    /// Checks the certificate's budget (see [`crate::budget`]) before anything derives shares
-    /// or remainders from it.
-    pub fn check(&self) -> Result<()> {
-        crate::budget::check_limit("certify", self.certify)?;
-        Ok(())
-    }
 }
 
 impl Default for LearnOptions {
@@ -244,7 +237,6 @@ pub fn learn(method: &Method, train: &Dataset, options: LearnOptions) -> Result<
 
 /// [`learn`], with each tree's counts as its method left them.
 fn learn_any(method: &Method, train: &Dataset, options: LearnOptions) -> Result<Outcome> {
-    options.check()?;
     method.refuse_missing(train)?;
     if let (Some(spec), Method::Dp(_) | Method::Sparse(_)) = (&options.constraints, method) {
         let limits = search_constraints::SearchConstraints::of(

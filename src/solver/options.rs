@@ -130,8 +130,8 @@ impl SolveOptions {
         self.budget.interrupted()
     }
 
-    /// The time left of the limit after `elapsed`, in seconds (never negative).
-    pub(crate) fn remaining(&self, elapsed: Duration) -> Option<f64> {
-        self.budget.after(elapsed).limit_seconds()
+    /// The time left of the limit after `elapsed` (never negative).
+    pub(crate) fn remaining(&self, elapsed: Duration) -> Option<Duration> {
+        self.budget.after(elapsed).duration()
     }
 }

@@ -220,9 +220,19 @@ fn the_largest_time_limit_is_a_limit_that_never_stops_a_quick_search() {
 #[test]
 fn a_grid_file_refuses_a_time_limit_or_budget_past_a_duration() {
     let iris = dataset("iris");
+    // The file's limit is checked where it is read, with the file's key and line.
     for (line, key) in [
-        ("time_limit = 1e20", "time-limit"),
-        ("time_limit = -1", "time-limit"),
+        ("time_limit = 1e20", "3 | time_limit = 1e20"),
+        (
+            "time_limit = -1",
+            "invalid time_limit: -1 is not a number of seconds",
+        ),
+        ("time_limit = nan", "invalid time_limit: NaN"),
+        ("time_limit = \"ten\"", "time_limit = \"ten\""),
+        (
+            "time_limit = 0",
+            "invalid time-limit: 0 is not a positive number",
+        ),
         ("time_limit = 1\ncertify = 1e20", "certify"),
         ("time_limit = 1\ncertify = -2", "certify"),
     ] {

@@ -40,7 +40,7 @@ fn run(
         LearnOptions {
             budget: Budget::seconds(60.0),
             warm_start,
-            certify: Some(10.0),
+            certify: Some(std::time::Duration::from_secs(10)),
             dp_bounds: rows,
             raise_dp_bounds_for_tests: raise,
             constraints: constraints.cloned(),

@@ -1034,14 +1034,12 @@ fn collect_skips_unusable_job_outputs() {
     assert!(rows.is_empty());
 }
 
-#[test]
-fn interrupted_or_misnamed_jobs_are_not_collected_and_are_emitted_again() {
-    let tiny = Tiny::new();
-    let out = tiny.path("results");
-    let alpha = tiny.path("alpha.csv");
-    let emit_args = [
+/// The flags that emit the one job of OCT on HiGHS without a warm start on `alpha`, at depth
+/// 1 under `limit` seconds, into `out`, with `extra` flags.
+fn one_job_args(alpha: &Path, out: &Path, limit: &str, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
         "--datasets",
-        path_str(&alpha),
+        path_str(alpha),
         "--depths",
         "1",
         "--formulations",
@@ -1051,22 +1049,73 @@ fn interrupted_or_misnamed_jobs_are_not_collected_and_are_emitted_again() {
         "--warm-starts",
         "none",
         "--time-limit",
-        "60",
+        limit,
         "--out",
-        path_str(&out),
+        path_str(out),
         "--emit-jobs",
         "--program",
         env!("CARGO_BIN_EXE_milptree"),
-    ];
-    let emit = || stdout(&succeed(&emit_args));
-    let line = emit();
-    assert_eq!(line.lines().count(), 1);
+    ]
+    .map(String::from)
+    .to_vec();
+    args.extend(extra.iter().map(|flag| flag.to_string()));
+    args
+}
+
+/// Runs one emitted job line in a shell.
+fn run_job(line: &str) {
     let status = Command::new("sh")
         .arg("-c")
         .arg(line.trim())
         .status()
         .expect("sh runs");
-    assert!(status.success());
+    assert!(status.success(), "{line}");
+}
+
+#[test]
+fn a_job_is_collected_under_the_key_it_was_emitted_with_whatever_its_limit() {
+    // 1.118 s is 1.1179999999999999 when a duration's whole seconds and fraction are added
+    // as two numbers: the report, the row and the key must all say 1.118.
+    let tiny = Tiny::new();
+    let out = tiny.path("results");
+    let emit_args = one_job_args(
+        &tiny.path("alpha.csv"),
+        &out,
+        "1.118",
+        &["--certify", "2.5"],
+    );
+    let emit = || stdout(&succeed(&strs(&emit_args)));
+    let line = emit();
+    assert!(line.contains("--certify 2.5 --time-limit 1.118 "), "{line}");
+    run_job(&line);
+    let key = "alpha_oct_d1_highs_none_s0_t1.118_f0.25";
+    let report = std::fs::read_to_string(out.join("jobs").join(format!("{key}.json")))
+        .expect("the job's report");
+    assert!(report.contains("\"time_limit\": 1.118,"), "{report}");
+    let output = succeed(&["--collect", "--out", path_str(&out)]);
+    assert!(
+        stdout(&output)
+            .contains("job outputs collected: 1; already in the results: 0; unusable: 0"),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let (_, rows) = read_csv(&out.join("runs.csv"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["run_key"], key);
+    assert_eq!(rows[0]["time_limit"], "1.118");
+    assert_eq!(emit(), "", "a collected job is done");
+}
+
+#[test]
+fn interrupted_or_misnamed_jobs_are_not_collected_and_are_emitted_again() {
+    let tiny = Tiny::new();
+    let out = tiny.path("results");
+    let emit_args = one_job_args(&tiny.path("alpha.csv"), &out, "60", &[]);
+    let emit = || stdout(&succeed(&strs(&emit_args)));
+    let line = emit();
+    assert_eq!(line.lines().count(), 1);
+    run_job(&line);
     assert_eq!(emit(), "", "a finished job is not emitted again");
     let job = out
         .join("jobs")

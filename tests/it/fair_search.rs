@@ -195,7 +195,7 @@ fn a_milp_under_fairness_starts_from_the_search_and_is_certified() {
             &data,
             LearnOptions {
                 warm_start: WarmStartMode::Dp,
-                certify: Some(30.0),
+                certify: Some(std::time::Duration::from_secs(30)),
                 ..options(&spec, 1)
             },
         )
@@ -393,7 +393,7 @@ fn oct_with_a_leaf_penalty_under_fairness_starts_from_the_sparse_optimum() {
             &data,
             LearnOptions {
                 warm_start: WarmStartMode::Dp,
-                certify: Some(30.0),
+                certify: Some(std::time::Duration::from_secs(30)),
                 ..options(&spec, 1)
             },
         )

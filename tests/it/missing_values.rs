@@ -383,7 +383,7 @@ fn the_certificate_runs_on_the_same_copies() {
         &method,
         data,
         LearnOptions {
-            certify: Some(30.0),
+            certify: Some(std::time::Duration::from_secs(30)),
             ..options()
         },
     )

@@ -360,7 +360,7 @@ fn a_milp_under_the_kinds_the_search_takes_starts_from_it_and_is_certified() {
             &method,
             &data,
             LearnOptions {
-                certify: Some(30.0),
+                certify: Some(std::time::Duration::from_secs(30)),
                 warm_start: WarmStartMode::Dp,
                 ..options(spec)
             },
@@ -426,7 +426,7 @@ fn a_milp_under_a_cap_no_tree_meets_is_certified_infeasible() {
         &method,
         &data,
         LearnOptions {
-            certify: Some(30.0),
+            certify: Some(std::time::Duration::from_secs(30)),
             warm_start: WarmStartMode::Dp,
             ..options(&spec)
         },

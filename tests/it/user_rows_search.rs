@@ -75,7 +75,7 @@ fn milp(name: FormulationName, depth: usize) -> Method {
 fn options(spec: &ConstraintSpec, warm_start: WarmStartMode) -> LearnOptions {
     LearnOptions {
         budget: Budget::seconds(60.0),
-        certify: Some(30.0),
+        certify: Some(std::time::Duration::from_secs(30)),
         warm_start,
         constraints: Some(spec.clone()),
         ..LearnOptions::default()

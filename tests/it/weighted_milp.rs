@@ -231,7 +231,7 @@ fn rows_of_weight_zero_change_nothing() {
 fn the_certificate_takes_whole_row_weights_and_class_weights_and_not_others() {
     let data = random_dataset(34, 12, 2, 2, 4);
     let options = || LearnOptions {
-        certify: Some(10.0),
+        certify: Some(std::time::Duration::from_secs(10)),
         warm_start: WarmStartMode::Dp,
         ..LearnOptions::default()
     };

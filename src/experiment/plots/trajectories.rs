@@ -6,10 +6,12 @@
 //! their final incumbent and bound as markers, with a note.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Duration;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::budget::seconds_of;
 use crate::experiment::plots::canvas::{
     colour, text, text_width, DrawResult, Figure, CAPTION_SIZE, LABEL_SIZE, LEGEND_SIZE, TICK_SIZE,
     TITLE_SIZE,
@@ -48,7 +50,8 @@ pub struct TrajectoryFigure {
     rows: Vec<PanelRow>,
     columns: usize,
     x_range: (f64, f64),
-    time_limit: Option<f64>,
+    /// The runs' time limit, when they share one (a line at it).
+    time_limit: Option<Duration>,
     /// Every seed of the figure, for the colours.
     seeds: Vec<u64>,
 }
@@ -176,7 +179,9 @@ fn figure(
     };
     let x_high = (largest_time * 1.5).max(x_low * 100.0);
     let limits: BTreeSet<String> = runs.iter().map(|r| r.time_limit.to_string()).collect();
-    let time_limit = (limits.len() == 1).then(|| runs[0].time_limit);
+    let time_limit = (limits.len() == 1)
+        .then(|| Duration::try_from_secs_f64(runs[0].time_limit).ok())
+        .flatten();
     TrajectoryFigure {
         title: format!(
             "{dataset}, depth {depth}: incumbent (solid) and best bound (dashed) over time"
@@ -277,7 +282,8 @@ impl TrajectoryFigure {
             .y_label_formatter(&|v| format!("{v:.decimals$}"))
             .x_label_formatter(&|v| format!("{v}"))
             .draw()?;
-        if let Some(limit) = self.time_limit.filter(|l| *l > x_low && *l < x_high) {
+        let limit = self.time_limit.map(seconds_of);
+        if let Some(limit) = limit.filter(|l| *l > x_low && *l < x_high) {
             chart
                 .draw_series(DashedLineSeries::new(
                     [(limit, y_low), (limit, y_high)],

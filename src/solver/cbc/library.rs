@@ -273,7 +273,7 @@ impl CbcModel {
         let remaining = settings
             .common
             .time_limit
-            .map(|limit| (limit - started.elapsed().as_secs_f64()).max(0.0));
+            .map(|limit| limit.saturating_sub(started.elapsed()).as_secs_f64());
         if let Some(remaining) = remaining {
             // SAFETY: the model is live.
             unsafe { Cbc_setMaximumSeconds(ptr, remaining) };

@@ -206,7 +206,7 @@ fn load(highs: &mut highs::Model, model: &ColumnModel) -> Result<()> {
 /// Sets the options of a solve in a worker that started at `started`.
 fn configure(highs: &mut highs::Model, options: &Settings, started: Instant) -> Result<()> {
     if let Some(limit) = options.time_limit {
-        let remaining = (limit - started.elapsed().as_secs_f64()).max(0.0);
+        let remaining = limit.saturating_sub(started.elapsed()).as_secs_f64();
         set_option(highs, "time_limit", remaining)?;
     }
     set_option(highs, "mip_rel_gap", options.mip_rel_gap)?;

@@ -13,7 +13,7 @@
 //! A job names the protocol version and the milptree version that wrote it; a worker of another
 //! version refuses it, so a stale binary cannot misread a job.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -22,7 +22,7 @@ use crate::solver::outcome::Outcome;
 use crate::solver::{SolveOptions, Termination};
 
 /// The version of this protocol; a change of any type here or in a backend's job changes it.
-pub(crate) const PROTOCOL_VERSION: u32 = 4;
+pub(crate) const PROTOCOL_VERSION: u32 = 5;
 
 /// The start of the worker's result line on its stdout (no solver prints it).
 pub(crate) const RESULT_PREFIX: &str = "@milptree-worker-result ";
@@ -68,8 +68,8 @@ impl<P, S> Job<P, S> {
 /// How a solver runs, for both solvers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Settings {
-    /// Seconds the solver may take, counted from when the worker started.
-    pub time_limit: Option<f64>,
+    /// The time the solver may take, counted from when the worker started.
+    pub time_limit: Option<Duration>,
     pub mip_rel_gap: f64,
     pub threads: Option<usize>,
     pub integrality_tolerance: Option<f64>,
