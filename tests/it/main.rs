@@ -5,6 +5,7 @@ mod browser;
 mod cart_sklearn;
 mod category_oracle;
 mod cbc_worker;
+mod class_units;
 mod certificate;
 mod cli_commands;
 mod cli_conventions;
