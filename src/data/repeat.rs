@@ -119,7 +119,10 @@ impl Dataset {
     /// whole number (or there are none).
     fn class_units(&self) -> std::result::Result<Vec<f64>, NoUnit> {
         let k = self.n_classes();
-        let Some(weights) = self.weights().filter(|w| w.iter().any(|w| w.fract() != 0.0)) else {
+        let Some(weights) = self
+            .weights()
+            .filter(|w| w.iter().any(|w| w.fract() != 0.0))
+        else {
             return Ok(vec![1.0; k]);
         };
         let mut by_class: Vec<Vec<(usize, f64)>> = vec![Vec::new(); k];
@@ -339,7 +342,12 @@ mod tests {
         let error = data.factored_by_class("--solver dp").expect_err("no unit");
         assert_eq!(error.exit_code(), 2);
         let text = error.to_string();
-        for needed in ["--weight-column", "--solver dp", "class `a`", "rows 0 and 3"] {
+        for needed in [
+            "--weight-column",
+            "--solver dp",
+            "class `a`",
+            "rows 0 and 3",
+        ] {
             assert!(text.contains(needed), "{needed}: {text}");
         }
         assert!(data.refuses_factoring("x").is_some() && !data.copies_count_rows());
@@ -356,6 +364,9 @@ mod tests {
             .repeated_by_weight("pareto")
             .expect_err("not whole")
             .to_string();
-        assert!(text.contains("whole multiples of one unit per class"), "{text}");
+        assert!(
+            text.contains("whole multiples of one unit per class"),
+            "{text}"
+        );
     }
 }

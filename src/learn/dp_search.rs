@@ -331,7 +331,7 @@ impl DpSearch {
             ..DpOptions::default()
         };
         let fair = match limits {
-            Some(limits) => limits.solve_fair(&copies, &problem, &dp_options)?,
+            Some(limits) => limits.solve_fair(copies, &problem, &dp_options)?,
             None => None,
         };
         let fair_search = fair.is_some();
@@ -339,7 +339,7 @@ impl DpSearch {
             Some(found) => (found, 0),
             None => {
                 let ruled = dp::solve_under(
-                    &copies,
+                    copies,
                     &problem,
                     &limits.map(|l| l.rule.clone()).unwrap_or_default(),
                     &dp_options,

@@ -528,8 +528,9 @@ fn choose_start(
     };
     let described = describe(&found);
     // A greedy tree that breaks the side constraints is no start.
-    let greedy_objective = dp::objective_of(&greedy, &counterpart.search_data(train).copies, &problem)
-        .filter(|_| limits.is_none_or(|l| l.meets(&greedy)));
+    let greedy_objective =
+        dp::objective_of(&greedy, &counterpart.search_data(train).copies, &problem)
+            .filter(|_| limits.is_none_or(|l| l.meets(&greedy)));
     let use_search = match (mode, greedy_objective) {
         (WarmStartMode::Best, Some(greedy_objective)) => found.objective < greedy_objective,
         _ => true,

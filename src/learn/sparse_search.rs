@@ -391,10 +391,10 @@ impl SparseSearch {
         };
         // Under fairness, the search of `crate::fair` with the same cost per split (its tree
         // checked by plain code against `dp_problem` and the bounds).
-        let (found, feature_sets) = match limits.solve_fair(&copies, &dp_problem, &dp_options)? {
+        let (found, feature_sets) = match limits.solve_fair(copies, &dp_problem, &dp_options)? {
             Some(found) => (found, 0),
             None => {
-                let ruled = dp::solve_under(&copies, &dp_problem, &limits.rule, &dp_options)?;
+                let ruled = dp::solve_under(copies, &dp_problem, &limits.rule, &dp_options)?;
                 (ruled.outcome, ruled.feature_sets)
             }
         };

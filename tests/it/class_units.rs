@@ -78,11 +78,7 @@ fn given_weights(data: &Dataset, factors: &[f64]) -> Vec<ClassWeight> {
 
 fn dp(data: &Dataset, depth: usize, params: &DpParams) -> f64 {
     let search = params.check(depth).expect("valid parameters");
-    reported(
-        &search
-            .run(data, &LearnOptions::default())
-            .expect("solved"),
-    )
+    reported(&search.run(data, &LearnOptions::default()).expect("solved"))
 }
 
 /// The class costs of `objective` on the weighted `data`, times `factors` when `given`.
@@ -148,7 +144,10 @@ fn the_exact_search_on_class_structured_weights_equals_the_weighted_oracle() {
             }
         }
     }
-    assert!(fractional >= 10, "only {fractional} cases of fractional weights");
+    assert!(
+        fractional >= 10,
+        "only {fractional} cases of fractional weights"
+    );
 }
 
 #[test]
@@ -223,7 +222,10 @@ fn class_structured_weights_change_the_optimum() {
         assert!(on_weights >= weighted - 1e-9, "seed {seed}");
         changed += usize::from(on_weights > weighted + 1e-9);
     }
-    assert!(changed >= 2, "the weights changed the optimum of {changed} cases");
+    assert!(
+        changed >= 2,
+        "the weights changed the optimum of {changed} cases"
+    );
 }
 
 /// Weights drawn from (0.1, 2): no class has a common unit.
@@ -244,7 +246,10 @@ fn weights_without_a_unit_per_class_or_counted_as_rows_are_refused_by_name() {
     assert!(!balanced.has_integer_weights());
     let refusals = [
         (
-            DpParams::default().check(2).expect("valid").run(&random, &options),
+            DpParams::default()
+                .check(2)
+                .expect("valid")
+                .run(&random, &options),
             "whole multiples of one unit per class",
         ),
         (

@@ -286,7 +286,9 @@ fn the_certificate_takes_whole_row_weights_and_class_weights_and_not_others() {
         assert_eq!(certificate.verdict, Verdict::NotApplicable);
         assert!(certificate.dp.is_none());
         assert!(
-            certificate.message.contains("whole multiples of one unit per class"),
+            certificate
+                .message
+                .contains("whole multiples of one unit per class"),
             "{}: {}",
             formulation.name(),
             certificate.message
