@@ -156,6 +156,9 @@ impl Dataset {
     /// Each class's unit, or why the rows cannot be factored (see
     /// [`Dataset::refuses_factoring`]).
     fn factoring(&self, method: &str) -> Result<Vec<f64>> {
+        if !self.is_weighted() {
+            return Ok(vec![1.0; self.n_classes()]);
+        }
         let units = self.class_units().map_err(|NoUnit { class, rows }| {
             Error::parameter(
                 "--weight-column",
