@@ -57,10 +57,12 @@ fn main() -> milptree::Result<()> {
         let solved = solve(&built.mip.relaxed(), SolverKind::Highs, &options)?;
         let counterpart = counterpart(&formulation, &data, None)
             .ok_or_else(|| milptree::Error::Internal("no counterpart".into()))?;
+        let searched = counterpart.search_data(&data);
         let source = SearchRowSource {
             families: DpBounds::Splits,
+            problem: counterpart.search_problem(&data, &searched),
+            data: searched.copies.into_owned(),
             counterpart,
-            data: data.clone(),
             lower_bound: 0.0,
             upper_bound: f64::INFINITY,
             search_seconds: 0.0,

@@ -187,12 +187,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Side constraint: at most this many leaves (every method but olct; ``--max-leaves``).
     min_leaf_rows : int, optional
         Side constraint: every leaf some training row reaches has at least this many training
-        rows, counted unweighted (every method but olct; dp and sparse without sample weights;
-        ``--min-leaf-rows``).
+        rows, counted unweighted (every method but olct; dp and sparse without sample weights
+        or with one weight per class, e.g. balanced ones; ``--min-leaf-rows``).
     max_leaf_rows : int, optional
         Side constraint: every leaf has at most this many training rows, counted unweighted
-        (oct, binoct, flowoct, dp and sparse, the searches without sample weights;
-        ``--max-leaf-rows``).
+        (oct, binoct, flowoct, dp and sparse, the searches without sample weights or with one
+        weight per class; ``--max-leaf-rows``).
     feature_costs : dict, optional
         Side constraint, with ``budget``: the cost of each listed column of ``X`` (an index,
         or a DataFrame's column name; not categorical columns; others cost 0); the summed cost
@@ -509,23 +509,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def _row_weights(self, sample_weight, X):
         """Each row's weight (a dict class_weight goes to the engine as class weights), or None
-        when every row weighs 1. The searches count a row of weight w as w rows: they take
-        whole numbers only."""
+        when every row weighs 1. The searches take weights that are whole multiples of one unit
+        per class (the engine refuses others by name)."""
         if sample_weight is None:
             return None
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64)
-        if self.method not in MILP_METHODS:
-            fractional = np.flatnonzero(np.isfinite(weights) & (np.mod(weights, 1) != 0))
-            if len(fractional):
-                row = int(fractional[0])
-                raise ValueError(
-                    f"sample_weight: method={self.method!r} counts a row of weight w as w rows, "
-                    f"so it takes whole-number weights only, but row {row} weighs "
-                    f"{float(weights[row])!r}; round the weights, or use a MILP method "
-                    "(method='oct', 'binoct', 'flowoct' or 'olct'), which takes any non-negative "
-                    "weights"
-                )
-        return weights
+        return _check_sample_weight(sample_weight, X, dtype=np.float64)
 
     def _constraint_words(self, features):
         """The side constraints as `solve` options, ``forbidden_features`` resolved to the
@@ -653,8 +641,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             The labels, any values (at least two classes); a row whose label is missing is
             dropped with a warning.
         sample_weight : array-like of shape (n_samples,), optional
-            Each row's weight: any non-negative weights for the MILP methods, whole numbers
-            for the searches.
+            Each row's weight: any non-negative weights for the MILP methods; for the
+            searches (dp, sparse), weights that are whole multiples of one unit per class,
+            such as ``compute_sample_weight("balanced", y)``, alone or times whole numbers
+            (whole numbers for their F1 and AUC objectives and under fairness).
         sensitive_features : array-like, Series or DataFrame of shape (n_samples,) or \
 (n_samples, n_columns), optional
             The group of each row for ``max_parity_gap`` and ``max_opportunity_gap``

@@ -1,6 +1,8 @@
-"""The package's smaller surface: completion sees the lazily imported names, a fractional
-``sample_weight`` is refused by the searches in the estimator's terms and taken by a MILP
-(whose optimum then equals an exhaustive weighted search), ``objective_`` is what the class
+"""The package's smaller surface: completion sees the lazily imported names, a
+``sample_weight`` with no common unit per class is refused by the searches in the estimator's
+terms and taken by a MILP (whose optimum then equals an exhaustive weighted search),
+scikit-learn's balanced sample weights (alone, times whole numbers, under
+``class_weight="balanced"``) fit the searches at the exhaustive weighted optimum, ``objective_`` is what the class
 documentation says for each method, and ``proba_smoothing`` smooths as the command line does."""
 
 import numpy as np
@@ -9,6 +11,7 @@ import pytest
 import milptree
 from conftest import random_data
 from milptree import OptimalTreeClassifier
+from sklearn.utils.class_weight import compute_sample_weight
 
 
 def test_dir_lists_the_names_imported_on_first_use():
@@ -36,15 +39,42 @@ def weighted_fewest_errors_depth_one(X, y, weights):
 
 
 @pytest.mark.parametrize("method", ["dp", "sparse"])
-def test_a_fractional_weight_is_refused_by_the_searches_in_the_estimators_terms(method):
+def test_weights_without_a_unit_per_class_are_refused_by_the_searches_in_the_estimators_terms(
+    method,
+):
     X, y = random_data(20)
-    weights = np.ones(len(y))
-    weights[4] = 0.5
+    weights = np.random.default_rng(0).uniform(0.1, 2.0, size=len(y))
     with pytest.raises(ValueError) as raised:
         OptimalTreeClassifier(method, max_depth=1).fit(X, y, sample_weight=weights)
     message = str(raised.value)
-    assert message.startswith(f"sample_weight: method='{method}'") and "row 4 weighs 0.5" in message
-    assert "method='oct'" in message and "--" not in message
+    assert f"sample_weight: method='{method}'" in message
+    assert "whole multiples of one unit per class" in message and "--" not in message
+
+
+@pytest.mark.parametrize("method", ["dp", "sparse"])
+@pytest.mark.parametrize("seed", range(3))
+def test_balanced_sample_weights_fit_the_searches_at_the_weighted_optimum(method, seed):
+    X, y = random_data(60 + seed, n_rows=14)
+    balanced = compute_sample_weight("balanced", y)
+    assert np.any(np.mod(balanced, 1) != 0)
+    whole = np.random.default_rng(seed).integers(1, 4, size=len(y))
+    # The sparse search at no leaf penalty: its loss is the weighted errors over their total.
+    penalty = {"leaf_penalty": 0.0} if method == "sparse" else {}
+    for weights in (balanced, balanced * whole):
+        model = OptimalTreeClassifier(method, max_depth=1, **penalty)
+        model.fit(X, y, sample_weight=weights)
+        assert model.optimal_
+        errors = float(weights @ (model.predict(X) != y))
+        assert errors == pytest.approx(weighted_fewest_errors_depth_one(X, y, weights))
+        if method == "dp":
+            assert model.objective_ == pytest.approx(errors)
+    # class_weight="balanced" on top: an error costs its row's weight over its class's total.
+    weights = balanced * whole
+    model = OptimalTreeClassifier(method, max_depth=1, class_weight="balanced", **penalty)
+    model.fit(X, y, sample_weight=weights)
+    costs = weights / np.bincount(y, weights=weights)[y]
+    errors = float(costs @ (model.predict(X) != y))
+    assert errors == pytest.approx(weighted_fewest_errors_depth_one(X, y, costs))
 
 
 @pytest.mark.parametrize("seed", range(2))

@@ -23,7 +23,8 @@ pub struct DataArgs {
     pub target: Option<String>,
     /// The column of row weights, by name or 0-based index: not a feature; each cell a finite
     /// non-negative number, not all 0. A row of weight w counts as w rows in the objective
-    /// (the searches and CART take whole-number weights only).
+    /// (the searches take whole multiples of one unit per class, e.g. balanced weights; the
+    /// front, F1/AUC, path, fairness and CART whole numbers).
     #[arg(long, value_name = "NAME|INDEX")]
     pub weight_column: Option<String>,
     /// Hold out this fraction of the rows (stratified by class) as a test set.

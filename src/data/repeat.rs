@@ -1,8 +1,13 @@
-//! Whole-number row weights as repeated rows: a row of weight `w` counts as `w` copies of
-//! itself, so a learner that counts rows learns the weighted problem exactly on the copies.
-//! The searches over class counts (the exact search, the sparse search, the front of false
-//! positives and false negatives) and CART take row weights this way. Weights that are not whole
-//! numbers are refused, never rounded.
+//! Row weights as repeated rows. A row of whole-number weight `w` counts as `w` copies of
+//! itself, so a learner that counts rows learns the weighted problem exactly on the copies
+//! ([`Dataset::repeated_by_weight`]). A search that prices errors by class weights takes more:
+//! weights that are whole multiples of one unit `u_k` per class `k` (scikit-learn's
+//! `compute_sample_weight("balanced")`, alone or times whole numbers): a row of weight
+//! `w = m u_k` counts as `m` copies and the unit joins its class's cost, since
+//! `c_k w = (c_k u_k) m` ([`Dataset::factored_by_class`]). The searches over class counts (the
+//! exact search and the sparse search) take row weights that way; the front of false positives
+//! and false negatives, the sparse path and CART take whole numbers. Other weights are refused,
+//! never rounded.
 
 use std::borrow::Cow;
 
@@ -12,6 +17,77 @@ use crate::error::{Error, Result};
 /// The most rows the copies may hold (the searches index rows with 32 bits and hold every
 /// copy in memory).
 pub const MAX_REPEATED_ROWS: f64 = 10_000_000.0;
+
+/// The largest `d` of a class's unit `u = w_min / d`, `w_min` its least positive weight.
+pub const MAX_UNIT_DENOMINATOR: u32 = 1000;
+
+/// How far `w / u` may be from a whole number, relative to it, for `w` to be a multiple of `u`:
+/// well above the rounding of a product of a unit and a whole number (a few 1e-16), far below
+/// any error a tree could tell.
+const MULTIPLE_TOLERANCE: f64 = 1e-12;
+
+/// What the searches take as row weights: the words every refusal ends with.
+pub const FACTORED_WEIGHTS: &str = "whole multiples of one unit per class, e.g. scikit-learn's \
+    compute_sample_weight('balanced'), alone or times whole numbers";
+
+/// Row weights factored per class ([`Dataset::factored_by_class`]).
+#[derive(Debug, Clone)]
+pub struct Factored<'a> {
+    /// The rows, each repeated its weight's number of units (rows of weight 0 left out), without
+    /// weights; the data itself when it has no weights.
+    pub copies: Cow<'a, Dataset>,
+    /// Each class's unit: the weight one copy of its rows stands for (1 without weights, with
+    /// whole-number weights, and for a class whose rows all weigh 0).
+    pub units: Vec<f64>,
+}
+
+impl Factored<'_> {
+    /// The class costs `class_weights` (one per class) on the copies: each times its unit, so
+    /// that the copies' class-weighted errors are the weighted data's.
+    pub fn scaled(&self, class_weights: &[f64]) -> Vec<f64> {
+        class_weights
+            .iter()
+            .zip(&self.units)
+            .map(|(cost, unit)| cost * unit)
+            .collect()
+    }
+
+    /// Whether every unit is 1: the copies count weight (as [`Dataset::repeated_by_weight`]'s).
+    pub fn units_are_one(&self) -> bool {
+        self.units.iter().all(|&u| u == 1.0)
+    }
+}
+
+/// Why a class's weights have no unit: two of its rows (the least weight's, and one that is no
+/// whole multiple of any unit tried).
+struct NoUnit {
+    class: usize,
+    rows: (usize, usize),
+}
+
+/// Whether `weight` is a whole multiple of `unit`, within [`MULTIPLE_TOLERANCE`].
+fn is_multiple(weight: f64, unit: f64) -> bool {
+    let quotient = weight / unit;
+    (quotient - quotient.round()).abs() <= MULTIPLE_TOLERANCE * quotient
+}
+
+/// The unit of one class's positive weights (`(row, weight)`): its least weight divided by the
+/// least `d` up to [`MAX_UNIT_DENOMINATOR`] of which every weight is a whole multiple; 1 for no
+/// weight. `Err` the least weight's row and a row no unit tried divides.
+fn class_unit(weights: &[(usize, f64)]) -> std::result::Result<f64, (usize, usize)> {
+    let Some(&(least_row, least)) = weights.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
+        return Ok(1.0);
+    };
+    let mut other = least_row;
+    for d in 1..=MAX_UNIT_DENOMINATOR {
+        let unit = least / f64::from(d);
+        match weights.iter().find(|&&(_, w)| !is_multiple(w, unit)) {
+            None => return Ok(unit),
+            Some(&(row, _)) => other = row,
+        }
+    }
+    Err((least_row, other))
+}
 
 impl Dataset {
     /// Whether [`Dataset::repeated_by_weight`] takes these weights: no weights, or whole-number
@@ -30,35 +106,126 @@ impl Dataset {
                 "--weight-column",
                 format!(
                     "{method} takes whole-number row weights only (a row of weight w counts as \
-                     w rows), but training row {row} weighs {weight}"
+                     w rows), but training row {row} weighs {weight}; the exact search (--solver \
+                     dp, error objectives) and the sparse search (additive losses) take \
+                     {FACTORED_WEIGHTS}"
                 ),
             ));
         }
-        let total: f64 = weights.iter().sum();
-        (total > MAX_REPEATED_ROWS).then(|| {
+        too_many_copies(weights.iter().sum(), method)
+    }
+
+    /// Each class's unit (see [`Dataset::factored_by_class`]): all 1 when every weight is a
+    /// whole number (or there are none).
+    fn class_units(&self) -> std::result::Result<Vec<f64>, NoUnit> {
+        let k = self.n_classes();
+        let Some(weights) = self
+            .weights()
+            .filter(|w| w.iter().any(|w| w.fract() != 0.0))
+        else {
+            return Ok(vec![1.0; k]);
+        };
+        let mut by_class: Vec<Vec<(usize, f64)>> = vec![Vec::new(); k];
+        for (row, (&weight, &label)) in weights.iter().zip(self.labels()).enumerate() {
+            if weight > 0.0 {
+                by_class[label].push((row, weight));
+            }
+        }
+        by_class
+            .iter()
+            .enumerate()
+            .map(|(class, rows)| class_unit(rows).map_err(|rows| NoUnit { class, rows }))
+            .collect()
+    }
+
+    /// Each row's number of copies under `units`: its weight over its class's unit, rounded
+    /// (within [`MULTIPLE_TOLERANCE`] of it by [`Dataset::class_units`]); 1 without weights.
+    fn multiples(&self, units: &[f64]) -> Vec<f64> {
+        (0..self.n_rows())
+            .map(|row| (self.weight(row) / units[self.labels()[row]]).round())
+            .collect()
+    }
+
+    /// Why the rows cannot be factored by class ([`Dataset::factored_by_class`]): a class whose
+    /// weights are no whole multiples of one unit, or too many copies; as an error naming
+    /// `--weight-column` and `method`. `None` when they can.
+    pub fn refuses_factoring(&self, method: &str) -> Option<Error> {
+        self.factoring(method).err()
+    }
+
+    /// Each class's unit, or why the rows cannot be factored (see
+    /// [`Dataset::refuses_factoring`]).
+    fn factoring(&self, method: &str) -> Result<Vec<f64>> {
+        if !self.is_weighted() {
+            return Ok(vec![1.0; self.n_classes()]);
+        }
+        let units = self.class_units().map_err(|NoUnit { class, rows }| {
             Error::parameter(
                 "--weight-column",
                 format!(
-                    "{method} counts a row of weight w as w rows; the weights add up to {total}, \
-                     more than the {MAX_REPEATED_ROWS:e} rows it holds"
+                    "{method} takes row weights that are {FACTORED_WEIGHTS} (a row of weight \
+                     m*u counts as m rows of cost u), but the weights of class `{}` have no \
+                     common unit: training rows {} and {} weigh {} and {} (tried their least \
+                     weight divided by 1 to {MAX_UNIT_DENOMINATOR}); weights are never rounded, \
+                     and the MILP formulations take any non-negative weight",
+                    self.classes()[class],
+                    rows.0,
+                    rows.1,
+                    self.weight(rows.0),
+                    self.weight(rows.1),
                 ),
             )
+        })?;
+        match too_many_copies(self.multiples(&units).iter().sum(), method) {
+            Some(refusal) => Err(refusal),
+            None => Ok(units),
+        }
+    }
+
+    /// The rows factored by class: each class `k` gets a unit `u_k > 0` such that every weight
+    /// of its rows is a whole multiple `m u_k` (within a relative 1e-12; whole-number weights
+    /// keep the unit 1), and each row is repeated `m` times, without weights (rows of weight 0
+    /// left out). Class costs `c_k` on the weighted rows are then `c_k u_k` on the copies
+    /// ([`Factored::scaled`]), every class-weighted count of errors the same. `method` names
+    /// the learner in the error when the weights do not factor or the copies are too many
+    /// ([`Dataset::refuses_factoring`]).
+    pub fn factored_by_class(&self, method: &str) -> Result<Factored<'_>> {
+        let units = self.factoring(method)?;
+        if !self.is_weighted() {
+            return Ok(Factored {
+                copies: Cow::Borrowed(self),
+                units,
+            });
+        }
+        let indices: Vec<usize> = self
+            .multiples(&units)
+            .iter()
+            .enumerate()
+            .flat_map(|(row, &copies)| std::iter::repeat_n(row, copies as usize))
+            .collect();
+        Ok(Factored {
+            copies: Cow::Owned(self.subset(&indices).without_weights()),
+            units,
         })
     }
 
     /// Whether a learner that holds the rows repeated by weight meets a leaf minimum of
     /// `min_leaf` rows on this data. `--min-leaf` counts rows (as OCT's model does, every row
-    /// whatever its weight): on copies a row of weight `w` would count `w` times, so a minimum
-    /// above 1 is met on the copies only when every weight is 1.
+    /// whatever its weight): on copies a row of `m` units would count `m` times, so a minimum
+    /// above 1 is met on the copies only when each row is one copy.
     pub fn copies_count_leaf_rows(&self, min_leaf: usize) -> bool {
         min_leaf <= 1 || self.copies_count_rows()
     }
 
-    /// Whether the copies of [`Dataset::repeated_by_weight`] are the rows themselves (no
-    /// weights, or every weight 1), so that a count of rows on the copies (a cap on the rows
-    /// of a leaf) is one on this data.
+    /// Whether the copies of [`Dataset::factored_by_class`] are the rows themselves (no
+    /// weights, or every weight its class's unit: every weight 1, or weights that are one
+    /// value per class such as balanced ones), so that a count of rows on the copies (a cap on
+    /// the rows of a leaf) is one on this data.
     pub fn copies_count_rows(&self) -> bool {
-        self.weights().is_none_or(|w| w.iter().all(|&w| w == 1.0))
+        match self.class_units() {
+            Ok(units) => self.multiples(&units).iter().all(|&m| m == 1.0),
+            Err(_) => false,
+        }
     }
 
     /// The data with each row repeated its weight's number of times and no weights (rows of
@@ -67,19 +234,25 @@ impl Dataset {
     /// (both refused with an error naming `--weight-column`, see
     /// [`Dataset::refuses_repeating`]).
     pub fn repeated_by_weight(&self, method: &str) -> Result<Cow<'_, Dataset>> {
-        let Some(weights) = self.weights() else {
-            return Ok(Cow::Borrowed(self));
-        };
         if let Some(refusal) = self.refuses_repeating(method) {
             return Err(refusal);
         }
-        let indices: Vec<usize> = weights
-            .iter()
-            .enumerate()
-            .flat_map(|(row, &weight)| std::iter::repeat_n(row, weight as usize))
-            .collect();
-        Ok(Cow::Owned(self.subset(&indices).without_weights()))
+        Ok(self.factored_by_class(method)?.copies)
     }
+}
+
+/// The refusal of `copies` rows, more than [`MAX_REPEATED_ROWS`], naming `method`.
+fn too_many_copies(copies: f64, method: &str) -> Option<Error> {
+    (copies > MAX_REPEATED_ROWS).then(|| {
+        Error::parameter(
+            "--weight-column",
+            format!(
+                "{method} counts a row of weight w as w rows (w/u rows with a unit u per \
+                 class); the weights add up to {copies} such rows, more than the \
+                 {MAX_REPEATED_ROWS:e} it holds"
+            ),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -115,6 +288,87 @@ mod tests {
         let text = error.to_string();
         assert!(
             text.contains("--weight-column") && text.contains("row 0"),
+            "{text}"
+        );
+    }
+
+    fn three_classes(weights: Vec<f64>) -> Dataset {
+        Dataset::from_parts(
+            "test",
+            vec!["x".into()],
+            vec!["a".into(), "b".into(), "c".into()],
+            (0..weights.len()).map(|i| vec![i as f64]).collect(),
+            (0..weights.len()).map(|i| i % 3).collect(),
+        )
+        .expect("valid")
+        .with_weights(weights)
+        .expect("valid")
+    }
+
+    #[test]
+    fn class_structured_weights_factor_into_units_and_copies() {
+        // Class a: 0.4 and 0.8 (unit 0.4); b: 1/3, 2/3 and 1 (unit 1/3); c: 1.5 and 2.5 (unit
+        // 0.5, the least divided by 3); a row of weight 0 is left out.
+        let data = three_classes(vec![0.4, 1.0 / 3.0, 1.5, 0.8, 2.0 / 3.0, 2.5, 0.0, 1.0]);
+        let factored = data.factored_by_class("x").expect("factors");
+        let expected = [0.4, 1.0 / 3.0, 0.5];
+        for (unit, expected) in factored.units.iter().zip(expected) {
+            assert!((unit - expected).abs() < 1e-15, "{unit} for {expected}");
+        }
+        let copies = &factored.copies;
+        // Multiples 1, 1, 3, 2, 2, 5, 0, 3.
+        assert_eq!(copies.n_rows(), 17);
+        assert!(!copies.is_weighted());
+        // Every class's weight is kept: its copies times its unit.
+        let counts = copies.class_counts();
+        for (k, total) in data.class_weight_totals().iter().enumerate() {
+            let on_copies = counts[k] as f64 * factored.units[k];
+            assert!((on_copies - total).abs() < 1e-12, "class {k}");
+        }
+        assert_eq!(factored.scaled(&[1.0, 2.0, 3.0])[1], 2.0 / 3.0);
+        assert!(!data.copies_count_rows());
+        // One weight per class (balanced weights): each row is one copy and counts as a row.
+        let balanced = three_classes(vec![0.7, 1.9, 1.0 / 7.0, 0.7, 1.9, 1.0 / 7.0]);
+        let factored = balanced.factored_by_class("x").expect("factors");
+        assert_eq!(factored.copies.n_rows(), 6);
+        assert!(balanced.copies_count_rows() && balanced.copies_count_leaf_rows(2));
+        // Whole weights keep the unit 1 (the copies count weight).
+        let whole = three_classes(vec![2.0, 4.0, 6.0]);
+        let factored = whole.factored_by_class("x").expect("factors");
+        assert!(factored.units_are_one());
+        assert_eq!(factored.copies.n_rows(), 12);
+    }
+
+    #[test]
+    fn weights_without_a_common_unit_are_refused_by_name() {
+        let data = three_classes(vec![1.0, 1.0, 1.0, std::f64::consts::PI, 1.0, 1.0]);
+        let error = data.factored_by_class("--solver dp").expect_err("no unit");
+        assert_eq!(error.exit_code(), 2);
+        let text = error.to_string();
+        for needed in [
+            "--weight-column",
+            "--solver dp",
+            "class `a`",
+            "rows 0 and 3",
+        ] {
+            assert!(text.contains(needed), "{needed}: {text}");
+        }
+        assert!(data.refuses_factoring("x").is_some() && !data.copies_count_rows());
+        // Whole multiples only up to the bound: 1 and 1 + 1/1009 have the unit 1/1009 only.
+        let fine = three_classes(vec![1.0, 1.0, 1.0, 1.0 + 1.0 / 1009.0, 1.0, 1.0]);
+        assert!(fine.refuses_factoring("x").is_some());
+        let coarse = three_classes(vec![1.0, 1.0, 1.0, 1.0 + 1.0 / 997.0, 1.0, 1.0]);
+        assert!(coarse.refuses_factoring("x").is_none());
+        // Too many copies: a unit of 1e-7 on rows of weight 1.
+        let many = three_classes(vec![1e-7, 1.0, 1.0, 1.0, 1.0, 1.0]);
+        assert!(many.refuses_factoring("x").is_some());
+        // The front and CART take whole numbers only, and say what the searches take.
+        let text = three_classes(vec![0.5, 1.0, 1.0])
+            .repeated_by_weight("pareto")
+            .expect_err("not whole")
+            .to_string();
+        assert!(
+            text.contains("whole multiples of one unit per class"),
             "{text}"
         );
     }

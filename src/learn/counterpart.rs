@@ -16,15 +16,17 @@
 //!
 //! Row weights and class weights: the factors above are computed from the formulation's error
 //! costs ([`ErrorCosts`]: class cost times class weight times row weight); the search gets the
-//! class weights and runs on the rows repeated by their weights ([`Counterpart::search_data`]).
-//! It counts rows, so row weights that are not whole numbers are beyond it: the counterpart then
+//! class weights times each class's unit and runs on the rows repeated by their multiples of
+//! it ([`Counterpart::search_data`], [`Counterpart::search_problem`]). It counts rows, so row
+//! weights that are not whole multiples of one unit per class are beyond it: the counterpart then
 //! says why it does not apply ([`Counterpart::not_applicable`], decided by [`search_lacks`]
 //! alone), its tree (searched on the rows without weights) is only a heuristic warm start, and
 //! the certificate's verdict is `not_applicable`.
 
 use std::borrow::Cow;
 
-use crate::data::{Dataset, ThresholdMode};
+use crate::data::{Dataset, Factored, ThresholdMode};
+use crate::dp::DpProblem;
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::AnyFormulation;
 use crate::learn::dp_search::{DpParams, DpSearch};
@@ -50,11 +52,10 @@ impl Counterpart {
     }
 
     /// The least cost of one error on `train` in the formulation's units: the least positive
-    /// class weight of the search's problem, scaled.
+    /// class weight of the search's problem on its copies (times the class's unit), scaled.
     pub fn unit(&self, train: &Dataset) -> f64 {
         let least = self
-            .search
-            .problem(train)
+            .search_problem(train, &self.search_data(train))
             .class_weights
             .into_iter()
             .filter(|&w| w > 0.0)
@@ -68,25 +69,43 @@ impl Counterpart {
 }
 
 /// What the formulation's problem has that the exact search does not solve, in words: row
-/// weights that are not whole numbers (the search counts a row of weight `w` as `w` rows, see
-/// [`Dataset::repeated_by_weight`]), or more copies than it holds. Class weights and whole
-/// row weights it solves exactly.
+/// weights that are not whole multiples of one unit per class (the search counts a row of
+/// weight `m u_k` as `m` rows of class cost times `u_k`, see [`Dataset::factored_by_class`]), or
+/// more copies than it holds. Class weights and such row weights it solves exactly.
 pub fn search_lacks(train: &Dataset) -> Option<String> {
     train
-        .refuses_repeating("the exact search")
+        .refuses_factoring("the exact search")
         .map(|e| format!("{e}, so its optimum is not this model's"))
 }
 
 impl Counterpart {
-    /// The data the search runs on for `train`: the rows repeated by their whole-number weights
-    /// when the search applies, the rows without weights (a heuristic) when it does not.
-    pub fn search_data<'a>(&self, train: &'a Dataset) -> Cow<'a, Dataset> {
+    /// The data the search runs on for `train`: the rows repeated by their multiples of their
+    /// class's unit when the search applies, the rows without weights (a heuristic, every unit
+    /// 1) when it does not.
+    pub fn search_data<'a>(&self, train: &'a Dataset) -> Factored<'a> {
         if self.not_applicable.is_none() {
-            if let Ok(copies) = train.repeated_by_weight("the exact search") {
-                return copies;
+            if let Ok(factored) = train.factored_by_class("the exact search") {
+                return factored;
             }
         }
-        Cow::Owned(train.clone().without_weights())
+        Factored {
+            copies: Cow::Owned(train.clone().without_weights()),
+            units: vec![1.0; train.n_classes()],
+        }
+    }
+
+    /// The search's problem on `searched` (this counterpart's [`Counterpart::search_data`] of
+    /// `train`): the problem on the weighted rows `train`, each class cost times its unit; on
+    /// the rows without weights when the search does not apply.
+    pub fn search_problem(&self, train: &Dataset, searched: &Factored) -> DpProblem {
+        if self.not_applicable.is_some() {
+            return self.search.problem(&searched.copies);
+        }
+        let weighted = self.search.problem(train);
+        DpProblem {
+            class_weights: searched.scaled(&weighted.class_weights),
+            ..weighted
+        }
     }
 }
 

@@ -13,10 +13,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Dataset, ThresholdMode};
+use crate::data::{Dataset, Factored, ThresholdMode, FACTORED_WEIGHTS};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
-use crate::greedy::{cart, CartParams};
+use crate::greedy::{cart_start, CartParams};
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
@@ -247,9 +247,10 @@ impl DpSearch {
         }
     }
 
-    /// CART of the same depth, leaf minimum and thresholds.
+    /// CART of the same depth, leaf minimum and thresholds ([`cart_start`]: on the rows without
+    /// weights when they are not whole numbers).
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
-        cart(
+        cart_start(
             train,
             &CartParams {
                 depth: self.depth,
@@ -260,8 +261,9 @@ impl DpSearch {
     }
 
     /// Runs the search on `train` within the time limit and interrupt of `options`. Row
-    /// weights must be whole numbers: the search runs on the rows repeated (see
-    /// [`Dataset::repeated_by_weight`]), and the tree is re-evaluated on the weighted rows.
+    /// weights must be whole multiples of one unit per class: the search runs on the rows
+    /// repeated by their multiples with each class cost times its unit (see
+    /// [`Dataset::factored_by_class`]), and the tree is re-evaluated on the weighted rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
         self.run_under(train, options, None)
     }
@@ -288,26 +290,38 @@ impl DpSearch {
             return Err(Error::parameter(
                 "--min-leaf",
                 "--min-leaf and min_leaf_rows count rows, whatever their weights; the exact \
-                 search holds a row of weight w as w copies and cannot count rows: with row \
-                 weights it takes a leaf minimum of 1 only (OCT and CART take both)",
+                 search holds a row of weight w as w copies (w/u with a unit u per class) and \
+                 cannot count rows: with row weights it takes a leaf minimum of 1 only, unless \
+                 each class's rows weigh one value (OCT and CART take both)",
             ));
         }
         if limits.is_some_and(|l| l.max_leaf_rows.is_some()) && !train.copies_count_rows() {
             return Err(Error::parameter(
                 "--max-leaf-rows",
                 "max_leaf_rows counts rows, whatever their weights; the exact search holds a \
-                 row of weight w as w copies and cannot count rows: with row weights other than \
-                 1 it takes no cap on the rows of a leaf (the MILP formulations do)",
+                 row of weight w as w copies (w/u with a unit u per class) and cannot count \
+                 rows: with row weights other than one value per class it takes no cap on the \
+                 rows of a leaf (the MILP formulations do)",
             ));
         }
-        let copies = train.repeated_by_weight("--solver dp")?;
         if let Some(metric) = self.params.objective.metric() {
+            // The front counts false positives and false negatives in rows.
+            let copies = train.repeated_by_weight(&format!("--objective {metric}"))?;
             return self.run_front(metric, &copies, options);
         }
-        let mut problem = limited.problem(&copies);
+        let factored = train.factored_by_class("--solver dp")?;
+        refuse_units(&factored, limits, "--solver dp")?;
+        let copies = &factored.copies;
+        // The problem on the weighted rows (its class costs and baseline are the weights'),
+        // and on the copies, where each class cost is times its unit.
+        let mut weighted = limited.problem(train);
         if let Some(limits) = limits {
-            limits.limit(&mut problem);
+            limits.limit(&mut weighted);
         }
+        let problem = DpProblem {
+            class_weights: factored.scaled(&weighted.class_weights),
+            ..weighted.clone()
+        };
         let line = SearchLine::start("dp", options.budget.limit_seconds(), &options.progress);
         let dp_options = DpOptions {
             budget: options.budget.clone(),
@@ -317,7 +331,7 @@ impl DpSearch {
             ..DpOptions::default()
         };
         let fair = match limits {
-            Some(limits) => limits.solve_fair(&copies, &problem, &dp_options)?,
+            Some(limits) => limits.solve_fair(copies, &problem, &dp_options)?,
             None => None,
         };
         let fair_search = fair.is_some();
@@ -325,7 +339,7 @@ impl DpSearch {
             Some(found) => (found, 0),
             None => {
                 let ruled = dp::solve_under(
-                    &copies,
+                    copies,
                     &problem,
                     &limits.map(|l| l.rule.clone()).unwrap_or_default(),
                     &dp_options,
@@ -339,7 +353,7 @@ impl DpSearch {
             "method": "dp",
             "parameters": self.parameters(),
         }));
-        let evaluated = dp::objective_of(&tree, train, &problem);
+        let evaluated = dp::objective_of(&tree, train, &weighted);
         let decode_mismatch = search_report::objective_mismatch(found.objective, evaluated);
         let mut report = search_report::search_report(
             "dp",
@@ -481,6 +495,27 @@ impl DpSearch {
             side_constraints: serde_json::Value::Null,
         })
     }
+}
+
+/// Refuses what counts rows on the copies of `factored` when a unit is not 1 (the copies then
+/// count units, not weight): fairness, whose rates are over the rows' weights. `method` names
+/// the search.
+pub fn refuse_units(
+    factored: &Factored,
+    limits: Option<&SearchConstraints>,
+    method: &str,
+) -> Result<()> {
+    if factored.units_are_one() || limits.is_none_or(|l| l.constraints.fairness.is_none()) {
+        return Ok(());
+    }
+    Err(Error::parameter(
+        "--weight-column",
+        format!(
+            "{method} under fairness takes whole-number row weights only (a row of weight w \
+             counts as w rows in each group's rates); without fairness it takes \
+             {FACTORED_WEIGHTS}"
+        ),
+    ))
 }
 
 /// The note of a search under a count or a budget of features: how many feature sets it

@@ -197,6 +197,14 @@ fn search_limits(
             None
         }
         Ok(found) => {
+            if found.constraints.fairness.is_some() && !train.counts_as_rows() {
+                c.not_applicable.get_or_insert_with(|| {
+                    "fairness counts each row its weight in each group's rates, and the exact \
+                     search under fairness takes whole-number row weights only, so its optimum \
+                     is not this model's"
+                        .to_string()
+                });
+            }
             if found.max_leaf_rows.is_some() && !train.copies_count_rows() {
                 c.not_applicable.get_or_insert_with(|| {
                     "max_leaf_rows counts rows, whatever their weights, and the exact search, \
@@ -358,8 +366,8 @@ fn search_row_source(
         None => {
             let data = counterpart.search_data(train);
             let found = dp::solve(
-                &data,
-                &counterpart.search.problem(&data),
+                &data.copies,
+                &counterpart.search_problem(train, &data),
                 &DpOptions {
                     budget: share,
                     ..DpOptions::default()
@@ -384,9 +392,11 @@ fn search_row_source(
         }
         given => given,
     };
+    let searched = counterpart.search_data(train);
     Ok(Some(SearchRowSource {
         families,
-        data: counterpart.search_data(train).into_owned(),
+        problem: counterpart.search_problem(train, &searched),
+        data: searched.copies.into_owned(),
         counterpart,
         lower_bound,
         upper_bound,
@@ -518,8 +528,9 @@ fn choose_start(
     };
     let described = describe(&found);
     // A greedy tree that breaks the side constraints is no start.
-    let greedy_objective = dp::objective_of(&greedy, &counterpart.search_data(train), &problem)
-        .filter(|_| limits.is_none_or(|l| l.meets(&greedy)));
+    let greedy_objective =
+        dp::objective_of(&greedy, &counterpart.search_data(train).copies, &problem)
+            .filter(|_| limits.is_none_or(|l| l.meets(&greedy)));
     let use_search = match (mode, greedy_objective) {
         (WarmStartMode::Best, Some(greedy_objective)) => found.objective < greedy_objective,
         _ => true,
@@ -760,7 +771,8 @@ fn search_problem(
     options: &DpOptions,
 ) -> Result<(DpOutcome, DpProblem)> {
     let searched = counterpart.search_data(train);
-    let mut problem = counterpart.search.problem(&searched);
+    let mut problem = counterpart.search_problem(train, &searched);
+    let searched = searched.copies;
     let rule = match limits {
         Some(limits) => {
             limits.limit(&mut problem);

@@ -38,6 +38,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::data::Dataset;
+use crate::dp::DpProblem;
 use crate::error::{Error, Result};
 use crate::formulation::RootSplits;
 use crate::learn::counterpart::Counterpart;
@@ -115,7 +116,9 @@ impl FromStr for DpBounds {
 pub struct SearchRowSource {
     pub families: DpBounds,
     pub counterpart: Counterpart,
-    /// The data the search runs on (rows repeated by their weights).
+    /// The search's problem on `data` (class costs times each class's unit).
+    pub problem: DpProblem,
+    /// The data the search runs on (rows repeated by their multiples of their class's unit).
     pub data: Dataset,
     /// The search's proven lower bound of the problem, in its units.
     pub lower_bound: f64,

@@ -11,13 +11,14 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Dataset, ThresholdMode};
+use crate::data::{Dataset, Factored, ThresholdMode, FACTORED_WEIGHTS};
 use crate::dp::{
     self, DpOptions, DpOutcome, DpProblem, DpProgress, DpTermination, DEFAULT_MEMORY_LIMIT_MB,
 };
 use crate::error::{Error, Result};
 use crate::fair::MAX_FAIR_DEPTH;
-use crate::greedy::{cart, CartParams};
+use crate::greedy::{cart_start, CartParams};
+use crate::learn::dp_search::refuse_units;
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
@@ -237,9 +238,10 @@ impl SparseSearch {
         Ok(problem)
     }
 
-    /// CART of the cap's depth (or the deepest tree milptree holds), over the same thresholds.
+    /// CART of the cap's depth (or the deepest tree milptree holds), over the same thresholds
+    /// ([`cart_start`]: on the rows without weights when they are not whole numbers).
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
-        cart(
+        cart_start(
             train,
             &CartParams {
                 depth: self.depth.unwrap_or(MAX_DEPTH),
@@ -260,22 +262,62 @@ impl SparseSearch {
     }
 
     /// Runs the search on `train` within the time limit and interrupt of `options`. Row
-    /// weights must be whole numbers: every loss is then computed on the rows repeated (see
-    /// [`Dataset::repeated_by_weight`]), the tree re-evaluated on those rows.
+    /// weights must be whole multiples of one unit per class (whole numbers for the losses of
+    /// whole leaf sets): the search runs on the rows repeated by their multiples, each class
+    /// cost times its unit (see [`SparseSearch::on_copies`]), and the tree is re-evaluated on
+    /// the weighted rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
-        let copies = train.repeated_by_weight("--solver sparse")?;
-        let problem = self.problem(&copies)?;
+        let (factored, weighted, problem) = self.on_copies(train, None)?;
+        let copies = &factored.copies;
         let line = SearchLine::start("sparse", options.budget.limit_seconds(), &options.progress);
         line.say("searching");
         let sparse_options = SparseOptions {
             progress: line.sink(),
             ..self.options(options)
         };
-        let found = sparse::solve(&copies, &problem, &sparse_options)?;
+        let found = sparse::solve(copies, &problem, &sparse_options)?;
         drop(line);
-        let mut outcome = self.outcome(found, &copies, &problem, options.budget.limit_seconds());
+        let mut outcome = self.outcome(found, train, &weighted, options.budget.limit_seconds());
         outcome.report.threads = Some(sparse_options.threads);
         Ok(outcome)
+    }
+
+    /// The rows the search runs on ([`Dataset::factored_by_class`]), the problem on the
+    /// weighted rows `train` (the yardstick of its tree) and the problem on the copies: the same
+    /// when every unit is 1; otherwise the additive loss as a weighted one whose class costs
+    /// are the weighted rows' times the units, the same fraction of the same total. The losses
+    /// of whole leaf sets (F1, the AUCs) count rows, and take whole-number weights only;
+    /// fairness too (`limits`).
+    fn on_copies<'a>(
+        &self,
+        train: &'a Dataset,
+        limits: Option<&SearchConstraints>,
+    ) -> Result<(Factored<'a>, SparseProblem, SparseProblem)> {
+        let factored = train.factored_by_class("--solver sparse")?;
+        refuse_units(&factored, limits, "--solver sparse")?;
+        let weighted = self.problem(train)?;
+        if factored.units_are_one() {
+            return Ok((factored, weighted.clone(), weighted));
+        }
+        let Some(costs) = weighted.loss.class_weights(train) else {
+            return Err(Error::parameter(
+                "--weight-column",
+                format!(
+                    "--objective {} counts rows, so it takes whole-number row weights only (a \
+                     row of weight w counts as w rows); the additive losses (accuracy, \
+                     balanced, weighted) take {FACTORED_WEIGHTS}",
+                    weighted.loss.name()
+                ),
+            ));
+        };
+        let on_copies = SparseProblem {
+            loss: Loss::Weighted {
+                weights: factored.scaled(&costs),
+            },
+            ..weighted.clone()
+        };
+        on_copies.check(&factored.copies)?;
+        Ok((factored, weighted, on_copies))
     }
 
     /// Whether the search takes every kind of side constraint the searches take: an additive
@@ -308,9 +350,9 @@ impl SparseSearch {
                  1 it takes no cap on the rows of a leaf (the MILP formulations do)",
             ));
         }
-        let copies = train.repeated_by_weight("--solver sparse")?;
-        let problem = self.problem(&copies)?;
-        let weights = problem.loss.class_weights(&copies).ok_or_else(|| {
+        let (factored, weighted, problem) = self.on_copies(train, Some(limits))?;
+        let copies = &factored.copies;
+        let weights = problem.loss.class_weights(copies).ok_or_else(|| {
             Error::Internal("a loss of the whole leaf set under side constraints".into())
         })?;
         let min_leaf = limits.min_leaf_rows.unwrap_or(1);
@@ -349,10 +391,10 @@ impl SparseSearch {
         };
         // Under fairness, the search of `crate::fair` with the same cost per split (its tree
         // checked by plain code against `dp_problem` and the bounds).
-        let (found, feature_sets) = match limits.solve_fair(&copies, &dp_problem, &dp_options)? {
+        let (found, feature_sets) = match limits.solve_fair(copies, &dp_problem, &dp_options)? {
             Some(found) => (found, 0),
             None => {
-                let ruled = dp::solve_under(&copies, &dp_problem, &limits.rule, &dp_options)?;
+                let ruled = dp::solve_under(copies, &dp_problem, &limits.rule, &dp_options)?;
                 (ruled.outcome, ruled.feature_sets)
             }
         };
@@ -362,14 +404,14 @@ impl SparseSearch {
         if fair_search {
             sparse_found.stats.search = "fair_search".to_string();
         }
-        let problem = SparseProblem {
+        let weighted = SparseProblem {
             depth: Some(depth),
-            ..problem
+            ..weighted
         };
         let mut outcome = self.outcome(
             sparse_found,
-            &copies,
-            &problem,
+            train,
+            &weighted,
             options.budget.limit_seconds(),
         );
         outcome.report.threads = Some(search_options.threads);

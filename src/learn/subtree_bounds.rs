@@ -42,7 +42,7 @@ pub(super) struct SubtreeBounds {
 
 impl SubtreeBounds {
     pub(super) fn new(source: &SearchRowSource) -> Result<SubtreeBounds> {
-        let problem = source.counterpart.search.problem(&source.data);
+        let problem = source.problem.clone();
         let below = (1..problem.depth)
             .map(|depth| DpProblem {
                 depth,

@@ -18,8 +18,9 @@ pub struct SparseScore {
     pub objective: f64,
 }
 
-/// The score of `tree` on `data` under `problem`, rows routed with [`Tree::leaf_of`]. Additive
-/// losses count the class weight of every row its leaf's class misclassifies; F1 counts the
+/// The score of `tree` on `data` under `problem`, rows routed with [`Tree::leaf_of`], each row
+/// counted its weight (1 without weights). Additive losses count the class weight of every row
+/// its leaf's class misclassifies, over the class-weighted total; F1 counts the
 /// rows of leaves predicting the positive class as predicted positive; the AUCs score each
 /// row by the fraction of positive training rows in its leaf (the counts the tree stores; 0
 /// for a leaf without any) and count the (positive, negative) pairs of `data` ranked right,
@@ -33,10 +34,10 @@ pub fn score_of(tree: &Tree, data: &Dataset, problem: &SparseProblem) -> Option<
     }
     let leaf_ids = tree.leaves();
     let k = data.n_classes();
-    let mut counts: HashMap<usize, Vec<usize>> =
-        leaf_ids.iter().map(|&id| (id, vec![0usize; k])).collect();
-    for (row, &label) in data.rows().iter().zip(data.labels()) {
-        *counts.get_mut(&tree.leaf_of(row))?.get_mut(label)? += 1;
+    let mut counts: HashMap<usize, Vec<f64>> =
+        leaf_ids.iter().map(|&id| (id, vec![0.0; k])).collect();
+    for (i, (row, &label)) in data.rows().iter().zip(data.labels()).enumerate() {
+        *counts.get_mut(&tree.leaf_of(row))?.get_mut(label)? += data.weight(i);
     }
     let class_of = |id: usize| match tree.node(id).map(|node| &node.kind) {
         Some(NodeKind::Leaf { class }) if *class < k => Some(*class),
@@ -45,13 +46,15 @@ pub fn score_of(tree: &Tree, data: &Dataset, problem: &SparseProblem) -> Option<
     let loss = match &problem.loss {
         Loss::Accuracy | Loss::Balanced | Loss::Weighted { .. } => {
             let weights = problem.loss.class_weights(data)?;
-            let total: f64 = data.labels().iter().map(|&label| weights[label]).sum();
+            let total: f64 = (0..data.n_rows())
+                .map(|i| weights[data.labels()[i]] * data.weight(i))
+                .sum();
             let mut errors = 0.0;
             for &id in &leaf_ids {
                 let class = class_of(id)?;
                 for (label, &count) in counts[&id].iter().enumerate() {
                     if label != class {
-                        errors += weights[label] * count as f64;
+                        errors += weights[label] * count;
                     }
                 }
             }
@@ -61,11 +64,11 @@ pub fn score_of(tree: &Tree, data: &Dataset, problem: &SparseProblem) -> Option<
             let (mut tp, mut fp, mut positives) = (0.0, 0.0, 0.0);
             for &id in &leaf_ids {
                 let here = &counts[&id];
-                let rows: usize = here.iter().sum();
-                positives += here[*positive] as f64;
+                let rows: f64 = here.iter().sum();
+                positives += here[*positive];
                 if class_of(id)? == *positive {
-                    tp += here[*positive] as f64;
-                    fp += (rows - here[*positive]) as f64;
+                    tp += here[*positive];
+                    fp += rows - here[*positive];
                 }
             }
             let denominator = tp + fp + positives;
@@ -86,11 +89,8 @@ pub fn score_of(tree: &Tree, data: &Dataset, problem: &SparseProblem) -> Option<
                     0.0
                 };
                 let here = &counts[&id];
-                let rows: usize = here.iter().sum();
-                leaves.push((
-                    score,
-                    Leaf::new(here[*positive] as f64, (rows - here[*positive]) as f64),
-                ));
+                let rows: f64 = here.iter().sum();
+                leaves.push((score, Leaf::new(here[*positive], rows - here[*positive])));
             }
             let total = leaves.iter().fold(Leaf::default(), |sum, (_, leaf)| {
                 Leaf::new(sum.positive + leaf.positive, sum.negative + leaf.negative)

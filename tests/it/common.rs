@@ -174,13 +174,14 @@ pub fn to_csv(data: &Dataset) -> String {
 }
 
 /// `data` with random row weights drawn from a few values so that ties occur: whole numbers
-/// 0 to 3 when `integer`, else values among 0, 0.5, 1, 1.25 and 2.75.
+/// 0 to 3 when `integer`, else values among 0, 0.5, 1, the square root of 2 and e (no common
+/// unit: the searches refuse them).
 pub fn with_random_weights(data: Dataset, seed: u64, integer: bool) -> Dataset {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0f3e);
     let choices: &[f64] = if integer {
         &[0.0, 1.0, 1.0, 2.0, 3.0]
     } else {
-        &[0.0, 0.5, 1.0, 1.25, 2.75]
+        &[0.0, 0.5, 1.0, std::f64::consts::SQRT_2, std::f64::consts::E]
     };
     let mut weights: Vec<f64> = (0..data.n_rows())
         .map(|_| choices[rng.random_range(0..choices.len())])

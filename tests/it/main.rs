@@ -7,6 +7,7 @@ mod cart_sklearn;
 mod category_oracle;
 mod cbc_worker;
 mod certificate;
+mod class_units;
 mod cli_commands;
 mod cli_conventions;
 mod cli_edges;

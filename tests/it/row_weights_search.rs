@@ -5,8 +5,9 @@
 //! whatever their weights, is refused (the search holds copies of rows); the sparse
 //! search with a depth cap equals the oracle's weighted errors plus its leaf penalty; the
 //! metric objectives and the `pareto` front equal those of the repeated rows; a row of weight 0
-//! changes no optimum; weights that are not whole numbers are refused by every search, exit 2
-//! naming `--weight-column`, and so are bad weight cells, naming their line.
+//! changes no optimum; weights that are not whole numbers and have no common unit per class
+//! are refused by every search, exit 2 naming `--weight-column`, and so are bad weight cells,
+//! naming their line (the weights with such a unit: `class_units.rs`).
 
 use milptree::data::Dataset;
 use milptree::learn::sparse_search::SparseObjective;

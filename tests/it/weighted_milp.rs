@@ -273,7 +273,8 @@ fn the_certificate_takes_whole_row_weights_and_class_weights_and_not_others() {
             "{dp:?} {objective}"
         );
     }
-    // Row weights that are not whole numbers: the search counts rows, so it does not apply.
+    // Row weights with no common unit per class: the search counts rows (each a whole number
+    // of its class's unit), so it does not apply.
     let real = with_random_weights(data.clone(), 34, false);
     for formulation in [
         AnyFormulation::Oct(Oct::new(2)),
@@ -285,7 +286,9 @@ fn the_certificate_takes_whole_row_weights_and_class_weights_and_not_others() {
         assert_eq!(certificate.verdict, Verdict::NotApplicable);
         assert!(certificate.dp.is_none());
         assert!(
-            certificate.message.contains("whole-number"),
+            certificate
+                .message
+                .contains("whole multiples of one unit per class"),
             "{}: {}",
             formulation.name(),
             certificate.message
