@@ -16,6 +16,58 @@
 use crate::search_core::binned::Element;
 use crate::search_core::cost::CostModel;
 
+/// A row of a sorted list as the scan reads it: its bin and its class.
+pub(crate) trait ScanRow: Copy {
+    /// The row's bin for the list's feature.
+    fn bin(self) -> u32;
+    /// The row's class, `labels` holding every row's.
+    fn label(self, labels: &[u16]) -> u16;
+}
+
+impl ScanRow for Element {
+    #[inline(always)]
+    fn bin(self) -> u32 {
+        self.bin
+    }
+
+    #[inline(always)]
+    fn label(self, labels: &[u16]) -> u16 {
+        labels[self.row as usize]
+    }
+}
+
+/// A row of two-class data with its bin and class packed in one word (the bin shifted left
+/// by one, the class in the lowest bit): half an [`Element`]'s bytes, and no look-up of the
+/// row's class. The depth-two search writes its children's lists in this form.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(transparent)]
+pub(crate) struct PackedRow(pub u32);
+
+impl PackedRow {
+    /// Whether every bin below `n_bins` packs (its double fits in a word).
+    pub fn fits(n_bins: usize) -> bool {
+        n_bins <= (u32::MAX >> 1) as usize
+    }
+
+    /// The row of bin `bin` and class `label` (0 or 1).
+    #[inline(always)]
+    pub fn new(bin: u32, label: u8) -> PackedRow {
+        PackedRow((bin << 1) | u32::from(label))
+    }
+}
+
+impl ScanRow for PackedRow {
+    #[inline(always)]
+    fn bin(self) -> u32 {
+        self.0 >> 1
+    }
+
+    #[inline(always)]
+    fn label(self, _labels: &[u16]) -> u16 {
+        (self.0 & 1) as u16
+    }
+}
+
 /// The best split of a row set, as a searched feature and a threshold bin.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct BestSplit {
@@ -35,8 +87,8 @@ pub(crate) struct BestSplit {
 /// of the lists, breaking the minimum or not, then costs at least the least of `free`, the
 /// best split's cost and the target.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn best_split<'a>(
-    lists: impl Iterator<Item = (u32, &'a [Element])>,
+pub(crate) fn best_split<'a, R: ScanRow + 'a>(
+    lists: impl Iterator<Item = (u32, &'a [R])>,
     labels: &[u16],
     totals: &[u32],
     counts: &mut [u32],
@@ -48,10 +100,10 @@ pub(crate) fn best_split<'a>(
 ) -> Option<BestSplit> {
     // Each case compiled on its own: without the minimum's splits, the scan is as it was.
     match (cost.uniform_weight, free.filter(|_| cost.min_leaf > 1)) {
-        (Some(weight), None) => best_split_uniform::<false>(
+        (Some(weight), None) => best_split_uniform::<R, false>(
             lists, labels, totals, counts, size, target, cost, weight, skipping, None,
         ),
-        (None, None) => best_split_weighted::<false>(
+        (None, None) => best_split_weighted::<R, false>(
             lists, labels, totals, counts, size, target, cost, skipping, None,
         ),
         (_, free) => best_split_free(
@@ -64,8 +116,8 @@ pub(crate) fn best_split<'a>(
 /// so that the scan without them compiles as it did.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn best_split_free<'a>(
-    lists: impl Iterator<Item = (u32, &'a [Element])>,
+fn best_split_free<'a, R: ScanRow + 'a>(
+    lists: impl Iterator<Item = (u32, &'a [R])>,
     labels: &[u16],
     totals: &[u32],
     counts: &mut [u32],
@@ -76,10 +128,10 @@ fn best_split_free<'a>(
     free: Option<&mut f64>,
 ) -> Option<BestSplit> {
     match cost.uniform_weight {
-        Some(weight) => best_split_uniform::<true>(
+        Some(weight) => best_split_uniform::<R, true>(
             lists, labels, totals, counts, size, target, cost, weight, skipping, free,
         ),
-        None => best_split_weighted::<true>(
+        None => best_split_weighted::<R, true>(
             lists, labels, totals, counts, size, target, cost, skipping, free,
         ),
     }
@@ -88,8 +140,8 @@ fn best_split_free<'a>(
 /// [`best_split`] when every class weighs `weight`: errors are counted in integers, and
 /// a split improves when it makes at most `allowed` errors. `FREE`: `free` is given.
 #[allow(clippy::too_many_arguments)]
-fn best_split_uniform<'a, const FREE: bool>(
-    lists: impl Iterator<Item = (u32, &'a [Element])>,
+fn best_split_uniform<'a, R: ScanRow + 'a, const FREE: bool>(
+    lists: impl Iterator<Item = (u32, &'a [R])>,
     labels: &[u16],
     totals: &[u32],
     counts: &mut [u32],
@@ -128,10 +180,10 @@ fn best_split_uniform<'a, const FREE: bool>(
             break;
         }
         if totals.len() == 2 {
-            scan.feature::<TwoClasses, FREE>(feature, list, &mut TwoClasses { ones: 0 });
+            scan.feature::<R, TwoClasses, FREE>(feature, list, &mut TwoClasses { ones: 0 });
         } else {
             counts.iter_mut().for_each(|c| *c = 0);
-            scan.feature::<ManyClasses, FREE>(feature, list, &mut ManyClasses { counts });
+            scan.feature::<R, ManyClasses, FREE>(feature, list, &mut ManyClasses { counts });
         }
     }
     if let (Some(free), Some(errors)) = (free, scan.free) {
@@ -218,10 +270,10 @@ impl UniformScan<'_> {
     /// up to the next bin change, where the split is evaluated. `FREE`: the splits that break
     /// the leaf minimum are evaluated too.
     #[inline(always)]
-    fn feature<T: Tally, const FREE: bool>(
+    fn feature<R: ScanRow, T: Tally, const FREE: bool>(
         &mut self,
         feature: u32,
-        list: &[Element],
+        list: &[R],
         tally: &mut T,
     ) {
         let labels = self.labels;
@@ -238,11 +290,11 @@ impl UniformScan<'_> {
         loop {
             let end = (at + skip).min(len);
             for e in &list[at..end] {
-                tally.add(labels[e.row as usize]);
+                tally.add(e.label(labels));
             }
             at = end;
-            while at < len && list[at].bin == list[at - 1].bin {
-                tally.add(labels[list[at].row as usize]);
+            while at < len && list[at].bin() == list[at - 1].bin() {
+                tally.add(list[at].label(labels));
                 at += 1;
             }
             if at > last || at >= len {
@@ -267,7 +319,7 @@ impl UniformScan<'_> {
             }
             if errors <= self.allowed {
                 self.allowed = errors - 1;
-                let (low, high) = (list[at - 1].bin, list[at].bin);
+                let (low, high) = (list[at - 1].bin(), list[at].bin());
                 self.best = Some(BestSplit {
                     cost: self.split_cost + self.weight * errors as f64,
                     feature,
@@ -295,8 +347,8 @@ impl UniformScan<'_> {
 
 /// [`best_split`] with any class weights, in floating point. `FREE`: `free` is given.
 #[allow(clippy::too_many_arguments)]
-fn best_split_weighted<'a, const FREE: bool>(
-    lists: impl Iterator<Item = (u32, &'a [Element])>,
+fn best_split_weighted<'a, R: ScanRow + 'a, const FREE: bool>(
+    lists: impl Iterator<Item = (u32, &'a [R])>,
     labels: &[u16],
     totals: &[u32],
     counts: &mut [u32],
@@ -340,8 +392,9 @@ fn best_split_weighted<'a, const FREE: bool>(
         let mut prev_bin = u32::MAX;
         // With two classes, class 1 is counted in a register and class 0 derived from it.
         let mut ones = 0u32;
-        for (seen, e) in list.iter().enumerate() {
-            if skip <= 0 && e.bin != prev_bin {
+        for (seen, &e) in list.iter().enumerate() {
+            let bin = e.bin();
+            if skip <= 0 && bin != prev_bin {
                 if seen > last {
                     break;
                 }
@@ -366,7 +419,7 @@ fn best_split_weighted<'a, const FREE: bool>(
                     best = Some(BestSplit {
                         cost: value,
                         feature,
-                        bin: prev_bin + (e.bin - 1 - prev_bin) / 2,
+                        bin: prev_bin + (bin - 1 - prev_bin) / 2,
                         left_cost,
                         right_cost,
                     });
@@ -382,14 +435,14 @@ fn best_split_weighted<'a, const FREE: bool>(
                     }
                 }
             }
-            let label = labels[e.row as usize];
+            let label = e.label(labels);
             if two_classes {
                 ones += u32::from(label);
             } else {
                 counts[label as usize] += 1;
             }
             skip -= 1;
-            prev_bin = e.bin;
+            prev_bin = bin;
         }
     }
     if let Some(free) = free {
@@ -434,6 +487,81 @@ mod tests {
             side[labels[e.row as usize] as usize] += 1;
         }
         cost.split_cost + cost.leaf(&left).0 + cost.leaf(&right).0
+    }
+
+    /// Two-class rows packed with their class scan as the same rows looked up by row index:
+    /// the same best split (cost, feature, bin, both sides), the same bound of the splits that
+    /// break the leaf minimum, under uniform and class weights, with and without skipping.
+    #[test]
+    fn packed_rows_scan_as_their_elements() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut found = 0;
+        for case in 0..600 {
+            let size = rng.random_range(2..60usize);
+            let labels: Vec<u16> = (0..size).map(|_| rng.random_range(0..2)).collect();
+            let mut bins: Vec<u32> = (0..size).map(|_| rng.random_range(0..12)).collect();
+            bins.sort_unstable();
+            // Rows out of order, as a child's list holds them.
+            let mut rows: Vec<u32> = (0..size as u32).collect();
+            rand::seq::SliceRandom::shuffle(rows.as_mut_slice(), &mut rng);
+            let list: Vec<Element> = rows
+                .iter()
+                .zip(&bins)
+                .map(|(&row, &bin)| Element { row, bin })
+                .collect();
+            let packed: Vec<PackedRow> = list
+                .iter()
+                .map(|e| PackedRow::new(e.bin, labels[e.row as usize] as u8))
+                .collect();
+            let weights = if case % 2 == 0 {
+                vec![1.0, 1.0]
+            } else {
+                vec![1.0, rng.random_range(2..5) as f64 / 2.0]
+            };
+            let min_leaf = rng.random_range(1..4usize);
+            let scale = Scale {
+                rows: size,
+                total_weight: size as f64 * 2.5,
+            };
+            let cost = CostModel::new(&weights, 0.5, min_leaf, scale).expect("resolvable weights");
+            let mut totals = vec![0u32; 2];
+            labels.iter().for_each(|&l| totals[l as usize] += 1);
+            let target = rng.random_range(1..(size as u32 / 2 + 3)) as f64;
+            for (skipping, freeing) in [(false, false), (true, false), (true, true)] {
+                // The best split of `rows` (classes from `labels`) and the bound it gives.
+                fn scan<R: ScanRow>(
+                    rows: &[R],
+                    labels: &[u16],
+                    totals: &[u32],
+                    (target, cost): (f64, &CostModel),
+                    (skipping, freeing): (bool, bool),
+                ) -> (Option<BestSplit>, f64) {
+                    let mut free = 0.0;
+                    let found = best_split(
+                        std::iter::once((3, rows)),
+                        labels,
+                        totals,
+                        &mut [0; 2],
+                        rows.len(),
+                        target,
+                        cost,
+                        skipping,
+                        freeing.then_some(&mut free),
+                    );
+                    (found, free)
+                }
+                let modes = (skipping, freeing);
+                let (by_elements, free_elements) =
+                    scan(&list, &labels, &totals, (target, &cost), modes);
+                let (by_packed, free_packed) = scan(&packed, &[], &totals, (target, &cost), modes);
+                let what = format!("case {case}, skipping {skipping}, free {freeing}");
+                assert_eq!(by_elements, by_packed, "{what}");
+                assert_eq!(free_elements.to_bits(), free_packed.to_bits(), "{what}");
+                found += usize::from(by_packed.is_some());
+            }
+        }
+        // The targets leave room for both outcomes.
+        assert!((300..1500).contains(&found), "{found} splits found");
     }
 
     /// Under leaf minima, with and without skipping, uniform and class weights: the best split

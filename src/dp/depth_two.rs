@@ -3,9 +3,11 @@
 //! The first split's positions are searched by bisection, feature by feature
 //! ([`SplitSearch`]). At a position, each child's best depth-one subtree comes from a scan of
 //! its rows ([`best_split`]), one feature at a time: the child's rows are filtered out of the
-//! feature's sorted list and scanned below the child's target. The larger child goes first; the
-//! other child's target is what the first leaves of the upper bound, widened by the candidate's
-//! reach so that a failure still bounds the whole interval around it.
+//! feature's sorted list and scanned below the child's target (with two classes, each row as
+//! its bin and class packed in one word, [`PackedRow`]: half the bytes written, and the scan
+//! looks no class up). The larger child goes first; the other child's target is what the first
+//! leaves of the upper bound, widened by the candidate's reach so that a failure still bounds
+//! the whole interval around it.
 //!
 //! Each solved position also records, per child and feature, a lower bound on the child's best
 //! split on that feature. A neighbouring position inherits them (a child's best split on one
@@ -15,7 +17,7 @@
 //! increasing order of that bound, so the target falls early. A child too small to split under
 //! the leaf minimum is its leaf, without a scan.
 
-use crate::dp::depth_one::{best_split, BestSplit};
+use crate::dp::depth_one::{best_split, BestSplit, PackedRow, ScanRow};
 use crate::dp::intervals::{Candidate, Report, SplitBounds};
 use crate::dp::known::{Solution, SplitChoice};
 use crate::dp::leaf_minimum::LeafSlack;
@@ -26,11 +28,17 @@ use crate::search_core::view::View;
 /// Reusable buffers of the depth-two search.
 #[derive(Debug, Default)]
 pub(crate) struct PairScratch {
-    /// Per row: 0 if the candidate split sends it left, 1 if right.
+    /// Per row: bit 0 clear if the candidate split sends it left, set if right; bit 1 the
+    /// lowest bit of its class (its class, with two classes).
     side: Vec<u8>,
+    /// Whether the children's lists are packed ([`PackedRow`]: two classes, and every bin
+    /// packs): then `packed` holds them and `lists` is empty, else the converse.
+    packs: bool,
     /// Per child: its rows of each feature of the view, in that feature's order (feature `i`
-    /// at `i * size`), split off the view's lists when first needed.
+    /// at `i * (size + 1)`), split off the view's lists when first needed.
     lists: [Vec<Element>; 2],
+    /// As `lists`, packed.
+    packed: [Vec<PackedRow>; 2],
     /// Per feature of the view: whether its lists are split for the current candidate.
     split: Vec<bool>,
     /// Per child: its size at the current candidate.
@@ -53,12 +61,13 @@ impl PairScratch {
     pub fn new(data: &Binned) -> PairScratch {
         let f = data.n_features();
         let k = data.n_classes;
+        let packs = k == 2 && data.thresholds.iter().all(|t| PackedRow::fits(t.len() + 1));
+        let room = |used: bool| if used { f * (data.n_rows + 1) } else { 0 };
         PairScratch {
             side: vec![0; data.n_rows],
-            lists: [
-                vec![Element::default(); f * (data.n_rows + 1)],
-                vec![Element::default(); f * (data.n_rows + 1)],
-            ],
+            packs,
+            lists: std::array::from_fn(|_| vec![Element::default(); room(!packs)]),
+            packed: std::array::from_fn(|_| vec![PackedRow::default(); room(packs)]),
             split: vec![false; f],
             sizes: [0, 0],
             counts: [vec![0; k], vec![0; k]],
@@ -77,11 +86,12 @@ impl PairScratch {
         let [left_counts, right_counts] = &mut self.counts;
         left_counts.iter_mut().for_each(|c| *c = 0);
         for e in &list[..position] {
-            self.side[e.row as usize] = 0;
-            left_counts[labels[e.row as usize] as usize] += 1;
+            let label = labels[e.row as usize];
+            self.side[e.row as usize] = (label as u8 & 1) << 1;
+            left_counts[label as usize] += 1;
         }
         for e in &list[position..] {
-            self.side[e.row as usize] = 1;
+            self.side[e.row as usize] = 1 | (labels[e.row as usize] as u8 & 1) << 1;
         }
         for ((r, &t), &l) in right_counts.iter_mut().zip(counts).zip(left_counts.iter()) {
             *r = t - l;
@@ -509,47 +519,49 @@ impl Search<'_> {
             if !pair.split[index] {
                 // Both children's rows of this feature, in one pass.
                 let list = self.arena.list(view, index);
-                let [left, right] = &mut pair.lists;
-                // One spare slot per list: every row is written to both lists and kept by
-                // one (the other's cursor does not move), so no branch follows the side.
-                let left = &mut left[index * (sizes[0] + 1)..(index + 1) * (sizes[0] + 1)];
-                let right = &mut right[index * (sizes[1] + 1)..(index + 1) * (sizes[1] + 1)];
-                let (mut to_left, mut to_right) = (0, 0);
-                // The sides as a slice held apart from `pair`, so the loop keeps it in registers.
-                let sides: &[u8] = &pair.side;
-                for &e in list {
-                    let goes_right = usize::from(sides[e.row as usize]);
-                    left[to_left] = e;
-                    right[to_right] = e;
-                    to_left += 1 - goes_right;
-                    to_right += goes_right;
+                let (left, right) = (
+                    index * (sizes[0] + 1)..(index + 1) * (sizes[0] + 1),
+                    index * (sizes[1] + 1)..(index + 1) * (sizes[1] + 1),
+                );
+                if pair.packs {
+                    let [left_rows, right_rows] = &mut pair.packed;
+                    split_list(
+                        list,
+                        &pair.side,
+                        (&mut left_rows[left], &mut right_rows[right]),
+                        |e, code| PackedRow::new(e.bin, code >> 1),
+                    );
+                } else {
+                    let [left_rows, right_rows] = &mut pair.lists;
+                    split_list(
+                        list,
+                        &pair.side,
+                        (&mut left_rows[left], &mut right_rows[right]),
+                        |e, _| e,
+                    );
                 }
                 pair.split[index] = true;
             }
             let start = index * (size + 1);
-            let rows = &pair.lists[side][start..start + size];
-            if rows[0].bin == rows[size - 1].bin {
+            let feature = self.arena.feature(view, index);
+            let mut free = f64::INFINITY;
+            let free_scan = leaf_minimum.then_some(&mut free);
+            let totals = &pair.counts[side];
+            let found = if pair.packs {
+                let rows = &pair.packed[side][start..start + size];
+                self.scan_rows(feature, rows, totals, target, free_scan)
+            } else {
+                let rows = &pair.lists[side][start..start + size];
+                self.scan_rows(feature, rows, totals, target, free_scan)
+            };
+            let Some(found) = found else {
                 // The feature no longer splits this child: its splits send every row one way.
                 bounds[index] = bounds[index].max(leaf + self.cost.split_cost);
                 if FREE {
                     free_bounds[index] = free_bounds[index].max(leaf + self.cost.split_cost);
                 }
                 continue;
-            }
-            let feature = self.arena.feature(view, index);
-            let mut free = f64::INFINITY;
-            let found = best_split(
-                std::iter::once((feature, rows)),
-                &self.data.labels,
-                &pair.counts[side],
-                &mut self.counts,
-                size,
-                target,
-                &self.cost,
-                self.switches.depth_one_skip,
-                leaf_minimum.then_some(&mut free),
-            );
-            self.stats.depth1_scans += 1;
+            };
             match found {
                 Some(split) => {
                     bounds[index] = bounds[index].max(split.cost);
@@ -574,5 +586,58 @@ impl Search<'_> {
                 .fold(leaf, |least, &bound| least.min(bound));
         }
         best
+    }
+
+    /// The best split below `target` of a child's `rows` of searched feature `feature`
+    /// (`totals` its class counts; `free` as for [`best_split`]), or `None` when the feature no
+    /// longer splits them (one bin).
+    fn scan_rows<R: ScanRow>(
+        &mut self,
+        feature: u32,
+        rows: &[R],
+        totals: &[u32],
+        target: f64,
+        free: Option<&mut f64>,
+    ) -> Option<Option<BestSplit>> {
+        if rows[0].bin() == rows[rows.len() - 1].bin() {
+            return None;
+        }
+        let found = best_split(
+            std::iter::once((feature, rows)),
+            &self.data.labels,
+            totals,
+            &mut self.counts,
+            rows.len(),
+            target,
+            &self.cost,
+            self.switches.depth_one_skip,
+            free,
+        );
+        self.stats.depth1_scans += 1;
+        Some(found)
+    }
+}
+
+/// Writes the rows of `list` to the children's lists `left` and `right` (one spare slot each)
+/// by their side in `codes` (bit 0 set: right), each as `row` makes it from the element and
+/// its code.
+#[inline(always)]
+fn split_list<R: Copy>(
+    list: &[Element],
+    codes: &[u8],
+    (left, right): (&mut [R], &mut [R]),
+    row: impl Fn(Element, u8) -> R,
+) {
+    // Every row is written to both lists and kept by one (the other's cursor does not move),
+    // so no branch follows the side.
+    let (mut to_left, mut to_right) = (0, 0);
+    for &e in list {
+        let code = codes[e.row as usize];
+        let goes_right = usize::from(code & 1);
+        let made = row(e, code);
+        left[to_left] = made;
+        right[to_right] = made;
+        to_left += 1 - goes_right;
+        to_right += goes_right;
     }
 }
