@@ -9,32 +9,17 @@
 
 use milptree::data::Dataset;
 use milptree::learn::sparse_search::SparseObjective;
-use milptree::learn::{DpObjective, DpParams, LearnOptions, Outcome, SparseParams};
-use milptree::score::{ClassWeight, Objective};
+use milptree::learn::{DpObjective, DpParams, LearnOptions, SparseParams};
+use milptree::score::Objective;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::common::{milptree, path_str, random_dataset, stderr, temp_file, to_weighted_csv};
 use crate::oracle::{optimum, OracleSpec};
-
-/// The objective a run reports, checked against the tree's plain re-evaluation.
-fn reported(outcome: &Outcome) -> f64 {
-    let reported = outcome.report.objective.expect("a tree");
-    let evaluated = outcome.evaluated_objective.expect("re-evaluated");
-    assert!(
-        (reported - evaluated).abs() <= 1e-9 * reported.abs().max(1.0),
-        "reported {reported}, re-evaluated {evaluated}"
-    );
-    assert!(outcome.decode_mismatch.is_none());
-    reported
-}
-
-fn close(a: f64, b: f64, what: &str) {
-    assert!(
-        (a - b).abs() <= 1e-9 * a.abs().max(1.0),
-        "{what}: {a} != {b}"
-    );
-}
+use crate::row_weights_search::{
+    close, dp, exact_search_equals_the_weighted_oracle, given_weights, objective as reported,
+    sparse_oracle,
+};
 
 /// `data` weighted as scikit-learn's `compute_sample_weight("balanced", y)` (`n / (K n_k)` for
 /// a row of class `k`) times a whole number drawn from `multipliers` per row.
@@ -66,21 +51,6 @@ fn case(seed: u64, times: bool) -> Dataset {
     balanced_times(plain, seed, multipliers)
 }
 
-/// `--class-weight` for each class of `data`: `factors[class]`.
-fn given_weights(data: &Dataset, factors: &[f64]) -> Vec<ClassWeight> {
-    (0..data.n_classes())
-        .map(|c| ClassWeight {
-            label: data.classes()[c].clone(),
-            weight: factors[c],
-        })
-        .collect()
-}
-
-fn dp(data: &Dataset, depth: usize, params: &DpParams) -> f64 {
-    let search = params.check(depth).expect("valid parameters");
-    reported(&search.run(data, &LearnOptions::default()).expect("solved"))
-}
-
 /// The class costs of `objective` on the weighted `data`, times `factors` when `given`.
 fn costs(objective: Objective, data: &Dataset, factors: &[f64], given: bool) -> Vec<f64> {
     objective
@@ -97,51 +67,9 @@ fn the_exact_search_on_class_structured_weights_equals_the_weighted_oracle() {
     for seed in 0..12u64 {
         let data = case(seed, seed % 3 != 0);
         fractional += usize::from(!data.has_integer_weights());
-        let factors = [1.0, 2.5, 0.5];
-        let class_weights = given_weights(&data, &factors);
         for depth in 1..=3 {
-            for (objective, given) in [
-                (DpObjective::Accuracy, false),
-                (DpObjective::Balanced, false),
-                (DpObjective::Accuracy, true),
-                (DpObjective::Balanced, true),
-            ] {
-                let costs = costs(objective.weights().expect("errors"), &data, &factors, given);
-                let params = DpParams {
-                    objective,
-                    class_weights: if given {
-                        class_weights.clone()
-                    } else {
-                        Vec::new()
-                    },
-                    ..DpParams::default()
-                };
-                let spec = OracleSpec {
-                    class_weights: costs.clone(),
-                    ..OracleSpec::errors(&data, depth)
-                };
-                let what = format!("seed {seed} depth {depth} {objective:?} class weights {given}");
-                close(
-                    dp(&data, depth, &params),
-                    optimum(&data, &spec).objective,
-                    &what,
-                );
-                // A split cost in units of the baseline's weighted errors, as OCT's alpha.
-                let totals = data.class_weight_totals();
-                let weighted: Vec<f64> = totals.iter().zip(&costs).map(|(t, c)| t * c).collect();
-                let baseline =
-                    weighted.iter().sum::<f64>() - weighted.iter().copied().fold(0.0, f64::max);
-                let alpha = 0.15;
-                let spec = OracleSpec {
-                    split_cost: alpha * baseline,
-                    ..spec
-                };
-                close(
-                    dp(&data, depth, &DpParams { alpha, ..params }),
-                    optimum(&data, &spec).objective,
-                    &format!("{what} alpha {alpha}"),
-                );
-            }
+            let what = format!("seed {seed} depth {depth}");
+            exact_search_equals_the_weighted_oracle(&data, depth, &[1.0, 2.5, 0.5], None, &what);
         }
     }
     assert!(
@@ -168,20 +96,7 @@ fn the_sparse_search_on_class_structured_weights_equals_the_weighted_oracle() {
                     _ => Objective::Accuracy,
                 };
                 let costs = costs(base, &data, &factors, given);
-                // loss + penalty * leaves, the loss the weighted errors over the total weight
-                // of the rows (each row counted with its class's cost).
-                let norm: f64 = data
-                    .class_weight_totals()
-                    .iter()
-                    .zip(&costs)
-                    .map(|(t, c)| t * c)
-                    .sum();
-                let spec = OracleSpec {
-                    class_weights: costs,
-                    split_cost: penalty * norm,
-                    ..OracleSpec::errors(&data, depth)
-                };
-                let expected = optimum(&data, &spec).objective / norm + penalty;
+                let expected = sparse_oracle(&data, depth, costs, penalty);
                 let params = SparseParams {
                     objective,
                     leaf_penalty: penalty,

@@ -21,7 +21,7 @@ use crate::common::{
 use crate::oracle::{optimum, OracleSpec};
 
 /// The objective a run reports, checked against the tree's plain re-evaluation.
-fn objective(outcome: &Outcome) -> f64 {
+pub(crate) fn objective(outcome: &Outcome) -> f64 {
     let reported = outcome.report.objective.expect("a tree");
     let evaluated = outcome.evaluated_objective.expect("re-evaluated");
     assert!(
@@ -32,7 +32,7 @@ fn objective(outcome: &Outcome) -> f64 {
     reported
 }
 
-fn dp(data: &Dataset, depth: usize, params: &DpParams) -> f64 {
+pub(crate) fn dp(data: &Dataset, depth: usize, params: &DpParams) -> f64 {
     let search = params.check(depth).expect("valid parameters");
     let train = search.prepare(data.clone()).expect("prepared");
     objective(
@@ -48,7 +48,7 @@ fn sparse(data: &Dataset, depth: usize, params: &SparseParams) -> f64 {
 }
 
 /// `--class-weight` for each class of `data`: `factors[class]`.
-fn given_weights(data: &Dataset, factors: &[f64]) -> Vec<ClassWeight> {
+pub(crate) fn given_weights(data: &Dataset, factors: &[f64]) -> Vec<ClassWeight> {
     (0..data.n_classes())
         .map(|c| ClassWeight {
             label: data.classes()[c].clone(),
@@ -57,7 +57,7 @@ fn given_weights(data: &Dataset, factors: &[f64]) -> Vec<ClassWeight> {
         .collect()
 }
 
-fn close(a: f64, b: f64, what: &str) {
+pub(crate) fn close(a: f64, b: f64, what: &str) {
     assert!(
         (a - b).abs() <= 1e-7 * a.abs().max(1.0),
         "{what}: {a} != {b}"
@@ -77,62 +77,73 @@ fn the_exact_search_on_weighted_rows_equals_the_weighted_oracle() {
     for seed in 0..12u64 {
         let data = case(seed);
         let depth = 1 + (seed % 3) as usize;
-        let k = data.n_classes();
-        let factors: Vec<f64> = (0..k).map(|c| [1.0, 2.5, 0.5][c]).collect();
-        let class_weights = given_weights(&data, &factors);
-        for (objective, given) in [
-            (DpObjective::Accuracy, false),
-            (DpObjective::Balanced, false),
-            (DpObjective::Accuracy, true),
-            (DpObjective::Balanced, true),
-        ] {
-            let costs: Vec<f64> = objective
-                .weights()
-                .expect("an error objective")
-                .class_weights(&data)
-                .iter()
-                .zip(&factors)
-                .map(|(cost, factor)| if given { cost * factor } else { *cost })
-                .collect();
-            let max_splits = (seed % 4 == 0).then_some(2);
-            let params = DpParams {
-                objective,
-                max_splits,
-                class_weights: if given {
-                    class_weights.clone()
-                } else {
-                    Vec::new()
-                },
-                ..DpParams::default()
-            };
-            let spec = OracleSpec {
-                class_weights: costs.clone(),
-                max_splits,
-                ..OracleSpec::errors(&data, depth)
-            };
-            let what = format!("seed {seed} depth {depth} {objective:?} class weights {given}");
-            close(
-                dp(&data, depth, &params),
-                optimum(&data, &spec).objective,
-                &what,
-            );
-            // A split cost in units of the baseline's weighted errors, as OCT's alpha.
-            let totals = data.class_weight_totals();
-            let weighted: Vec<f64> = totals.iter().zip(&costs).map(|(t, c)| t * c).collect();
-            let baseline =
-                weighted.iter().sum::<f64>() - weighted.iter().copied().fold(0.0, f64::max);
-            let alpha = 0.15;
-            let spec = OracleSpec {
-                split_cost: alpha * baseline,
-                ..spec
-            };
-            let params = DpParams { alpha, ..params };
-            close(
-                dp(&data, depth, &params),
-                optimum(&data, &spec).objective,
-                &format!("{what} alpha {alpha}"),
-            );
-        }
+        let max_splits = (seed % 4 == 0).then_some(2);
+        let what = format!("seed {seed} depth {depth}");
+        exact_search_equals_the_weighted_oracle(&data, depth, &[1.0, 2.5, 0.5], max_splits, &what);
+    }
+}
+
+/// The exact search on `data` at `depth` under `max_splits` reaches the weighted oracle's
+/// optimum for accuracy and balanced, each without and with the class weights `factors`
+/// (one per class, or more), and each without and with a split cost.
+pub(crate) fn exact_search_equals_the_weighted_oracle(
+    data: &Dataset,
+    depth: usize,
+    factors: &[f64],
+    max_splits: Option<usize>,
+    what: &str,
+) {
+    let class_weights = given_weights(data, factors);
+    for (objective, given) in [
+        (DpObjective::Accuracy, false),
+        (DpObjective::Balanced, false),
+        (DpObjective::Accuracy, true),
+        (DpObjective::Balanced, true),
+    ] {
+        let costs: Vec<f64> = objective
+            .weights()
+            .expect("an error objective")
+            .class_weights(data)
+            .iter()
+            .zip(factors)
+            .map(|(cost, factor)| if given { cost * factor } else { *cost })
+            .collect();
+        let params = DpParams {
+            objective,
+            max_splits,
+            class_weights: if given {
+                class_weights.clone()
+            } else {
+                Vec::new()
+            },
+            ..DpParams::default()
+        };
+        let spec = OracleSpec {
+            class_weights: costs.clone(),
+            max_splits,
+            ..OracleSpec::errors(data, depth)
+        };
+        let what = format!("{what} {objective:?} class weights {given}");
+        close(
+            dp(data, depth, &params),
+            optimum(data, &spec).objective,
+            &what,
+        );
+        // A split cost in units of the baseline's weighted errors, as OCT's alpha.
+        let totals = data.class_weight_totals();
+        let weighted: Vec<f64> = totals.iter().zip(&costs).map(|(t, c)| t * c).collect();
+        let baseline = weighted.iter().sum::<f64>() - weighted.iter().copied().fold(0.0, f64::max);
+        let alpha = 0.15;
+        let spec = OracleSpec {
+            split_cost: alpha * baseline,
+            ..spec
+        };
+        let params = DpParams { alpha, ..params };
+        close(
+            dp(data, depth, &params),
+            optimum(data, &spec).objective,
+            &format!("{what} alpha {alpha}"),
+        );
     }
 }
 
@@ -202,6 +213,24 @@ fn whole_number_weights_give_the_optimum_of_the_repeated_rows() {
     }
 }
 
+/// The oracle's optimum of the sparse objective at `depth`: `loss + penalty * leaves`, the loss
+/// the weighted errors (each row's error at its class's cost, `costs`) over the total weight
+/// of the rows so counted.
+pub(crate) fn sparse_oracle(data: &Dataset, depth: usize, costs: Vec<f64>, penalty: f64) -> f64 {
+    let norm: f64 = data
+        .class_weight_totals()
+        .iter()
+        .zip(&costs)
+        .map(|(t, c)| t * c)
+        .sum();
+    let spec = OracleSpec {
+        class_weights: costs,
+        split_cost: penalty * norm,
+        ..OracleSpec::errors(data, depth)
+    };
+    optimum(data, &spec).objective / norm + penalty
+}
+
 #[test]
 fn the_sparse_search_on_weighted_rows_equals_the_weighted_oracle() {
     for seed in 40..50u64 {
@@ -219,20 +248,7 @@ fn the_sparse_search_on_weighted_rows_equals_the_weighted_oracle() {
             let costs: Vec<f64> = (0..data.n_classes())
                 .map(|c| if given { factors[c] } else { 1.0 })
                 .collect();
-            // loss + penalty * leaves, the loss the weighted errors over the total weight of
-            // the rows (each row counted with its class's cost).
-            let norm: f64 = data
-                .class_weight_totals()
-                .iter()
-                .zip(&costs)
-                .map(|(t, c)| t * c)
-                .sum();
-            let spec = OracleSpec {
-                class_weights: costs,
-                split_cost: penalty * norm,
-                ..OracleSpec::errors(&data, depth)
-            };
-            let expected = optimum(&data, &spec).objective / norm + penalty;
+            let expected = sparse_oracle(&data, depth, costs, penalty);
             let params = SparseParams {
                 objective: SparseObjective::Accuracy,
                 leaf_penalty: penalty,
