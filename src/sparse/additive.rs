@@ -26,6 +26,13 @@
 //! Every answer is the optimum (when below `ub`) or a lower bound, and is cached; this is the
 //! seed's dependency graph of subproblems with their lower and upper bounds, explored depth
 //! first with the upper bound handed down rather than from a priority queue.
+//!
+//! The bound pass ([`AdditiveSearch::relaxed`]) runs the same recursion for lower bounds on
+//! trees of any depth: where the depth binds, the subproblems two levels or fewer from the
+//! limit answer the cheaper of their optimum and the leaf-count bound on deeper trees, and
+//! their parents the cheaper of their leaf and their best split, as the seed refines its lower
+//! bounds bottom-up. Those answers are cached apart (they are no trees) and bound the same row
+//! sets one level deeper in later searches, exact or relaxed.
 
 use crate::dp::{
     FeatureRank, Known as CachedKnown, Outcome, Search, Solution, SplitChoice, SplitSearch,
@@ -40,6 +47,8 @@ use crate::sparse::{SparseStats, SparseSwitches};
 /// The budget field of the sparse search's own cache entries (the exact search's depth-one
 /// and depth-two entries have budgets of at most 3).
 const SPARSE_BUDGET: usize = u32::MAX as usize;
+/// The budget field of the bound pass's entries (see [`AdditiveSearch::relaxed`]).
+const RELAXED_BUDGET: usize = u32::MAX as usize - 1;
 /// The depth field of an entry whose depth does not bind.
 const FREE_DEPTH: usize = u16::MAX as usize;
 
@@ -56,6 +65,14 @@ pub(crate) struct AdditiveSearch<'a> {
     pub stats: SparseStats,
     /// Improvements of the root's best tree (in the search's units).
     pub trajectory: Vec<DpProgress>,
+    /// The bound pass: instead of the optimum of the trees of at most `depth` levels, each
+    /// subproblem whose depth binds gets a lower bound on its trees of any depth, the same
+    /// recursion with the depth-limited leaves relaxed (at two levels or fewer, the cheaper of
+    /// the optimum and the leaf-count bound on deeper trees). Its answers are cached apart
+    /// and bound the exact search's subproblems at any depth.
+    pub relaxed: bool,
+    /// Whether the cache holds entries of a bound pass (looked up only then).
+    pub relaxed_known: bool,
 }
 
 /// A subproblem the bounds and the cache did not settle (see [`AdditiveSearch::open`]).
@@ -69,6 +86,9 @@ pub(crate) struct Opened {
     pub lb: f64,
     /// The most splits a tree below the upper bound can have.
     splits: usize,
+    /// Whether it is solved relaxed (see [`AdditiveSearch::relaxed`]): the bound pass, where
+    /// the depth binds.
+    relaxed: bool,
 }
 
 impl Opened {
@@ -114,12 +134,44 @@ impl<'a> AdditiveSearch<'a> {
             orders: Vec::new(),
             stats: SparseStats::default(),
             trajectory: Vec::new(),
+            relaxed: false,
+            relaxed_known: false,
         }
     }
 
     /// Another search of the same problem on `dp` (another thread's, sharing the cache).
     pub fn sibling(&self, dp: Search<'a>) -> AdditiveSearch<'a> {
-        AdditiveSearch::new(dp, self.penalty, self.switches, self.equivalence.clone())
+        let mut sibling =
+            AdditiveSearch::new(dp, self.penalty, self.switches, self.equivalence.clone());
+        sibling.relaxed = self.relaxed;
+        sibling.relaxed_known = self.relaxed_known;
+        sibling
+    }
+
+    /// Whether the depth binds `view` at `depth`: whether trees of more levels could be
+    /// better than its optimum at `depth` (the bound pass relaxes only those).
+    pub fn depth_binds(&mut self, view: &View, depth: usize) -> bool {
+        let known = self.know(view, depth);
+        known.depth > 0 && known.key_depth != FREE_DEPTH
+    }
+
+    /// What a bound pass proved of `view` at one level less than `depth` (the previous pass
+    /// visited it there): a lower bound on its trees of any depth (0 when none is known).
+    fn relaxed_lb(&mut self, view: &View, depth: usize) -> f64 {
+        if !self.relaxed_known || depth <= 1 || depth == FREE_DEPTH {
+            return 0.0;
+        }
+        self.dp
+            .cache
+            .get(
+                view.hash,
+                depth - 1,
+                RELAXED_BUDGET,
+                self.dp.arena.list(view, 0),
+            )
+            .map_or(0.0, |known| {
+                known.solution.map_or(known.lower_bound, |s| s.cost)
+            })
     }
 
     /// Sets a new penalty for the next solve. The penalty may only grow: what the cache holds
@@ -214,7 +266,12 @@ impl<'a> AdditiveSearch<'a> {
         let outcome = if opened.small() {
             self.solve_small(view, &opened, ub)
         } else {
-            self.solve_general(view, opened.depth, opened.leaf, ub, opened.lb)
+            // Below a subproblem the depth does not bind, the bound pass is the exact search.
+            let relaxed = self.relaxed;
+            self.relaxed = opened.relaxed;
+            let outcome = self.solve_general(view, opened.depth, opened.leaf, ub, opened.lb);
+            self.relaxed = relaxed;
+            outcome
         };
         self.close(view, &opened, outcome)
     }
@@ -241,10 +298,16 @@ impl<'a> AdditiveSearch<'a> {
             return Err(self.leaf_outcome(leaf, ub));
         }
         let mut lb = leaf.min(known.floor + p);
+        let relaxed = self.relaxed && known.key_depth != FREE_DEPTH;
+        let budget = if relaxed {
+            RELAXED_BUDGET
+        } else {
+            SPARSE_BUDGET
+        };
         if let Some(cached) = self.dp.cache.get(
             view.hash,
             known.key_depth,
-            SPARSE_BUDGET,
+            budget,
             self.dp.arena.list(view, 0),
         ) {
             if let Some(solution) = cached.solution {
@@ -256,6 +319,7 @@ impl<'a> AdditiveSearch<'a> {
             }
             lb = lb.max(cached.lower_bound);
         }
+        lb = lb.max(self.relaxed_lb(view, known.key_depth));
         if lb >= ub - tol {
             self.stats.bound_pruned += 1;
             return Err(Outcome { lb, solution: None });
@@ -268,6 +332,7 @@ impl<'a> AdditiveSearch<'a> {
             key_depth: known.key_depth,
             lb,
             splits,
+            relaxed,
         })
     }
 
@@ -276,9 +341,20 @@ impl<'a> AdditiveSearch<'a> {
     pub(crate) fn solve_small(&mut self, view: &View, opened: &Opened, ub: f64) -> Outcome {
         self.stats.depth_two_calls += 1;
         let splits = opened.splits;
-        let out = self
-            .dp
-            .solve(view, opened.depth.min(splits), splits.min(3), ub);
+        let levels = opened.depth.min(splits);
+        let out = self.dp.solve(view, levels, splits.min(3), ub);
+        if opened.relaxed {
+            // Trees beyond the ones searched have more than `levels` splits.
+            let beyond = opened.floor + (levels + 1) as f64 * self.penalty;
+            let value = out.solution.map_or(out.lb, |s| s.cost).min(beyond);
+            return Outcome {
+                lb: value.max(opened.lb),
+                solution: self.dp.cost.improves(value, ub).then_some(Solution {
+                    cost: value,
+                    split: None,
+                }),
+            };
+        }
         // Trees beyond the ones searched have more than `splits` splits.
         let beyond = opened.floor + (splits + 1) as f64 * self.penalty;
         Outcome {
@@ -297,9 +373,14 @@ impl<'a> AdditiveSearch<'a> {
             Some(solution) => CachedKnown::optimum(solution),
             None => CachedKnown::bound(outcome.lb),
         };
+        let budget = if opened.relaxed {
+            RELAXED_BUDGET
+        } else {
+            SPARSE_BUDGET
+        };
         self.dp
             .cache
-            .put(view.hash, opened.key_depth, SPARSE_BUDGET, rows, known);
+            .put(view.hash, opened.key_depth, budget, rows, known);
         outcome
     }
 
@@ -314,18 +395,22 @@ impl<'a> AdditiveSearch<'a> {
         if !self.switches.lookahead {
             return lb;
         }
-        for key_depth in [depth, FREE_DEPTH] {
-            if let Some(cached) = self.dp.cache.get(
-                child.hash,
-                key_depth,
-                SPARSE_BUDGET,
-                self.dp.arena.list(child, 0),
-            ) {
+        let here = if self.relaxed {
+            RELAXED_BUDGET
+        } else {
+            SPARSE_BUDGET
+        };
+        for (key_depth, budget) in [(depth, here), (FREE_DEPTH, SPARSE_BUDGET)] {
+            if let Some(cached) =
+                self.dp
+                    .cache
+                    .get(child.hash, key_depth, budget, self.dp.arena.list(child, 0))
+            {
                 lb = lb.max(cached.solution.map_or(cached.lower_bound, |s| s.cost));
                 break;
             }
         }
-        lb
+        lb.max(self.relaxed_lb(child, depth))
     }
 
     fn ensure_level(&mut self, level: usize) {
@@ -384,7 +469,7 @@ impl<'a> AdditiveSearch<'a> {
                 if let Some(found) = value.best {
                     best = Some(found);
                     ub = found.cost;
-                    if level == 0 {
+                    if level == 0 && !self.relaxed {
                         self.trajectory.push(DpProgress {
                             seconds: self.dp.deadline.seconds(),
                             incumbent: found.cost,

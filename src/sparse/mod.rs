@@ -50,7 +50,7 @@ use crate::search_core::view::View;
 use crate::search_core::{
     Progress as DpProgress, ProgressSink, Termination as DpTermination, DEFAULT_MEMORY_LIMIT_MB,
 };
-use crate::tree::Tree;
+use crate::tree::{Tree, MAX_DEPTH};
 use additive::AdditiveSearch;
 use equivalence::Equivalence;
 
@@ -72,6 +72,11 @@ pub struct SparseSwitches {
     /// Iterative deepening: the optimum of each depth up to the cap in turn, each an incumbent
     /// for the next, and with the leaf-count bound a lower bound for the deeper ones.
     pub deepening: bool,
+    /// Without a depth cap, after each depth the deepening closes, a bound pass: a lower bound
+    /// on the trees of any depth of every subproblem the depth binds, refined bottom-up from
+    /// its children's (the depth-limited leaves relaxed to what deeper trees could cost), the
+    /// run's lower bound and a bound on every subproblem of the deeper searches.
+    pub deep_bound: bool,
 }
 
 impl Default for SparseSwitches {
@@ -83,19 +88,21 @@ impl Default for SparseSwitches {
             similar_support: true,
             greedy: true,
             deepening: true,
+            deep_bound: true,
         }
     }
 }
 
 impl SparseSwitches {
     /// The names of the switches, in the order of [`SparseSwitches::without`].
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "equivalence",
         "leaf_count",
         "lookahead",
         "similar_support",
         "greedy",
         "deepening",
+        "deep_bound",
     ];
 
     /// All switches on but the one named `name` (one of [`SparseSwitches::NAMES`]).
@@ -108,6 +115,7 @@ impl SparseSwitches {
             "similar_support" => &mut switches.similar_support,
             "greedy" => &mut switches.greedy,
             "deepening" => &mut switches.deepening,
+            "deep_bound" => &mut switches.deep_bound,
             other => {
                 return Err(Error::parameter(
                     "bound",
@@ -193,6 +201,9 @@ pub struct SparseStats {
     /// Objective of the first incumbent (the greedy tree, or the single leaf).
     pub initial_objective: f64,
     pub greedy_seconds: f64,
+    /// Bound passes run (without a depth cap, one per depth closed) and their seconds.
+    pub bound_passes: u64,
+    pub bound_seconds: f64,
 }
 
 impl SparseStats {
@@ -583,6 +594,16 @@ fn deepen(
             break;
         }
         lower_bound = lower_bound.max(cost.min(deeper));
+        if search.switches.deep_bound && depth == MAX_DEPTH {
+            match bound_pass(search, root, level, cost, threads)? {
+                Some(bound) if bound >= cost - tol => {
+                    proven = true;
+                    break;
+                }
+                Some(bound) => lower_bound = lower_bound.max(bound),
+                None => {}
+            }
+        }
         scale.publish(search, cost, lower_bound);
         level += 1;
     }
@@ -596,6 +617,33 @@ fn deepen(
         proven,
         pending,
     })
+}
+
+/// The bound pass after depth `level` closed below `cost` (see [`AdditiveSearch::relaxed`]):
+/// a lower bound on the root's trees of any depth, or `None` when the search stopped during
+/// it. The root's optimum at `level` when the depth does not bind it.
+fn bound_pass(
+    search: &mut AdditiveSearch,
+    root: &View,
+    level: usize,
+    cost: f64,
+    threads: usize,
+) -> Result<Option<f64>> {
+    if !search.depth_binds(root, level) {
+        return Ok(Some(cost));
+    }
+    let started = search.dp.deadline.seconds();
+    search.relaxed = true;
+    let outcome = root::solve_root(search, root, level, cost, threads);
+    search.relaxed = false;
+    search.relaxed_known = true;
+    search.stats.bound_passes += 1;
+    search.stats.bound_seconds += search.dp.deadline.seconds() - started;
+    let outcome = outcome?;
+    if search.dp.deadline.stopped().is_some() {
+        return Ok(None);
+    }
+    Ok(Some(outcome.solution.map_or(outcome.lb, |s| s.cost)))
 }
 
 /// The search's statistics with its cache's and memory's figures.

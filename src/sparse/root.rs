@@ -77,7 +77,7 @@ pub(crate) fn solve_root(
     }
     let candidates_lb = found.into_iter().fold(f64::INFINITY, f64::min);
     let best = share.into_best();
-    if let Some(solution) = best.solution.filter(|s| s.split.is_some()) {
+    if let Some(solution) = best.solution.filter(|s| s.split.is_some() && !main.relaxed) {
         main.trajectory.push(DpProgress {
             seconds: main.dp.deadline.seconds(),
             incumbent: solution.cost,

@@ -68,6 +68,7 @@ mod side_constraints_exact;
 mod side_constraints_fairness;
 mod solver;
 mod solver_oracle;
+mod sparse_deep_bound;
 mod sparse_methods;
 mod sparse_oracle;
 mod split;
