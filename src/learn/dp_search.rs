@@ -22,7 +22,7 @@ use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
-use crate::score::{class_weight_vector, ClassWeight, Objective};
+use crate::score::{class_weight_vector, whole_as_integer, ClassWeight, Objective};
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a
@@ -80,10 +80,11 @@ pub struct FrontSummary {
     pub bound: f64,
     /// The class the metric takes as positive.
     pub positive_class: String,
-    /// The returned tree's false positives and false negatives.
-    pub fp: u32,
-    #[serde(rename = "fn")]
-    pub fn_: u32,
+    /// The returned tree's false positives and false negatives, in weight.
+    #[serde(serialize_with = "whole_as_integer")]
+    pub fp: f64,
+    #[serde(rename = "fn", serialize_with = "whole_as_integer")]
+    pub fn_: f64,
     /// Points on the front (found so far, when stopped).
     pub front_size: usize,
     /// Whether the front is complete (the tree proven optimal for the metric).
@@ -305,9 +306,12 @@ impl DpSearch {
             ));
         }
         if let Some(metric) = self.params.objective.metric() {
-            // The front counts false positives and false negatives in rows.
-            let copies = train.repeated_by_weight(&format!("--objective {metric}"))?;
-            return self.run_front(metric, &copies, options);
+            // The front counts false positives and false negatives in units of each class's
+            // row weights (see `pareto::solve`).
+            if let Some(refusal) = train.refuses_factoring(&format!("--objective {metric}")) {
+                return Err(refusal);
+            }
+            return self.run_front(metric, train, options);
         }
         let factored = train.factored_by_class("--solver dp")?;
         refuse_units(&factored, limits, "--solver dp")?;
@@ -432,10 +436,15 @@ impl DpSearch {
             "parameters": self.parameters(),
         }));
         let predicted = tree.predict(train.rows());
-        let evaluated =
-            1.0 - metric.value(Confusion::from_predictions(&predicted, train.labels(), 1));
+        let evaluated = 1.0
+            - metric.value(Confusion::weighted(
+                &predicted,
+                train.labels(),
+                train.weights(),
+                1,
+            ));
         let objective = 1.0 - value;
-        let decode_mismatch = ((evaluated - objective).abs() > 1e-12).then(|| DecodeMismatch {
+        let decode_mismatch = ((evaluated - objective).abs() > 1e-9).then(|| DecodeMismatch {
             solver_objective: objective,
             evaluated_objective: evaluated,
             message: format!(
@@ -465,8 +474,8 @@ impl DpSearch {
             value,
             bound,
             positive_class: train.classes()[1].clone(),
-            fp: best.point.fp,
-            fn_: best.point.fn_,
+            fp: found.errors(best.point).fp,
+            fn_: found.errors(best.point).fn_,
             front_size: found.front.len(),
             complete: found.is_complete(),
             search: found.stats.clone(),

@@ -78,4 +78,5 @@ mod totality;
 mod tree_files;
 mod tune;
 mod user_rows_search;
+mod weighted_front;
 mod weighted_milp;
