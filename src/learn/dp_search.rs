@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::{Dataset, Factored, ThresholdMode, FACTORED_WEIGHTS};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
-use crate::greedy::{cart_start, CartParams};
+use crate::greedy::{cart, CartParams};
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
@@ -248,10 +248,9 @@ impl DpSearch {
         }
     }
 
-    /// CART of the same depth, leaf minimum and thresholds ([`cart_start`]: on the rows without
-    /// weights when they are not whole numbers).
+    /// CART of the same depth, leaf minimum and thresholds ([`cart`], on the weighted rows).
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
-        cart_start(
+        cart(
             train,
             &CartParams {
                 depth: self.depth,

@@ -5,6 +5,11 @@
 //!
 //! The accuracy-optimal tree is also a check: a complete front's fewest errors (FP + FN) must
 //! be its number of errors, or the two searches contradict each other and the run fails.
+//!
+//! Row weights: the bi-objective search takes whole multiples of one unit per class (see
+//! [`pareto::solve`]), the accuracy-optimal tree is the weighted one (each class's error
+//! costing its unit on the copies) and CART grows on the weighted rows; the epsilon-constraint
+//! method counts rows and takes whole-number weights only.
 
 use std::time::Instant;
 
@@ -97,7 +102,7 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
     };
     let copies = factored.copies.as_ref();
     let cart_tree = cart(
-        copies,
+        train,
         &CartParams {
             depth: problem.depth,
             min_leaf: 1,
