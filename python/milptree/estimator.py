@@ -644,7 +644,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             Each row's weight: any non-negative weights for the MILP methods; for the
             searches (dp, sparse), weights that are whole multiples of one unit per class,
             such as ``compute_sample_weight("balanced", y)``, alone or times whole numbers
-            (whole numbers for their F1 and AUC objectives and under fairness).
+            (whole numbers for the sparse search's F1 and AUC objectives and under
+            fairness).
         sensitive_features : array-like, Series or DataFrame of shape (n_samples,) or \
 (n_samples, n_columns), optional
             The group of each row for ``max_parity_gap`` and ``max_opportunity_gap``

@@ -108,7 +108,9 @@ def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=
         Threads of the search (default 1; the same front with any number), or of the MILP
         solver.
     sample_weight : array-like of shape (n_samples,), optional
-        Each row's weight; a row of whole-number weight w counts as w rows.
+        Each row's weight: with ``method="dp"``, whole multiples of one unit per class, such
+        as ``compute_sample_weight("balanced", y)``, alone or times whole numbers (``fp``
+        and ``fn`` are then weights); whole numbers with a MILP method.
     categorical_features : "from_dtype", list or None, default="from_dtype"
         Which columns of ``X`` are categorical, as ``OptimalTreeClassifier`` takes it.
 

@@ -59,13 +59,6 @@ impl DataArgs {
         Sets::split(&dataset, self.test_fraction, self.seed)
     }
 
-    /// [`DataArgs::load`], each set with its rows repeated by their whole-number weights (see
-    /// [`crate::data::Dataset::repeated_by_weight`]; `method` names the learner that needs it).
-    pub fn load_repeated(&self, method: &str) -> Result<Sets> {
-        self.load()?
-            .map(|set| Ok(set.repeated_by_weight(method)?.into_owned()))
-    }
-
     /// Refuses row weights for a command that does not take them yet.
     pub fn refuse_weights(&self, command: &str) -> Result<()> {
         match self.weight_column {

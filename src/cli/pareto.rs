@@ -35,14 +35,12 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     }
     let (method, problem) = settings(&args)?;
     let original = args.data.load()?;
-    // The front counts false positives and false negatives in rows: a row of whole-number
-    // weight w counts as w rows.
-    // The relabelling rule compares rows one to one: before the rows are repeated.
-    let binary = original
+    // The front counts false positives and false negatives in weight (the search in units of
+    // each class, see `pareto::solve`); every report is of the weighted rows.
+    let sets = original
         .clone()
         .map(|set| binary_data(&set, args.positive_class.as_deref()))?;
-    let rule = relabel_rule(&original, &binary);
-    let sets = binary.map(|set| Ok(set.repeated_by_weight("pareto")?.into_owned()))?;
+    let rule = relabel_rule(&original, &sets);
     let request = FrontRequest {
         problem: problem.clone(),
         method: method.clone(),
@@ -185,13 +183,19 @@ fn write_tree_files(
         .unwrap_or_default();
     for (slot, front_tree) in tree_files.iter_mut().zip(&result.outcome.front) {
         let mut tree = front_tree.tree.clone();
+        if train.is_weighted() {
+            // The search counted units; the file's counts are the weighted rows' (as every
+            // learned tree's, see `Tree::recount_on`).
+            tree.recount_on(train)?;
+        }
+        let errors = result.outcome.errors(front_tree.point);
         let mut learned_by = json!({
             "method": "pareto",
             "front_method": method_name,
             "solver": solver_name,
             "parameters": problem,
             "positive_class": train.classes()[1],
-            "point": { "fp": front_tree.point.fp, "fn": front_tree.point.fn_ },
+            "point": errors,
         });
         if let Some(rule) = rule {
             learned_by["relabel"] = rule.clone();
@@ -204,10 +208,7 @@ fn write_tree_files(
             &training,
         ));
         tree.learned_by = Some(learned_by);
-        let path = dir.join(format!(
-            "fp{}-fn{}.json",
-            front_tree.point.fp, front_tree.point.fn_
-        ));
+        let path = dir.join(format!("fp{}-fn{}.json", errors.fp, errors.fn_));
         write_file(&path, &tree.to_json_string())?;
         *slot = Some(path.display().to_string());
     }

@@ -207,13 +207,19 @@ pub fn run(args: PathArgs) -> Result<()> {
             .check(depth)
         })
         .collect::<Result<Vec<_>>>()?;
-    let data = args.data.load_repeated("path (the sparse search)")?;
+    let data = args.data.load()?;
     data.train.refuse_missing("path")?;
-    let problems = searches
+    // The searches run on the rows repeated by their weights' multiples of one unit per class,
+    // each class cost times its unit (see `SparseSearch::problems_on`); their trees are
+    // reported on the weighted rows.
+    let factored = data.train.factored_by_class("path (the sparse search)")?;
+    let (problems, on_copies): (Vec<_>, Vec<_>) = searches
         .iter()
-        .map(|search| search.problem(&data.train))
-        .collect::<Result<Vec<_>>>()?;
-    let found = search_path(&args, &problems, base.memory_limit, &data.train)?;
+        .map(|search| search.problems_on(&data.train, &factored))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
+    let found = search_path(&args, &on_copies, base.memory_limit, &factored.copies)?;
     let trees_dir = args
         .trees
         .clone()
@@ -238,6 +244,10 @@ pub fn run(args: PathArgs) -> Result<()> {
             crate::cli::output::training_rows(&args.data, &data.train),
         );
         if let Some(tree) = outcome.tree.as_mut() {
+            if data.train.is_weighted() {
+                // Counted on the copies; a file holds the weighted rows' counts.
+                tree.recount_on(&data.train)?;
+            }
             tree.provenance = Some(made);
         }
         let Some(tree) = &outcome.tree else {

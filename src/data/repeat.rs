@@ -5,9 +5,9 @@
 //! `compute_sample_weight("balanced")`, alone or times whole numbers): a row of weight
 //! `w = m u_k` counts as `m` copies and the unit joins its class's cost, since
 //! `c_k w = (c_k u_k) m` ([`Dataset::factored_by_class`]). The searches over class counts (the
-//! exact search and the sparse search) take row weights that way; the front of false positives
-//! and false negatives, the sparse path and CART take whole numbers. Other weights are refused,
-//! never rounded.
+//! exact search, the sparse search and its path, and the front of false positives and false
+//! negatives, which counts each class's errors in its unit) take row weights that way; the
+//! epsilon-constraint front takes whole numbers. Other weights are refused, never rounded.
 
 use std::borrow::Cow;
 
@@ -107,8 +107,9 @@ impl Dataset {
                 format!(
                     "{method} takes whole-number row weights only (a row of weight w counts as \
                      w rows), but training row {row} weighs {weight}; the exact search (--solver \
-                     dp, error objectives) and the sparse search (additive losses) take \
-                     {FACTORED_WEIGHTS}"
+                     dp, and its front) and the sparse search (additive losses, and its path) \
+                     take {FACTORED_WEIGHTS}; CART and the MILP formulations any non-negative \
+                     weight"
                 ),
             ));
         }
@@ -362,9 +363,10 @@ mod tests {
         // Too many copies: a unit of 1e-7 on rows of weight 1.
         let many = three_classes(vec![1e-7, 1.0, 1.0, 1.0, 1.0, 1.0]);
         assert!(many.refuses_factoring("x").is_some());
-        // The front and CART take whole numbers only, and say what the searches take.
+        // The epsilon-constraint front takes whole numbers only, and says what the searches
+        // take.
         let text = three_classes(vec![0.5, 1.0, 1.0])
-            .repeated_by_weight("pareto")
+            .repeated_by_weight("the epsilon-constraint front")
             .expect_err("not whole")
             .to_string();
         assert!(

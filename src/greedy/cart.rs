@@ -9,14 +9,15 @@
 //! `min_leaf` rows on each side. Like scikit-learn, a split is made even when it does not lower
 //! the impurity. Leaves predict their majority class (lowest class index on ties).
 //!
-//! Row weights (whole numbers): the class counts are weights (a row of weight `w` counts as `w`
-//! rows of its class, as if repeated), a side that weighs nothing is no split, and `min_leaf`
-//! counts rows whatever their weights, as scikit-learn's `min_samples_leaf` and OCT's model do.
+//! Row weights: the class counts are weights (a row of weight `w` counts as `w` rows of its
+//! class, as if repeated when `w` is whole), a side that weighs nothing is no split, and
+//! `min_leaf` counts rows whatever their weights, as scikit-learn's `min_samples_leaf` and
+//! OCT's model do. Whole-number weights adding up to at most 1e7 are compared exactly; any
+//! other non-negative weights as `f64`, two scores within a relative 1e-12 of each other a tie
+//! (scikit-learn's `sample_weight`).
 //!
 //! Thresholds come from the dataset's candidate thresholds (see [`crate::data::ThresholdMode`]):
 //! between the node's two neighbouring values the candidate nearest to their midpoint is used.
-
-use std::cmp::Ordering;
 
 use serde_json::json;
 
@@ -46,7 +47,33 @@ impl CartParams {
     }
 }
 
-/// A split score `S_L / n_L + S_R / n_R`, compared exactly.
+/// A class count: a row's weight, whole (compared exactly, as scikit-learn's counts of rows)
+/// or any non-negative `f64` (compared within a relative [`REAL_TIE`]).
+trait Weight:
+    Copy
+    + Default
+    + PartialOrd
+    + std::ops::AddAssign
+    + std::ops::SubAssign
+    + std::ops::Sub<Output = Self>
+{
+    /// A split's score `S_L / n_L + S_R / n_R`.
+    type Score: Copy;
+    fn of(weight: f64) -> Self;
+    fn score(left: &[Self], n_left: Self, right: &[Self], n_right: Self) -> Self::Score;
+    /// Whether `a` is strictly better (larger) than `b`.
+    fn better(a: &Self::Score, b: &Self::Score) -> bool;
+}
+
+/// The largest total weight of whole-number weights compared exactly (above it, or with
+/// weights that are not whole numbers, scores are compared as `f64`).
+const EXACT_TOTAL: f64 = 1e7;
+
+/// How far apart, relatively, two real-weighted scores are still a tie (the rounding of sums
+/// of weights, far below any difference of impurity a split makes).
+const REAL_TIE: f64 = 1e-12;
+
+/// A whole-number score `S_L / n_L + S_R / n_R`, compared exactly.
 #[derive(Debug, Clone, Copy)]
 struct Score {
     sum_sq_left: u128,
@@ -55,48 +82,71 @@ struct Score {
     n_right: u128,
 }
 
-impl Score {
-    fn cmp(&self, other: &Score) -> Ordering {
+impl Weight for u64 {
+    type Score = Score;
+    fn of(weight: f64) -> u64 {
+        weight as u64
+    }
+    fn score(left: &[u64], n_left: u64, right: &[u64], n_right: u64) -> Score {
+        let sum_of_squares = |counts: &[u64]| -> u128 {
+            counts.iter().map(|&c| u128::from(c) * u128::from(c)).sum()
+        };
+        Score {
+            sum_sq_left: sum_of_squares(left),
+            n_left: u128::from(n_left),
+            sum_sq_right: sum_of_squares(right),
+            n_right: u128::from(n_right),
+        }
+    }
+    fn better(a: &Score, b: &Score) -> bool {
         // a/b + c/d  vs  e/f + g/h   <=>   (a d + c b) f h  vs  (e h + g f) b d
-        let lhs = (self.sum_sq_left * self.n_right + self.sum_sq_right * self.n_left)
-            * (other.n_left * other.n_right);
-        let rhs = (other.sum_sq_left * other.n_right + other.sum_sq_right * other.n_left)
-            * (self.n_left * self.n_right);
-        lhs.cmp(&rhs)
+        let lhs = (a.sum_sq_left * a.n_right + a.sum_sq_right * a.n_left) * (b.n_left * b.n_right);
+        let rhs = (b.sum_sq_left * b.n_right + b.sum_sq_right * b.n_left) * (a.n_left * a.n_right);
+        lhs > rhs
     }
 }
 
-struct Best {
-    score: Score,
+impl Weight for f64 {
+    type Score = f64;
+    fn of(weight: f64) -> f64 {
+        weight
+    }
+    fn score(left: &[f64], n_left: f64, right: &[f64], n_right: f64) -> f64 {
+        let sum_of_squares = |counts: &[f64]| -> f64 { counts.iter().map(|c| c * c).sum() };
+        sum_of_squares(left) / n_left + sum_of_squares(right) / n_right
+    }
+    fn better(a: &f64, b: &f64) -> bool {
+        a - b > REAL_TIE * a.abs().max(b.abs())
+    }
+}
+
+struct Best<S> {
+    score: S,
     feature: usize,
     threshold: f64,
 }
 
-struct Grower<'a> {
+struct Grower<'a, W> {
     data: &'a Dataset,
     params: &'a CartParams,
     thresholds: Vec<Vec<f64>>,
     builder: TreeBuilder,
-    /// Each row's whole-number weight (1 without weights).
-    weights: Vec<usize>,
-}
-
-fn sum_of_squares(counts: &[usize]) -> u128 {
-    counts.iter().map(|&c| (c as u128) * (c as u128)).sum()
+    /// Each row's weight (1 without weights).
+    weights: Vec<W>,
 }
 
 /// The majority class of `counts` (lowest index on ties).
-pub fn majority(counts: &[usize]) -> usize {
+pub fn majority<C: PartialOrd>(counts: &[C]) -> usize {
     let mut best = 0;
-    for (class, &count) in counts.iter().enumerate() {
-        if count > counts[best] {
+    for (class, count) in counts.iter().enumerate() {
+        if *count > counts[best] {
             best = class;
         }
     }
     best
 }
 
-impl Grower<'_> {
+impl<W: Weight> Grower<'_, W> {
     /// The candidate threshold between the node's neighbouring values `low < high` that is
     /// nearest to their midpoint, if the candidate set has one in `[low, high)`.
     fn threshold_between(&self, feature: usize, low: f64, high: f64) -> Option<f64> {
@@ -110,48 +160,45 @@ impl Grower<'_> {
             .min_by(|a, b| (a - middle).abs().total_cmp(&(b - middle).abs()))
     }
 
-    fn best_split(&self, rows: &[usize]) -> Option<Best> {
+    fn best_split(&self, rows: &[usize]) -> Option<Best<W::Score>> {
         let n_classes = self.data.n_classes();
         let min_leaf = self.params.min_leaf;
-        let mut best: Option<Best> = None;
+        let zero = W::default();
+        let mut best: Option<Best<W::Score>> = None;
         let mut order = rows.to_vec();
+        // Rows that weigh something: a side with none of them is no split.
+        let weighing = rows.iter().filter(|&&i| self.weights[i] > zero).count();
         for feature in 0..self.data.n_features() {
             let value = |i: usize| self.data.rows()[i][feature];
             order.sort_by(|&a, &b| value(a).total_cmp(&value(b)));
-            let mut left = vec![0usize; n_classes];
-            let mut right = vec![0usize; n_classes];
+            let mut left = vec![zero; n_classes];
+            let mut right = vec![zero; n_classes];
+            let mut total = zero;
             for &i in &order {
                 right[self.data.labels()[i]] += self.weights[i];
+                total += self.weights[i];
             }
-            let total: usize = right.iter().sum();
-            let mut weight_left = 0;
+            let (mut weight_left, mut weighing_left) = (zero, 0);
             for position in 0..order.len() - 1 {
                 let row = order[position];
                 let label = self.data.labels()[row];
                 left[label] += self.weights[row];
                 right[label] -= self.weights[row];
                 weight_left += self.weights[row];
+                weighing_left += usize::from(self.weights[row] > zero);
                 let (low, high) = (value(row), value(order[position + 1]));
                 let rows_left = position + 1;
                 let rows_right = order.len() - rows_left;
                 if low == high
                     || rows_left < min_leaf
                     || rows_right < min_leaf
-                    || weight_left == 0
-                    || weight_left == total
+                    || weighing_left == 0
+                    || weighing_left == weighing
                 {
                     continue;
                 }
-                let score = Score {
-                    sum_sq_left: sum_of_squares(&left),
-                    n_left: weight_left as u128,
-                    sum_sq_right: sum_of_squares(&right),
-                    n_right: (total - weight_left) as u128,
-                };
-                if best
-                    .as_ref()
-                    .is_some_and(|b| score.cmp(&b.score) != Ordering::Greater)
-                {
+                let score = W::score(&left, weight_left, &right, total - weight_left);
+                if best.as_ref().is_some_and(|b| !W::better(&score, &b.score)) {
                     continue;
                 }
                 if let Some(threshold) = self.threshold_between(feature, low, high) {
@@ -167,11 +214,12 @@ impl Grower<'_> {
     }
 
     fn grow(&mut self, id: usize, level: usize, rows: Vec<usize>) -> Result<()> {
-        let mut counts = vec![0usize; self.data.n_classes()];
+        let zero = W::default();
+        let mut counts = vec![zero; self.data.n_classes()];
         for &i in &rows {
             counts[self.data.labels()[i]] += self.weights[i];
         }
-        let pure = counts.iter().filter(|&&c| c > 0).count() <= 1;
+        let pure = counts.iter().filter(|&&c| c > zero).count() <= 1;
         let can_split =
             level < self.params.depth && !pure && rows.len() >= 2 * self.params.min_leaf;
         let best = if can_split {
@@ -198,6 +246,19 @@ impl Grower<'_> {
     }
 }
 
+/// Grows the tree of `params` on `data`, each row weighing its weight as a `W`.
+fn grow<W: Weight>(data: &Dataset, params: &CartParams) -> Result<Tree> {
+    let mut grower = Grower::<W> {
+        data,
+        params,
+        thresholds: feature_thresholds(data, params.thresholds),
+        builder: TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), params.depth)?,
+        weights: (0..data.n_rows()).map(|i| W::of(data.weight(i))).collect(),
+    };
+    grower.grow(1, 0, (0..data.n_rows()).collect())?;
+    grower.builder.build()
+}
+
 /// Checks a depth given by the user: at least 1, at most `max`.
 pub fn check_depth(depth: usize, max: usize) -> Result<()> {
     if depth == 0 {
@@ -215,25 +276,12 @@ pub fn check_depth(depth: usize, max: usize) -> Result<()> {
     Ok(())
 }
 
-/// CART as a MILP's warm start: [`cart`] on the rows repeated by their weights when they are
-/// whole numbers, on the rows without their weights otherwise (a start need not be optimal; the
-/// model prices it with the weights).
-pub fn cart_start(data: &Dataset, params: &CartParams) -> Result<Tree> {
-    if data.counts_as_rows() {
-        cart(data, params)
-    } else {
-        cart(&data.clone().without_weights(), params)
-    }
-}
-
-/// Grows a CART tree on `data`, with training counts in every node. A row of whole-number weight
-/// `w` counts as `w` rows of its class (as if repeated, see [`Dataset::repeated_by_weight`]);
-/// other weights are refused; `min_leaf` counts rows.
+/// Grows a CART tree on `data`, with training counts in every node. A row of weight `w`
+/// counts as `w` of its class: whole-number weights as if the row were repeated `w` times
+/// (compared exactly, see [`Dataset::repeated_by_weight`]), other non-negative weights in
+/// `f64` (a weighted Gini impurity, ties within a relative 1e-12); `min_leaf` counts rows.
 pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
     check_depth(params.depth, MAX_DEPTH)?;
-    if let Some(refusal) = data.refuses_repeating("CART") {
-        return Err(refusal);
-    }
     if params.min_leaf == 0 {
         return Err(Error::parameter("--min-leaf", "must be at least 1"));
     }
@@ -247,17 +295,15 @@ pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
             ),
         ));
     }
-    let mut grower = Grower {
-        data,
-        params,
-        thresholds: feature_thresholds(data, params.thresholds),
-        builder: TreeBuilder::new(data.schema().clone(), data.classes().to_vec(), params.depth)?,
-        weights: (0..data.n_rows())
-            .map(|i| data.weight(i) as usize)
-            .collect(),
+    // Exact scores hold `2 T^5` for a total weight `T` in 128 bits: up to `T` = 5e7.
+    let whole = data.weights().is_none_or(|weights| {
+        weights.iter().all(|w| w.fract() == 0.0) && weights.iter().sum::<f64>() <= EXACT_TOTAL
+    });
+    let mut tree = if whole {
+        grow::<u64>(data, params)?
+    } else {
+        grow::<f64>(data, params)?
     };
-    grower.grow(1, 0, (0..data.n_rows()).collect())?;
-    let mut tree = grower.builder.build()?;
     tree.recount_on(data)?;
     tree.learned_by = Some(json!({
         "method": "cart",

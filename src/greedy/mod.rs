@@ -8,7 +8,7 @@ pub mod logistic_node;
 pub mod logistic_regression;
 pub mod logistic_tree;
 
-pub use cart::{cart, cart_start, check_depth, majority, CartParams};
+pub use cart::{cart, check_depth, majority, CartParams};
 pub use logistic_node::ScoreBound;
 pub use logistic_regression::{Intercept, L1Logistic, LogisticFit};
 pub use logistic_tree::{logistic_tree, LogisticTreeParams};

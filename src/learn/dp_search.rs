@@ -16,13 +16,13 @@ use serde::{Deserialize, Serialize};
 use crate::data::{Dataset, Factored, ThresholdMode, FACTORED_WEIGHTS};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
-use crate::greedy::{cart_start, CartParams};
+use crate::greedy::{cart, CartParams};
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
-use crate::score::{class_weight_vector, ClassWeight, Objective};
+use crate::score::{class_weight_vector, whole_as_integer, ClassWeight, Objective};
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a
@@ -80,10 +80,11 @@ pub struct FrontSummary {
     pub bound: f64,
     /// The class the metric takes as positive.
     pub positive_class: String,
-    /// The returned tree's false positives and false negatives.
-    pub fp: u32,
-    #[serde(rename = "fn")]
-    pub fn_: u32,
+    /// The returned tree's false positives and false negatives, in weight.
+    #[serde(serialize_with = "whole_as_integer")]
+    pub fp: f64,
+    #[serde(rename = "fn", serialize_with = "whole_as_integer")]
+    pub fn_: f64,
     /// Points on the front (found so far, when stopped).
     pub front_size: usize,
     /// Whether the front is complete (the tree proven optimal for the metric).
@@ -247,10 +248,9 @@ impl DpSearch {
         }
     }
 
-    /// CART of the same depth, leaf minimum and thresholds ([`cart_start`]: on the rows without
-    /// weights when they are not whole numbers).
+    /// CART of the same depth, leaf minimum and thresholds ([`cart`], on the weighted rows).
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
-        cart_start(
+        cart(
             train,
             &CartParams {
                 depth: self.depth,
@@ -305,9 +305,12 @@ impl DpSearch {
             ));
         }
         if let Some(metric) = self.params.objective.metric() {
-            // The front counts false positives and false negatives in rows.
-            let copies = train.repeated_by_weight(&format!("--objective {metric}"))?;
-            return self.run_front(metric, &copies, options);
+            // The front counts false positives and false negatives in units of each class's
+            // row weights (see `pareto::solve`).
+            if let Some(refusal) = train.refuses_factoring(&format!("--objective {metric}")) {
+                return Err(refusal);
+            }
+            return self.run_front(metric, train, options);
         }
         let factored = train.factored_by_class("--solver dp")?;
         refuse_units(&factored, limits, "--solver dp")?;
@@ -432,10 +435,15 @@ impl DpSearch {
             "parameters": self.parameters(),
         }));
         let predicted = tree.predict(train.rows());
-        let evaluated =
-            1.0 - metric.value(Confusion::from_predictions(&predicted, train.labels(), 1));
+        let evaluated = 1.0
+            - metric.value(Confusion::weighted(
+                &predicted,
+                train.labels(),
+                train.weights(),
+                1,
+            ));
         let objective = 1.0 - value;
-        let decode_mismatch = ((evaluated - objective).abs() > 1e-12).then(|| DecodeMismatch {
+        let decode_mismatch = ((evaluated - objective).abs() > 1e-9).then(|| DecodeMismatch {
             solver_objective: objective,
             evaluated_objective: evaluated,
             message: format!(
@@ -465,8 +473,8 @@ impl DpSearch {
             value,
             bound,
             positive_class: train.classes()[1].clone(),
-            fp: best.point.fp,
-            fn_: best.point.fn_,
+            fp: found.errors(best.point).fp,
+            fn_: found.errors(best.point).fn_,
             front_size: found.front.len(),
             complete: found.is_complete(),
             search: found.stats.clone(),

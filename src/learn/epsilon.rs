@@ -27,6 +27,7 @@ use crate::formulation::{BuiltModel, ClassErrors};
 use crate::learn::front_document::EpsilonSolve;
 use crate::mip::RowSense;
 use crate::pareto::{errors_of, front, FrontTree, ParetoOutcome, ParetoStats, Point};
+use crate::score::ClassUnits;
 use crate::solver::{self, Progress, SolveOptions, SolverKind, Termination};
 use crate::tree::{NodeKind, Tree};
 
@@ -184,6 +185,7 @@ pub fn epsilon_front<F: ClassErrors>(
         outcome: ParetoOutcome {
             positives: u64::from(positives),
             negatives: u64::from(negatives),
+            units: ClassUnits::ONE,
             front,
             lower_bound,
             termination,

@@ -5,18 +5,23 @@
 //!
 //! The accuracy-optimal tree is also a check: a complete front's fewest errors (FP + FN) must
 //! be its number of errors, or the two searches contradict each other and the run fails.
+//!
+//! Row weights: the bi-objective search takes whole multiples of one unit per class (see
+//! [`pareto::solve`]), the accuracy-optimal tree is the weighted one (each class's error
+//! costing its unit on the copies) and CART grows on the weighted rows; the epsilon-constraint
+//! method counts rows and takes whole-number weights only.
 
 use std::time::Instant;
 
 use crate::budget::Budget;
-use crate::data::{Dataset, ThresholdMode};
+use crate::data::{Dataset, Factored, ThresholdMode};
 use crate::dp::{self, DpOptions, DpProblem, DpTermination};
 use crate::error::{Error, Result};
 use crate::formulation::AnyFormulation;
 use crate::greedy::{cart, CartParams};
 use crate::learn::epsilon::{epsilon_front, EpsilonOptions};
 use crate::learn::front_document::EpsilonSolve;
-use crate::pareto::{self, errors_of, ParetoOptions, ParetoOutcome, ParetoProblem};
+use crate::pareto::{self, weighted_errors_of, ParetoOptions, ParetoOutcome, ParetoProblem};
 use crate::solver::SolverKind;
 use crate::tree::Tree;
 
@@ -86,6 +91,16 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
     let started = Instant::now();
     let problem = &request.problem;
     problem.check(train)?;
+    // The front counts the rows repeated by their weights' multiples of one unit per class;
+    // the epsilon-constraint method counts whole-number weights only.
+    let factored = match request.method {
+        FrontMethod::Search => train.factored_by_class("pareto --solver dp")?,
+        FrontMethod::Epsilon { .. } => Factored {
+            copies: train.repeated_by_weight(EPSILON_METHOD)?,
+            units: vec![1.0; train.n_classes()],
+        },
+    };
+    let copies = factored.copies.as_ref();
     let cart_tree = cart(
         train,
         &CartParams {
@@ -94,13 +109,16 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
             thresholds: problem.thresholds,
         },
     )?;
+    // The accuracy-optimal tree of the weighted rows: on the copies, each class's error costs
+    // its unit.
     let accuracy = DpProblem {
         max_splits: problem.max_splits,
         thresholds: problem.thresholds,
-        ..DpProblem::accuracy(train, problem.depth)
+        class_weights: factored.units.clone(),
+        ..DpProblem::accuracy(copies, problem.depth)
     };
     let optimal = dp::solve(
-        train,
+        copies,
         &accuracy,
         &DpOptions {
             budget: request.budget.share(REFERENCE_SEARCH_SHARE),
@@ -134,8 +152,8 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
                 threads: *threads,
             };
             let run = match formulation {
-                AnyFormulation::Oct(oct) => epsilon_front(oct, train, &options)?,
-                AnyFormulation::BinOct(binoct) => epsilon_front(binoct, train, &options)?,
+                AnyFormulation::Oct(oct) => epsilon_front(oct, copies, &options)?,
+                AnyFormulation::BinOct(binoct) => epsilon_front(binoct, copies, &options)?,
                 other => {
                     return Err(Error::parameter(
                         "--formulation",
@@ -156,19 +174,7 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
         DpTermination::Interrupted => "interrupted",
     };
     if outcome.is_complete() && optimal.is_optimal() {
-        let fewest = outcome
-            .front
-            .iter()
-            .map(|t| u64::from(t.point.fp) + u64::from(t.point.fn_))
-            .min();
-        let errors = errors_of(&optimal.tree, train);
-        let expected = u64::from(errors.fp) + u64::from(errors.fn_);
-        if fewest != Some(expected) {
-            return Err(Error::Internal(format!(
-                "the front's fewest errors are {fewest:?}, but the exact search's \
-                 accuracy-optimal tree makes {expected}: the two searches contradict each other"
-            )));
-        }
+        check_fewest_errors(&outcome, &optimal.tree, train)?;
     }
     Ok(FrontResult {
         outcome,
@@ -186,6 +192,29 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
             },
         ],
     })
+}
+
+/// What the epsilon-constraint method is called in a refusal of its row weights.
+const EPSILON_METHOD: &str = "the epsilon-constraint front (--solver highs or cbc)";
+
+/// Checks a complete front against the exact search's accuracy-optimal tree `optimal`: the
+/// front's fewest weighted errors (FP + FN) are the tree's on the weighted `train`, or the two
+/// searches contradict each other.
+fn check_fewest_errors(outcome: &ParetoOutcome, optimal: &Tree, train: &Dataset) -> Result<()> {
+    let fewest = outcome
+        .front
+        .iter()
+        .map(|t| outcome.errors(t.point).total())
+        .min_by(f64::total_cmp);
+    let expected = weighted_errors_of(optimal, train).total();
+    let agree = fewest.is_some_and(|f| (f - expected).abs() <= 1e-9 * expected.max(1.0));
+    if agree {
+        return Ok(());
+    }
+    Err(Error::Internal(format!(
+        "the front's fewest errors are {fewest:?}, but the exact search's accuracy-optimal \
+         tree makes {expected}: the two searches contradict each other"
+    )))
 }
 
 /// The thresholds a formulation's front is over (`None` for one without a front).

@@ -10,45 +10,61 @@ use crate::data::{Dataset, Sets, ThresholdMode};
 use crate::dp::DpTermination;
 use crate::learn::front::FrontResult;
 use crate::learn::DataBlock;
-use crate::pareto::{errors_of, Confusion, Metric, ParetoProblem, ParetoStats, Point};
+use crate::pareto::{weighted_errors_of, Confusion, Metric, ParetoProblem, ParetoStats};
+use crate::score::{whole_as_integer, Errors};
 use crate::tree::Tree;
 
 /// Every metric of one point, by its key (`accuracy`, `balanced_accuracy`, `f1`, `mcc`,
 /// `fowlkes_mallows`).
 pub type Metrics = BTreeMap<String, f64>;
 
-/// Every metric of a point on data with `positives` and `negatives` rows.
-pub fn metrics_of(point: Point, positives: u64, negatives: u64) -> Metrics {
-    let confusion = Confusion::of(point, positives, negatives);
+/// Every metric of a classifier making the weighted errors `errors` on data whose positive
+/// and negative rows weigh `positives` and `negatives` (their numbers without weights).
+pub fn metrics_of(errors: Errors, positives: f64, negatives: f64) -> Metrics {
+    let confusion = Confusion {
+        tp: (positives - errors.fn_).max(0.0),
+        fp: errors.fp,
+        fn_: errors.fn_,
+        tn: (negatives - errors.fp).max(0.0),
+    };
     Metric::ALL
         .iter()
         .map(|m| (m.key().to_string(), m.value(confusion)))
         .collect()
 }
 
-/// The errors and metrics of a tree on one data set.
+/// The errors and metrics of a tree on one data set, in weight (rows without weights).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Scored {
-    pub fp: u32,
-    #[serde(rename = "fn")]
-    pub fn_: u32,
+    #[serde(serialize_with = "whole_as_integer")]
+    pub fp: f64,
+    #[serde(rename = "fn", serialize_with = "whole_as_integer")]
+    pub fn_: f64,
     #[serde(flatten)]
     pub metrics: Metrics,
 }
 
 impl Scored {
-    /// `tree` on the two-class `data` (class 1 positive).
+    /// `tree` on the two-class `data` (class 1 positive), each row counting its weight.
     pub fn of(tree: &Tree, data: &Dataset) -> Scored {
-        Scored::at(errors_of(tree, data), data)
+        Scored::at(weighted_errors_of(tree, data), data)
     }
 
-    /// The point `point` on the two-class `data`.
-    pub fn at(point: Point, data: &Dataset) -> Scored {
-        let counts = data.class_counts();
+    /// The weighted errors `errors` on the two-class `data`.
+    pub fn at(errors: Errors, data: &Dataset) -> Scored {
+        let totals = data.class_weight_totals();
         Scored {
-            fp: point.fp,
-            fn_: point.fn_,
-            metrics: metrics_of(point, counts[1] as u64, counts[0] as u64),
+            fp: errors.fp,
+            fn_: errors.fn_,
+            metrics: metrics_of(errors, totals[1], totals[0]),
+        }
+    }
+
+    /// The weighted errors.
+    pub fn errors(&self) -> Errors {
+        Errors {
+            fp: self.fp,
+            fn_: self.fn_,
         }
     }
 }
@@ -73,9 +89,10 @@ pub struct FrontRow {
 /// The best point of one metric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Best {
-    pub fp: u32,
-    #[serde(rename = "fn")]
-    pub fn_: u32,
+    #[serde(serialize_with = "whole_as_integer")]
+    pub fp: f64,
+    #[serde(rename = "fn", serialize_with = "whole_as_integer")]
+    pub fn_: f64,
     pub value: f64,
     /// The most any tree can reach (from the lower-bound front): the value when the front is
     /// complete.
@@ -126,9 +143,11 @@ pub struct FrontDocument {
     pub data: DataBlock,
     pub positive_class: String,
     pub negative_class: String,
-    /// Positive and negative training rows.
-    pub positives: u64,
-    pub negatives: u64,
+    /// Positive and negative training rows, in weight.
+    #[serde(serialize_with = "whole_as_integer")]
+    pub positives: f64,
+    #[serde(serialize_with = "whole_as_integer")]
+    pub negatives: f64,
     /// `optimal` (the front is complete), `time_limit` or `interrupted`.
     pub termination: DpTermination,
     pub complete: bool,
@@ -137,7 +156,7 @@ pub struct FrontDocument {
     pub points: Vec<FrontRow>,
     /// Every tree's point is weakly dominated by one of these; equal to the front's points
     /// when it is complete.
-    pub lower_bound: Vec<Point>,
+    pub lower_bound: Vec<Errors>,
     /// The best point of each metric.
     pub best: BTreeMap<String, Best>,
     pub references: Vec<Reference>,
@@ -173,17 +192,22 @@ impl FrontDocument {
             .iter()
             .enumerate()
             .map(|(i, t)| FrontRow {
-                train: Scored::at(t.point, train),
+                train: Scored::at(outcome.errors(t.point), train),
                 splits: t.splits,
                 proven: t.proven,
                 test: test.map(|set| Scored::of(&t.tree, set)),
                 tree_file: tree_files.get(i).cloned().flatten(),
             })
             .collect();
+        let lower_bound: Vec<Errors> = outcome
+            .lower_bound
+            .iter()
+            .map(|&p| outcome.errors(p))
+            .collect();
         let best = Metric::ALL
             .iter()
             .filter_map(|&m| {
-                FrontDocument::best_of(&points, &outcome.lower_bound, m, train)
+                FrontDocument::best_of(&points, &lower_bound, m, train)
                     .map(|b| (m.key().to_string(), b))
             })
             .collect();
@@ -208,13 +232,13 @@ impl FrontDocument {
             data: info.data,
             positive_class: train.classes()[1].clone(),
             negative_class: train.classes()[0].clone(),
-            positives: outcome.positives,
-            negatives: outcome.negatives,
+            positives: train.class_weight_totals()[1],
+            negatives: train.class_weight_totals()[0],
             termination: outcome.termination,
             complete: outcome.is_complete(),
             seconds: outcome.seconds,
             points,
-            lower_bound: outcome.lower_bound.clone(),
+            lower_bound,
             best,
             references,
             search: result.solves.is_none().then(|| outcome.stats.clone()),
@@ -226,15 +250,16 @@ impl FrontDocument {
     /// bound from the lower-bound front.
     pub fn best_of(
         points: &[FrontRow],
-        lower_bound: &[Point],
+        lower_bound: &[Errors],
         metric: Metric,
         data: &Dataset,
     ) -> Option<Best> {
         let best = points.iter().min_by(|a, b| {
             let (va, vb) = (a.train.metrics[metric.key()], b.train.metrics[metric.key()]);
+            let (ea, eb) = (a.train.errors().total(), b.train.errors().total());
             vb.total_cmp(&va)
-                .then((a.train.fp + a.train.fn_).cmp(&(b.train.fp + b.train.fn_)))
-                .then(a.train.fp.cmp(&b.train.fp))
+                .then(ea.total_cmp(&eb))
+                .then(a.train.fp.total_cmp(&b.train.fp))
         })?;
         let bound = lower_bound
             .iter()

@@ -17,7 +17,7 @@ use crate::dp::{
 };
 use crate::error::{Error, Result};
 use crate::fair::MAX_FAIR_DEPTH;
-use crate::greedy::{cart_start, CartParams};
+use crate::greedy::{cart, CartParams};
 use crate::learn::dp_search::refuse_units;
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
@@ -239,9 +239,9 @@ impl SparseSearch {
     }
 
     /// CART of the cap's depth (or the deepest tree milptree holds), over the same thresholds
-    /// ([`cart_start`]: on the rows without weights when they are not whole numbers).
+    /// ([`cart`], on the weighted rows).
     pub fn greedy_tree(&self, train: &Dataset) -> Result<Tree> {
-        cart_start(
+        cart(
             train,
             &CartParams {
                 depth: self.depth.unwrap_or(MAX_DEPTH),
@@ -295,9 +295,20 @@ impl SparseSearch {
     ) -> Result<(Factored<'a>, SparseProblem, SparseProblem)> {
         let factored = train.factored_by_class("--solver sparse")?;
         refuse_units(&factored, limits, "--solver sparse")?;
+        let (weighted, on_copies) = self.problems_on(train, &factored)?;
+        Ok((factored, weighted, on_copies))
+    }
+
+    /// The problem on the weighted rows `train` and on their copies `factored` (see
+    /// [`SparseSearch::on_copies`]).
+    pub fn problems_on(
+        &self,
+        train: &Dataset,
+        factored: &Factored,
+    ) -> Result<(SparseProblem, SparseProblem)> {
         let weighted = self.problem(train)?;
         if factored.units_are_one() {
-            return Ok((factored, weighted.clone(), weighted));
+            return Ok((weighted.clone(), weighted));
         }
         let Some(costs) = weighted.loss.class_weights(train) else {
             return Err(Error::parameter(
@@ -317,7 +328,7 @@ impl SparseSearch {
             ..weighted.clone()
         };
         on_copies.check(&factored.copies)?;
-        Ok((factored, weighted, on_copies))
+        Ok((weighted, on_copies))
     }
 
     /// Whether the search takes every kind of side constraint the searches take: an additive

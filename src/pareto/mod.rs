@@ -47,11 +47,12 @@ pub use crate::score::{Confusion, Metric};
 pub use front::Point;
 pub use outcome::{FrontTree, ParetoOutcome, ParetoStats};
 pub use problem::{binary_data, ParetoProblem};
-pub use rebuild::errors_of;
+pub use rebuild::{errors_of, weighted_errors_of};
 
 use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::score::{ClassUnits, Errors};
 use crate::search_core::binned::Binned;
 use crate::search_core::deadline::Deadline;
 use crate::search_core::{Termination as DpTermination, DEFAULT_MEMORY_LIMIT_MB};
@@ -114,7 +115,46 @@ pub const REBUILD_GRACE: f64 = 0.3;
 /// Computes the front of `problem` on the two-class `data` (class 1 positive; see
 /// [`binary_data`]), with a tree for each point, or the points found within the limits of
 /// `options` and a lower-bound front.
+///
+/// Row weights must be whole multiples of one unit per class (see
+/// [`Dataset::factored_by_class`]): the search counts the rows repeated by their multiples, so
+/// that false positives count units of the negative class and false negatives units of the
+/// positive class. Scaling each axis by a positive unit keeps dominance, so the front of the
+/// units is the weighted front; the outcome's [`ParetoOutcome::units`] turn its points into
+/// weights, and every tree's weighted errors on `data` are checked against its point's.
 pub fn solve(
+    data: &Dataset,
+    problem: &ParetoProblem,
+    options: &ParetoOptions,
+) -> Result<ParetoOutcome> {
+    problem.check(data)?;
+    let factored = data.factored_by_class("the front's search")?;
+    let mut outcome = solve_counted(&factored.copies, problem, options)?;
+    outcome.units = ClassUnits::of(&factored.units);
+    if data.is_weighted() {
+        for front_tree in &outcome.front {
+            let expected = outcome.errors(front_tree.point);
+            let evaluated = weighted_errors_of(&front_tree.tree, data);
+            if !same_weight(evaluated, expected) {
+                return Err(Error::Internal(format!(
+                    "the search's tree for weighted errors ({}, {}) makes ({}, {}) on the \
+                     weighted rows",
+                    expected.fp, expected.fn_, evaluated.fp, evaluated.fn_
+                )));
+            }
+        }
+    }
+    Ok(outcome)
+}
+
+/// Whether two weighted errors are the same up to the rounding of sums of weights.
+fn same_weight(a: Errors, b: Errors) -> bool {
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1.0);
+    close(a.fp, b.fp) && close(a.fn_, b.fn_)
+}
+
+/// [`solve`] on rows that count as themselves (no weights).
+fn solve_counted(
     data: &Dataset,
     problem: &ParetoProblem,
     options: &ParetoOptions,
@@ -243,6 +283,7 @@ pub fn solve(
     Ok(ParetoOutcome {
         positives: counts[1] as u64,
         negatives: counts[0] as u64,
+        units: ClassUnits::ONE,
         front,
         lower_bound,
         termination,

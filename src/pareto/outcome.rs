@@ -1,10 +1,15 @@
 //! What the bi-objective search reports: the front with one tree per point
 //! ([`ParetoOutcome`], [`FrontTree`]), a lower-bound front when it was stopped, its counters
 //! ([`ParetoStats`]), and the best point for a metric.
+//!
+//! Points count rows; on rows repeated by their weights' multiples of one unit per class
+//! (see [`crate::data::Dataset::factored_by_class`]) they count units, and
+//! [`ParetoOutcome::units`] turns them into weights: the metrics and the weighted errors
+//! ([`ParetoOutcome::errors`]) are the weighted data's.
 
 use serde::{Deserialize, Serialize};
 
-use crate::score::{Confusion, Metric, Point};
+use crate::score::{ClassUnits, Confusion, Errors, Metric, Point};
 use crate::search_core::Termination as DpTermination;
 use crate::tree::Tree;
 
@@ -73,9 +78,12 @@ pub struct FrontTree {
 /// The result of a search.
 #[derive(Debug, Clone)]
 pub struct ParetoOutcome {
-    /// Positive (class 1) and negative training rows.
+    /// Positive (class 1) and negative training rows (units of [`ParetoOutcome::units`]).
     pub positives: u64,
     pub negatives: u64,
+    /// The weight of one counted row of each class ([`ClassUnits::ONE`] when rows count as
+    /// themselves).
+    pub units: ClassUnits,
     /// The nondominated points found, by increasing false positives, each with its tree: the
     /// Pareto front when the search finished.
     pub front: Vec<FrontTree>,
@@ -94,9 +102,14 @@ impl ParetoOutcome {
         self.termination == DpTermination::Optimal
     }
 
-    /// The confusion counts of `point` on the training rows.
+    /// The confusion counts of `point` on the training rows, in weight.
     pub fn confusion(&self, point: Point) -> Confusion {
-        Confusion::of(point, self.positives, self.negatives)
+        Confusion::of(point, self.positives, self.negatives).scaled(self.units)
+    }
+
+    /// The weighted errors of `point`.
+    pub fn errors(&self, point: Point) -> Errors {
+        self.units.errors(point)
     }
 
     /// The value of `metric` at `point`.
@@ -104,13 +117,14 @@ impl ParetoOutcome {
         metric.value(self.confusion(point))
     }
 
-    /// The front's best point for `metric`: the highest value, ties to the fewest errors, then
-    /// the fewest false positives.
+    /// The front's best point for `metric`: the highest value, ties to the fewest errors (in
+    /// weight), then the fewest false positives.
     pub fn best(&self, metric: Metric) -> Option<&FrontTree> {
         self.front.iter().min_by(|a, b| {
             let (va, vb) = (self.value(metric, a.point), self.value(metric, b.point));
+            let (ea, eb) = (self.errors(a.point), self.errors(b.point));
             vb.total_cmp(&va)
-                .then((a.point.fp + a.point.fn_).cmp(&(b.point.fp + b.point.fn_)))
+                .then(ea.total().total_cmp(&eb.total()))
                 .then(a.point.fp.cmp(&b.point.fp))
         })
     }

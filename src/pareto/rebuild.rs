@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use crate::pareto::entry::Entry;
 use crate::pareto::front::Point;
 use crate::pareto::search::Search;
+use crate::score::Errors;
 use crate::search_core::binned::Binned;
 use crate::search_core::subtree::{build_tree, BinNode, BinTree};
 use crate::search_core::view::View;
@@ -176,4 +177,19 @@ pub fn errors_of(tree: &Tree, data: &Dataset) -> Point {
         }
     }
     point
+}
+
+/// The weighted (FP, FN) of `tree` on the two-class `data` (class 1 positive), by plain
+/// counting: each row counts its weight (1 without weights).
+pub fn weighted_errors_of(tree: &Tree, data: &Dataset) -> Errors {
+    let mut errors = Errors::default();
+    for (i, (row, &label)) in data.rows().iter().zip(data.labels()).enumerate() {
+        let predicted = tree.predict_row(row);
+        if predicted == 1 && label == 0 {
+            errors.fp += data.weight(i);
+        } else if predicted == 0 && label == 1 {
+            errors.fn_ += data.weight(i);
+        }
+    }
+    errors
 }

@@ -20,7 +20,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::score::Point;
+use crate::score::{ClassUnits, Errors, Point};
 
 /// A metric of a binary classifier.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -68,7 +68,6 @@ impl Metric {
     /// The value of the metric for `confusion`.
     pub fn value(self, confusion: Confusion) -> f64 {
         let Confusion { tp, fp, fn_, tn } = confusion;
-        let (tp, fp, fn_, tn) = (tp as f64, fp as f64, fn_ as f64, tn as f64);
         let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
         match self {
             Metric::Accuracy => ratio(tp + tn, tp + fp + fn_ + tn),
@@ -112,14 +111,14 @@ impl FromStr for Metric {
     }
 }
 
-/// The confusion counts of a binary classifier.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// The confusion counts of a binary classifier: rows, or their weights.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Confusion {
-    pub tp: u64,
-    pub fp: u64,
+    pub tp: f64,
+    pub fp: f64,
     #[serde(rename = "fn")]
-    pub fn_: u64,
-    pub tn: u64,
+    pub fn_: f64,
+    pub tn: f64,
 }
 
 impl Confusion {
@@ -128,25 +127,56 @@ impl Confusion {
     pub fn of(point: Point, positives: u64, negatives: u64) -> Confusion {
         let (fp, fn_) = (u64::from(point.fp), u64::from(point.fn_));
         Confusion {
-            tp: positives.saturating_sub(fn_),
-            fp,
-            fn_,
-            tn: negatives.saturating_sub(fp),
+            tp: positives.saturating_sub(fn_) as f64,
+            fp: fp as f64,
+            fn_: fn_ as f64,
+            tn: negatives.saturating_sub(fp) as f64,
+        }
+    }
+
+    /// These counts with each class's rows weighing its unit: positives (TP, FN) times
+    /// `units.positive`, negatives (FP, TN) times `units.negative`.
+    pub fn scaled(self, units: ClassUnits) -> Confusion {
+        Confusion {
+            tp: self.tp * units.positive,
+            fp: self.fp * units.negative,
+            fn_: self.fn_ * units.positive,
+            tn: self.tn * units.negative,
         }
     }
 
     /// The counts from predicted and actual classes (`positive` is the positive class's index).
     pub fn from_predictions(predicted: &[usize], actual: &[usize], positive: usize) -> Confusion {
+        Confusion::weighted(predicted, actual, None, positive)
+    }
+
+    /// The weights from predicted and actual classes, row `i` weighing `weights[i]` (1 without
+    /// weights; `positive` is the positive class's index).
+    pub fn weighted(
+        predicted: &[usize],
+        actual: &[usize],
+        weights: Option<&[f64]>,
+        positive: usize,
+    ) -> Confusion {
         let mut confusion = Confusion::default();
-        for (&p, &a) in predicted.iter().zip(actual) {
+        for (i, (&p, &a)) in predicted.iter().zip(actual).enumerate() {
+            let weight = weights.map_or(1.0, |w| w[i]);
             match (p == positive, a == positive) {
-                (true, true) => confusion.tp += 1,
-                (true, false) => confusion.fp += 1,
-                (false, true) => confusion.fn_ += 1,
-                (false, false) => confusion.tn += 1,
+                (true, true) => confusion.tp += weight,
+                (true, false) => confusion.fp += weight,
+                (false, true) => confusion.fn_ += weight,
+                (false, false) => confusion.tn += weight,
             }
         }
         confusion
+    }
+
+    /// The errors: false positives and false negatives.
+    pub fn errors(self) -> Errors {
+        Errors {
+            fp: self.fp,
+            fn_: self.fn_,
+        }
     }
 }
 
@@ -158,10 +188,10 @@ mod tests {
     fn hand_computed_values() {
         // TP 6, FP 2, FN 3, TN 9.
         let c = Confusion {
-            tp: 6,
-            fp: 2,
-            fn_: 3,
-            tn: 9,
+            tp: 6.0,
+            fp: 2.0,
+            fn_: 3.0,
+            tn: 9.0,
         };
         let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
         assert!(close(Metric::Accuracy.value(c), 15.0 / 20.0));

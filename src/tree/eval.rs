@@ -112,7 +112,7 @@ impl Evaluation {
             return None;
         }
         let c = &self.confusion;
-        let count = |t: usize, p: usize| c[t][p] as u64;
+        let count = |t: usize, p: usize| c[t][p] as f64;
         Some(Confusion {
             tp: count(1, 1),
             fp: count(0, 1),

@@ -3,9 +3,9 @@
 //! the exhaustive weighted oracle on small random data: the exact search (accuracy, balanced,
 //! class weights, split cost) and the sparse search (accuracy, weighted, balanced) at depths 1
 //! to 3 equal the oracle's optimum on the weighted rows; the weights change the optimum; the
-//! command line and the certificate take them; weights with no common unit per class are
-//! refused by name, and so are class-structured weights where rows are counted (the front, F1,
-//! fairness), never rounded.
+//! command line, the certificate and the front take them; weights with no common unit per
+//! class are refused by name, and so are class-structured weights where rows are counted (the
+//! sparse search's F1 and AUC, fairness, the epsilon-constraint front), never rounded.
 
 use milptree::data::Dataset;
 use milptree::learn::sparse_search::SparseObjective;
@@ -181,8 +181,8 @@ fn weights_without_a_unit_per_class_or_counted_as_rows_are_refused_by_name() {
             }
             .check(2)
             .expect("valid")
-            .run(&balanced, &options),
-            "whole-number row weights only",
+            .run(&random, &options),
+            "whole multiples of one unit per class",
         ),
         (
             SparseParams {
@@ -281,12 +281,34 @@ fn the_command_line_and_the_certificate_take_class_structured_weights() {
         "flowoct",
     );
     assert_eq!(flowoct["certificate"]["verdict"], "agrees", "{flowoct}");
-    // The front counts rows: refused by name.
-    let output = milptree(&["pareto", file, "--weight-column", "w", "--depth", "2"]);
+    // The front counts units of each class (see `weighted_front` for its oracle); the
+    // epsilon-constraint method counts whole-number weights only: refused by name.
+    let front = run(&[
+        "pareto",
+        file,
+        "--weight-column",
+        "w",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert!(front["complete"].as_bool().unwrap_or(false), "{front}");
+    let output = milptree(&[
+        "pareto",
+        file,
+        "--weight-column",
+        "w",
+        "--depth",
+        "1",
+        "--solver",
+        "highs",
+        "--formulation",
+        "oct",
+    ]);
     assert_eq!(output.status.code(), Some(2));
     let text = stderr(&output);
     assert!(
-        text.contains("--weight-column") && text.contains("whole multiples of one unit"),
+        text.contains("--weight-column") && text.contains("epsilon-constraint"),
         "{text}"
     );
 }

@@ -79,4 +79,7 @@ mod totality;
 mod tree_files;
 mod tune;
 mod user_rows_search;
+mod weighted_cart;
+mod weighted_front;
 mod weighted_milp;
+mod weighted_path;

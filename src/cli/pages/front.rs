@@ -59,7 +59,7 @@ pub fn front_page(
             points: document
                 .lower_bound
                 .iter()
-                .map(|p| ChartPoint::at(f64::from(p.fp), f64::from(p.fn_)))
+                .map(|p| ChartPoint::at(p.fp, p.fn_))
                 .collect(),
         });
     }
@@ -169,7 +169,7 @@ fn add_points(
             tree: Some(i),
             label: Some(caption.clone()),
             chosen,
-            ..ChartPoint::at(f64::from(point.train.fp), f64::from(point.train.fn_))
+            ..ChartPoint::at(point.train.fp, point.train.fn_)
         });
         table.push(TableRow {
             cells: point_cells(point),
@@ -247,10 +247,7 @@ fn add_references(
             points: vec![ChartPoint {
                 tree: Some(index),
                 label: Some(caption.clone()),
-                ..ChartPoint::at(
-                    f64::from(reference.train.fp),
-                    f64::from(reference.train.fn_),
-                )
+                ..ChartPoint::at(reference.train.fp, reference.train.fn_)
             }],
         });
         page.add_tree(

@@ -64,7 +64,7 @@ const BOUND_COLOUR: RGBColor = RGBColor(120, 120, 120);
 impl FrontFigure {
     /// The figure of `document`, titled with the data's name.
     pub fn new(document: &FrontDocument, dataset: &str) -> FrontFigure {
-        let point = |fp: u32, fn_: u32| (f64::from(fp), f64::from(fn_));
+        let point = |fp: f64, fn_: f64| (fp, fn_);
         let points: Vec<(f64, f64)> = document
             .points
             .iter()

@@ -21,7 +21,7 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation};
-use crate::greedy::{cart_start, check_depth, CartParams};
+use crate::greedy::{cart, check_depth, CartParams};
 use crate::mip::{Assignment, Expression};
 use crate::score::{ClassWeight, Objective};
 use crate::tree::{NodeKind, Tree};
@@ -90,7 +90,7 @@ impl BinOct {
     /// candidates already): the default warm start.
     pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
         self.check(data)?;
-        cart_start(
+        cart(
             data,
             &CartParams {
                 depth: self.depth,

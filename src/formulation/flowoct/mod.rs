@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::formulation::binoct::candidates::Candidates;
 use crate::formulation::costs::ErrorCosts;
 use crate::formulation::{Decoded, Encoded, Formulation};
-use crate::greedy::{cart_start, CartParams};
+use crate::greedy::{cart, CartParams};
 use crate::mip::Assignment;
 use crate::score::{ClassWeight, Objective};
 use crate::tree::Tree;
@@ -93,7 +93,7 @@ impl FlowOct {
     /// CART of the same depth over the same candidate thresholds: the default warm start.
     pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
         self.check(data)?;
-        cart_start(
+        cart(
             data,
             &CartParams {
                 depth: self.depth,

@@ -23,7 +23,7 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::formulation::cuts::Cuts;
 use crate::formulation::{ClassErrors, Decoded, Encoded, Formulation};
-use crate::greedy::{cart_start, check_depth, CartParams};
+use crate::greedy::{cart, check_depth, CartParams};
 use crate::mip::{Assignment, Expression};
 use crate::score::{ClassWeight, Objective};
 use crate::tree::Tree;
@@ -88,7 +88,7 @@ impl Oct {
 
     /// CART of the same depth and leaf minimum over every midpoint: the default warm start.
     pub fn greedy_tree(&self, data: &Dataset) -> Result<Tree> {
-        cart_start(
+        cart(
             data,
             &CartParams {
                 depth: self.depth,
