@@ -62,8 +62,11 @@ impl DataArgs {
     /// [`DataArgs::load`], each set with its rows repeated by their whole-number weights (see
     /// [`crate::data::Dataset::repeated_by_weight`]; `method` names the learner that needs it).
     pub fn load_repeated(&self, method: &str) -> Result<Sets> {
-        self.load()?
-            .map(|set| Ok(set.repeated_by_weight(method)?.into_owned()))
+        self.load()?.map(|set| {
+            Ok(set
+                .repeated_by_weight(&crate::setting::Named::same(method))?
+                .into_owned())
+        })
     }
 
     /// Refuses row weights for a command that does not take them yet.

@@ -42,7 +42,11 @@ pub fn run(args: ParetoArgs) -> Result<()> {
         .clone()
         .map(|set| binary_data(&set, args.positive_class.as_deref()))?;
     let rule = relabel_rule(&original, &binary);
-    let sets = binary.map(|set| Ok(set.repeated_by_weight("pareto")?.into_owned()))?;
+    let sets = binary.map(|set| {
+        Ok(set
+            .repeated_by_weight(&crate::setting::Named::same("pareto"))?
+            .into_owned())
+    })?;
     let request = FrontRequest {
         problem: problem.clone(),
         method: method.clone(),

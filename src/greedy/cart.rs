@@ -231,7 +231,7 @@ pub fn cart_start(data: &Dataset, params: &CartParams) -> Result<Tree> {
 /// other weights are refused; `min_leaf` counts rows.
 pub fn cart(data: &Dataset, params: &CartParams) -> Result<Tree> {
     check_depth(params.depth, MAX_DEPTH)?;
-    if let Some(refusal) = data.refuses_repeating("CART") {
+    if let Some(refusal) = data.refuses_repeating(&crate::setting::Named::same("CART")) {
         return Err(refusal);
     }
     if params.min_leaf == 0 {

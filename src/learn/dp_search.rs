@@ -17,12 +17,14 @@ use crate::data::{Dataset, Factored, ThresholdMode, FACTORED_WEIGHTS};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart_start, CartParams};
+use crate::learn::capability::MethodKind;
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
 use crate::score::{class_weight_vector, ClassWeight, Objective};
+use crate::setting::Named;
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a
@@ -306,10 +308,13 @@ impl DpSearch {
         }
         if let Some(metric) = self.params.objective.metric() {
             // The front counts false positives and false negatives in rows.
-            let copies = train.repeated_by_weight(&format!("--objective {metric}"))?;
+            let copies = train.repeated_by_weight(&Named {
+                command_line: format!("--objective {metric}"),
+                python: format!("objective='{metric}'"),
+            })?;
             return self.run_front(metric, &copies, options);
         }
-        let factored = train.factored_by_class("--solver dp")?;
+        let factored = train.factored_by_class(&MethodKind::Dp.chosen())?;
         refuse_units(&factored, limits, "--solver dp")?;
         let copies = &factored.copies;
         // The problem on the weighted rows (its class costs and baseline are the weights'),
