@@ -287,16 +287,22 @@ mod tests {
     fn whole_weights_repeat_rows_and_others_are_refused() {
         let plain = data();
         assert!(matches!(
-            plain.repeated_by_weight(&Named::same("x")).expect("no weights"),
+            plain
+                .repeated_by_weight(&Named::same("x"))
+                .expect("no weights"),
             Cow::Borrowed(_)
         ));
         let weighted = data().with_weights(vec![2.0, 0.0, 1.0]).expect("valid");
-        let copies = weighted.repeated_by_weight(&Named::same("x")).expect("whole");
+        let copies = weighted
+            .repeated_by_weight(&Named::same("x"))
+            .expect("whole");
         assert_eq!(copies.rows(), &[vec![1.0], vec![1.0], vec![3.0]]);
         assert_eq!(copies.labels(), &[0, 0, 0]);
         assert!(!copies.is_weighted());
         let real = data().with_weights(vec![1.5, 1.0, 1.0]).expect("valid");
-        let error = real.repeated_by_weight(&Named::same("--solver dp")).expect_err("refused");
+        let error = real
+            .repeated_by_weight(&Named::same("--solver dp"))
+            .expect_err("refused");
         assert_eq!(error.exit_code(), 2);
         let text = error.to_string();
         assert!(
