@@ -5,6 +5,8 @@
 
 use std::io;
 
+use crate::setting::{Names, Setting, SettingError};
+
 /// Every error the library reports. Messages name the file, line, column or parameter involved.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -25,6 +27,11 @@ pub enum Error {
     /// An invalid parameter value (depth, fractions, flags that do not fit the data, ...).
     #[error("invalid {parameter}: {message}")]
     Parameter { parameter: String, message: String },
+
+    /// A setting of a learning run that is refused, named as the caller names it
+    /// ([`Error::render`]); `Display` uses the command line's names.
+    #[error("{0}")]
+    Setting(SettingError),
 
     /// A tree file that does not fit the data it is applied to.
     #[error("the tree does not match the data: {0}")]
@@ -78,6 +85,12 @@ pub enum Error {
     Internal(String),
 }
 
+impl From<SettingError> for Error {
+    fn from(error: SettingError) -> Error {
+        Error::Setting(error)
+    }
+}
+
 /// The library's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -87,6 +100,20 @@ impl Error {
         Error::Parameter {
             parameter: parameter.into(),
             message: message.into(),
+        }
+    }
+
+    /// The message with `names`: a refused setting as [`SettingError::render`] gives it, and
+    /// a parameter error whose parameter is a setting's flag with the setting's name in
+    /// `names` (the rest of its text as the library wrote it).
+    pub fn render(&self, names: Names) -> String {
+        match self {
+            Error::Setting(error) => error.render(names),
+            Error::Parameter { parameter, message } => match Setting::of_flag(parameter) {
+                Some(setting) => format!("invalid {}: {message}", setting.name(names)),
+                None => self.to_string(),
+            },
+            other => other.to_string(),
         }
     }
 
@@ -114,6 +141,7 @@ impl Error {
             Error::Input { .. }
             | Error::Cell { .. }
             | Error::Parameter { .. }
+            | Error::Setting(_)
             | Error::TreeMismatch(_)
             | Error::Format { .. }
             | Error::Infeasible(_) => 2,

@@ -45,6 +45,7 @@ pub mod mip;
 pub mod pareto;
 pub mod score;
 pub mod search_core;
+pub mod setting;
 pub mod solver;
 pub mod sparse;
 pub mod tree;

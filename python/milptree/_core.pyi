@@ -177,12 +177,11 @@ def fit(
     classes: Sequence[str],
     labels: Sequence[int],
     weights: Optional[Sequence[float]],
-    options: Sequence[str],
+    settings: str,
     categories: Optional[Sequence[Optional[Sequence[str]]]] = None,
     groups: Optional[Sequence[str]] = None,
-    constraints: Optional[str] = None,
 ) -> Tuple[Tree, str, Optional[BaseException]]:
-    """Learns a tree with ``milptree solve``'s options.
+    """Learns a tree with the engine's settings (as ``milptree solve`` does with its options).
 
     The search runs on its own thread with the GIL released; Ctrl-C asks it to stop and waits
     for it: the best tree found is returned with the interruption beside it, for the caller to
@@ -203,20 +202,20 @@ def fit(
         Each row's index into ``classes``.
     weights : sequence of float or None
         Each row's weight, or None for weight 1 everywhere.
-    options : sequence of str
-        ``solve``'s model and solver options as command-line words.
+    settings : str
+        The run's settings as a JSON object keyed by ``OptimalTreeClassifier``'s parameter
+        names (``method`` required; ``min_samples_leaf``, ``max_depth``, ...; a dict
+        ``class_weight`` and ``solver_options``; ``forbidden_features`` and ``group_column``
+        as feature names; ``constraints``: the side constraints without a parameter of their
+        own, as a constraints file's keys: ``feature_costs``, ``budget``, ``depths``,
+        ``positive_class``). An error names the parameter.
     categories : sequence of (sequence of str or None), optional
         One entry per name of ``features``: None for a numeric column, its categories for a
         categorical one.
     groups : sequence of str, optional
-        Each row's group for the fairness bounds of ``options``, beside the rows: the search
+        Each row's group for the fairness bounds of ``settings``, beside the rows: the search
         reads them as a last categorical column no split may use, and the tree returned is
         over ``features`` alone (it predicts without the groups).
-    constraints : str, optional
-        The side constraints without a flag, as the JSON text of a constraints file's keys:
-        ``feature_costs``, ``budget``, ``depths`` and ``positive_class`` (of the fairness
-        rates), features by name.
-
     Returns
     -------
     tree : Tree

@@ -1,9 +1,9 @@
 """``OptimalTreeClassifier``: a scikit-learn classifier over milptree's methods.
 
 The parameters are stored as given in ``__init__`` and checked in ``fit``, where they become
-the options of ``milptree solve`` (``max_depth`` is ``--depth``, ``min_samples_leaf`` is
-``--min-leaf``, ...) and go through the command line's own checks: an engine error is a
-``ValueError`` with the command line's message, the options named as this class names them.
+the engine's settings, keyed by the parameters' own names, and go through the engine's checks
+(the same as the command line's): an engine error is a ``ValueError`` naming the parameters
+as this class names them.
 
 How ``X`` is read (categorical columns, their labels, sparse input) is ``milptree._columns``;
 the scikit-learn arrays of ``tree_`` are ``milptree.tree_structure``; the text rendering is
@@ -49,30 +49,37 @@ ON_INTERRUPT = ("keep", "raise")
 """The values of ``on_interrupt``: what an interrupted fit does (keep the best tree found, or
 re-raise and stay as it was)."""
 
-# Each parameter passed on as a `solve` option: (parameter, option, kind).
-_OPTIONS = (
-    ("objective", "--objective", str),
-    ("alpha", "--alpha", numbers.Real),
-    ("min_samples_leaf", "--min-leaf", numbers.Integral),
-    ("max_splits", "--max-splits", numbers.Integral),
-    ("leaf_penalty", "--leaf-penalty", numbers.Real),
-    ("thresholds", "--thresholds", str),
-    ("warm_start", "--warm-start", str),
-    ("time_limit", "--time-limit", numbers.Real),
-    ("threads", "--threads", numbers.Integral),
-    ("memory_limit", "--memory-limit", numbers.Integral),
-    ("mip_gap", "--mip-gap", numbers.Real),
-    ("certify", "--certify", (numbers.Real, str)),
+# Each parameter passed on to the engine's settings as it is given, with the kind it must be.
+_SETTINGS = (
+    ("objective", str),
+    ("alpha", numbers.Real),
+    ("min_samples_leaf", numbers.Integral),
+    ("max_splits", numbers.Integral),
+    ("leaf_penalty", numbers.Real),
+    ("thresholds", str),
+    ("warm_start", str),
+    ("time_limit", numbers.Real),
+    ("threads", numbers.Integral),
+    ("memory_limit", numbers.Integral),
+    ("mip_gap", numbers.Real),
+    ("certify", (numbers.Real, str)),
+    ("max_features", numbers.Integral),
+    ("max_leaves", numbers.Integral),
+    ("min_leaf_rows", numbers.Integral),
+    ("max_leaf_rows", numbers.Integral),
+    ("max_parity_gap", numbers.Real),
+    ("max_opportunity_gap", numbers.Real),
 )
 
 
-def _word(value):
-    """A parameter's value as a command-line word (floats without loss)."""
+def _value(value):
+    """A parameter's value as JSON takes it (NumPy scalars as Python numbers; a number JSON
+    cannot hold, NaN or an infinity, as its text, for the engine to refuse by name)."""
     if isinstance(value, numbers.Integral):
-        return str(int(value))
+        return int(value)
     if isinstance(value, numbers.Real):
-        return repr(float(value))
-    return str(value)
+        return float(value) if np.isfinite(value) else repr(float(value))
+    return value
 
 
 def _check_kind(name, value, kind):
@@ -80,30 +87,6 @@ def _check_kind(name, value, kind):
         wanted = {str: "a string", numbers.Real: "a number", numbers.Integral: "an integer"}
         what = " or ".join(wanted[k] for k in (kind if isinstance(kind, tuple) else (kind,)))
         raise ValueError(f"{name} must be {what}, not {value!r}")
-
-
-def _translate(message: str, method: str, groups_beside: bool = False) -> str:
-    """The command line's message with its options named as the estimator's parameters (the
-    group column as ``sensitive_features`` when the groups are given beside ``X``)."""
-    names = [("--solver dp", "method='dp'"), ("--solver sparse", "method='sparse'")]
-    names += [(f"--formulation {m}", f"method={m!r}") for m in MILP_METHODS]
-    names += [(option, name) for name, option, _ in _OPTIONS]
-    names += [("--depth", "max_depth"), ("--positive-class", "positive_class"),
-              ("--class-weight", "class_weight"), ("--solver-option", "solver_options"),
-              ("--solver", "solver"), ("--formulation", "method"),
-              ("--max-features", "max_features"), ("--max-leaves", "max_leaves"),
-              ("--min-leaf-rows", "min_leaf_rows"), ("--max-leaf-rows", "max_leaf_rows"),
-              ("--forbid-feature", "forbidden_features"), ("--weight-column", "sample_weight"),
-              ("--group-column", "group_column"), ("--max-parity-gap", "max_parity_gap"),
-              ("--max-opportunity-gap", "max_opportunity_gap"),
-              ("--allow-group-as-feature", "allow_group_as_feature"),
-              ("--proba-smoothing", "proba_smoothing")]
-    if groups_beside:
-        names = [(option, "sensitive_features" if option == "--group-column" else name)
-                 for option, name in names]
-    for option, name in sorted(names, key=lambda pair: -len(pair[0])):
-        message = message.replace(option, name)
-    return message
 
 
 def _depth_list(item: Any, value: Any) -> list:
@@ -378,25 +361,24 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # -- parameters -------------------------------------------------------------------------
 
-    def _solve_options(self):
-        """The parameters as `milptree solve` options, their kinds checked."""
+    def _settings(self):
+        """The engine's settings of the parameters that need no data, keyed by their names,
+        their kinds checked."""
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {', '.join(METHODS)}, not {self.method!r}")
+        settings = {"method": self.method}
         if self.method in MILP_METHODS:
-            words = ["--formulation", self.method]
             if self.solver is not None:
                 _check_kind("solver", self.solver, str)
-            words += ["--solver", self.solver or "highs"]
-        else:
-            if self.solver is not None:
-                raise ValueError(
-                    f"solver applies to the MILP methods ({', '.join(MILP_METHODS)}), "
-                    f"not to method={self.method!r}"
-                )
-            words = ["--solver", self.method]
+                settings["solver"] = self.solver
+        elif self.solver is not None:
+            raise ValueError(
+                f"solver applies to the MILP methods ({', '.join(MILP_METHODS)}), "
+                f"not to method={self.method!r}"
+            )
         if self.max_depth is not None:
             _check_kind("max_depth", self.max_depth, numbers.Integral)
-            words += ["--depth", _word(self.max_depth)]
+            settings["max_depth"] = int(self.max_depth)
         elif self.method != "sparse":
             raise ValueError(f"max_depth is needed with method={self.method!r}")
         objective = self.objective
@@ -413,11 +395,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                     )
                 objective = "balanced"
             elif isinstance(self.class_weight, dict):
-                for label, weight in self.class_weight.items():
-                    words += ["--class-weight", f"{label}={_word(weight)}"]
+                settings["class_weight"] = {
+                    str(label): _value(weight) for label, weight in self.class_weight.items()
+                }
             else:
                 raise ValueError(f"class_weight must be 'balanced', a dict or None, not {self.class_weight!r}")
-        for name, option, kind in _OPTIONS:
+        for name, kind in _SETTINGS:
             value = objective if name == "objective" else getattr(self, name)
             if name == "warm_start" and isinstance(value, bool):
                 if not value and self.method not in MILP_METHODS:
@@ -425,21 +408,29 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 value = "greedy" if value else "none"
             if value is not None:
                 _check_kind(name, value, kind)
-                words += [option, _word(value)]
+                settings[name] = _value(value)
         jobs = self._jobs()
         if jobs is not None:
             if self.threads is not None:
                 raise ValueError("give threads or n_jobs, not both")
-            words += ["--threads", str(jobs)]
+            settings["threads"] = jobs
         if self.positive_class is not None and not self._fair_milp():
             # A MILP takes the positive class of the fairness rates with the constraints.
-            words += ["--positive-class", str(self.positive_class)]
+            settings["positive_class"] = str(self.positive_class)
         if self.solver_options is not None:
             if not isinstance(self.solver_options, dict):
                 raise ValueError(f"solver_options must be a dict, not {self.solver_options!r}")
-            for name, value in self.solver_options.items():
-                words += ["--solver-option", f"{name}={value}"]
-        return words
+            settings["solver_options"] = {
+                str(name): str(value) for name, value in self.solver_options.items()
+            }
+        if not isinstance(self.allow_group_as_feature, (bool, np.bool_)):
+            raise ValueError(
+                "allow_group_as_feature must be True or False, not "
+                f"{self.allow_group_as_feature!r}"
+            )
+        if self.allow_group_as_feature:
+            settings["allow_group_as_feature"] = True
+        return settings
 
     def _fair(self) -> bool:
         """Whether a fairness bound is given."""
@@ -515,29 +506,22 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             return None
         return _check_sample_weight(sample_weight, X, dtype=np.float64)
 
-    def _constraint_words(self, features):
-        """The side constraints as `solve` options, ``forbidden_features`` resolved to the
-        feature names of ``features`` (one per column of ``X``)."""
-        words = []
-        for name, option in (
-            ("max_features", "--max-features"),
-            ("max_leaves", "--max-leaves"),
-            ("min_leaf_rows", "--min-leaf-rows"),
-            ("max_leaf_rows", "--max-leaf-rows"),
-        ):
-            value = getattr(self, name)
-            if value is not None:
-                _check_kind(name, value, numbers.Integral)
-                words += [option, _word(value)]
-        words += self._fairness_words(features)
+    def _column_settings(self, features):
+        """The settings that name columns of ``X`` (``forbidden_features``, ``group_column``),
+        resolved to the feature names of ``features`` (one per column of ``X``)."""
+        settings = {}
+        if self.group_column is not None:
+            position = self._column_position("group_column", self.group_column, features)
+            settings["group_column"] = features[position]
         if self.forbidden_features is None:
-            return words
+            return settings
         if isinstance(self.forbidden_features, (str, bytes)) or not hasattr(
             self.forbidden_features, "__iter__"
         ):
             raise ValueError(
                 f"forbidden_features must be a list of columns, not {self.forbidden_features!r}"
             )
+        forbidden = []
         for item in self.forbidden_features:
             position = self._column_position("forbidden_features", item, features)
             if position in self.categories_:
@@ -545,14 +529,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                     f"forbidden_features: column {item!r} is categorical; forbidding a "
                     "categorical column is not supported"
                 )
-            words += ["--forbid-feature", features[position]]
-        return words
+            forbidden.append(features[position])
+        settings["forbidden_features"] = forbidden
+        return settings
 
-    def _constraint_json(self, features: list) -> Optional[str]:
-        """The side constraints without a flag (``feature_costs`` with ``budget``,
-        ``feature_depths``, and a MILP's positive class of the fairness rates) as the JSON text
-        of a constraints file's keys, columns resolved to the feature names of ``features``;
-        None without any."""
+    def _constraint_set(self, features: list) -> Optional[dict]:
+        """The side constraints without a setting of their own (``feature_costs`` with
+        ``budget``, ``feature_depths``, and a MILP's positive class of the fairness rates) as a
+        constraints file's keys, columns resolved to the feature names of ``features``; None
+        without any."""
         spec = {}
         if self.budget is not None:
             _check_kind("budget", self.budget, numbers.Real)
@@ -579,31 +564,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             spec[key] = resolved
         if self.positive_class is not None and self._fair_milp():
             spec["positive_class"] = str(self.positive_class)
-        return json.dumps(spec) if spec else None
-
-    def _fairness_words(self, features):
-        """The fairness constraints as `solve` options, ``group_column`` resolved to the name
-        of its column of ``features``."""
-        words = []
-        for name, option in (
-            ("max_parity_gap", "--max-parity-gap"),
-            ("max_opportunity_gap", "--max-opportunity-gap"),
-        ):
-            value = getattr(self, name)
-            if value is not None:
-                _check_kind(name, value, numbers.Real)
-                words += [option, _word(value)]
-        if not isinstance(self.allow_group_as_feature, (bool, np.bool_)):
-            raise ValueError(
-                "allow_group_as_feature must be True or False, not "
-                f"{self.allow_group_as_feature!r}"
-            )
-        if self.allow_group_as_feature:
-            words.append("--allow-group-as-feature")
-        if self.group_column is None:
-            return words
-        position = self._column_position("group_column", self.group_column, features)
-        return words + ["--group-column", features[position]]
+        return spec or None
 
     def _column_position(self, parameter, item, features):
         """The position in ``features`` (one per column of ``X``) of the column ``item`` that
@@ -693,7 +654,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return coded, y, sample_weight, categories, groups
 
     def _fit(self, X, y, sample_weight, sensitive_features):
-        words = self._solve_options()
+        settings = self._settings()
         self._check_own_parameters()
         beside = sensitive_features is not None
         self._check_fairness(beside)
@@ -711,8 +672,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError("two classes of y have the same text; give y labels that differ as text")
         features = self._feature_names(coded.shape[1])
         self.categories_ = categories
-        words = words + self._constraint_words(features)
-        constraints = self._constraint_json(features)
+        settings.update(self._column_settings(features))
+        settings["constraints"] = self._constraint_set(features)
         texts = None
         if categories:
             texts = [
@@ -721,21 +682,18 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             ]
         matrix = np.ascontiguousarray(_columns.one_hot(coded, categories), dtype=np.float64)
         rows = matrix.tobytes()
-        try:
-            tree, report, interruption = _core.fit(
-                rows,
-                matrix.shape[0],
-                features,
-                names,
-                labels.astype(np.int64).tolist(),
-                None if weights is None else np.asarray(weights, dtype=np.float64).tolist(),
-                words,
-                texts,
-                None if groups is None else groups.tolist(),
-                constraints,
-            )
-        except ValueError as error:
-            raise ValueError(_translate(str(error), self.method, beside)) from None
+        # The engine's errors name the parameters as this class does.
+        tree, report, interruption = _core.fit(
+            rows,
+            matrix.shape[0],
+            features,
+            names,
+            labels.astype(np.int64).tolist(),
+            None if weights is None else np.asarray(weights, dtype=np.float64).tolist(),
+            json.dumps(settings),
+            texts,
+            None if groups is None else groups.tolist(),
+        )
         if interruption is not None and (
             self.on_interrupt == "raise" or not isinstance(interruption, KeyboardInterrupt)
         ):
@@ -865,10 +823,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         rows, n = self._rows(X)
         k = len(self.classes_)
         smoothing = None if self.proba_smoothing is None else float(self.proba_smoothing)
-        try:
-            proba = self.tree_.core.predict_proba(rows, n, smoothing)
-        except ValueError as error:
-            raise ValueError(_translate(str(error), self.method)) from None
+        proba = self.tree_.core.predict_proba(rows, n, smoothing)
         by_tree = np.frombuffer(proba, dtype=np.float64).reshape(n, k)
         proba = np.empty_like(by_tree)
         proba[:, self._tree_classes] = by_tree

@@ -16,8 +16,7 @@ class CpuProbeTree(OptimalTreeClassifier):
         super().fit(X, y, sample_weight)
         self.cores_used_ = (time.process_time() - cpu) / max(time.perf_counter() - wall, 1e-9)
         # The threads the search was given (the report's `threads` is the MILP solver's).
-        words = self._solve_options()
-        self.threads_used_ = int(words[words.index("--threads") + 1]) if "--threads" in words else 1
+        self.threads_used_ = self._settings().get("threads", 1)
         return self
 
 

@@ -10,6 +10,8 @@ use clap::Args;
 
 use crate::constraints::ConstraintSpec;
 use crate::error::Result;
+use crate::learn::capability::MethodKind;
+use crate::learn::settings::Settings;
 
 /// The clap group id of the side-constraint options.
 pub const CONSTRAINT_OPTIONS: &str = "constraint-options";
@@ -108,29 +110,29 @@ pub struct ConstraintArgs {
 }
 
 impl ConstraintArgs {
+    /// Adds the constraints given to `settings` (the file read).
+    pub fn add_to(&self, settings: &mut Settings) -> Result<()> {
+        if let Some(path) = &self.constraints {
+            settings.constraints = Some(ConstraintSpec::from_file(path)?);
+        }
+        settings.max_features = self.max_features;
+        settings.max_leaves = self.max_leaves;
+        settings.max_leaf_rows = self.max_leaf_rows;
+        settings.max_parity_gap = self.max_parity_gap;
+        settings.max_opportunity_gap = self.max_opportunity_gap;
+        let fair = &self.fair;
+        settings.min_leaf_rows = fair.min_leaf_rows;
+        settings.forbidden_features.clone_from(&fair.forbid_feature);
+        settings.group_column.clone_from(&fair.group_column);
+        settings.allow_group_as_feature = fair.allow_group_as_feature;
+        Ok(())
+    }
+
     /// The constraints given, or `None` when there are none.
     pub fn spec(&self) -> Result<Option<ConstraintSpec>> {
-        let mut spec = match &self.constraints {
-            Some(path) => ConstraintSpec::from_file(path)?,
-            None => ConstraintSpec::default(),
-        };
-        if self.max_features.is_some() {
-            spec.max_features = self.max_features;
-        }
-        if self.max_leaves.is_some() {
-            spec.max_leaves = self.max_leaves;
-        }
-        if self.max_leaf_rows.is_some() {
-            spec.max_leaf_rows = self.max_leaf_rows;
-        }
-        self.fair.add_to(&mut spec);
-        if self.max_parity_gap.is_some() {
-            spec.max_parity_gap = self.max_parity_gap;
-        }
-        if self.max_opportunity_gap.is_some() {
-            spec.max_opportunity_gap = self.max_opportunity_gap;
-        }
-        Ok((!spec.is_empty()).then_some(spec))
+        let mut settings = Settings::new(MethodKind::Oct);
+        self.add_to(&mut settings)?;
+        Ok(settings.constraint_spec())
     }
 }
 

@@ -1,18 +1,17 @@
-//! The command line for programs that embed the library (the Python package): a command line
-//! given as a list of words run in this process, and the method and run options that `solve`'s
-//! options describe, parsed and checked exactly as `milptree solve` parses and checks them, so
-//! that a caller gets the command line's messages.
+//! The command line for programs that embed the library (the Python package's console
+//! script): a command line given as a list of words run in this process; the settings that
+//! `solve`'s options describe, built as `milptree solve` builds them (the library's
+//! [`crate::learn::settings`], for tests that run combinations as the command line would);
+//! and what `solve` refuses after a run.
 
 use std::ffi::OsString;
 
 use clap::{Args, FromArgMatches};
 
 use crate::cli::args::SolveArgs;
-use crate::cli::model_args::refuse_options_that_do_not_apply;
 use crate::error::{Error, Result};
 use crate::learn::certificate::Verdict;
 use crate::learn::{LearnOptions, Method, Outcome};
-use crate::solver::Progress;
 
 /// Runs the command line `args` (the program name first) in this process, printing to the
 /// standard streams, and returns its exit code. Solves that need a worker process find it as
@@ -22,9 +21,9 @@ pub fn run_command_line(args: Vec<OsString>) -> i32 {
 }
 
 /// The method and the run options that `solve`'s model and solver options `words` describe
-/// (e.g. `["--solver", "dp", "--depth", "3"]`; no data file), checked as `solve` checks them:
-/// an option that does not apply to the chosen method is refused. The options have no
-/// interrupt flag and hide progress.
+/// (e.g. `["--solver", "dp", "--depth", "3"]`; no data file), built and checked by the
+/// library's settings as `solve` builds them. The options have no interrupt flag and hide
+/// progress.
 pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
     let command = SolveArgs::augment_args(clap::Command::new("solve").no_binary_name(true))
         .mut_args(|arg| {
@@ -36,30 +35,9 @@ pub fn solve_settings(words: &[String]) -> Result<(Method, LearnOptions)> {
         });
     // The data file is the caller's: a placeholder fills its place.
     let words = std::iter::once("-".to_string()).chain(words.iter().cloned());
-    let matches = command
-        .clone()
-        .try_get_matches_from(words)
-        .map_err(usage_error)?;
+    let matches = command.try_get_matches_from(words).map_err(usage_error)?;
     let args = SolveArgs::from_arg_matches(&matches).map_err(usage_error)?;
-    refuse_options_that_do_not_apply(&command, &matches)?;
-    let method = args.model.method(args.solver, &args.searches)?;
-    let options = LearnOptions {
-        budget: args.time_limit.clone().unwrap_or_default(),
-        mip_rel_gap: args.mip.mip_gap,
-        threads: args.threads.threads,
-        solver_options: args.mip.solver_options.clone(),
-        log: args.mip.log,
-        progress: Progress::Hidden,
-        warm_start: args.model.warm_start(),
-        certify: args.certify.certify.0,
-        break_model_for_tests: false,
-        dp_bounds: args.certify.dp_bounds,
-        raise_dp_bounds_for_tests: 0.0,
-        separation_rounds: args.certify.separation_rounds,
-        raise_path_bounds_for_tests: 0.0,
-        constraints: args.model.constraints.spec()?,
-    };
-    Ok((method, options))
+    crate::cli::solve::settings(&args)?.build()
 }
 
 /// What `solve` refuses after a run, as an error: a certificate that contradicts the solver,

@@ -4,7 +4,6 @@
 //! `--json`, as one JSON document. Every write goes through [`crate::console`].
 
 mod args;
-mod capability;
 mod column_args;
 mod constraint_args;
 mod data_args;
@@ -179,9 +178,13 @@ fn print_clap_error(error: &clap::Error) -> std::io::Result<()> {
     }
 }
 
-/// Checks what the types cannot: that every model option given applies to the formulation.
+/// Checks what the types cannot: that every model option given applies to the formulation
+/// (`solve`'s settings are checked by the library, [`crate::learn::settings`]).
 fn check_options(command: &clap::Command, matches: &ArgMatches) -> crate::Result<()> {
     if let Some((name, sub_matches)) = matches.subcommand() {
+        if name == "solve" {
+            return Ok(());
+        }
         if let Some(sub_command) = command.find_subcommand(name) {
             model_args::refuse_options_that_do_not_apply(sub_command, sub_matches)?;
         }

@@ -2,7 +2,7 @@
 //! search with `solve --solver dp`, or the sparse search with `solve --solver sparse`), its
 //! depth and warm start, and one clap `Args` struct per
 //! group of parameters, flattened into the command. Each group names the capability it needs,
-//! and each method declares its capabilities ([`crate::cli::capability`]); an option of a group
+//! and each method declares its capabilities ([`crate::learn::capability`]); an option of a group
 //! given on the command line for a method without that capability is refused
 //! ([`refuse_options_that_do_not_apply`]), whatever the option, so adding a method or an option
 //! needs no list of flags.
@@ -12,21 +12,18 @@ use std::time::Duration;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, Command, ValueEnum};
 
-use crate::cli::capability::{self, Capability, CliMethod};
 use crate::cli::constraint_args::{ConstraintArgs, CONSTRAINT_OPTIONS};
 use crate::constraints::kinds::ConstraintTaker;
 use crate::data::ThresholdMode;
 use crate::error::{Error, Result};
-use crate::formulation::binoct::BinOctParams;
 use crate::formulation::cuts::Cuts;
-use crate::formulation::flowoct::FlowOctParams;
-use crate::formulation::oct::OctParams;
-use crate::formulation::olct::{OlctParams, TangentSet};
-use crate::formulation::{AnyFormulation, FormulationName, FormulationParams, Objective};
+use crate::formulation::{AnyFormulation, FormulationName, FormulationParams};
+use crate::learn::capability::{self, Capability, MethodKind};
 use crate::learn::objective::ObjectiveName;
 use crate::learn::search_rows::DpBounds;
+use crate::learn::settings::{Depth, Settings};
 use crate::learn::sparse_search::{ClassWeight, SparseObjective};
-use crate::learn::{DpParams, Method, SparseParams, WarmStartMode};
+use crate::learn::{Method, WarmStartMode};
 use crate::solver::SolverKind;
 
 /// The `--solver` of `solve`: a MIP solver for a formulation, the exact search, or the sparse
@@ -165,7 +162,7 @@ pub fn objective_of_command(
 trait OptionGroup {
     /// The clap group id (the struct's `#[group(id)]`).
     const ID: &'static str;
-    /// What a method must take for the options to apply (see [`CliMethod::capabilities`]).
+    /// What a method must take for the options to apply (see [`MethodKind::capabilities`]).
     const NEEDS: Capability;
 }
 
@@ -225,7 +222,7 @@ impl SparseArgs {
                 "applies to --objective pauc only",
             )),
             Some(theta) => Ok(theta),
-            None => Ok(SparseParams::default().pauc_theta),
+            None => Ok(crate::learn::SparseParams::default().pauc_theta),
         }
     }
 }
@@ -394,8 +391,8 @@ impl OptionGroup for SearchArgs {
 #[group(id = "mip-solver-options", multiple = true)]
 pub struct MipSolverArgs {
     /// Relative MIP gap at which the solver may stop (default 0: optimal means optimal).
-    #[arg(long, default_value_t = 0.0, value_name = "GAP")]
-    pub mip_gap: f64,
+    #[arg(long, value_name = "GAP")]
+    pub mip_gap: Option<f64>,
     /// A parameter of the solver itself, set after milptree's own (repeatable; later ones win):
     /// a HiGHS option (`mip_heuristic_effort=0.1`) or a CBC parameter (`cutsOnOff=off`).
     #[arg(long = "solver-option", value_name = "NAME=VALUE", value_parser = parse_solver_option)]
@@ -426,22 +423,22 @@ impl OptionGroup for ThreadArgs {
 #[group(id = "certify-options", multiple = true)]
 pub struct CertifyArgs {
     /// [oct, binoct, flowoct] Certify the result against the exact search on the same problem
-    /// within this many seconds (0 to 1e9; `off`: no certificate). Not for OLCT, whose
-    /// objective the search lacks.
-    #[arg(long, default_value = "5", value_name = "SECONDS|off", value_parser = parse_certify)]
-    pub certify: Certify,
+    /// within this many seconds (0 to 1e9, default 5; `off`: no certificate). Not for OLCT,
+    /// whose objective the search lacks.
+    #[arg(long, value_name = "SECONDS|off", value_parser = parse_certify)]
+    pub certify: Option<Certify>,
     /// [oct, binoct, flowoct] Rows from the exact search that bound the objective from below:
     /// `objective` (at least the search's lower bound), `splits` (at least each root split's
-    /// bound, when the root takes it), `all` or `none`. Valid under every side constraint; the
-    /// search's time counts against --time-limit.
-    #[arg(long, default_value = "all", value_name = "none|objective|splits|all", value_parser = parse_dp_bounds)]
-    pub dp_bounds: DpBounds,
+    /// bound, when the root takes it), `all` (the default) or `none`. Valid under every side
+    /// constraint; the search's time counts against --time-limit.
+    #[arg(long, value_name = "none|objective|splits|all", value_parser = parse_dp_bounds)]
+    pub dp_bounds: Option<DpBounds>,
     /// [oct, binoct, flowoct] Rounds of the loop that solves the LP relaxation and adds the
     /// exact search's rows over the paths below the root that its point violates, before the
-    /// MILP is solved (within a quarter of the solver's time); 0: none. Needs the split rows
-    /// (`--dp-bounds splits|all`) and a depth of 2 or more.
-    #[arg(long, default_value_t = crate::learn::separation::DEFAULT_ROUNDS, value_name = "N")]
-    pub separation_rounds: usize,
+    /// MILP is solved (within a quarter of the solver's time); 0 (the default): none. Needs the
+    /// split rows (`--dp-bounds splits|all`) and a depth of 2 or more.
+    #[arg(long, value_name = "N")]
+    pub separation_rounds: Option<usize>,
 }
 
 /// `--dp-bounds`, by name.
@@ -489,8 +486,15 @@ pub struct WarmStartArgs {
     /// Warm start: best (the default: the better of the two below that meets the side
     /// constraints), greedy (the formulation's greedy tree), dp (the exact search's tree of the
     /// same problem, optimal or the best within a tenth of the time limit) or none.
-    #[arg(long, default_value = "best", value_parser = parse_warm_start)]
-    pub warm_start: WarmStartMode,
+    #[arg(long, value_parser = parse_warm_start)]
+    pub warm_start: Option<WarmStartMode>,
+}
+
+impl WarmStartArgs {
+    /// The warm start given, or the default (`best`).
+    pub fn mode(&self) -> WarmStartMode {
+        self.warm_start.unwrap_or(WarmStartMode::Best)
+    }
 }
 
 impl OptionGroup for WarmStartArgs {
@@ -589,32 +593,12 @@ impl ModelArgs {
 
     /// The warm start of a MILP method.
     pub fn warm_start(&self) -> WarmStartMode {
-        self.warm.warm_start
+        self.warm.mode()
     }
 
-    /// The depth of a method that needs one (every method but the sparse search).
-    fn levels(&self) -> Result<usize> {
-        match self.depth {
-            Some(DepthArg::Levels(depth)) => Ok(depth),
-            Some(DepthArg::None) => Err(Error::parameter(
-                "--depth",
-                "`none` applies to --solver sparse only; give a number of levels",
-            )),
-            None => Err(Error::parameter("--depth", "is needed: a number of levels")),
-        }
-    }
-
-    /// The objective of a method that counts errors, when given.
-    fn error_objective(&self, method: &str) -> Result<Option<Objective>> {
-        self.errors
-            .objective
-            .map(|arg| ObjectiveName::from(arg).for_milp(method))
-            .transpose()
-    }
-
-    /// The method these options and the searches' own (`searches`) describe with `solver`: the
-    /// formulation on a MIP solver, or one of the searches (which take no formulation).
-    pub fn method(&self, solver: SolverChoice, searches: &SearchModelArgs) -> Result<Method> {
+    /// The method `solver` chooses with these options: the formulation on a MIP solver, or one
+    /// of the searches (which take no formulation).
+    fn method_kind(&self, solver: SolverChoice) -> Result<MethodKind> {
         let no_formulation = |name: &str, what: &str| match self.formulation {
             Some(formulation) => Err(Error::parameter(
                 "--formulation",
@@ -625,131 +609,75 @@ impl ModelArgs {
             None => Ok(()),
         };
         match solver {
-            SolverChoice::Mip(solver) => Ok(Method::Milp {
-                formulation: self.formulation()?,
-                solver,
-            }),
-            SolverChoice::Dp => {
-                no_formulation(DP, "the exact search")?;
-                let defaults = DpParams::default();
-                let params = DpParams {
-                    objective: self
-                        .errors
-                        .objective
-                        .map(|arg| ObjectiveName::from(arg).for_dp())
-                        .transpose()?
-                        .unwrap_or(defaults.objective),
-                    alpha: self.oct.alpha.unwrap_or(defaults.alpha),
-                    min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
-                    thresholds: self
-                        .binoct
-                        .thresholds
-                        .map_or(defaults.thresholds, ThresholdMode::from),
-                    max_splits: searches.dp.max_splits,
-                    memory_limit: searches
-                        .search
-                        .memory_limit
-                        .unwrap_or(defaults.memory_limit),
-                    positive_class: self.positive.positive_class.clone(),
-                    class_weights: self.class_weights.class_weight.clone(),
-                };
-                Ok(Method::Dp(params.check(self.levels()?)?))
-            }
+            SolverChoice::Mip(_) => Ok(MethodKind::formulation(self.formulation_name()?)),
+            SolverChoice::Dp => no_formulation(DP, "the exact search").map(|()| MethodKind::Dp),
             SolverChoice::Sparse => {
-                no_formulation(SPARSE, "the sparse search")?;
-                let defaults = SparseParams::default();
-                let objective = self
-                    .errors
-                    .objective
-                    .map(ObjectiveArg::sparse)
-                    .transpose()?
-                    .unwrap_or(defaults.objective);
-                let params = SparseParams {
-                    objective,
-                    leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
-                    class_weights: self.class_weights.class_weight.clone(),
-                    pauc_theta: searches.sparse.pauc_theta(objective)?,
-                    positive_class: self.positive.positive_class.clone(),
-                    thresholds: self
-                        .binoct
-                        .thresholds
-                        .map_or(defaults.thresholds, ThresholdMode::from),
-                    memory_limit: searches
-                        .search
-                        .memory_limit
-                        .unwrap_or(defaults.memory_limit),
-                };
-                let depth = match self.depth {
-                    Some(DepthArg::Levels(depth)) => Some(depth),
-                    Some(DepthArg::None) | None => None,
-                };
-                Ok(Method::Sparse(params.check(depth)?))
+                no_formulation(SPARSE, "the sparse search").map(|()| MethodKind::Sparse)
             }
         }
+    }
+
+    /// The library's settings of these options (and the searches' own, `searches`) for the
+    /// method `solver` chooses, the side constraints aside ([`ConstraintArgs::add_to`]).
+    pub fn settings(
+        &self,
+        solver: SolverChoice,
+        searches: Option<&SearchModelArgs>,
+    ) -> Result<Settings> {
+        let mut settings = Settings::new(self.method_kind(solver)?);
+        if let SolverChoice::Mip(kind) = solver {
+            settings.solver = Some(kind);
+        }
+        settings.depth = self.depth.map(|depth| match depth {
+            DepthArg::Levels(levels) => Depth::Levels(levels),
+            DepthArg::None => Depth::Unbounded,
+        });
+        settings.warm_start = self.warm.warm_start;
+        settings.objective = self.errors.objective.map(ObjectiveName::from);
+        settings.leaf_penalty = self.leaf.leaf_penalty;
+        settings
+            .class_weight
+            .clone_from(&self.class_weights.class_weight);
+        settings
+            .positive_class
+            .clone_from(&self.positive.positive_class);
+        settings.alpha = self.oct.alpha;
+        settings.min_leaf = self.oct.min_leaf;
+        settings.cuts = self.cuts.cuts;
+        settings.thresholds = self.binoct.thresholds.map(ThresholdMode::from);
+        let olct = &self.olct;
+        settings.tangents = olct.tangents;
+        settings.c.clone_from(&olct.c);
+        settings.big_m = olct.big_m;
+        settings.epsilon = olct.epsilon;
+        settings.univariate = olct.univariate;
+        settings.no_refine = olct.no_refine;
+        if let Some(searches) = searches {
+            settings.max_splits = searches.dp.max_splits;
+            settings.memory_limit = searches.search.memory_limit;
+            settings.pauc_theta = searches.sparse.pauc_theta;
+        }
+        Ok(settings)
+    }
+
+    /// The method these options and the searches' own (`searches`) describe with `solver`,
+    /// checked by the library (an option that does not apply to it is refused).
+    pub fn method(&self, solver: SolverChoice, searches: &SearchModelArgs) -> Result<Method> {
+        self.settings(solver, Some(searches))?.method()
     }
 
     /// The parameters these options give the chosen formulation (defaults for the others).
     pub fn params(&self) -> Result<FormulationParams> {
         let name = self.formulation_name()?;
-        let objective = self.error_objective(&format!("--formulation {name}"))?;
-        Ok(match name {
-            FormulationName::Oct => {
-                let defaults = OctParams::default();
-                FormulationParams::Oct(OctParams {
-                    alpha: self.oct.alpha.unwrap_or(defaults.alpha),
-                    min_leaf: self.oct.min_leaf.unwrap_or(defaults.min_leaf),
-                    objective: objective.unwrap_or(defaults.objective),
-                    leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
-                    class_weights: self.class_weights.class_weight.clone(),
-                    cuts: self.cuts.cuts.unwrap_or(defaults.cuts),
-                })
-            }
-            FormulationName::BinOct => {
-                let defaults = BinOctParams::default();
-                FormulationParams::BinOct(BinOctParams {
-                    thresholds: self
-                        .binoct
-                        .thresholds
-                        .map_or(defaults.thresholds, ThresholdMode::from),
-                    objective: objective.unwrap_or(defaults.objective),
-                    leaf_penalty: self.leaf.leaf_penalty.unwrap_or(defaults.leaf_penalty),
-                    class_weights: self.class_weights.class_weight.clone(),
-                })
-            }
-            FormulationName::FlowOct => {
-                let defaults = FlowOctParams::default();
-                FormulationParams::FlowOct(FlowOctParams {
-                    thresholds: self
-                        .binoct
-                        .thresholds
-                        .map_or(defaults.thresholds, ThresholdMode::from),
-                    objective: objective.unwrap_or(defaults.objective),
-                    class_weights: self.class_weights.class_weight.clone(),
-                })
-            }
-            FormulationName::Olct => {
-                let defaults = OlctParams::default();
-                let olct = &self.olct;
-                FormulationParams::Olct(OlctParams {
-                    positive_class: self.positive.positive_class.clone(),
-                    tangents: match olct.tangents {
-                        Some(index) => TangentSet::from_index(usize::from(index))?,
-                        None => defaults.tangents,
-                    },
-                    c: olct.c.clone().unwrap_or(defaults.c),
-                    big_m: olct.big_m.unwrap_or(defaults.big_m),
-                    epsilon: olct.epsilon.unwrap_or(defaults.epsilon),
-                    univariate: olct.univariate,
-                    refine: !olct.no_refine,
-                    class_weights: self.class_weights.class_weight.clone(),
-                })
-            }
-        })
+        self.settings(SolverChoice::Mip(SolverKind::Highs), None)?
+            .formulation_params(name)
     }
 
     /// The formulation these options describe, its parameters checked.
     pub fn formulation(&self) -> Result<AnyFormulation> {
-        self.params()?.check(self.levels()?)
+        let name = self.formulation_name()?;
+        self.settings(SolverChoice::Mip(SolverKind::Highs), None)?
+            .formulation(name)
     }
 }
 
@@ -764,9 +692,9 @@ pub fn refuse_options_that_do_not_apply(command: &Command, matches: &ArgMatches)
         .ok()
         .flatten();
     let method = match (solver, formulation) {
-        (Some(SolverChoice::Dp), _) => CliMethod::Dp,
-        (Some(SolverChoice::Sparse), _) => CliMethod::Sparse,
-        (_, Some(formulation)) => CliMethod::formulation(*formulation),
+        (Some(SolverChoice::Dp), _) => MethodKind::Dp,
+        (Some(SolverChoice::Sparse), _) => MethodKind::Sparse,
+        (_, Some(formulation)) => MethodKind::formulation(*formulation),
         _ => return Ok(()),
     };
     let max_fp = matches

@@ -212,7 +212,9 @@ pub fn run(args: PathArgs) -> Result<()> {
     // The searches run on the rows repeated by their weights' multiples of one unit per class,
     // each class cost times its unit (see `SparseSearch::problems_on`); their trees are
     // reported on the weighted rows.
-    let factored = data.train.factored_by_class("path (the sparse search)")?;
+    let factored = data
+        .train
+        .factored_by_class(&crate::setting::Named::same("path (the sparse search)"))?;
     let (problems, on_copies): (Vec<_>, Vec<_>) = searches
         .iter()
         .map(|search| search.problems_on(&data.train, &factored))

@@ -17,19 +17,26 @@ use crate::export::TextView;
 use crate::learn::certificate::Verdict;
 use crate::learn::counterpart;
 use crate::learn::milp_method::adopt_certificate_tree;
-use crate::learn::{self, provenance, LearnOptions, Method, Outcome, SolveDocument, TreeSource};
+use crate::learn::settings::Settings;
+use crate::learn::{self, provenance, Method, Outcome, SolveDocument, TreeSource};
 use crate::solver::Progress;
 use crate::{out, outln};
 
 pub fn run(args: SolveArgs) -> Result<()> {
     let started = Instant::now();
-    let method = args.model.method(args.solver, &args.searches)?;
+    let (method, mut options) = settings(&args)?.build()?;
     let original = args.data.load()?;
     let data = original.clone().map(|set| method.prepare(set))?;
     let rule = relabel_rule(&original, &data);
     // The time limit bounds the whole command: what reading the data took is gone from it.
-    let mut options = learn_options(&args)?;
-    options.budget = options.budget.left_since(started);
+    options.budget = options
+        .budget
+        .with_interrupt(Some(interrupt_flag()))
+        .left_since(started);
+    if !(args.quiet || options.log) {
+        options.progress = Progress::Stderr;
+    }
+    options.break_model_for_tests = std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some();
     let constraints = options.constraints.clone();
     let mut outcome = learn::learn(&method, &data.train, options)?;
     if let Method::Milp { formulation, .. } = &method {
@@ -146,32 +153,19 @@ fn write_contradiction(
     Ok(written)
 }
 
-/// The run's options from the command line (the numbers are checked by the solver layer).
-fn learn_options(args: &SolveArgs) -> Result<LearnOptions> {
-    Ok(LearnOptions {
-        budget: args
-            .time_limit
-            .clone()
-            .unwrap_or_default()
-            .with_interrupt(Some(interrupt_flag())),
-        mip_rel_gap: args.mip.mip_gap,
-        threads: args.threads.threads,
-        solver_options: args.mip.solver_options.clone(),
-        log: args.mip.log,
-        progress: if args.quiet || args.mip.log {
-            Progress::Hidden
-        } else {
-            Progress::Stderr
-        },
-        warm_start: args.model.warm_start(),
-        certify: args.certify.certify.0,
-        break_model_for_tests: std::env::var_os(BREAK_MODEL_FOR_TESTS).is_some(),
-        dp_bounds: args.certify.dp_bounds,
-        raise_dp_bounds_for_tests: 0.0,
-        separation_rounds: args.certify.separation_rounds,
-        raise_path_bounds_for_tests: 0.0,
-        constraints: args.model.constraints.spec()?,
-    })
+/// The library's settings of `solve`'s options.
+pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
+    let mut settings = args.model.settings(args.solver, Some(&args.searches))?;
+    args.model.constraints.add_to(&mut settings)?;
+    settings.time_limit = args.time_limit.as_ref().and_then(Budget::duration);
+    settings.mip_gap = args.mip.mip_gap;
+    settings.solver_options.clone_from(&args.mip.solver_options);
+    settings.log = args.mip.log;
+    settings.threads = args.threads.threads;
+    settings.certify = args.certify.certify.map(|certify| certify.0);
+    settings.dp_bounds = args.certify.dp_bounds;
+    settings.separation_rounds = args.certify.separation_rounds;
+    Ok(settings)
 }
 
 /// How a relabelling method maps the data's classes to the classes it learns

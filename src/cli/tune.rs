@@ -13,17 +13,18 @@ use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
-    BinOctArgs, ClassWeightArgs, CutsArgs, DepthArg, DpArgs, ErrorArgs, LeafPenaltyArgs, ModelArgs,
-    OctArgs, OlctArgs, PositiveClassArgs, SearchArgs, SearchModelArgs, SolverChoice, SparseArgs,
-    WarmStartArgs,
+    BinOctArgs, ErrorArgs, PositiveClassArgs, SolverChoice, WarmStartArgs,
 };
 use crate::cli::output::{print_json, write_file};
 use crate::cli::pages::{tune_page, write_page};
 use crate::cli::solve::relabel_rule;
+use crate::data::ThresholdMode;
 use crate::data::{Dataset, Sets};
 use crate::error::{Error, Result};
 use crate::export::html::Rows;
-use crate::formulation::FormulationName;
+use crate::learn::capability::MethodKind;
+use crate::learn::objective::ObjectiveName;
+use crate::learn::settings::{Depth, Settings};
 use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
 use crate::solver::Progress;
 use crate::solver::SolverKind;
@@ -178,48 +179,31 @@ impl TuneArgs {
         }
     }
 
-    /// The model options `solve` would be given for `config`, and the searches' own.
-    fn model_args(&self, config: &Config) -> Result<(ModelArgs, SearchModelArgs)> {
-        let formulation = match self.method.as_str() {
-            "dp" | "sparse" => None,
-            name => Some(name.parse::<FormulationName>()?),
-        };
-        let searches = SearchModelArgs {
-            dp: DpArgs {
-                max_splits: config.max_splits,
-            },
-            search: SearchArgs { memory_limit: None },
-            sparse: SparseArgs { pauc_theta: None },
-        };
-        let model = ModelArgs {
-            formulation,
-            depth: config.depth.map(DepthArg::Levels),
-            warm: self.warm.clone(),
-            errors: self.errors.clone(),
-            leaf: LeafPenaltyArgs {
-                leaf_penalty: config.leaf_penalty,
-            },
-            class_weights: ClassWeightArgs {
-                class_weight: Vec::new(),
-            },
-            positive: self.positive.clone(),
-            oct: OctArgs {
-                alpha: config.alpha,
-                min_leaf: config.min_leaf,
-            },
-            cuts: CutsArgs { cuts: None },
-            binoct: self.thresholds.clone(),
-            olct: OlctArgs {
-                tangents: None,
-                c: config.c.map(|c| vec![c]),
-                big_m: None,
-                epsilon: None,
-                univariate: false,
-                no_refine: false,
-            },
-            constraints: crate::cli::constraint_args::ConstraintArgs::default(),
-        };
-        Ok((model, searches))
+    /// The settings `solve` would be given for `config`.
+    fn method_settings(&self, config: &Config) -> Result<Settings> {
+        let kind = MethodKind::of_name(&self.method).ok_or_else(|| {
+            Error::parameter(
+                "--method",
+                format!("`{}` is not one of: {}", self.method, METHODS.join(", ")),
+            )
+        })?;
+        let mut settings = Settings::new(kind);
+        if let SolverChoice::Mip(solver) = self.solver_choice() {
+            settings.solver = Some(solver);
+        }
+        settings.depth = config.depth.map(Depth::Levels);
+        settings.warm_start = self.warm.warm_start;
+        settings.objective = self.errors.objective.map(ObjectiveName::from);
+        settings.thresholds = self.thresholds.thresholds.map(ThresholdMode::from);
+        settings
+            .positive_class
+            .clone_from(&self.positive.positive_class);
+        settings.alpha = config.alpha;
+        settings.min_leaf = config.min_leaf;
+        settings.leaf_penalty = config.leaf_penalty;
+        settings.max_splits = config.max_splits;
+        settings.c = config.c.map(|c| vec![c]);
+        Ok(settings)
     }
 
     /// The grid's configurations, each with its method.
@@ -248,8 +232,7 @@ impl TuneArgs {
         configurations(&self.method, &values)?
             .into_iter()
             .map(|config| {
-                let (model, searches) = self.model_args(&config)?;
-                let method = model.method(self.solver_choice(), &searches)?;
+                let method = self.method_settings(&config)?.method()?;
                 Ok((config, method))
             })
             .collect()
@@ -275,7 +258,7 @@ impl TuneArgs {
             "objective": self.errors.objective.map(|o| format!("{o:?}")),
             "thresholds": self.thresholds.thresholds.map(|t| format!("{t:?}")),
             "positive_class": self.positive.positive_class,
-            "warm_start": self.warm.warm_start.to_string(),
+            "warm_start": self.warm.mode().to_string(),
             "time_limit": self.time_limit.as_ref().and_then(Budget::limit_seconds),
             "share": !self.no_share,
         })
@@ -482,7 +465,7 @@ fn tune_options(args: &TuneArgs) -> TuneOptions {
             .with_interrupt(Some(interrupt_flag())),
         threads: args.threads,
         share: !args.no_share,
-        warm_start: args.warm.warm_start,
+        warm_start: args.warm.mode(),
         progress: if args.quiet {
             Progress::Hidden
         } else {
@@ -559,7 +542,7 @@ fn refit(
             .clone()
             .unwrap_or_default()
             .with_interrupt(Some(interrupt_flag())),
-        warm_start: args.warm.warm_start,
+        warm_start: args.warm.mode(),
         ..LearnOptions::default()
     };
     let mut outcome = learn::learn(method, &data.train, options)?;

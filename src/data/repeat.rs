@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::setting::{Named, Reason, Setting, SettingError};
 
 /// The most rows the copies may hold (the searches index rows with 32 bits and hold every
 /// copy in memory).
@@ -93,19 +94,19 @@ impl Dataset {
     /// Whether [`Dataset::repeated_by_weight`] takes these weights: no weights, or whole-number
     /// weights adding up to at most [`MAX_REPEATED_ROWS`].
     pub fn counts_as_rows(&self) -> bool {
-        self.refuses_repeating("").is_none()
+        self.refuses_repeating(&Named::same("")).is_none()
     }
 
     /// Why the rows cannot be repeated by their weights (a weight that is not a whole number,
     /// or too many copies), as an error naming `--weight-column` and `method`; `None` when they
     /// can. Builds nothing.
-    pub fn refuses_repeating(&self, method: &str) -> Option<Error> {
+    pub fn refuses_repeating(&self, method: &Named) -> Option<Error> {
         let weights = self.weights()?;
         if let Some((row, weight)) = weights.iter().enumerate().find(|(_, w)| w.fract() != 0.0) {
-            return Some(Error::parameter(
-                "--weight-column",
+            return Some(weight_error(
+                method,
                 format!(
-                    "{method} takes whole-number row weights only (a row of weight w counts as \
+                    "takes whole-number row weights only (a row of weight w counts as \
                      w rows), but training row {row} weighs {weight}; the exact search (--solver \
                      dp, and its front) and the sparse search (additive losses, and its path) \
                      take {FACTORED_WEIGHTS}; CART and the MILP formulations any non-negative \
@@ -150,21 +151,21 @@ impl Dataset {
     /// Why the rows cannot be factored by class ([`Dataset::factored_by_class`]): a class whose
     /// weights are no whole multiples of one unit, or too many copies; as an error naming
     /// `--weight-column` and `method`. `None` when they can.
-    pub fn refuses_factoring(&self, method: &str) -> Option<Error> {
+    pub fn refuses_factoring(&self, method: &Named) -> Option<Error> {
         self.factoring(method).err()
     }
 
     /// Each class's unit, or why the rows cannot be factored (see
     /// [`Dataset::refuses_factoring`]).
-    fn factoring(&self, method: &str) -> Result<Vec<f64>> {
+    fn factoring(&self, method: &Named) -> Result<Vec<f64>> {
         if !self.is_weighted() {
             return Ok(vec![1.0; self.n_classes()]);
         }
         let units = self.class_units().map_err(|NoUnit { class, rows }| {
-            Error::parameter(
-                "--weight-column",
+            weight_error(
+                method,
                 format!(
-                    "{method} takes row weights that are {FACTORED_WEIGHTS} (a row of weight \
+                    "takes row weights that are {FACTORED_WEIGHTS} (a row of weight \
                      m*u counts as m rows of cost u), but the weights of class `{}` have no \
                      common unit: training rows {} and {} weigh {} and {} (tried their least \
                      weight divided by 1 to {MAX_UNIT_DENOMINATOR}); weights are never rounded, \
@@ -190,7 +191,7 @@ impl Dataset {
     /// ([`Factored::scaled`]), every class-weighted count of errors the same. `method` names
     /// the learner in the error when the weights do not factor or the copies are too many
     /// ([`Dataset::refuses_factoring`]).
-    pub fn factored_by_class(&self, method: &str) -> Result<Factored<'_>> {
+    pub fn factored_by_class(&self, method: &Named) -> Result<Factored<'_>> {
         let units = self.factoring(method)?;
         if !self.is_weighted() {
             return Ok(Factored {
@@ -234,7 +235,7 @@ impl Dataset {
     /// learner in the error when a weight is not a whole number or the copies are too many
     /// (both refused with an error naming `--weight-column`, see
     /// [`Dataset::refuses_repeating`]).
-    pub fn repeated_by_weight(&self, method: &str) -> Result<Cow<'_, Dataset>> {
+    pub fn repeated_by_weight(&self, method: &Named) -> Result<Cow<'_, Dataset>> {
         if let Some(refusal) = self.refuses_repeating(method) {
             return Err(refusal);
         }
@@ -243,17 +244,29 @@ impl Dataset {
 }
 
 /// The refusal of `copies` rows, more than [`MAX_REPEATED_ROWS`], naming `method`.
-fn too_many_copies(copies: f64, method: &str) -> Option<Error> {
+fn too_many_copies(copies: f64, method: &Named) -> Option<Error> {
     (copies > MAX_REPEATED_ROWS).then(|| {
-        Error::parameter(
-            "--weight-column",
+        weight_error(
+            method,
             format!(
-                "{method} counts a row of weight w as w rows (w/u rows with a unit u per \
+                "counts a row of weight w as w rows (w/u rows with a unit u per \
                  class); the weights add up to {copies} such rows, more than the \
                  {MAX_REPEATED_ROWS:e} it holds"
             ),
         )
     })
+}
+
+/// A refusal of the row weights by `method`, `message` following its name.
+fn weight_error(method: &Named, message: String) -> Error {
+    SettingError {
+        setting: Setting::RowWeights,
+        reason: Reason::OfMethod {
+            method: method.clone(),
+            message,
+        },
+    }
+    .into()
 }
 
 #[cfg(test)]
@@ -275,16 +288,22 @@ mod tests {
     fn whole_weights_repeat_rows_and_others_are_refused() {
         let plain = data();
         assert!(matches!(
-            plain.repeated_by_weight("x").expect("no weights"),
+            plain
+                .repeated_by_weight(&Named::same("x"))
+                .expect("no weights"),
             Cow::Borrowed(_)
         ));
         let weighted = data().with_weights(vec![2.0, 0.0, 1.0]).expect("valid");
-        let copies = weighted.repeated_by_weight("x").expect("whole");
+        let copies = weighted
+            .repeated_by_weight(&Named::same("x"))
+            .expect("whole");
         assert_eq!(copies.rows(), &[vec![1.0], vec![1.0], vec![3.0]]);
         assert_eq!(copies.labels(), &[0, 0, 0]);
         assert!(!copies.is_weighted());
         let real = data().with_weights(vec![1.5, 1.0, 1.0]).expect("valid");
-        let error = real.repeated_by_weight("--solver dp").expect_err("refused");
+        let error = real
+            .repeated_by_weight(&Named::same("--solver dp"))
+            .expect_err("refused");
         assert_eq!(error.exit_code(), 2);
         let text = error.to_string();
         assert!(
@@ -311,7 +330,7 @@ mod tests {
         // Class a: 0.4 and 0.8 (unit 0.4); b: 1/3, 2/3 and 1 (unit 1/3); c: 1.5 and 2.5 (unit
         // 0.5, the least divided by 3); a row of weight 0 is left out.
         let data = three_classes(vec![0.4, 1.0 / 3.0, 1.5, 0.8, 2.0 / 3.0, 2.5, 0.0, 1.0]);
-        let factored = data.factored_by_class("x").expect("factors");
+        let factored = data.factored_by_class(&Named::same("x")).expect("factors");
         let expected = [0.4, 1.0 / 3.0, 0.5];
         for (unit, expected) in factored.units.iter().zip(expected) {
             assert!((unit - expected).abs() < 1e-15, "{unit} for {expected}");
@@ -330,12 +349,14 @@ mod tests {
         assert!(!data.copies_count_rows());
         // One weight per class (balanced weights): each row is one copy and counts as a row.
         let balanced = three_classes(vec![0.7, 1.9, 1.0 / 7.0, 0.7, 1.9, 1.0 / 7.0]);
-        let factored = balanced.factored_by_class("x").expect("factors");
+        let factored = balanced
+            .factored_by_class(&Named::same("x"))
+            .expect("factors");
         assert_eq!(factored.copies.n_rows(), 6);
         assert!(balanced.copies_count_rows() && balanced.copies_count_leaf_rows(2));
         // Whole weights keep the unit 1 (the copies count weight).
         let whole = three_classes(vec![2.0, 4.0, 6.0]);
-        let factored = whole.factored_by_class("x").expect("factors");
+        let factored = whole.factored_by_class(&Named::same("x")).expect("factors");
         assert!(factored.units_are_one());
         assert_eq!(factored.copies.n_rows(), 12);
     }
@@ -343,7 +364,9 @@ mod tests {
     #[test]
     fn weights_without_a_common_unit_are_refused_by_name() {
         let data = three_classes(vec![1.0, 1.0, 1.0, std::f64::consts::PI, 1.0, 1.0]);
-        let error = data.factored_by_class("--solver dp").expect_err("no unit");
+        let error = data
+            .factored_by_class(&Named::same("--solver dp"))
+            .expect_err("no unit");
         assert_eq!(error.exit_code(), 2);
         let text = error.to_string();
         for needed in [
@@ -354,19 +377,19 @@ mod tests {
         ] {
             assert!(text.contains(needed), "{needed}: {text}");
         }
-        assert!(data.refuses_factoring("x").is_some() && !data.copies_count_rows());
+        assert!(data.refuses_factoring(&Named::same("x")).is_some() && !data.copies_count_rows());
         // Whole multiples only up to the bound: 1 and 1 + 1/1009 have the unit 1/1009 only.
         let fine = three_classes(vec![1.0, 1.0, 1.0, 1.0 + 1.0 / 1009.0, 1.0, 1.0]);
-        assert!(fine.refuses_factoring("x").is_some());
+        assert!(fine.refuses_factoring(&Named::same("x")).is_some());
         let coarse = three_classes(vec![1.0, 1.0, 1.0, 1.0 + 1.0 / 997.0, 1.0, 1.0]);
-        assert!(coarse.refuses_factoring("x").is_none());
+        assert!(coarse.refuses_factoring(&Named::same("x")).is_none());
         // Too many copies: a unit of 1e-7 on rows of weight 1.
         let many = three_classes(vec![1e-7, 1.0, 1.0, 1.0, 1.0, 1.0]);
-        assert!(many.refuses_factoring("x").is_some());
+        assert!(many.refuses_factoring(&Named::same("x")).is_some());
         // The epsilon-constraint front takes whole numbers only, and says what the searches
         // take.
         let text = three_classes(vec![0.5, 1.0, 1.0])
-            .repeated_by_weight("the epsilon-constraint front")
+            .repeated_by_weight(&Named::same("the epsilon-constraint front"))
             .expect_err("not whole")
             .to_string();
         assert!(

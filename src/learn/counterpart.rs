@@ -31,6 +31,7 @@ use crate::formulation::costs::ErrorCosts;
 use crate::formulation::AnyFormulation;
 use crate::learn::dp_search::{DpParams, DpSearch};
 use crate::score::ClassWeight;
+use crate::setting::Named;
 
 /// The search that solves a formulation's problem, and the factor from the search's objective
 /// to the formulation's.
@@ -74,7 +75,7 @@ impl Counterpart {
 /// more copies than it holds. Class weights and such row weights it solves exactly.
 pub fn search_lacks(train: &Dataset) -> Option<String> {
     train
-        .refuses_factoring("the exact search")
+        .refuses_factoring(&Named::same("the exact search"))
         .map(|e| format!("{e}, so its optimum is not this model's"))
 }
 
@@ -84,7 +85,7 @@ impl Counterpart {
     /// 1) when it does not.
     pub fn search_data<'a>(&self, train: &'a Dataset) -> Factored<'a> {
         if self.not_applicable.is_none() {
-            if let Ok(factored) = train.factored_by_class("the exact search") {
+            if let Ok(factored) = train.factored_by_class(&Named::same("the exact search")) {
                 return factored;
             }
         }

@@ -17,12 +17,14 @@ use crate::data::{Dataset, Factored, ThresholdMode, FACTORED_WEIGHTS};
 use crate::dp::{self, DpOptions, DpProblem, DpProgress, DEFAULT_MEMORY_LIMIT_MB};
 use crate::error::{Error, Result};
 use crate::greedy::{cart, CartParams};
+use crate::learn::capability::MethodKind;
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
 use crate::learn::search_report;
 use crate::learn::{DecodeMismatch, LearnOptions, Outcome, WarmStartMode};
 use crate::pareto::{self, Confusion, Metric, ParetoOptions, ParetoProblem, ParetoStats};
 use crate::score::{class_weight_vector, whole_as_integer, ClassWeight, Objective};
+use crate::setting::Named;
 use crate::tree::{Tree, MAX_DEPTH};
 
 /// What the exact search optimises: class-weighted errors (`accuracy`, `balanced`), or a
@@ -307,12 +309,15 @@ impl DpSearch {
         if let Some(metric) = self.params.objective.metric() {
             // The front counts false positives and false negatives in units of each class's
             // row weights (see `pareto::solve`).
-            if let Some(refusal) = train.refuses_factoring(&format!("--objective {metric}")) {
+            if let Some(refusal) = train.refuses_factoring(&Named {
+                command_line: format!("--objective {metric}"),
+                python: format!("objective='{metric}'"),
+            }) {
                 return Err(refusal);
             }
             return self.run_front(metric, train, options);
         }
-        let factored = train.factored_by_class("--solver dp")?;
+        let factored = train.factored_by_class(&MethodKind::Dp.chosen())?;
         refuse_units(&factored, limits, "--solver dp")?;
         let copies = &factored.copies;
         // The problem on the weighted rows (its class costs and baseline are the weights'),

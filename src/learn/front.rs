@@ -94,9 +94,11 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
     // The front counts the rows repeated by their weights' multiples of one unit per class;
     // the epsilon-constraint method counts whole-number weights only.
     let factored = match request.method {
-        FrontMethod::Search => train.factored_by_class("pareto --solver dp")?,
+        FrontMethod::Search => {
+            train.factored_by_class(&crate::setting::Named::same("pareto --solver dp"))?
+        }
         FrontMethod::Epsilon { .. } => Factored {
-            copies: train.repeated_by_weight(EPSILON_METHOD)?,
+            copies: train.repeated_by_weight(&crate::setting::Named::same(EPSILON_METHOD))?,
             units: vec![1.0; train.n_classes()],
         },
     };

@@ -23,6 +23,7 @@
 //! - [`front`]: the front of false positives and false negatives, by the bi-objective search
 //!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
 
+pub mod capability;
 pub mod certificate;
 pub mod counterpart;
 pub mod document;
@@ -44,6 +45,7 @@ pub mod search_paths;
 mod search_report;
 pub mod search_rows;
 pub mod separation;
+pub mod settings;
 pub mod sparse_search;
 pub mod spec;
 mod subtree_bounds;

@@ -18,6 +18,7 @@ use crate::dp::{
 use crate::error::{Error, Result};
 use crate::fair::MAX_FAIR_DEPTH;
 use crate::greedy::{cart, CartParams};
+use crate::learn::capability::MethodKind;
 use crate::learn::dp_search::refuse_units;
 use crate::learn::search_constraints::SearchConstraints;
 use crate::learn::search_line::SearchLine;
@@ -293,7 +294,7 @@ impl SparseSearch {
         train: &'a Dataset,
         limits: Option<&SearchConstraints>,
     ) -> Result<(Factored<'a>, SparseProblem, SparseProblem)> {
-        let factored = train.factored_by_class("--solver sparse")?;
+        let factored = train.factored_by_class(&MethodKind::Sparse.chosen())?;
         refuse_units(&factored, limits, "--solver sparse")?;
         let (weighted, on_copies) = self.problems_on(train, &factored)?;
         Ok((factored, weighted, on_copies))

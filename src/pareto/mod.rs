@@ -128,7 +128,7 @@ pub fn solve(
     options: &ParetoOptions,
 ) -> Result<ParetoOutcome> {
     problem.check(data)?;
-    let factored = data.factored_by_class("the front's search")?;
+    let factored = data.factored_by_class(&crate::setting::Named::same("the front's search"))?;
     let mut outcome = solve_counted(&factored.copies, problem, options)?;
     outcome.units = ClassUnits::of(&factored.units);
     if data.is_weighted() {

@@ -1,7 +1,5 @@
-//! What [`super::fit`] takes beside `solve`'s words: the side constraints that have no flag
-//! (feature costs with a budget, depths, the positive class of the fairness rates), as JSON
-//! ([`merged_spec`]), and groups given beside the rows rather than as a column of them (the
-//! estimator's `sensitive_features`, [`Groups`]): the search sees them as a last categorical
+//! What [`super::fit`] takes beside the settings: groups given beside the rows rather than as a
+//! column of them (the estimator's `sensitive_features`, [`Groups`]): the search sees them as a last categorical
 //! column that the fairness bounds read and no split may use, and the tree it returns is
 //! mapped back to the rows without them, so that it predicts from those alone.
 
@@ -12,51 +10,6 @@ use crate::tree::{derived, NodeKind, Split, Tree};
 
 /// The name the group column takes when no column of the data has it.
 const GROUP_COLUMN: &str = "sensitive_features";
-
-/// `spec` (from the words) with the constraints of the JSON text `extra` added: its feature
-/// costs, budget, depths and positive class (the fields without a flag); any other field it
-/// gives is an error, as is a field the words give too.
-pub(crate) fn merged_spec(
-    spec: Option<ConstraintSpec>,
-    extra: Option<&str>,
-) -> Result<Option<ConstraintSpec>> {
-    let Some(extra) = extra else {
-        return Ok(spec);
-    };
-    let bad = |message: String| Error::parameter("constraints", message);
-    let given: ConstraintSpec = serde_json::from_str(extra)
-        .map_err(|e| bad(format!("not a set of side constraints: {e}")))?;
-    let mut spec = spec.unwrap_or_default();
-    let ConstraintSpec {
-        feature_costs,
-        budget,
-        depths,
-        positive_class,
-        ..
-    } = given.clone();
-    let taken = ConstraintSpec {
-        feature_costs,
-        budget,
-        depths,
-        positive_class,
-        ..ConstraintSpec::default()
-    };
-    if taken != given {
-        return Err(bad(
-            "only feature_costs, budget, depths and positive_class are given this way".into(),
-        ));
-    }
-    if (spec.budget.is_some() && taken.budget.is_some())
-        || (spec.positive_class.is_some() && taken.positive_class.is_some())
-    {
-        return Err(bad("a constraint is given twice".into()));
-    }
-    spec.feature_costs.extend(taken.feature_costs);
-    spec.depths.extend(taken.depths);
-    spec.budget = spec.budget.or(taken.budget);
-    spec.positive_class = spec.positive_class.or(taken.positive_class);
-    Ok((!spec.is_empty()).then_some(spec))
-}
 
 /// Groups given beside the rows: the data without them, to map the tree back to.
 pub(crate) struct Groups {

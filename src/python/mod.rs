@@ -28,17 +28,20 @@ use std::time::Duration;
 use pyo3::exceptions::{PyBaseException, PyValueError};
 use pyo3::prelude::*;
 
-use crate::cli::embed::{refuse_failed_run, solve_settings};
+use crate::cli::embed::refuse_failed_run;
 use crate::data::{Column, ColumnKind, Dataset, Schema, Sets};
 use crate::error::Error;
+use crate::learn::settings::Settings;
 use crate::learn::{self, Method, Outcome, SolveDocument};
-use groups::{merged_spec, Groups};
+use crate::setting::{Names, Setting};
+use groups::Groups;
 
 pub use tree::PyTree;
 
-/// A library error as a Python `ValueError` with the library's message.
+/// A library error as a Python `ValueError` with the library's message, settings named as the
+/// estimator names them ([`Names::Python`]).
 pub(crate) fn value_error(error: Error) -> PyErr {
-    PyValueError::new_err(error.to_string())
+    PyValueError::new_err(error.render(Names::Python))
 }
 
 /// The rows of a C-ordered `n_rows` x `n_features` matrix of `f64` given as its bytes.
@@ -65,19 +68,19 @@ pub(crate) fn rows_of(bytes: &[u8], n_rows: usize, n_features: usize) -> PyResul
 
 /// Learns a tree. `x`: the bytes of a C-ordered `n_rows` x `len(features)` float64 matrix;
 /// `labels`: each row's index into `classes`; `weights`: each row's weight, or `None`;
-/// `options`: `solve`'s model and solver options as words; `categories`: when given, one entry
+/// `settings`: the run's settings as a JSON object keyed by the estimator's parameter names
+/// ([`Settings::from_json`]; side constraints without a parameter of their own, such as
+/// feature costs, under `constraints`); `categories`: when given, one entry
 /// per name of `features`, `None` for a numeric column and its categories for a categorical
 /// one, whose features (one 0/1 column per category, in that order) `x` then holds in its
 /// place; `groups`: when given, each row's group for the fairness bounds, beside the rows (the
-/// tree does not split on them and predicts without them); `constraints`: the side constraints
-/// without a flag (feature costs, budget, depths, the fairness rates' positive class) as JSON.
+/// tree does not split on them and predicts without them).
 /// Returns the tree, the solve report as JSON text, and the exception a signal handler raised
 /// while the run went on (Ctrl-C's `KeyboardInterrupt`; the run then stopped early and the tree
 /// is the best it found), or `None`.
 #[pyfunction]
 #[pyo3(signature = (
-    x, n_rows, features, classes, labels, weights, options, categories=None, groups=None,
-    constraints=None,
+    x, n_rows, features, classes, labels, weights, settings, categories=None, groups=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn fit(
@@ -88,15 +91,13 @@ fn fit(
     classes: Vec<String>,
     labels: Vec<usize>,
     weights: Option<Vec<f64>>,
-    options: Vec<String>,
+    settings: &str,
     categories: Option<Vec<Option<Vec<String>>>>,
     groups: Option<Vec<String>>,
-    constraints: Option<String>,
 ) -> PyResult<(PyTree, String, Option<Py<PyBaseException>>)> {
-    let (method, mut learn_options) = solve_settings(&options).map_err(value_error)?;
-    learn_options.constraints =
-        merged_spec(learn_options.constraints.take(), constraints.as_deref())
-            .map_err(value_error)?;
+    let (method, mut learn_options) = Settings::from_json(settings)
+        .and_then(|settings| settings.build())
+        .map_err(value_error)?;
     let mut data = match categories {
         None => {
             let rows = rows_of(x, n_rows, features.len())?;
@@ -119,7 +120,7 @@ fn fit(
             let prepare = |data| method.prepare(data);
             let (grouped, beside) =
                 Groups::add(data, &groups, &mut learn_options.constraints, prepare)
-                    .map_err(value_error)?;
+                    .map_err(|error| value_error(groups_beside(error)))?;
             (grouped, Some(beside))
         }
         None => (data, None),
@@ -183,7 +184,19 @@ fn fit(
         )),
         // Stopped before it had a tree to keep: the interruption is the answer.
         (Err(_), Some(interruption)) => Err(interruption),
+        (Err(error), None) if beside.is_some() => Err(value_error(groups_beside(error))),
         (Err(error), None) => Err(value_error(error)),
+    }
+}
+
+/// An error of a run whose groups were given beside the rows: the group column is the
+/// estimator's `sensitive_features`.
+fn groups_beside(error: Error) -> Error {
+    match error {
+        Error::Parameter { parameter, message } if parameter == Setting::GroupColumn.flag() => {
+            Error::parameter("sensitive_features", message)
+        }
+        other => other,
     }
 }
 

@@ -203,7 +203,7 @@ proptest! {
         prop_assume!(case.min_leaf <= copies.n_rows());
         let expected = oracle(&copies, &case);
         // The search takes weighted rows repeated by their weights, each copy a row.
-        let repeated = weighted.repeated_by_weight("the test").expect("whole weights");
+        let repeated = weighted.repeated_by_weight(&milptree::setting::Named::same("the test")).expect("whole weights");
         check_every_way(&repeated, &case, expected)?;
         // The learner's `--min-leaf` counts rows whatever their weights, which copies cannot:
         // with row weights it takes a minimum of one only, and refuses more naming the option.

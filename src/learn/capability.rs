@@ -1,4 +1,4 @@
-//! What each method takes: every method the command line names ([`CliMethod`]: a formulation,
+//! What each method takes: every method the library learns with and the command line names ([`MethodKind`]: a formulation,
 //! a search, or the model of one point of the front) declares its [`Capability`] set, and each
 //! group of model options needs one capability. An option given for a method without that
 //! capability is refused by naming the option, the chosen method and the methods that take it.
@@ -6,10 +6,11 @@
 
 use crate::error::{Error, Result};
 use crate::formulation::FormulationName;
+use crate::setting::Named;
 
 /// A method as the command line names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CliMethod {
+pub enum MethodKind {
     Oct,
     BinOct,
     FlowOct,
@@ -62,45 +63,65 @@ pub enum Capability {
     SideConstraints,
 }
 
-impl CliMethod {
-    const ALL: [CliMethod; 7] = [
-        CliMethod::Oct,
-        CliMethod::BinOct,
-        CliMethod::FlowOct,
-        CliMethod::Olct,
-        CliMethod::Dp,
-        CliMethod::Sparse,
-        CliMethod::MaxFp,
+impl MethodKind {
+    const ALL: [MethodKind; 7] = [
+        MethodKind::Oct,
+        MethodKind::BinOct,
+        MethodKind::FlowOct,
+        MethodKind::Olct,
+        MethodKind::Dp,
+        MethodKind::Sparse,
+        MethodKind::MaxFp,
     ];
 
     /// The method of a formulation.
-    pub fn formulation(name: FormulationName) -> CliMethod {
+    pub fn formulation(name: FormulationName) -> MethodKind {
         match name {
-            FormulationName::Oct => CliMethod::Oct,
-            FormulationName::BinOct => CliMethod::BinOct,
-            FormulationName::FlowOct => CliMethod::FlowOct,
-            FormulationName::Olct => CliMethod::Olct,
+            FormulationName::Oct => MethodKind::Oct,
+            FormulationName::BinOct => MethodKind::BinOct,
+            FormulationName::FlowOct => MethodKind::FlowOct,
+            FormulationName::Olct => MethodKind::Olct,
         }
     }
 
     /// The name as the command line spells it.
     pub fn name(self) -> &'static str {
         match self {
-            CliMethod::Oct => "oct",
-            CliMethod::BinOct => "binoct",
-            CliMethod::FlowOct => "flowoct",
-            CliMethod::Olct => "olct",
-            CliMethod::Dp => "dp",
-            CliMethod::Sparse => "sparse",
-            CliMethod::MaxFp => "export-lp --max-fp",
+            MethodKind::Oct => "oct",
+            MethodKind::BinOct => "binoct",
+            MethodKind::FlowOct => "flowoct",
+            MethodKind::Olct => "olct",
+            MethodKind::Dp => "dp",
+            MethodKind::Sparse => "sparse",
+            MethodKind::MaxFp => "export-lp --max-fp",
+        }
+    }
+
+    /// The method named `name` as the Python estimator's `method` names it (`dp`, `oct`, ...).
+    pub fn of_name(name: &str) -> Option<MethodKind> {
+        MethodKind::ALL
+            .into_iter()
+            .filter(|m| *m != MethodKind::MaxFp)
+            .find(|m| m.name() == name)
+    }
+
+    /// How a caller chooses it: `--formulation oct` or `--solver dp` on the command line,
+    /// `method='oct'` in Python.
+    pub fn chosen(self) -> Named {
+        Named {
+            command_line: self.chosen_by(),
+            python: match self {
+                MethodKind::MaxFp => "max_fp".to_string(),
+                _ => format!("method='{}'", self.name()),
+            },
         }
     }
 
     /// How the command line chooses it (`--formulation oct`, `--solver dp`, ...).
     pub fn chosen_by(self) -> String {
         match self {
-            CliMethod::Dp | CliMethod::Sparse => format!("--solver {}", self.name()),
-            CliMethod::MaxFp => "--max-fp".to_string(),
+            MethodKind::Dp | MethodKind::Sparse => format!("--solver {}", self.name()),
+            MethodKind::MaxFp => "--max-fp".to_string(),
             _ => format!("--formulation {}", self.name()),
         }
     }
@@ -109,7 +130,7 @@ impl CliMethod {
     pub fn capabilities(self) -> &'static [Capability] {
         use Capability::*;
         match self {
-            CliMethod::Oct => &[
+            MethodKind::Oct => &[
                 SideConstraints,
                 ErrorCost,
                 ClassWeights,
@@ -121,7 +142,7 @@ impl CliMethod {
                 Certificate,
                 WarmStart,
             ],
-            CliMethod::BinOct => &[
+            MethodKind::BinOct => &[
                 SideConstraints,
                 ErrorCost,
                 ClassWeights,
@@ -132,7 +153,7 @@ impl CliMethod {
                 Certificate,
                 WarmStart,
             ],
-            CliMethod::FlowOct => &[
+            MethodKind::FlowOct => &[
                 SideConstraints,
                 ErrorCost,
                 ClassWeights,
@@ -142,7 +163,7 @@ impl CliMethod {
                 Certificate,
                 WarmStart,
             ],
-            CliMethod::Olct => &[
+            MethodKind::Olct => &[
                 ClassWeights,
                 PositiveClass,
                 LogisticSplits,
@@ -150,7 +171,7 @@ impl CliMethod {
                 Threads,
                 WarmStart,
             ],
-            CliMethod::Dp => &[
+            MethodKind::Dp => &[
                 SideConstraints,
                 ErrorCost,
                 ClassWeights,
@@ -161,7 +182,7 @@ impl CliMethod {
                 SplitLimit,
                 Threads,
             ],
-            CliMethod::Sparse => &[
+            MethodKind::Sparse => &[
                 SideConstraints,
                 ErrorCost,
                 ClassWeights,
@@ -172,7 +193,7 @@ impl CliMethod {
                 Thresholds,
                 Threads,
             ],
-            CliMethod::MaxFp => &[PositiveClass],
+            MethodKind::MaxFp => &[PositiveClass],
         }
     }
 
@@ -183,23 +204,28 @@ impl CliMethod {
 
 /// Fails when `method` (with the `--max-fp` model's options when `max_fp`) lacks `capability`,
 /// naming `option`, the chosen method and the methods that take it.
-pub fn check(method: CliMethod, max_fp: bool, capability: Capability, option: &str) -> Result<()> {
-    if method.takes(capability) || (max_fp && CliMethod::MaxFp.takes(capability)) {
+pub fn check(method: MethodKind, max_fp: bool, capability: Capability, option: &str) -> Result<()> {
+    if method.takes(capability) || (max_fp && MethodKind::MaxFp.takes(capability)) {
         return Ok(());
     }
-    let takers: Vec<&str> = CliMethod::ALL
-        .iter()
-        .filter(|m| m.takes(capability))
-        .map(|m| m.name())
-        .collect();
     Err(Error::parameter(
         option,
         format!(
             "does not apply to {} (it applies to {})",
             method.chosen_by(),
-            takers.join(", ")
+            takers(capability)
         ),
     ))
+}
+
+/// The methods that take `capability`, as a list (`oct, dp`).
+pub fn takers(capability: Capability) -> String {
+    let takers: Vec<&str> = MethodKind::ALL
+        .iter()
+        .filter(|m| m.takes(capability))
+        .map(|m| m.name())
+        .collect();
+    takers.join(", ")
 }
 
 #[cfg(test)]
@@ -209,7 +235,7 @@ mod tests {
     #[test]
     fn a_refusal_names_the_option_the_method_and_the_methods_that_take_it() {
         let error = check(
-            CliMethod::Sparse,
+            MethodKind::Sparse,
             false,
             Capability::SplitLimit,
             "--max-splits",
@@ -224,17 +250,17 @@ mod tests {
             "{text}"
         );
         assert!(check(
-            CliMethod::Oct,
+            MethodKind::Oct,
             true,
             Capability::PositiveClass,
             "--positive-class"
         )
         .is_ok());
-        assert!(check(CliMethod::Oct, false, Capability::PositiveClass, "x").is_err());
-        for method in CliMethod::ALL {
+        assert!(check(MethodKind::Oct, false, Capability::PositiveClass, "x").is_err());
+        for method in MethodKind::ALL {
             assert!(
                 check(method, false, Capability::ClassWeights, "x").is_ok()
-                    || method == CliMethod::MaxFp
+                    || method == MethodKind::MaxFp
             );
         }
     }
