@@ -9,7 +9,7 @@
 use milptree::data::Dataset;
 
 use crate::common::{dataset, milptree_json, path_str, random_dataset, temp_file};
-use crate::oracle::all_midpoints;
+use crate::oracle::all_splits;
 use crate::pareto_oracle::reachable;
 
 /// The metrics from their definitions (0 when a denominator is 0), positives being class 1.
@@ -31,11 +31,7 @@ fn metric(name: &str, fp: u32, fn_: u32, positives: u32, negatives: u32) -> f64 
 
 /// The best value of `name` over every tree of depth <= `depth`, by enumeration.
 fn enumerated_best(data: &Dataset, depth: usize, name: &str) -> f64 {
-    let splits: Vec<(usize, f64)> = all_midpoints(data)
-        .iter()
-        .enumerate()
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
-        .collect();
+    let splits: Vec<(usize, f64)> = all_splits(data);
     let rows: Vec<usize> = (0..data.n_rows()).collect();
     let positives = data.labels().iter().filter(|&&l| l == 1).count() as u32;
     let negatives = data.n_rows() as u32 - positives;

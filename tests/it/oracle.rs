@@ -55,6 +55,20 @@ pub struct OracleOptimum {
     pub errors: usize,
 }
 
+/// Every (feature, threshold) pair of `thresholds` (one list per feature).
+pub fn splits_of(thresholds: &[Vec<f64>]) -> Vec<(usize, f64)> {
+    thresholds
+        .iter()
+        .enumerate()
+        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
+        .collect()
+}
+
+/// Every split by a midpoint of [`all_midpoints`].
+pub fn all_splits(data: &Dataset) -> Vec<(usize, f64)> {
+    splits_of(&all_midpoints(data))
+}
+
 /// Every midpoint between consecutive distinct values of each feature (missing values left
 /// out), and, for a feature with missing values, one threshold below all its values.
 pub fn all_midpoints(data: &Dataset) -> Vec<Vec<f64>> {

@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
 use crate::common::{mixed_dataset, random_dataset};
-use crate::oracle::all_midpoints;
+use crate::oracle::{all_midpoints, splits_of};
 
 /// The nondominated points of a set of (fp, fn) pairs.
 fn nondominated(points: &BTreeSet<(u32, u32)>) -> BTreeSet<(u32, u32)> {
@@ -73,11 +73,7 @@ pub(crate) fn oracle_front(data: &Dataset, problem: &ParetoProblem) -> Vec<Point
         ThresholdMode::All => all_midpoints(data),
         ThresholdMode::ClassBoundary => feature_thresholds(data, ThresholdMode::ClassBoundary),
     };
-    let splits: Vec<(usize, f64)> = thresholds
-        .iter()
-        .enumerate()
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
-        .collect();
+    let splits: Vec<(usize, f64)> = splits_of(&thresholds);
     let rows: Vec<usize> = (0..data.n_rows()).collect();
     let most = (1usize << problem.depth) - 1;
     let budget = problem.max_splits.map_or(most, |m| m.min(most));

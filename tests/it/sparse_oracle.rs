@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
 use crate::common::random_dataset;
-use crate::oracle::all_midpoints;
+use crate::oracle::all_splits;
 
 /// Every tree of depth at most `depth` over `rows`, as its leaves (row lists). Splits that
 /// send every row one way are left out: an empty leaf only adds its penalty.
@@ -179,11 +179,7 @@ fn loss_of(data: &Dataset, leaves: &[Vec<usize>], loss: &Loss) -> f64 {
 
 /// The brute-force optimum of `problem` at depth `depth`.
 pub(crate) fn brute_force(data: &Dataset, problem: &SparseProblem, depth: usize) -> f64 {
-    let splits: Vec<(usize, f64)> = all_midpoints(data)
-        .iter()
-        .enumerate()
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
-        .collect();
+    let splits: Vec<(usize, f64)> = all_splits(data);
     let rows: Vec<usize> = (0..data.n_rows()).collect();
     leaf_sets(data, &rows, depth, &splits)
         .iter()

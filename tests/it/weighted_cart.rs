@@ -10,7 +10,7 @@ use milptree::tree::{NodeKind, Split, Tree};
 use crate::common::{
     milptree, path_str, random_dataset, stderr, temp_file, to_weighted_csv, with_random_weights,
 };
-use crate::oracle::all_midpoints;
+use crate::oracle::all_splits;
 
 /// The score CART maximises, `sum_k w_k(L)^2 / w(L) + sum_k w_k(R)^2 / w(R)`, of the split
 /// `x_j <= t` on the weighted `data`; `None` when a side weighs nothing.
@@ -49,10 +49,8 @@ fn depth_one_cart_on_real_weights_is_the_best_weighted_gini_split() {
             false,
         );
         assert!(!data.has_integer_weights() || seed % 5 == 0, "seed {seed}");
-        let best = all_midpoints(&data)
-            .iter()
-            .enumerate()
-            .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
+        let best = all_splits(&data)
+            .into_iter()
             .filter_map(|(j, t)| gini_score(&data, j, t))
             .fold(f64::NEG_INFINITY, f64::max);
         let tree = cart(&data, &CartParams::new(1)).expect("CART");

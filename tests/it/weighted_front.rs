@@ -17,7 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::common::{milptree, path_str, random_dataset, stderr, temp_file, to_weighted_csv};
-use crate::oracle::all_midpoints;
+use crate::oracle::all_splits;
 
 /// How far two weighted figures (sums of the same weights in another order) may differ.
 const TOLERANCE: f64 = 1e-9;
@@ -74,11 +74,7 @@ fn reachable(
 
 /// The oracle's weighted front at `depth`, every midpoint a threshold.
 fn oracle_front(data: &Dataset, depth: usize) -> Vec<(f64, f64)> {
-    let splits: Vec<(usize, f64)> = all_midpoints(data)
-        .iter()
-        .enumerate()
-        .flat_map(|(j, ts)| ts.iter().map(move |&t| (j, t)))
-        .collect();
+    let splits: Vec<(usize, f64)> = all_splits(data);
     let rows: Vec<usize> = (0..data.n_rows()).collect();
     reachable(data, &splits, &rows, depth)
 }
