@@ -133,13 +133,14 @@ fn command_line() -> clap::Command {
 /// hidden, and refused with a message when given).
 fn only_what_applies(command: clap::Command) -> clap::Command {
     use crate::constraints::kinds::ConstraintTaker;
-    use model_args::{objective_of_command, ObjectiveArg};
+    use crate::learn::objective::ObjectiveName;
+    use model_args::objective_of_command;
     command
         .mut_subcommand("path", |sub| {
             sub.mut_arg("objective", |arg| {
                 objective_of_command(
                     arg,
-                    &ObjectiveArg::taken_by(ConstraintTaker::Sparse),
+                    &ObjectiveName::taken(ConstraintTaker::Sparse),
                     "The sparse search's loss (default accuracy)",
                 )
             })
@@ -148,7 +149,7 @@ fn only_what_applies(command: clap::Command) -> clap::Command {
             sub.mut_arg("objective", |arg| {
                 objective_of_command(
                     arg,
-                    &ObjectiveArg::taken_by(ConstraintTaker::Milp),
+                    &ObjectiveName::taken(ConstraintTaker::Milp),
                     "[oct, binoct, flowoct] What an error costs (default accuracy)",
                 )
             })

@@ -73,89 +73,54 @@ impl From<ThresholdArg> for ThresholdMode {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ObjectiveArg {
-    /// Every error costs the same.
-    Accuracy,
-    /// Errors on class k cost n / (K n_k): every class weighs the same.
-    Balanced,
-    /// [sparse] Errors on each class cost its --class-weight (default 1).
-    Weighted,
-    /// [dp, sparse] F1 of the positive class (two classes; the sparse search minimises one
-    /// minus it plus the leaf penalty).
-    F1,
-    /// [dp] Matthews correlation coefficient (two classes).
-    Mcc,
-    /// [dp] Fowlkes-Mallows index, sqrt(precision * recall) (two classes).
-    FowlkesMallows,
-    /// [sparse] One minus the AUC of the ROC convex hull (two classes).
-    Auc,
-    /// [sparse] One minus the partial AUC of the ROC convex hull up to --pauc-theta.
-    Pauc,
+/// The methods that take `objective` when not every method counting errors does, as the
+/// help texts tag them (`[dp, sparse]`); empty when all do. Read from the library's table.
+fn objective_tag(objective: ObjectiveName) -> String {
+    let takers = [
+        (ConstraintTaker::Milp, "oct, binoct, flowoct"),
+        (ConstraintTaker::Dp, "dp"),
+        (ConstraintTaker::Sparse, "sparse"),
+    ];
+    if takers.iter().all(|&(taker, _)| objective.taken_by(taker)) {
+        return String::new();
+    }
+    let names: Vec<&str> = takers
+        .iter()
+        .filter(|&&(taker, _)| objective.taken_by(taker))
+        .map(|&(_, name)| name)
+        .collect();
+    format!("[{}] ", names.join(", "))
 }
 
-impl From<ObjectiveArg> for ObjectiveName {
-    fn from(arg: ObjectiveArg) -> ObjectiveName {
-        match arg {
-            ObjectiveArg::Accuracy => ObjectiveName::Accuracy,
-            ObjectiveArg::Balanced => ObjectiveName::Balanced,
-            ObjectiveArg::Weighted => ObjectiveName::Weighted,
-            ObjectiveArg::F1 => ObjectiveName::F1,
-            ObjectiveArg::Mcc => ObjectiveName::Mcc,
-            ObjectiveArg::FowlkesMallows => ObjectiveName::FowlkesMallows,
-            ObjectiveArg::Auc => ObjectiveName::Auc,
-            ObjectiveArg::Pauc => ObjectiveName::Pauc,
-        }
-    }
-}
-
-impl From<ObjectiveName> for ObjectiveArg {
-    fn from(name: ObjectiveName) -> ObjectiveArg {
-        match name {
-            ObjectiveName::Accuracy => ObjectiveArg::Accuracy,
-            ObjectiveName::Balanced => ObjectiveArg::Balanced,
-            ObjectiveName::Weighted => ObjectiveArg::Weighted,
-            ObjectiveName::F1 => ObjectiveArg::F1,
-            ObjectiveName::Mcc => ObjectiveArg::Mcc,
-            ObjectiveName::FowlkesMallows => ObjectiveArg::FowlkesMallows,
-            ObjectiveName::Auc => ObjectiveArg::Auc,
-            ObjectiveName::Pauc => ObjectiveArg::Pauc,
-        }
-    }
-}
-
-impl ObjectiveArg {
-    /// The values the methods of `taker` take (the library's table,
-    /// [`ObjectiveName::taken_by`]).
-    pub fn taken_by(taker: ConstraintTaker) -> Vec<ObjectiveArg> {
-        ObjectiveName::taken(taker)
-            .into_iter()
-            .map(ObjectiveArg::from)
-            .collect()
-    }
-
-    /// The loss of the sparse search.
-    pub(crate) fn sparse(self) -> Result<SparseObjective> {
-        ObjectiveName::from(self).for_sparse()
-    }
+/// The values of `--objective` among `allowed`, each with its tag and description, parsed into
+/// the library's [`ObjectiveName`]: the one table of objectives, no copy of it here.
+pub fn objective_values(
+    allowed: &[ObjectiveName],
+) -> impl clap::builder::TypedValueParser<Value = ObjectiveName> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values: Vec<PossibleValue> = allowed
+        .iter()
+        .map(|&objective| {
+            let mut help = format!("{}{}", objective_tag(objective), objective.description());
+            if let Some(setting) = objective.setting() {
+                help.push_str(&format!(" ({})", setting.flag()));
+            }
+            PossibleValue::new(objective.name()).help(help)
+        })
+        .collect();
+    PossibleValuesParser::new(values).try_map(|text: String| {
+        ObjectiveName::parse(&text).ok_or_else(|| format!("no objective is named {text}"))
+    })
 }
 
 /// `--objective` (`arg`) of a command whose methods take only the values `allowed`, with that
 /// command's `help`, so that its help lists what applies and clap refuses the rest.
 pub fn objective_of_command(
     arg: clap::Arg,
-    allowed: &[ObjectiveArg],
+    allowed: &[ObjectiveName],
     help: &'static str,
 ) -> clap::Arg {
-    use clap::builder::TypedValueParser;
-    let values: Vec<clap::builder::PossibleValue> = allowed
-        .iter()
-        .filter_map(|value| value.to_possible_value())
-        .collect();
-    arg.help(help).value_parser(
-        clap::builder::PossibleValuesParser::new(values)
-            .try_map(|text: String| ObjectiveArg::from_str(&text, false)),
-    )
+    arg.help(help).value_parser(objective_values(allowed))
 }
 
 /// A group of options that applies to the methods with one capability only.
@@ -170,11 +135,11 @@ trait OptionGroup {
 #[derive(Debug, Clone, Args)]
 #[group(id = "error-options", multiple = true)]
 pub struct ErrorArgs {
-    /// [oct, binoct, flowoct, dp, sparse] What an error costs (accuracy, balanced), or a
-    /// metric of binary classification: f1, mcc, fowlkes-mallows with --solver dp; weighted,
-    /// f1, auc, pauc with --solver sparse.
-    #[arg(long, value_enum)]
-    pub objective: Option<ObjectiveArg>,
+    /// [oct, binoct, flowoct, dp, sparse] What an error costs, or a metric of binary
+    /// classification; each value is tagged with the methods that take it (untagged: all of
+    /// them).
+    #[arg(long, value_parser = objective_values(&ObjectiveName::ALL))]
+    pub objective: Option<ObjectiveName>,
 }
 
 impl OptionGroup for ErrorArgs {
@@ -633,7 +598,7 @@ impl ModelArgs {
             DepthArg::None => Depth::Unbounded,
         });
         settings.warm_start = self.warm.warm_start;
-        settings.objective = self.errors.objective.map(ObjectiveName::from);
+        settings.objective = self.errors.objective;
         settings.leaf_penalty = self.leaf.leaf_penalty;
         settings
             .class_weight

@@ -13,14 +13,14 @@ use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::{
-    BinOctArgs, ClassWeightArgs, DepthArg, ErrorArgs, ObjectiveArg, PositiveClassArgs, SearchArgs,
-    SparseArgs,
+    BinOctArgs, ClassWeightArgs, DepthArg, ErrorArgs, PositiveClassArgs, SearchArgs, SparseArgs,
 };
 use crate::cli::output::{print_json, write_file};
 use crate::cli::pages::{path_page, write_page};
 use crate::data::{Dataset, Sets, ThresholdMode};
 use crate::error::{Error, Result};
 use crate::export::html::Rows;
+use crate::learn::objective::ObjectiveName;
 use crate::learn::search_line::SearchLine;
 use crate::learn::{provenance, DataBlock, SparseParams};
 use crate::solver::{Progress, SolveReport};
@@ -317,7 +317,7 @@ fn base_params(args: &PathArgs, first: f64) -> Result<SparseParams> {
     let objective = args
         .errors
         .objective
-        .map(ObjectiveArg::sparse)
+        .map(ObjectiveName::for_sparse)
         .transpose()?
         .unwrap_or(defaults.objective);
     Ok(SparseParams {

@@ -23,7 +23,6 @@ use crate::data::{Dataset, Sets};
 use crate::error::{Error, Result};
 use crate::export::html::Rows;
 use crate::learn::capability::MethodKind;
-use crate::learn::objective::ObjectiveName;
 use crate::learn::settings::{Depth, Settings};
 use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
 use crate::solver::Progress;
@@ -193,7 +192,7 @@ impl TuneArgs {
         }
         settings.depth = config.depth.map(Depth::Levels);
         settings.warm_start = self.warm.warm_start;
-        settings.objective = self.errors.objective.map(ObjectiveName::from);
+        settings.objective = self.errors.objective;
         settings.thresholds = self.thresholds.thresholds.map(ThresholdMode::from);
         settings
             .positive_class

@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::learn::dp_search::DpObjective;
 use crate::learn::sparse_search::SparseObjective;
 use crate::score::Objective;
+use crate::setting::Setting;
 
 /// An objective, as `--objective` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -67,6 +68,45 @@ impl ObjectiveName {
             ObjectiveName::FowlkesMallows => "fowlkes-mallows",
             ObjectiveName::Auc => "auc",
             ObjectiveName::Pauc => "pauc",
+        }
+    }
+
+    /// What the objective is, in a line (help texts).
+    pub fn description(self) -> &'static str {
+        match self {
+            ObjectiveName::Accuracy => "Every error costs the same",
+            ObjectiveName::Balanced => {
+                "Errors on class k cost n / (K n_k): every class weighs the same"
+            }
+            ObjectiveName::Weighted => "Errors on each class cost its class weight (default 1)",
+            ObjectiveName::F1 => {
+                "F1 of the positive class (two classes; the sparse search minimises one minus it \
+                 plus the leaf penalty)"
+            }
+            ObjectiveName::Mcc => "Matthews correlation coefficient (two classes)",
+            ObjectiveName::FowlkesMallows => {
+                "Fowlkes-Mallows index, sqrt(precision * recall) (two classes)"
+            }
+            ObjectiveName::Auc => "One minus the AUC of the ROC convex hull (two classes)",
+            ObjectiveName::Pauc => {
+                "One minus the partial AUC of the ROC convex hull, up to a largest false \
+                 positive rate (two classes)"
+            }
+        }
+    }
+
+    /// The setting that parameterises the objective, if any: the class weights of `weighted`,
+    /// the largest false positive rate of `pauc`.
+    pub fn setting(self) -> Option<Setting> {
+        match self {
+            ObjectiveName::Weighted => Some(Setting::ClassWeight),
+            ObjectiveName::Pauc => Some(Setting::PaucTheta),
+            ObjectiveName::Accuracy
+            | ObjectiveName::Balanced
+            | ObjectiveName::F1
+            | ObjectiveName::Mcc
+            | ObjectiveName::FowlkesMallows
+            | ObjectiveName::Auc => None,
         }
     }
 
