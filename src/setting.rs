@@ -152,6 +152,14 @@ pub enum Reason {
         method: Named,
         hint: String,
     },
+    /// The value `value` is not taken by the chosen method (`method`, because `why`, which
+    /// may be empty); `takers` names the methods that take it.
+    ValueDoesNotApply {
+        value: String,
+        method: Named,
+        why: String,
+        takers: Named,
+    },
     /// A message that names no other setting.
     Invalid(String),
     /// A message that follows the name of the method chosen (`method`).
@@ -194,6 +202,16 @@ impl SettingError {
                 method,
                 hint,
             } => format!("`{value}` applies to {} only; {hint}", method.get(names)),
+            Reason::ValueDoesNotApply {
+                value,
+                method,
+                why,
+                takers,
+            } => format!(
+                "{value} does not apply to {}{why}; it applies to {}",
+                method.get(names),
+                takers.get(names)
+            ),
             Reason::Invalid(message) => message.clone(),
             Reason::OfMethod { method, message } => format!("{} {message}", method.get(names)),
         };

@@ -93,7 +93,12 @@ def test_bad_data_raises_value_error(X, y, message):
     ({"method": "dp", "solver": "cbc"}, "solver applies to the MILP methods"),
     ({"time_limit": -1}, "time_limit"),
     ({"class_weight": "even"}, "class_weight must be"),
-    ({"method": "oct", "objective": "f1"}, "objective"),
+    ({"method": "oct", "objective": "f1"},
+     "invalid objective: f1 does not apply to method='oct' .*it applies to "
+     "method='dp' and method='sparse'$"),
+    ({"method": "sparse", "objective": "mcc"},
+     "invalid objective: mcc does not apply to method='sparse'; it applies to "
+     "method='dp'$"),
 ])
 def test_bad_parameters_raise_value_error_naming_them(params, message):
     X, y = random_data(1)

@@ -10,10 +10,11 @@
 
 use crate::constraints::kinds::ConstraintTaker;
 use crate::error::{Error, Result};
+use crate::learn::capability::MethodKind;
 use crate::learn::dp_search::DpObjective;
 use crate::learn::sparse_search::SparseObjective;
 use crate::score::Objective;
-use crate::setting::Setting;
+use crate::setting::{Named, Reason, Setting, SettingError};
 
 /// An objective, as `--objective` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -173,9 +174,9 @@ impl ObjectiveName {
         }
     }
 
-    /// The cost per error of a MILP formulation (`method`, as the command line chooses it),
-    /// or a refusal naming the methods that take this objective.
-    pub fn for_milp(self, method: &str) -> Result<Objective> {
+    /// The cost per error of a MILP formulation (`method`), or a refusal naming the methods
+    /// that take this objective.
+    pub fn for_milp(self, method: MethodKind) -> Result<Objective> {
         self.milp().ok_or_else(|| {
             self.refusal(
                 method,
@@ -186,40 +187,48 @@ impl ObjectiveName {
 
     /// The exact search's objective, or a refusal naming the methods that take this one.
     pub fn for_dp(self) -> Result<DpObjective> {
-        self.dp().ok_or_else(|| self.refusal("--solver dp", ""))
+        self.dp().ok_or_else(|| self.refusal(MethodKind::Dp, ""))
     }
 
     /// The sparse search's loss, or a refusal naming the methods that take this one.
     pub fn for_sparse(self) -> Result<SparseObjective> {
         self.sparse()
-            .ok_or_else(|| self.refusal("--solver sparse", ""))
+            .ok_or_else(|| self.refusal(MethodKind::Sparse, ""))
     }
 
-    /// The methods that take this objective, as the command line chooses them.
-    fn takers(self) -> Vec<&'static str> {
-        TAKERS
+    /// The methods that take this objective, as each caller chooses them.
+    fn takers(self) -> Named {
+        let (command_line, python): (Vec<&str>, Vec<&str>) = TAKERS
             .into_iter()
             .filter(|&m| self.taken_by(m))
             .map(|m| match m {
-                ConstraintTaker::Milp => "--formulation oct, binoct or flowoct",
-                ConstraintTaker::Dp => "--solver dp",
-                ConstraintTaker::Sparse => "--solver sparse",
-                ConstraintTaker::Olct => "--formulation olct",
+                ConstraintTaker::Milp => (
+                    "--formulation oct, binoct or flowoct",
+                    "method='oct', 'binoct' or 'flowoct'",
+                ),
+                ConstraintTaker::Dp => ("--solver dp", "method='dp'"),
+                ConstraintTaker::Sparse => ("--solver sparse", "method='sparse'"),
+                ConstraintTaker::Olct => ("--formulation olct", "method='olct'"),
             })
-            .collect()
+            .unzip();
+        Named {
+            command_line: command_line.join(" and "),
+            python: python.join(" and "),
+        }
     }
 
     /// `method` does not take this objective (`why`): an error naming it and the methods that
-    /// do.
-    fn refusal(self, method: &str, why: &str) -> Error {
-        Error::parameter(
-            "--objective",
-            format!(
-                "{} does not apply to {method}{why}; it applies to {}",
-                self.name(),
-                self.takers().join(" and ")
-            ),
-        )
+    /// do, as the caller names them.
+    fn refusal(self, method: MethodKind, why: &str) -> Error {
+        Error::Setting(SettingError {
+            setting: Setting::Objective,
+            reason: Reason::ValueDoesNotApply {
+                value: self.name().to_string(),
+                method: method.chosen(),
+                why: why.to_string(),
+                takers: self.takers(),
+            },
+        })
     }
 }
 
@@ -266,7 +275,7 @@ mod tests {
     fn each_form_is_the_objective_it_came_from() {
         for objective in ObjectiveName::ALL {
             assert_eq!(ObjectiveName::parse(objective.name()), Some(objective));
-            if let Ok(form) = objective.for_milp("--formulation oct") {
+            if let Ok(form) = objective.for_milp(MethodKind::Oct) {
                 assert_eq!(ObjectiveName::from(form), objective);
             }
             if let Ok(form) = objective.for_dp() {
@@ -291,13 +300,17 @@ mod tests {
             text.contains("mcc does not apply to --solver sparse; it applies to --solver dp"),
             "{text}"
         );
-        let text = ObjectiveName::F1
-            .for_milp("--formulation binoct")
-            .unwrap_err()
-            .to_string();
+        let error = ObjectiveName::F1.for_milp(MethodKind::BinOct).unwrap_err();
+        let text = error.to_string();
         assert!(
             text.contains("f1 does not apply to --formulation binoct (the formulations count")
                 && text.contains("it applies to --solver dp and --solver sparse"),
+            "{text}"
+        );
+        let text = error.render(crate::setting::Names::Python);
+        assert!(
+            text.starts_with("invalid objective: f1 does not apply to method='binoct' (the")
+                && text.ends_with("it applies to method='dp' and method='sparse'"),
             "{text}"
         );
         assert_eq!(

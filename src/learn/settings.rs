@@ -355,7 +355,7 @@ impl Settings {
     pub fn formulation_params(&self, name: FormulationName) -> Result<FormulationParams> {
         let objective: Option<Objective> = self
             .objective
-            .map(|o| o.for_milp(&format!("--formulation {name}")))
+            .map(|o| o.for_milp(MethodKind::formulation(name)))
             .transpose()?;
         let class_weights = self.class_weight.clone();
         Ok(match name {
