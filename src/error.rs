@@ -31,7 +31,7 @@ pub enum Error {
     /// A setting of a learning run that is refused, named as the caller names it
     /// ([`Error::render`]); `Display` uses the command line's names.
     #[error("{0}")]
-    Setting(SettingError),
+    Setting(Box<SettingError>),
 
     /// A tree file that does not fit the data it is applied to.
     #[error("the tree does not match the data: {0}")]
@@ -87,7 +87,7 @@ pub enum Error {
 
 impl From<SettingError> for Error {
     fn from(error: SettingError) -> Error {
-        Error::Setting(error)
+        Error::Setting(Box::new(error))
     }
 }
 

@@ -220,7 +220,7 @@ impl ObjectiveName {
     /// `method` does not take this objective (`why`): an error naming it and the methods that
     /// do, as the caller names them.
     fn refusal(self, method: MethodKind, why: &str) -> Error {
-        Error::Setting(SettingError {
+        Error::from(SettingError {
             setting: Setting::Objective,
             reason: Reason::ValueDoesNotApply {
                 value: self.name().to_string(),
