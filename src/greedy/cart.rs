@@ -264,7 +264,7 @@ pub fn check_depth(depth: usize, max: usize) -> Result<()> {
     if depth == 0 {
         return Err(Error::parameter(
             "--depth",
-            "0 is not a tree depth: a depth-1 tree has one split (use --depth 1 or more)",
+            "0 is not a tree depth: a depth-1 tree has one split (give 1 or more)",
         ));
     }
     if depth > max {

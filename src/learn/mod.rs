@@ -340,15 +340,26 @@ fn search_under(
         };
         missing::map_outcome(outcome, &|tree| kept.original_tree(tree, train))?
     } else {
-        return Err(crate::error::Error::parameter(
-            "--constraints",
-            format!(
-                "--solver {} with --objective {objective} takes forbidden features only, not \
-                 {} (the objectives that count errors take them)",
-                method.name(),
-                limits.beyond_forbidden()
-            ),
-        ));
+        let chosen = match method {
+            Method::Dp(_) => capability::MethodKind::Dp,
+            _ => capability::MethodKind::Sparse,
+        }
+        .chosen();
+        return Err(crate::setting::SettingError {
+            setting: crate::setting::Setting::Constraints,
+            reason: crate::setting::Reason::OfMethod {
+                method: crate::setting::Named {
+                    command_line: format!("{} with --objective {objective}", chosen.command_line),
+                    python: format!("{} with objective='{objective}'", chosen.python),
+                },
+                message: format!(
+                    "takes forbidden features only, not {} (the objectives that count errors \
+                     take them)",
+                    limits.beyond_forbidden()
+                ),
+            },
+        }
+        .into());
     };
     Ok(outcome)
 }

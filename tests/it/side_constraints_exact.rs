@@ -502,11 +502,21 @@ fn other_kinds_are_refused_by_the_searches_with_their_names() {
         max_leaves: Some(2),
         ..ConstraintSpec::default()
     };
-    let message = learn(&Method::Sparse(f1), &data, options(&leaves))
-        .expect_err("refused")
-        .to_string();
+    let error = learn(&Method::Sparse(f1), &data, options(&leaves)).expect_err("refused");
+    let message = error.to_string();
     assert!(
-        message.contains("forbidden features only, not max_leaves"),
+        message.contains(
+            "invalid --constraints: --solver sparse with --objective f1 takes forbidden features \
+             only, not max_leaves"
+        ),
+        "{message}"
+    );
+    let message = error.render(milptree::setting::Names::Python);
+    assert!(
+        message.contains(
+            "invalid constraints: method='sparse' with objective='f1' takes forbidden features \
+             only, not max_leaves"
+        ),
         "{message}"
     );
     // The leaf minimum counts rows: with row weights the searches, which count copies, refuse it.
