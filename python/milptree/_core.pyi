@@ -7,7 +7,7 @@ carrying the command line's message.
 """
 
 from os import PathLike
-from typing import Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 __version__: str
 """The version of the Rust library (Cargo.toml's)."""
@@ -226,6 +226,43 @@ def fit(
         The exception a signal handler raised while the run went on (Ctrl-C's
         ``KeyboardInterrupt``; the run then stopped early and the tree is the best it found),
         or None.
+    """
+
+def pareto_front(
+    x: bytes,
+    n_rows: int,
+    features: Sequence[str],
+    classes: Sequence[str],
+    labels: Sequence[int],
+    weights: Optional[Sequence[float]],
+    settings: str,
+    categories: Optional[Sequence[Optional[Sequence[str]]]] = None,
+) -> Tuple[str, List[Tree], Optional[BaseException]]:
+    """Learns the front of false positives and false negatives (as ``milptree pareto`` does
+    with its options).
+
+    The search runs on its own thread with the GIL released, as in ``fit``; Ctrl-C asks it to
+    stop and waits for it: the points found are returned with the interruption beside it. A
+    run stopped before it had a front raises the interruption.
+
+    Parameters
+    ----------
+    x, n_rows, features, classes, labels, weights, categories
+        The data, as ``fit`` takes it.
+    settings : str
+        The front's settings as a JSON object keyed by ``pareto_front``'s parameter names
+        (``method`` and ``max_depth`` required; ``solver``, ``positive_class``,
+        ``max_splits``, ``thresholds``, ``time_limit``, ``memory_limit``, ``threads``). A
+        setting the method does not take is refused naming it.
+
+    Returns
+    -------
+    report : str
+        The JSON document ``milptree pareto --json`` prints for the same run.
+    trees : list of Tree
+        Each point's tree, in the report's order.
+    interruption : BaseException or None
+        The exception a signal handler raised while the search went on, or None.
     """
 
 def run_command_line(args: Sequence[str]) -> int:

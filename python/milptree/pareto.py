@@ -4,70 +4,18 @@ as an estimator that predicts.
 
 ``X``, ``y`` and ``sample_weight`` are read as ``OptimalTreeClassifier.fit`` reads them
 (missing values, categorical columns with their labels, sparse input, rows without a label
-dropped) and handed to ``milptree pareto`` as a CSV file it reads back exactly: numbers as
-Python writes them (``repr``), a missing cell empty, a category as its text (named by
-``--categorical``), the label and the weights in columns of their own. The points' trees
-predict on ``X`` as given and return ``y``'s labels.
+dropped) and handed to the engine as ``fit`` hands them; the engine learns the front as
+``milptree pareto`` does and names the parameters in its messages as this function does.
+The points' trees predict on ``X`` as given and return ``y``'s labels.
 """
 
-import csv
 import json
-import os
-import subprocess
-import sys
-import tempfile
 
 import numpy as np
 from sklearn.utils.validation import _check_sample_weight
 
-from milptree import _columns
-from milptree.estimator import OptimalTreeClassifier, estimator_of_tree
-
-# Cell texts `milptree pareto` reads as missing (its defaults).
-_MISSING_TEXTS = ("", "NA", "NaN", "?")
-
-
-def _free_name(wanted, taken):
-    """``wanted``, or ``wanted_2``, ``wanted_3``, ... : the first not in ``taken``."""
-    name, k = wanted, 1
-    while name in taken:
-        k += 1
-        name = f"{wanted}_{k}"
-    return name
-
-
-def _write_csv(path, coded, y, weights, features, categories):
-    """The data as ``milptree pareto`` reads it; returns the label and weight columns' indexes
-    and the categorical columns' indexes."""
-    texts = {j: _columns.category_texts(known) for j, known in categories.items()}
-    for j, column_texts in texts.items():
-        for text in column_texts:
-            if text.strip() in _MISSING_TEXTS:
-                raise ValueError(
-                    f"column {features[j]!r}: the category {text!r} reads as a missing value "
-                    "in the command line's CSV; give it another label"
-                )
-    label = _free_name("class", set(features))
-    header = [*features, label]
-    if weights is not None:
-        header.append(_free_name("weight", set(header)))
-
-    def cell(j, value):
-        if np.isnan(value):
-            return ""
-        if j in texts:
-            return texts[j][int(value)]
-        return repr(float(value))
-
-    with open(path, "w", newline="") as out:
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(header)
-        for i, (row, target) in enumerate(zip(coded, y)):
-            record = [cell(j, v) for j, v in enumerate(row)] + [str(target)]
-            if weights is not None:
-                record.append(repr(float(weights[i])))
-            writer.writerow(record)
-    return len(features), (len(features) + 1 if weights is not None else None)
+from milptree import _columns, _core
+from milptree.estimator import OptimalTreeClassifier, _value, estimator_of_tree
 
 
 def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=None,
@@ -127,7 +75,10 @@ def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=
     Raises
     ------
     ValueError
-        On bad input, with the command line's message.
+        On bad input or a parameter the method does not take, naming the parameter as this
+        function does (``max_splits``, ``method='oct'``).
+    KeyboardInterrupt
+        On Ctrl-C, once the search has stopped.
     """
     import pandas as pd
 
@@ -137,52 +88,45 @@ def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=
     if sample_weight is not None:
         weights = _check_sample_weight(sample_weight, coded, dtype=np.float64)
     features = reader._feature_names(coded.shape[1])
-    classes = np.unique(y)
-    options = {"--depth": max_depth, "--positive-class": positive_class,
-               "--max-splits": max_splits, "--thresholds": thresholds,
-               "--time-limit": time_limit, "--memory-limit": memory_limit,
-               "--threads": threads}
-    if method != "dp":
-        options["--formulation"] = method
-        options["--solver"] = solver or "highs"
-    elif solver is not None:
-        raise ValueError("solver applies to method='oct' or 'binoct', not to method='dp'")
-    with tempfile.TemporaryDirectory() as work:
-        data = os.path.join(work, "data.csv")
-        target, weight_column = _write_csv(data, coded, y, weights, features, categories)
-        command = [sys.executable, "-m", "milptree._cli", "pareto", data, "--quiet",
-                   "--out-dir", os.path.join(work, "out"), "--trees",
-                   os.path.join(work, "trees"), "--target", str(target)]
-        if weight_column is not None:
-            command += ["--weight-column", str(weight_column)]
-        if categories:
-            command += ["--categorical", ",".join(str(j) for j in sorted(categories))]
-        for option, value in options.items():
-            if value is not None:
-                command += [option, str(value)]
-        run = subprocess.run(command, capture_output=True, text=True)
-        if run.returncode != 0:
-            message = run.stderr.strip().removeprefix("error: ")
-            raise ValueError(message or f"milptree pareto ended with exit code {run.returncode}")
-        with open(os.path.join(work, "out", "front.json")) as file:
-            document = json.load(file)
-        rows = []
-        for point in document["points"]:
-            tree_file = point.get("tree_file")
-            if tree_file and not os.path.isabs(tree_file):
-                tree_file = os.path.join(work, "trees", os.path.basename(tree_file))
-            row = {k: v for k, v in point.items() if k not in ("test", "tree_file")}
-            row["tree"] = _point_tree(tree_file, classes, categories) if tree_file else None
-            rows.append(row)
+    classes, labels = np.unique(y, return_inverse=True)
+    names = [str(c) for c in classes]
+    if len(set(names)) < len(names):
+        raise ValueError("two classes of y have the same text; give y labels that differ as text")
+    settings = {"method": method, "solver": solver, "max_depth": max_depth,
+                "max_splits": max_splits, "thresholds": thresholds, "time_limit": time_limit,
+                "memory_limit": memory_limit, "threads": threads}
+    settings = {name: _value(value) for name, value in settings.items()}
+    if positive_class is not None:
+        settings["positive_class"] = str(positive_class)
+    texts = None
+    if categories:
+        texts = [_columns.category_texts(categories[j]) if j in categories else None
+                 for j in range(coded.shape[1])]
+    matrix = np.ascontiguousarray(_columns.one_hot(coded, categories), dtype=np.float64)
+    report, trees, interruption = _core.pareto_front(
+        matrix.tobytes(),
+        matrix.shape[0],
+        features,
+        names,
+        labels.astype(np.int64).tolist(),
+        None if weights is None else weights.tolist(),
+        json.dumps(settings),
+        texts,
+    )
+    if interruption is not None:
+        raise interruption
+    document = json.loads(report)
+    rows = []
+    for point, tree in zip(document["points"], trees):
+        row = {k: v for k, v in point.items() if k not in ("test", "tree_file")}
+        row["tree"] = _point_tree(tree, classes, categories)
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
-def _point_tree(path, classes, categories):
-    """The estimator of a point's tree file: ``y``'s labels when the tree's classes are their
-    texts (two classes), the tree's otherwise."""
-    from milptree import _core
-
-    tree = _core.read_tree(path)
+def _point_tree(tree, classes, categories):
+    """The estimator of a point's tree: ``y``'s labels when the tree's classes are their texts
+    (two classes), the tree's otherwise."""
     by_text = {str(c): c for c in classes}
     if set(tree.classes) <= set(by_text) and len(tree.classes) == len(classes):
         return estimator_of_tree(tree, classes=classes, categories=categories)

@@ -30,7 +30,7 @@ def test_front_points_trees_and_fewest_errors(seed):
 
 def test_bad_positive_class_raises_value_error():
     X, y = random_data(1)
-    with pytest.raises(ValueError, match="positive-class"):
+    with pytest.raises(ValueError, match="^invalid positive_class: `nope` is not a class"):
         pareto_front(X, y, max_depth=1, positive_class="nope")
 
 
@@ -80,6 +80,61 @@ def test_a_front_over_text_categories_keeps_the_labels(tmp_path):
         predicted = point.tree.predict(X)
         assert ((predicted == "Chinstrap") & (y == "Adelie")).sum() == point.fp
         assert ((predicted == "Adelie") & (y == "Chinstrap")).sum() == point.fn
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"method": "oct", "max_splits": 2},
+     "invalid max_splits: does not apply to method='oct' (it applies to dp)"),
+    ({"method": "binoct", "memory_limit": 64},
+     "invalid memory_limit: does not apply to method='binoct' (it applies to dp)"),
+    ({"solver": "cbc"},
+     "invalid solver: does not apply to method='dp' (it applies to oct, binoct)"),
+    ({"method": "oct", "thresholds": "class-boundary"},
+     "invalid thresholds: OCT splits at every midpoint; class-boundary applies to binoct"),
+    ({"method": "sparse"}, "invalid method: sparse has no front"),
+    ({"method": "flowoct"}, "invalid method: flowoct cannot count each class's errors"),
+    ({"threads": 0}, "invalid threads: must be at least 1"),
+    ({"max_depth": -1}, "invalid max_depth: -1 is not a whole number"),
+    ({"time_limit": -1}, "invalid time_limit: -1 is not a number of seconds"),
+])
+def test_what_the_method_does_not_take_is_refused_in_python_names(kwargs, message):
+    X, y = random_data(3, n_rows=20)
+    with pytest.raises(ValueError) as raised:
+        pareto_front(X, y, **{"max_depth": 1, **kwargs})
+    assert str(raised.value).startswith(message), str(raised.value)
+    assert "--" not in str(raised.value)
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    (["--depth", "2", "--positive-class", "versicolor"],
+     {"max_depth": 2, "positive_class": "versicolor"}),
+    (["--depth", "1", "--positive-class", "virginica", "--solver", "highs",
+      "--formulation", "binoct", "--thresholds", "class-boundary"],
+     {"max_depth": 1, "positive_class": "virginica", "method": "binoct",
+      "thresholds": "class-boundary"}),
+])
+def test_the_front_on_iris_equals_the_command_lines(args, kwargs):
+    import json
+    import pathlib
+    import subprocess
+
+    import pandas as pd
+
+    path = pathlib.Path(__file__).resolve().parents[2] / "datasets" / "iris.csv"
+    run = subprocess.run(["milptree", "pareto", str(path), "--quiet", "--json", *args],
+                         capture_output=True, text=True, check=True)
+    expected = json.loads(run.stdout)
+    frame = pd.read_csv(path)
+    X, y = frame.drop(columns="class"), frame["class"]
+    front = pareto_front(X, y, **kwargs)
+    assert list(zip(front["fp"], front["fn"])) == [(p["fp"], p["fn"]) for p in expected["points"]]
+    assert list(front["proven"]) == [p["proven"] for p in expected["points"]]
+    assert list(front["f1"]) == pytest.approx([p["f1"] for p in expected["points"]])
+    positive = kwargs["positive_class"]
+    for point in front.itertuples():
+        predicted = point.tree.predict(X) == positive
+        assert (predicted & (y != positive)).sum() == point.fp
+        assert (~predicted & (y == positive)).sum() == point.fn
 
 
 def test_whole_weights_equal_repeated_rows():

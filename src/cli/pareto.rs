@@ -4,27 +4,23 @@
 
 use std::path::Path;
 
-use serde_json::json;
-
 use crate::budget::Budget;
 use crate::cli::args::ParetoArgs;
 use crate::cli::interrupt::interrupt_flag;
 use crate::cli::model_args::SolverChoice;
 use crate::cli::output::{data_block, print_json, write_file};
 use crate::cli::pages::{front_page, write_page};
-use crate::cli::solve::relabel_rule;
 use crate::data::{Dataset, ThresholdMode};
-use crate::dp::DEFAULT_MEMORY_LIMIT_MB;
 use crate::error::{Error, Result};
 use crate::experiment::plots::front::FrontFigure;
 use crate::export::html::Rows;
-use crate::formulation::binoct::BinOct;
-use crate::formulation::oct::Oct;
-use crate::formulation::{AnyFormulation, FormulationName, Objective};
-use crate::learn::front::{learn_front, FrontMethod, FrontRequest, FrontResult};
+use crate::learn::capability::MethodKind;
+use crate::learn::front::{learn_front, FrontMethod, FrontResult};
 use crate::learn::front_document::{FrontDocument, FrontRunInfo};
+use crate::learn::front_run::{method_names, point_trees, two_class};
 use crate::learn::search_line::SearchLine;
-use crate::pareto::{binary_data, Metric, ParetoProblem};
+use crate::learn::settings::{Depth, Settings};
+use crate::pareto::{Metric, ParetoProblem};
 use crate::solver::Progress;
 use crate::tree::{Provenance, TrainingRows};
 
@@ -33,30 +29,19 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     if args.fair.given() || args.fairness.is_some() {
         return super::pareto_fair::run(&args);
     }
-    let (method, problem) = settings(&args)?;
+    let settings = settings(&args)?;
+    let mut request = settings.front()?;
     let original = args.data.load()?;
     // The front counts false positives and false negatives in weight (the search in units of
     // each class, see `pareto::solve`); every report is of the weighted rows.
-    let sets = original
+    let (sets, rule) = two_class(&original, settings.positive_class.as_deref())?;
+    // The limit bounds the whole command: what reading the data took is gone from it.
+    request.budget = args
+        .time_limit
         .clone()
-        .map(|set| binary_data(&set, args.positive_class.as_deref()))?;
-    let rule = relabel_rule(&original, &sets);
-    let request = FrontRequest {
-        problem: problem.clone(),
-        method: method.clone(),
-        // The limit bounds the whole command: what reading the data took is gone from it.
-        budget: args
-            .time_limit
-            .clone()
-            .unwrap_or_default()
-            .with_interrupt(Some(interrupt_flag()))
-            .left_since(started),
-        memory_limit_mb: args.memory_limit.unwrap_or(DEFAULT_MEMORY_LIMIT_MB),
-        threads: match method {
-            FrontMethod::Search => args.threads.unwrap_or(1),
-            FrontMethod::Epsilon { .. } => 1,
-        },
-    };
+        .unwrap_or_default()
+        .with_interrupt(Some(interrupt_flag()))
+        .left_since(started);
     let line = SearchLine::start(
         "front",
         args.time_limit.as_ref().and_then(Budget::limit_seconds),
@@ -69,19 +54,13 @@ pub fn run(args: ParetoArgs) -> Result<()> {
     line.say("searching the front");
     let result = learn_front(&request, &sets.train)?;
     drop(line);
-    let (method_name, solver_name) = match &method {
-        FrontMethod::Search => ("dp".to_string(), "dp".to_string()),
-        FrontMethod::Epsilon {
-            formulation,
-            solver,
-            ..
-        } => (formulation.name().to_string(), solver.name().to_string()),
-    };
+    let (method, problem) = (request.method, request.problem);
+    let (method_name, solver_name) = method_names(&method);
 
     let tree_files = write_tree_files(
         &args,
         &result,
-        (&method_name, &solver_name),
+        (&method, &solver_name),
         &problem,
         (&original.train, &sets.train),
         rule.as_ref(),
@@ -162,7 +141,7 @@ pub(super) fn emit_front<D: serde::Serialize>(
 fn write_tree_files(
     args: &ParetoArgs,
     result: &FrontResult,
-    (method_name, solver_name): (&str, &str),
+    (method, solver_name): (&FrontMethod, &str),
     problem: &ParetoProblem,
     (original, train): (&Dataset, &Dataset),
     rule: Option<&serde_json::Value>,
@@ -181,25 +160,9 @@ fn write_tree_files(
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
-    for (slot, front_tree) in tree_files.iter_mut().zip(&result.outcome.front) {
-        let mut tree = front_tree.tree.clone();
-        if train.is_weighted() {
-            // The search counted units; the file's counts are the weighted rows' (as every
-            // learned tree's, see `Tree::recount_on`).
-            tree.recount_on(train)?;
-        }
-        let errors = result.outcome.errors(front_tree.point);
-        let mut learned_by = json!({
-            "method": "pareto",
-            "front_method": method_name,
-            "solver": solver_name,
-            "parameters": problem,
-            "positive_class": train.classes()[1],
-            "point": errors,
-        });
-        if let Some(rule) = rule {
-            learned_by["relabel"] = rule.clone();
-        }
+    let trees = point_trees(result, method, problem, train, rule)?;
+    for (slot, (mut tree, errors)) in tree_files.iter_mut().zip(trees) {
+        let learned_by = tree.learned_by.clone().unwrap_or_default();
         tree.provenance = Some(provenance(
             args,
             &learned_by,
@@ -207,7 +170,6 @@ fn write_tree_files(
             result.outcome.seconds,
             &training,
         ));
-        tree.learned_by = Some(learned_by);
         let path = dir.join(format!("fp{}-fn{}.json", errors.fp, errors.fn_));
         write_file(&path, &tree.to_json_string())?;
         *slot = Some(path.display().to_string());
@@ -281,9 +243,9 @@ fn write_pages(
     Ok(written)
 }
 
-/// The method and problem the options describe; combinations that do not apply are errors.
-fn settings(args: &ParetoArgs) -> Result<(FrontMethod, ParetoProblem)> {
-    let thresholds = args.thresholds.map(ThresholdMode::from);
+/// The front's settings the options give ([`Settings::front`] checks them). How the command
+/// line chooses the method (`--solver`, with `--formulation` for a MIP solver) is checked here.
+fn settings(args: &ParetoArgs) -> Result<Settings> {
     let method = match args.solver {
         SolverChoice::Sparse => {
             return Err(Error::parameter(
@@ -303,67 +265,30 @@ fn settings(args: &ParetoArgs) -> Result<(FrontMethod, ParetoProblem)> {
                     ),
                 ));
             }
-            if args.threads == Some(0) {
-                return Err(Error::parameter("--threads", "must be at least 1"));
-            }
-            FrontMethod::Search
+            MethodKind::Dp
         }
-        SolverChoice::Mip(solver) => {
-            for (given, name) in [
-                (args.max_splits.is_some(), "--max-splits"),
-                (args.memory_limit.is_some(), "--memory-limit"),
-            ] {
-                if given {
-                    return Err(Error::parameter(
-                        name,
-                        format!("does not apply to --solver {}", solver.name()),
-                    ));
-                }
+        SolverChoice::Mip(solver) => match args.formulation {
+            Some(formulation) => MethodKind::formulation(formulation),
+            None => {
+                return Err(Error::parameter(
+                    "--formulation",
+                    format!("is needed with --solver {}: oct or binoct", solver.name()),
+                ))
             }
-            let formulation = match args.formulation {
-                Some(FormulationName::Oct) => {
-                    if thresholds == Some(ThresholdMode::ClassBoundary) {
-                        return Err(Error::parameter(
-                            "--thresholds",
-                            "OCT splits at every midpoint; class-boundary applies to binoct",
-                        ));
-                    }
-                    AnyFormulation::Oct(Oct::new(args.depth))
-                }
-                Some(FormulationName::BinOct) => AnyFormulation::BinOct(BinOct {
-                    thresholds: thresholds.unwrap_or(ThresholdMode::All),
-                    objective: Objective::Accuracy,
-                    ..BinOct::new(args.depth)
-                }),
-                Some(other) => {
-                    return Err(Error::parameter(
-                        "--formulation",
-                        format!(
-                            "{other} cannot count each class's errors; the front's MILPs are \
-                             oct and binoct"
-                        ),
-                    ))
-                }
-                None => {
-                    return Err(Error::parameter(
-                        "--formulation",
-                        format!("is needed with --solver {}: oct or binoct", solver.name()),
-                    ))
-                }
-            };
-            FrontMethod::Epsilon {
-                formulation,
-                solver,
-                threads: args.threads,
-            }
-        }
+        },
     };
-    let problem = ParetoProblem {
-        depth: args.depth,
-        max_splits: args.max_splits,
-        thresholds: thresholds.unwrap_or(ThresholdMode::All),
-    };
-    Ok((method, problem))
+    let mut settings = Settings::new(method);
+    if let SolverChoice::Mip(solver) = args.solver {
+        settings.solver = Some(solver);
+    }
+    settings.depth = Some(Depth::Levels(args.depth));
+    settings.max_splits = args.max_splits;
+    settings.positive_class.clone_from(&args.positive_class);
+    settings.thresholds = args.thresholds.map(ThresholdMode::from);
+    settings.time_limit = args.time_limit.as_ref().and_then(Budget::duration);
+    settings.memory_limit = args.memory_limit;
+    settings.threads = args.threads;
+    Ok(settings)
 }
 
 pub(super) fn create_dir(dir: &Path) -> Result<()> {

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
 use crate::budget::Budget;
 use crate::cli::args::SolveArgs;
@@ -168,27 +168,7 @@ pub(crate) fn settings(args: &SolveArgs) -> Result<Settings> {
     Ok(settings)
 }
 
-/// How a relabelling method maps the data's classes to the classes it learns
-/// (`{"map": {original: learned}}`), recorded in the tree so that `predict` maps labels the same
-/// way; `None` when the classes are unchanged. `relabelled` holds the same rows as `original`,
-/// one to one (relabelled, not repeated or dropped).
-pub fn relabel_rule(original: &Sets, relabelled: &Sets) -> Option<Value> {
-    if original.train.classes() == relabelled.train.classes() {
-        return None;
-    }
-    debug_assert_eq!(original.train.n_rows(), relabelled.train.n_rows());
-    let mut map = Map::new();
-    for (&label, &learned) in original
-        .train
-        .labels()
-        .iter()
-        .zip(relabelled.train.labels())
-    {
-        let learned = &relabelled.train.classes()[learned];
-        map.insert(original.train.classes()[label].clone(), json!(learned));
-    }
-    Some(json!({ "map": map }))
-}
+pub use crate::learn::front_run::relabel_rule;
 
 fn figure(value: Option<f64>) -> String {
     value.map_or_else(|| "-".to_string(), |v| format!("{v:.6}"))

@@ -25,6 +25,7 @@ use crate::export::html::Rows;
 use crate::learn::capability::MethodKind;
 use crate::learn::settings::{Depth, Settings};
 use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
+use crate::setting::{Reason, SettingError};
 use crate::solver::Progress;
 use crate::solver::SolverKind;
 use crate::tree::Tree;
@@ -132,40 +133,19 @@ const METHODS: [&str; 6] = ["dp", "sparse", "oct", "binoct", "flowoct", "olct"];
 /// The most repeats of a run (each holds a fold for every training row).
 pub const MAX_REPEATS: usize = 1000;
 
-/// Options given once that apply to some methods only: option, given, methods.
-fn refuse_options_that_do_not_apply(args: &TuneArgs) -> Result<()> {
-    let method = args.method.as_str();
-    let checks: [(&str, bool, &[&str]); 4] = [
-        (
-            "--solver",
-            args.solver.is_some(),
-            &["oct", "binoct", "flowoct", "olct"],
+/// A setting the capability table refuses for `method`, as `tune` names the method
+/// (`--method dp`); any other error as it is.
+fn refusal_by_method(method: &str, error: Error) -> Error {
+    match error {
+        Error::Setting(SettingError {
+            setting,
+            reason: Reason::DoesNotApply { .. },
+        }) => Error::parameter(
+            setting.flag(),
+            format!("does not apply to --method {method}"),
         ),
-        (
-            "--objective",
-            args.errors.objective.is_some(),
-            &["oct", "binoct", "flowoct", "dp", "sparse"],
-        ),
-        (
-            "--thresholds",
-            args.thresholds.thresholds.is_some(),
-            &["binoct", "flowoct", "dp", "sparse"],
-        ),
-        (
-            "--positive-class",
-            args.positive.positive_class.is_some(),
-            &["olct", "dp", "sparse"],
-        ),
-    ];
-    for (option, given, applies_to) in checks {
-        if given && !applies_to.contains(&method) {
-            return Err(Error::parameter(
-                option,
-                format!("does not apply to --method {method}"),
-            ));
-        }
+        other => other,
     }
-    Ok(())
 }
 
 impl TuneArgs {
@@ -187,9 +167,11 @@ impl TuneArgs {
             )
         })?;
         let mut settings = Settings::new(kind);
-        if let SolverChoice::Mip(solver) = self.solver_choice() {
-            settings.solver = Some(solver);
-        }
+        settings.solver = match self.solver_choice() {
+            SolverChoice::Mip(solver) => Some(solver),
+            // Given for a search, for the capability table to refuse.
+            _ => self.solver,
+        };
         settings.depth = config.depth.map(Depth::Levels);
         settings.warm_start = self.warm.warm_start;
         settings.objective = self.errors.objective;
@@ -213,7 +195,6 @@ impl TuneArgs {
                 format!("`{}` is not one of: {}", self.method, METHODS.join(", ")),
             ));
         }
-        refuse_options_that_do_not_apply(self)?;
         let given = [
             (Param::Depth, &self.depth),
             (Param::Alpha, &self.alpha),
@@ -231,7 +212,10 @@ impl TuneArgs {
         configurations(&self.method, &values)?
             .into_iter()
             .map(|config| {
-                let method = self.method_settings(&config)?.method()?;
+                let (method, _) = self
+                    .method_settings(&config)?
+                    .build()
+                    .map_err(|error| refusal_by_method(&self.method, error))?;
                 Ok((config, method))
             })
             .collect()

@@ -21,7 +21,8 @@
 //! - [`search_constraints`]: side constraints in the exact and sparse searches and the
 //!   certificate;
 //! - [`front`]: the front of false positives and false negatives, by the bi-objective search
-//!   or by a formulation's [`epsilon`]-constraint solves, and its report ([`front_document`]).
+//!   or by a formulation's [`epsilon`]-constraint solves, its settings ([`front_settings`]),
+//!   its run's pieces shared by its callers ([`front_run`]) and its report ([`front_document`]).
 
 pub mod capability;
 pub mod certificate;
@@ -32,6 +33,8 @@ pub mod epsilon;
 pub mod fair_front;
 pub mod front;
 pub mod front_document;
+pub mod front_run;
+pub mod front_settings;
 pub mod milp;
 pub mod milp_method;
 pub mod missing;

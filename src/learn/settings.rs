@@ -256,7 +256,7 @@ impl Settings {
     }
 
     /// The depth of a method that needs one (every method but the sparse search).
-    fn levels(&self) -> Result<usize> {
+    pub(crate) fn levels(&self) -> Result<usize> {
         match self.depth {
             Some(Depth::Levels(depth)) => Ok(depth),
             Some(Depth::Unbounded) => Err(SettingError {

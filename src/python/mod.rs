@@ -9,6 +9,9 @@
 //!   Ctrl-C it asks the search to stop and waits for it: the best tree found is returned with
 //!   the interruption (`KeyboardInterrupt`) beside it, for the caller to keep or raise; a run
 //!   stopped before it had a tree raises the interruption.
+//! - [`front::pareto_front`]: the front of false positives and false negatives from the same
+//!   data as `fit` and the front's settings, as `milptree pareto` learns it (interruptible
+//!   alike): the front's report and each point's tree.
 //! - [`tree`]: the learned tree as a Python object: prediction, probabilities, leaves, paths,
 //!   text, DOT and JSON renderings, tree files, pickling.
 //! - [`run_command_line`]: the `milptree` command line, for the package's console script (which
@@ -16,6 +19,7 @@
 //!
 //! Every library error becomes a `ValueError` carrying the library's message.
 
+mod front;
 mod groups;
 mod tree;
 
@@ -32,7 +36,7 @@ use crate::cli::embed::refuse_failed_run;
 use crate::data::{Column, ColumnKind, Dataset, Schema, Sets};
 use crate::error::Error;
 use crate::learn::settings::Settings;
-use crate::learn::{self, Method, Outcome, SolveDocument};
+use crate::learn::{self, SolveDocument};
 use crate::setting::{Names, Setting};
 use groups::Groups;
 
@@ -98,21 +102,7 @@ fn fit(
     let (method, mut learn_options) = Settings::from_json(settings)
         .and_then(|settings| settings.build())
         .map_err(value_error)?;
-    let mut data = match categories {
-        None => {
-            let rows = rows_of(x, n_rows, features.len())?;
-            Dataset::from_parts("X", features, classes, rows, labels)
-        }
-        Some(categories) => {
-            let schema = categorical_schema(features, categories).map_err(value_error)?;
-            let rows = rows_of(x, n_rows, schema.n_features())?;
-            Dataset::with_schema("X", schema, classes, rows, labels)
-        }
-    }
-    .map_err(value_error)?;
-    if let Some(weights) = weights {
-        data = data.with_weights(weights).map_err(value_error)?;
-    }
+    let data = dataset_of(x, n_rows, features, classes, labels, weights, categories)?;
     let mut classes = data.classes().to_vec();
     let training = learn::provenance::training_rows(&data, Path::new("X"), None, None);
     let (data, beside) = match groups {
@@ -147,13 +137,12 @@ fn fit(
         .clone()
         .with_interrupt(Some(Arc::clone(&interrupt)));
     let time_limit = learn_options.budget.limit_seconds();
-    let (outcome, interruption) = run_interruptibly(
-        py,
-        &interrupt,
-        method.clone(),
-        prepared.clone(),
-        learn_options,
-    )?;
+    let (outcome, interruption) = {
+        let (method, train) = (method.clone(), prepared.clone());
+        run_interruptibly(py, &interrupt, move || {
+            learn::learn(&method, &train, learn_options)
+        })?
+    };
     let learned = outcome.and_then(|mut outcome| {
         outcome.report.time_limit = time_limit;
         refuse_failed_run(&method, &outcome)?;
@@ -187,6 +176,37 @@ fn fit(
         (Err(error), None) if beside.is_some() => Err(value_error(groups_beside(error))),
         (Err(error), None) => Err(value_error(error)),
     }
+}
+
+/// The dataset `fit` and `pareto_front` are given: the bytes `x` of a C-ordered `n_rows` x
+/// `len(features)` float64 matrix (with `categories`, one entry per name of `features`, `None`
+/// for a numeric column and its categories for a categorical one, whose 0/1 features `x` holds
+/// in its place), each row's index into `classes`, and each row's weight or `None`.
+pub(crate) fn dataset_of(
+    x: &[u8],
+    n_rows: usize,
+    features: Vec<String>,
+    classes: Vec<String>,
+    labels: Vec<usize>,
+    weights: Option<Vec<f64>>,
+    categories: Option<Vec<Option<Vec<String>>>>,
+) -> PyResult<Dataset> {
+    let mut data = match categories {
+        None => {
+            let rows = rows_of(x, n_rows, features.len())?;
+            Dataset::from_parts("X", features, classes, rows, labels)
+        }
+        Some(categories) => {
+            let schema = categorical_schema(features, categories).map_err(value_error)?;
+            let rows = rows_of(x, n_rows, schema.n_features())?;
+            Dataset::with_schema("X", schema, classes, rows, labels)
+        }
+    }
+    .map_err(value_error)?;
+    if let Some(weights) = weights {
+        data = data.with_weights(weights).map_err(value_error)?;
+    }
+    Ok(data)
 }
 
 /// An error of a run whose groups were given beside the rows: the group column is the
@@ -242,20 +262,18 @@ fn categorical_schema(
     Ok(schema)
 }
 
-/// Runs the method on its own thread with the GIL released, checking for signals every tenth
-/// of a second; on a Python exception (Ctrl-C), asks the run to stop and waits for it. Returns
-/// the run's outcome and the exception, if one was raised meanwhile. A panic of the run is an
-/// error, not a crash.
-fn run_interruptibly(
+/// Runs `work` on its own thread with the GIL released, checking for signals every tenth of a
+/// second; on a Python exception (Ctrl-C), sets `interrupt` (which `work`'s budget holds) and
+/// waits for it. Returns `work`'s result and the exception, if one was raised meanwhile. A
+/// panic of the run is an error, not a crash.
+pub(crate) fn run_interruptibly<T: Send + 'static>(
     py: Python<'_>,
     interrupt: &AtomicBool,
-    method: Method,
-    train: Dataset,
-    options: learn::LearnOptions,
-) -> PyResult<(crate::Result<Outcome>, Option<PyErr>)> {
+    work: impl FnOnce() -> crate::Result<T> + Send + 'static,
+) -> PyResult<(crate::Result<T>, Option<PyErr>)> {
     let (sender, receiver) = mpsc::channel();
     let worker = std::thread::spawn(move || {
-        let outcome = learn::learn(&method, &train, options);
+        let outcome = work();
         // The receiver is gone only when the caller gave up waiting, so nothing is lost.
         let _ = sender.send(outcome);
     });
@@ -313,6 +331,7 @@ fn run_command_line(py: Python<'_>, args: Vec<String>) -> i32 {
 #[pyo3(name = "_core")]
 fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(fit, module)?)?;
+    module.add_function(wrap_pyfunction!(front::pareto_front, module)?)?;
     module.add_function(wrap_pyfunction!(run_command_line, module)?)?;
     module.add_function(wrap_pyfunction!(tree::tree_from_json, module)?)?;
     module.add_function(wrap_pyfunction!(tree::read_tree, module)?)?;

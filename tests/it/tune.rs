@@ -409,6 +409,19 @@ fn bad_grids_are_refused() {
             vec!["--method", "oct", "--depth", "2", "--leaf-penalty", "0"],
             "--leaf-penalty",
         ),
+        // What the method does not take, by the capability table, as tune names the method.
+        (
+            vec!["--method", "dp", "--depth", "2", "--solver", "cbc"],
+            "invalid --solver: does not apply to --method dp",
+        ),
+        (
+            vec!["--method", "oct", "--depth", "1", "--positive-class", "1"],
+            "invalid --positive-class: does not apply to --method oct",
+        ),
+        (
+            vec!["--method", "olct", "--depth", "1", "--thresholds", "all"],
+            "invalid --thresholds: does not apply to --method olct",
+        ),
     ] {
         let mut all = vec!["tune", path_str(&data)];
         all.extend_from_slice(&args);
