@@ -25,7 +25,7 @@ use crate::export::html::Rows;
 use crate::learn::capability::MethodKind;
 use crate::learn::settings::{Depth, Settings};
 use crate::learn::{self, provenance, DataBlock, LearnOptions, Method};
-use crate::setting::{Reason, SettingError};
+use crate::setting::Reason;
 use crate::solver::Progress;
 use crate::solver::SolverKind;
 use crate::tree::Tree;
@@ -137,13 +137,12 @@ pub const MAX_REPEATS: usize = 1000;
 /// (`--method dp`); any other error as it is.
 fn refusal_by_method(method: &str, error: Error) -> Error {
     match error {
-        Error::Setting(SettingError {
-            setting,
-            reason: Reason::DoesNotApply { .. },
-        }) => Error::parameter(
-            setting.flag(),
-            format!("does not apply to --method {method}"),
-        ),
+        Error::Setting(refused) if matches!(refused.reason, Reason::DoesNotApply { .. }) => {
+            Error::parameter(
+                refused.setting.flag(),
+                format!("does not apply to --method {method}"),
+            )
+        }
         other => other,
     }
 }
