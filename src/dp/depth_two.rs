@@ -665,9 +665,9 @@ mod tests {
                 })
                 .collect();
             let starts = [rng.random_range(0..5usize), rng.random_range(0..5usize)];
-            let room = |start: usize| start + n + rng.random_range(0..3usize);
-            let (mut left, mut right) = (vec![u32::MAX; room(starts[0])], vec![u32::MAX; 0]);
-            right.resize(room(starts[1]), u32::MAX);
+            let spare = [rng.random_range(0..3usize), rng.random_range(0..3usize)];
+            let mut left = vec![u32::MAX; starts[0] + n + spare[0]];
+            let mut right = vec![u32::MAX; starts[1] + n + spare[1]];
             split_list(&list, &codes, (&mut left, &mut right), starts, |e, code| {
                 e.row * 4 + u32::from(code)
             });
