@@ -161,8 +161,7 @@ fn best_split_uniform<'a, R: ScanRow + 'a, const FREE: bool>(
     }
     // Improving: split_cost + weight * errors < target - tol. A split cost past any target
     // (alpha 1e20) saturates the cast at i64::MIN: no split is allowed.
-    let allowed =
-        (((target - cost.tol - cost.split_cost) / weight).ceil() as i64).saturating_sub(1);
+    let allowed = ceil_to_i64((target - cost.tol - cost.split_cost) / weight).saturating_sub(1);
     let mut scan = UniformScan {
         labels,
         totals,
@@ -180,7 +179,11 @@ fn best_split_uniform<'a, R: ScanRow + 'a, const FREE: bool>(
             break;
         }
         if totals.len() == 2 {
-            scan.feature::<R, TwoClasses, FREE>(feature, list, &mut TwoClasses { ones: 0 });
+            let mut tally = TwoClasses {
+                ones: 0,
+                totals: [i64::from(totals[0]), i64::from(totals[1])],
+            };
+            scan.feature::<R, TwoClasses, FREE>(feature, list, &mut tally);
         } else {
             counts.iter_mut().for_each(|c| *c = 0);
             scan.feature::<R, ManyClasses, FREE>(feature, list, &mut ManyClasses { counts });
@@ -194,6 +197,17 @@ fn best_split_uniform<'a, R: ScanRow + 'a, const FREE: bool>(
     scan.best
 }
 
+/// `x.ceil() as i64` (saturating, NaN to 0) without a call to the library's `ceil`.
+#[inline(always)]
+fn ceil_to_i64(x: f64) -> i64 {
+    let truncated = x as i64;
+    if (truncated as f64) < x {
+        truncated.saturating_add(1)
+    } else {
+        truncated
+    }
+}
+
 /// Class counts of the rows on the left of a scan position.
 trait Tally {
     fn add(&mut self, label: u16);
@@ -204,6 +218,8 @@ trait Tally {
 /// Two classes: class 1 counted in a register, class 0 derived.
 struct TwoClasses {
     ones: i64,
+    /// The row set's count of each class.
+    totals: [i64; 2],
 }
 
 impl Tally for TwoClasses {
@@ -213,9 +229,9 @@ impl Tally for TwoClasses {
     }
 
     #[inline(always)]
-    fn errors(&self, seen: usize, _size: usize, totals: &[u32]) -> (i64, i64) {
+    fn errors(&self, seen: usize, _size: usize, _totals: &[u32]) -> (i64, i64) {
         let zeros = seen as i64 - self.ones;
-        let (total0, total1) = (i64::from(totals[0]), i64::from(totals[1]));
+        let [total0, total1] = self.totals;
         (
             zeros.min(self.ones),
             (total0 - zeros).min(total1 - self.ones),
@@ -487,6 +503,33 @@ mod tests {
             side[labels[e.row as usize] as usize] += 1;
         }
         cost.split_cost + cost.leaf(&left).0 + cost.leaf(&right).0
+    }
+
+    /// The rounding up behind the scans' error allowance is `f64::ceil` cast as `as` casts:
+    /// saturating past either end, NaN to 0, negative fractions towards zero.
+    #[test]
+    fn rounding_up_is_ceil_then_cast() {
+        let cases = [
+            2.5,
+            2.0,
+            -2.5,
+            -0.5,
+            0.0,
+            -0.0,
+            1e-300,
+            7.999_999_999,
+            1e20,
+            -1e20,
+            9.3e18,
+            -9.3e18,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            4_503_599_627_370_495.5,
+        ];
+        for x in cases {
+            assert_eq!(ceil_to_i64(x), x.ceil() as i64, "{x}");
+        }
     }
 
     /// Two-class rows packed with their class scan as the same rows looked up by row index:

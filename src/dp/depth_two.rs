@@ -519,26 +519,19 @@ impl Search<'_> {
             if !pair.split[index] {
                 // Both children's rows of this feature, in one pass.
                 let list = self.arena.list(view, index);
-                let (left, right) = (
-                    index * (sizes[0] + 1)..(index + 1) * (sizes[0] + 1),
-                    index * (sizes[1] + 1)..(index + 1) * (sizes[1] + 1),
-                );
+                let starts = [index * (sizes[0] + 1), index * (sizes[1] + 1)];
                 if pair.packs {
                     let [left_rows, right_rows] = &mut pair.packed;
                     split_list(
                         list,
                         &pair.side,
-                        (&mut left_rows[left], &mut right_rows[right]),
+                        (left_rows, right_rows),
+                        starts,
                         |e, code| PackedRow::new(e.bin, code >> 1),
                     );
                 } else {
                     let [left_rows, right_rows] = &mut pair.lists;
-                    split_list(
-                        list,
-                        &pair.side,
-                        (&mut left_rows[left], &mut right_rows[right]),
-                        |e, _| e,
-                    );
+                    split_list(list, &pair.side, (left_rows, right_rows), starts, |e, _| e);
                 }
                 pair.split[index] = true;
             }
@@ -618,26 +611,77 @@ impl Search<'_> {
     }
 }
 
-/// Writes the rows of `list` to the children's lists `left` and `right` (one spare slot each)
-/// by their side in `codes` (bit 0 set: right), each as `row` makes it from the element and
-/// its code.
+/// Writes the rows of `list` to the children's lists, the left child's from `starts[0]` of
+/// `left` and the right's from `starts[1]` of `right` (each with one spare slot after its
+/// rows), by their side in `codes` (bit 0 set: right), each as `row` makes it from the element
+/// and its code.
 #[inline(always)]
+#[allow(unsafe_code)]
 fn split_list<R: Copy>(
     list: &[Element],
     codes: &[u8],
     (left, right): (&mut [R], &mut [R]),
+    starts: [usize; 2],
     row: impl Fn(Element, u8) -> R,
 ) {
+    // Every write lands below `start + list.len()` of its buffer, whatever the codes say.
+    assert!(starts[0] + list.len() <= left.len() && starts[1] + list.len() <= right.len());
     // Every row is written to both lists and kept by one (the other's cursor does not move),
     // so no branch follows the side.
-    let (mut to_left, mut to_right) = (0, 0);
+    let (mut to_left, mut to_right) = (starts[0], starts[1]);
     for &e in list {
         let code = codes[e.row as usize];
         let goes_right = usize::from(code & 1);
         let made = row(e, code);
-        left[to_left] = made;
-        right[to_right] = made;
+        // SAFETY: before the `i`-th row of `list` is written, each cursor has moved at most
+        // `i` times from its start, so it is below `start + list.len()`, within its buffer by
+        // the assertion above.
+        unsafe {
+            *left.get_unchecked_mut(to_left) = made;
+            *right.get_unchecked_mut(to_right) = made;
+        }
         to_left += 1 - goes_right;
         to_right += goes_right;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Each child's list is the parent's rows of its side in the parent's order, written from
+    /// its start, whatever the sides; nothing outside the written rows changes.
+    #[test]
+    fn split_lists_keep_each_sides_rows_in_order() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..200 {
+            let n = rng.random_range(1..60usize);
+            let codes: Vec<u8> = (0..n).map(|_| rng.random_range(0..4)).collect();
+            let list: Vec<Element> = (0..n as u32)
+                .map(|row| Element {
+                    row: (row * 7 + 3) % n as u32,
+                    bin: row / 3,
+                })
+                .collect();
+            let starts = [rng.random_range(0..5usize), rng.random_range(0..5usize)];
+            let spare = [rng.random_range(0..3usize), rng.random_range(0..3usize)];
+            let mut left = vec![u32::MAX; starts[0] + n + spare[0]];
+            let mut right = vec![u32::MAX; starts[1] + n + spare[1]];
+            split_list(&list, &codes, (&mut left, &mut right), starts, |e, code| {
+                e.row * 4 + u32::from(code)
+            });
+            for (side, out) in [&left, &right].into_iter().enumerate() {
+                let kept: Vec<u32> = list
+                    .iter()
+                    .filter(|e| usize::from(codes[e.row as usize] & 1) == side)
+                    .map(|e| e.row * 4 + u32::from(codes[e.row as usize]))
+                    .collect();
+                let start = starts[side];
+                assert_eq!(&out[start..start + kept.len()], kept.as_slice());
+                assert!(out[..start].iter().all(|&x| x == u32::MAX));
+                assert!(out[start + n..].iter().all(|&x| x == u32::MAX));
+            }
+        }
     }
 }
