@@ -1,5 +1,5 @@
 //! The exact search's bound probes (rounds below low targets rising from the proven bound,
-//! `BoundSwitches::probe`) against the exhaustive oracle on small random data (fixed seeds):
+//! `BoundSwitches::probe`, off by default) against the exhaustive oracle on small random data (fixed seeds):
 //! run first and to the end, they give the oracle's optimum and the same tree as a search
 //! without them, on one, two and three threads, at depths 3 and 4, under costs, leaf minima
 //! and split caps; and whatever stops a search (a time limit from zero up, the probes run
