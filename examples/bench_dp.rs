@@ -7,7 +7,8 @@
 //! before it on (see `BoundSwitches::NAMES`; `none` keeps the defaults), `THREADS` is the
 //! search's thread count (default 1; with more, the CPU seconds are the calling thread's alone:
 //! compare wall seconds) and `MIN_LEAF` the leaf minimum, in rows or, ending in `%`, in percent
-//! of the rows rounded down (default 1).
+//! of the rows rounded down (default 1). `BENCH_DP_ROUNDS=FROM,UNTIL` sets the shares of the
+//! time limit given to rounds below targets (`DpOptions::target_rounds`).
 
 use std::path::PathBuf;
 
@@ -74,6 +75,21 @@ fn main() -> milptree::Result<()> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let target_rounds = match std::env::var("BENCH_DP_ROUNDS") {
+        Ok(shares) => {
+            let parsed: Vec<f64> = shares.split(',').filter_map(|s| s.parse().ok()).collect();
+            match parsed[..] {
+                [from, until] => (from, until),
+                _ => {
+                    return Err(milptree::Error::parameter(
+                        "BENCH_DP_ROUNDS",
+                        format!("`{shares}` is not two shares FROM,UNTIL"),
+                    ))
+                }
+            }
+        }
+        Err(_) => DpOptions::default().target_rounds,
+    };
     for depth in depths {
         let problem = DpProblem {
             min_leaf,
@@ -83,6 +99,7 @@ fn main() -> milptree::Result<()> {
             budget: Budget::seconds(limit),
             bounds,
             threads,
+            target_rounds,
             ..DpOptions::default()
         };
         let cpu_before = cpu_seconds();

@@ -141,17 +141,27 @@ fn canonical_tree(
 /// The most rounds searched below a target short of the incumbent ([`BoundSwitches::ascent`]).
 const ASCENTS: usize = 8;
 
-/// The shares of a time limit at which rounds below targets start and after which none starts
-/// ([`BoundSwitches::ascent`]).
-const ASCENT_PHASE: (f64, f64) = (0.1, 0.5);
+/// The most rounds searched below a probe target ([`BoundSwitches::probe`]).
+const PROBES: usize = 16;
 
-/// The upper bound of the next ascent round: a quarter of the way from the proven `lower`
-/// bound to the `incumbent`, while ascent is on and rounds are left; `None`: search below
-/// the incumbent. A round below a target that finds nothing proves the target a lower bound;
-/// one that finds a tree finds the optimum.
-fn next_target(ascent: bool, ascents: usize, lower: f64, incumbent: f64) -> Option<f64> {
-    let target = lower + (incumbent - lower) / 4.0;
-    (ascent && ascents < ASCENTS && target > lower && target < incumbent).then_some(target)
+/// The first probe target's share of the gap between the proven bound and the incumbent.
+const FIRST_PROBE: f64 = 1.0 / 64.0;
+
+/// The upper bound of the next round below a target short of the incumbent, while rounds are
+/// left (`rounds` done so far): with the ascent a quarter of the way from the proven `lower`
+/// bound to the `incumbent`; with the probes a 64th of the way first, then twice the proven
+/// bound (at most half the way); `None`: search below the incumbent. A round below a target
+/// that finds nothing proves the target a lower bound; one that finds a tree finds the optimum.
+fn next_target(switches: BoundSwitches, rounds: usize, lower: f64, incumbent: f64) -> Option<f64> {
+    let gap = incumbent - lower;
+    let target = if switches.ascent && rounds < ASCENTS {
+        lower + gap / 4.0
+    } else if switches.probe && !switches.ascent && rounds < PROBES {
+        lower + (gap * FIRST_PROBE).max(lower).min(gap / 2.0)
+    } else {
+        return None;
+    };
+    (target > lower && target < incumbent).then_some(target)
 }
 
 /// The first incumbent: a single leaf, or, when `greedy`, the best of CART's tree and the
@@ -232,8 +242,9 @@ fn checked_tree(
 
 /// The exact search's rounds from `incumbent` (improved in place), first below the given
 /// upper bound when it is tighter than the incumbent; if nothing is found below it (it was
-/// wrong), again below the incumbent. With ascent on, first below targets rising from the
-/// lower bound towards the incumbent, each round that finds nothing raising the proven bound
+/// wrong), again below the incumbent. With the probes or the ascent on, under a time limit,
+/// in the share of it [`DpOptions::target_rounds`] gives, below targets rising from the lower
+/// bound towards the incumbent, each round that finds nothing raising the proven bound
 /// ([`next_target`]). Returns the proven lower bound.
 fn search_rounds(
     search: &mut Search,
@@ -250,19 +261,23 @@ fn search_rounds(
         .upper_bound
         .filter(|&given| given + 2.0 * tol < incumbent.1)
         .map(|given| given + 2.0 * tol);
-    let mut ascents = 0;
-    // With ascent, the phases of a time limit: below the incumbent until the ascent starts
-    // (searches that end early pay nothing), rising targets until it ends, then below the
-    // incumbent again.
-    let ascent = options
+    let mut rounds = 0;
+    // With rounds below targets, the phases of a time limit: below the incumbent until they
+    // start (searches that end early pay nothing), rising targets until they end, then below
+    // the incumbent again.
+    let (from, until) = options.target_rounds;
+    let phase = options
         .budget
         .duration()
-        .filter(|_| options.bounds.ascent && depth >= 3)
-        .map(|limit| (limit.mul_f64(ASCENT_PHASE.0), limit.mul_f64(ASCENT_PHASE.1)))
-        .filter(|&(from, _)| search.deadline.seconds() < from.as_secs_f64());
-    let (mut probing, mut ascending) = (ascent.is_some(), false);
-    if let Some((from, _)) = ascent {
-        search.deadline.set_limit(Some(from));
+        .filter(|_| (options.bounds.ascent || options.bounds.probe) && depth >= 3)
+        .map(|limit| (limit.mul_f64(from), limit.mul_f64(until)))
+        .filter(|&(from, _)| from.is_zero() || search.deadline.seconds() < from.as_secs_f64());
+    let first = phase.is_some_and(|(from, _)| from.is_zero());
+    let (mut probing, mut ascending) = (phase.is_some() && !first, first);
+    if let Some((from, until)) = phase {
+        search
+            .deadline
+            .set_limit(Some(if first { until } else { from }));
     }
     loop {
         if search.deadline.reached() {
@@ -272,7 +287,7 @@ fn search_rounds(
             if probing {
                 probing = false;
                 ascending = true;
-                search.deadline.set_limit(ascent.map(|(_, until)| until));
+                search.deadline.set_limit(phase.map(|(_, until)| until));
             } else if ascending {
                 ascending = false;
                 search.deadline.set_limit(options.budget.duration());
@@ -282,8 +297,10 @@ fn search_rounds(
             continue;
         }
         let target = given.take().or_else(|| {
-            let target = next_target(ascending, ascents, lower_bound, incumbent.1);
-            ascents += usize::from(target.is_some());
+            let target = ascending
+                .then(|| next_target(options.bounds, rounds, lower_bound, incumbent.1))
+                .flatten();
+            rounds += usize::from(target.is_some());
             target
         });
         if target.is_none() && ascending {

@@ -25,6 +25,7 @@ mod dp_methods;
 mod dp_metrics;
 mod dp_oracle;
 mod dp_peers;
+mod dp_probes;
 mod dp_progress;
 mod evaluator_props;
 mod experiment;
