@@ -185,11 +185,18 @@ impl SplitSearch {
             self.prefix.clear();
             self.prefix.push(0.0);
             let mut total = 0.0;
-            for e in list {
-                let row = e.row as usize;
-                total +=
-                    cost.weights[rows.labels[row] as usize] * f64::from(rows.multiplicity(row));
-                self.prefix.push(total);
+            if rows.multiplicities.is_empty() {
+                for e in list {
+                    total += cost.weights[rows.labels[e.row as usize] as usize];
+                    self.prefix.push(total);
+                }
+            } else {
+                for e in list {
+                    let row = e.row as usize;
+                    let times = f64::from(rows.multiplicities[row]);
+                    total += cost.weights[rows.labels[row] as usize] * times;
+                    self.prefix.push(total);
+                }
             }
             self.first = first.and_then(|p| self.positions.binary_search(&p).ok());
             if !self.positions.is_empty() {

@@ -708,6 +708,7 @@ impl<'a> Search<'a> {
         let mut left = vec![0.0; k];
         let min_leaf = self.cost.min_leaf as usize;
         let last = view.size.saturating_sub(min_leaf);
+        let multiplies = self.data.multiplies();
         for index in 0..view.n_features {
             if !self.allows(view, self.arena.feature(view, index)) {
                 continue;
@@ -720,7 +721,11 @@ impl<'a> Search<'a> {
             for (at, pair) in list.windows(2).enumerate() {
                 let row = pair[0].row as usize;
                 let label = self.data.labels[row] as usize;
-                let w = self.cost.weights[label] * f64::from(self.data.multiplicity(row));
+                let w = if multiplies {
+                    self.cost.weights[label] * f64::from(self.data.multiplicities[row])
+                } else {
+                    self.cost.weights[label]
+                };
                 left[label] += w;
                 left_weight += w;
                 if pair[0].bin == pair[1].bin || at + 1 < min_leaf || at + 1 > last {

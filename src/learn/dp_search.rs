@@ -293,18 +293,18 @@ impl DpSearch {
             return Err(Error::parameter(
                 "--min-leaf",
                 "--min-leaf and min_leaf_rows count rows, whatever their weights; the exact \
-                 search holds a row of weight w as w copies (w/u with a unit u per class) and \
-                 cannot count rows: with row weights it takes a leaf minimum of 1 only, unless \
-                 each class's rows weigh one value (OCT and CART take both)",
+                 search counts a row of weight w as w rows (w/u with a unit u per class) and \
+                 bounds its subtrees by that count: with row weights it takes a leaf minimum of \
+                 1 only, unless each class's rows weigh one value (OCT and CART take both)",
             ));
         }
         if limits.is_some_and(|l| l.max_leaf_rows.is_some()) && !train.copies_count_rows() {
             return Err(Error::parameter(
                 "--max-leaf-rows",
-                "max_leaf_rows counts rows, whatever their weights; the exact search holds a \
-                 row of weight w as w copies (w/u with a unit u per class) and cannot count \
-                 rows: with row weights other than one value per class it takes no cap on the \
-                 rows of a leaf (the MILP formulations do)",
+                "max_leaf_rows counts rows, whatever their weights; the exact search counts a \
+                 row of weight w as w rows (w/u with a unit u per class) and bounds its \
+                 subtrees by that count: with row weights other than one value per class it \
+                 takes no cap on the rows of a leaf (the MILP formulations do)",
             ));
         }
         if let Some(metric) = self.params.objective.metric() {
