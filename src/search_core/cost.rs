@@ -8,7 +8,7 @@
 //! whatever the scale of the weights; the tolerance ([`CostModel::tol`]) only absorbs rounding:
 //! - when every class weight and the split cost are whole numbers and every cost stays below
 //!   2^53 (accuracy, integral class weights, no split cost), every sum is exact, and the
-//!   tolerance is `1e-9` of the unit (at least four steps of `f64` at the largest cost);
+//!   tolerance is `1e-9` of the unit;
 //! - otherwise a cost summed from `t` terms is off by at most `t * 2^-52` of the largest cost
 //!   the search compares, taken as twice the data's total weight; a tree on `n` rows has at
 //!   most `n` leaves (none is empty), so a cost has at most `t = 2n + 2K + 2` terms (the leaves'
@@ -124,9 +124,7 @@ impl CostModel {
                 ),
             ));
         }
-        // At least a few steps of `f64` at the largest cost, so that a cost plus the tolerance
-        // is another number (weights counted many times over reach costs past 1e7).
-        Ok(rounding.max(1e-9 * unit).max(4.0 * ROUNDING * largest))
+        Ok(rounding.max(1e-9 * unit))
     }
 
     /// Sets the split cost (a sparse search's next penalty); the tolerance never shrinks, so
