@@ -61,7 +61,7 @@ fn main() -> milptree::Result<()> {
         let source = SearchRowSource {
             families: DpBounds::Splits,
             problem: counterpart.search_problem(&data, &searched),
-            data: searched.copies.into_owned(),
+            data: searched.rows.into_owned(),
             counterpart,
             lower_bound: 0.0,
             upper_bound: f64::INFINITY,

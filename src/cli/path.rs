@@ -221,7 +221,7 @@ pub fn run(args: PathArgs) -> Result<()> {
         .collect::<Result<Vec<_>>>()?
         .into_iter()
         .unzip();
-    let found = search_path(&args, &on_copies, base.memory_limit, &factored.copies)?;
+    let found = search_path(&args, &on_copies, base.memory_limit, &factored.rows)?;
     let trees_dir = args
         .trees
         .clone()

@@ -25,7 +25,7 @@ pub use csv_reader::{
 };
 pub use feature_source::FeatureSource;
 pub use missing::{MissingValues, DEFAULT_NA_VALUES};
-pub use repeat::{Factored, FACTORED_WEIGHTS, MAX_REPEATED_ROWS};
+pub use repeat::{Factored, FACTORED_WEIGHTS, MAX_MULTIPLIED_WEIGHT, MAX_REPEATED_ROWS};
 pub use split::{stratified_split, Sets, TrainTest};
 pub use thresholds::{candidate_thresholds, feature_thresholds, midpoint, ThresholdMode};
 

@@ -1,13 +1,15 @@
-//! Row weights as repeated rows. A row of whole-number weight `w` counts as `w` copies of
+//! Row weights as whole multiples. A row of whole-number weight `w` counts as `w` copies of
 //! itself, so a learner that counts rows learns the weighted problem exactly on the copies
 //! ([`Dataset::repeated_by_weight`]). A search that prices errors by class weights takes more:
 //! weights that are whole multiples of one unit `u_k` per class `k` (scikit-learn's
 //! `compute_sample_weight("balanced")`, alone or times whole numbers): a row of weight
-//! `w = m u_k` counts as `m` copies and the unit joins its class's cost, since
-//! `c_k w = (c_k u_k) m` ([`Dataset::factored_by_class`]). The searches over class counts (the
-//! exact search, the sparse search and its path, and the front of false positives and false
-//! negatives, which counts each class's errors in its unit) take row weights that way; the
-//! epsilon-constraint front takes whole numbers. Other weights are refused, never rounded.
+//! `w = m u_k` counts as `m` rows and the unit joins its class's cost, since
+//! `c_k w = (c_k u_k) m`. The exact search holds each row once with its multiple `m` as a
+//! whole-number weight and counts weight ([`Dataset::multiplied_by_class`]); the sparse search
+//! and its path, the front of false positives and false negatives (which counts each class's
+//! errors in its unit) and the searches under fairness count rows, and run on the rows
+//! repeated `m` times ([`Dataset::factored_by_class`]); the epsilon-constraint front takes
+//! whole numbers. Other weights are refused, never rounded.
 
 use std::borrow::Cow;
 
@@ -18,6 +20,10 @@ use crate::setting::{Named, Reason, Setting, SettingError};
 /// The most rows the copies may hold (the searches index rows with 32 bits and hold every
 /// copy in memory).
 pub const MAX_REPEATED_ROWS: f64 = 10_000_000.0;
+
+/// The most the multiples of [`Dataset::multiplied_by_class`] may add up to: the exact search
+/// counts weight in 32 bits.
+pub const MAX_MULTIPLIED_WEIGHT: f64 = u32::MAX as f64;
 
 /// The largest `d` of a class's unit `u = w_min / d`, `w_min` its least positive weight.
 pub const MAX_UNIT_DENOMINATOR: u32 = 1000;
@@ -31,12 +37,15 @@ const MULTIPLE_TOLERANCE: f64 = 1e-12;
 pub const FACTORED_WEIGHTS: &str = "whole multiples of one unit per class, e.g. scikit-learn's \
     compute_sample_weight('balanced'), alone or times whole numbers";
 
-/// Row weights factored per class ([`Dataset::factored_by_class`]).
+/// Row weights factored per class ([`Dataset::factored_by_class`],
+/// [`Dataset::multiplied_by_class`]).
 #[derive(Debug, Clone)]
 pub struct Factored<'a> {
-    /// The rows, each repeated its weight's number of units (rows of weight 0 left out), without
-    /// weights; the data itself when it has no weights.
-    pub copies: Cow<'a, Dataset>,
+    /// The rows the search holds (rows of weight 0 left out; the data itself when it has no
+    /// weights): each repeated its weight's number of units, without weights
+    /// ([`Dataset::factored_by_class`]), or each once with that number as its weight
+    /// ([`Dataset::multiplied_by_class`]).
+    pub rows: Cow<'a, Dataset>,
     /// Each class's unit: the weight one copy of its rows stands for (1 without weights, with
     /// whole-number weights, and for a class whose rows all weigh 0).
     pub units: Vec<f64>,
@@ -114,7 +123,7 @@ impl Dataset {
                 ),
             ));
         }
-        too_many_copies(weights.iter().sum(), method)
+        too_many_units(weights.iter().sum(), MAX_REPEATED_ROWS, method)
     }
 
     /// Each class's unit (see [`Dataset::factored_by_class`]): all 1 when every weight is a
@@ -148,16 +157,24 @@ impl Dataset {
             .collect()
     }
 
-    /// Why the rows cannot be factored by class ([`Dataset::factored_by_class`]): a class whose
-    /// weights are no whole multiples of one unit, or too many copies; as an error naming
-    /// `--weight-column` and `method`. `None` when they can.
+    /// Why the rows cannot be factored by class into copies ([`Dataset::factored_by_class`]): a
+    /// class whose weights are no whole multiples of one unit, or too many copies; as an error
+    /// naming `--weight-column` and `method`. `None` when they can.
     pub fn refuses_factoring(&self, method: &Named) -> Option<Error> {
-        self.factoring(method).err()
+        self.factored_units(method, MAX_REPEATED_ROWS).err()
     }
 
-    /// Each class's unit, or why the rows cannot be factored (see
-    /// [`Dataset::refuses_factoring`]).
-    fn factoring(&self, method: &Named) -> Result<Vec<f64>> {
+    /// Why the rows cannot be held once each with their multiples
+    /// ([`Dataset::multiplied_by_class`]): a class whose weights are no whole multiples of one
+    /// unit, or multiples adding up to more than [`MAX_MULTIPLIED_WEIGHT`]; as an error naming
+    /// `--weight-column` and `method`. `None` when they can.
+    pub fn refuses_multiplying(&self, method: &Named) -> Option<Error> {
+        self.factored_units(method, MAX_MULTIPLIED_WEIGHT).err()
+    }
+
+    /// Each class's unit, or why the rows cannot be factored: a class without a common unit,
+    /// or multiples adding up to more than `most` (the copies' cap, or the count type's).
+    fn factored_units(&self, method: &Named, most: f64) -> Result<Vec<f64>> {
         if !self.is_weighted() {
             return Ok(vec![1.0; self.n_classes()]);
         }
@@ -178,7 +195,7 @@ impl Dataset {
                 ),
             )
         })?;
-        match too_many_copies(self.multiples(&units).iter().sum(), method) {
+        match too_many_units(self.multiples(&units).iter().sum(), most, method) {
             Some(refusal) => Err(refusal),
             None => Ok(units),
         }
@@ -192,10 +209,10 @@ impl Dataset {
     /// the learner in the error when the weights do not factor or the copies are too many
     /// ([`Dataset::refuses_factoring`]).
     pub fn factored_by_class(&self, method: &Named) -> Result<Factored<'_>> {
-        let units = self.factoring(method)?;
+        let units = self.factored_units(method, MAX_REPEATED_ROWS)?;
         if !self.is_weighted() {
             return Ok(Factored {
-                copies: Cow::Borrowed(self),
+                rows: Cow::Borrowed(self),
                 units,
             });
         }
@@ -206,7 +223,37 @@ impl Dataset {
             .flat_map(|(row, &copies)| std::iter::repeat_n(row, copies as usize))
             .collect();
         Ok(Factored {
-            copies: Cow::Owned(self.subset(&indices).without_weights()),
+            rows: Cow::Owned(self.subset(&indices).without_weights()),
+            units,
+        })
+    }
+
+    /// The rows factored by class as [`Dataset::factored_by_class`] factors them, but each row
+    /// held once, its multiple `m` its weight (a whole number; rows of weight 0 left out, and
+    /// no weights when every multiple is 1): a learner that counts weight where it counted
+    /// rows learns on them what it learns on the copies. `method` names the learner in the
+    /// error when the weights do not factor or the multiples add up to more than
+    /// [`MAX_MULTIPLIED_WEIGHT`] ([`Dataset::refuses_multiplying`]).
+    pub fn multiplied_by_class(&self, method: &Named) -> Result<Factored<'_>> {
+        let units = self.factored_units(method, MAX_MULTIPLIED_WEIGHT)?;
+        if !self.is_weighted() {
+            return Ok(Factored {
+                rows: Cow::Borrowed(self),
+                units,
+            });
+        }
+        let multiples = self.multiples(&units);
+        let kept: Vec<usize> = (0..self.n_rows())
+            .filter(|&row| multiples[row] > 0.0)
+            .collect();
+        let held = self.subset(&kept).without_weights();
+        let rows = if kept.iter().all(|&row| multiples[row] == 1.0) {
+            held
+        } else {
+            held.with_weights(kept.iter().map(|&row| multiples[row]).collect())?
+        };
+        Ok(Factored {
+            rows: Cow::Owned(rows),
             units,
         })
     }
@@ -239,19 +286,19 @@ impl Dataset {
         if let Some(refusal) = self.refuses_repeating(method) {
             return Err(refusal);
         }
-        Ok(self.factored_by_class(method)?.copies)
+        Ok(self.factored_by_class(method)?.rows)
     }
 }
 
-/// The refusal of `copies` rows, more than [`MAX_REPEATED_ROWS`], naming `method`.
-fn too_many_copies(copies: f64, method: &Named) -> Option<Error> {
-    (copies > MAX_REPEATED_ROWS).then(|| {
+/// The refusal of multiples adding up to `units`, more than `most`, naming `method`.
+fn too_many_units(units: f64, most: f64, method: &Named) -> Option<Error> {
+    (units > most).then(|| {
         weight_error(
             method,
             format!(
                 "counts a row of weight w as w rows (w/u rows with a unit u per \
-                 class); the weights add up to {copies} such rows, more than the \
-                 {MAX_REPEATED_ROWS:e} it holds"
+                 class); the weights add up to {units} such rows, more than the \
+                 {most:e} it holds"
             ),
         )
     })
@@ -335,7 +382,7 @@ mod tests {
         for (unit, expected) in factored.units.iter().zip(expected) {
             assert!((unit - expected).abs() < 1e-15, "{unit} for {expected}");
         }
-        let copies = &factored.copies;
+        let copies = &factored.rows;
         // Multiples 1, 1, 3, 2, 2, 5, 0, 3.
         assert_eq!(copies.n_rows(), 17);
         assert!(!copies.is_weighted());
@@ -352,13 +399,13 @@ mod tests {
         let factored = balanced
             .factored_by_class(&Named::same("x"))
             .expect("factors");
-        assert_eq!(factored.copies.n_rows(), 6);
+        assert_eq!(factored.rows.n_rows(), 6);
         assert!(balanced.copies_count_rows() && balanced.copies_count_leaf_rows(2));
         // Whole weights keep the unit 1 (the copies count weight).
         let whole = three_classes(vec![2.0, 4.0, 6.0]);
         let factored = whole.factored_by_class(&Named::same("x")).expect("factors");
         assert!(factored.units_are_one());
-        assert_eq!(factored.copies.n_rows(), 12);
+        assert_eq!(factored.rows.n_rows(), 12);
     }
 
     #[test]

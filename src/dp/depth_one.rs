@@ -13,15 +13,17 @@
 //! rows of a leaf, only the splits that leave at most the cap on both sides are candidates;
 //! skipping stays valid within them (each side's cost is still a plain leaf's).
 
-use crate::search_core::binned::Element;
+use crate::search_core::binned::{Element, RowCounts};
 use crate::search_core::cost::CostModel;
 
-/// A row of a sorted list as the scan reads it: its bin and its class.
+/// A row of a sorted list as the scan reads it: its bin, its class and its multiplicity.
 pub(crate) trait ScanRow: Copy {
     /// The row's bin for the list's feature.
     fn bin(self) -> u32;
     /// The row's class, `labels` holding every row's.
     fn label(self, labels: &[u16]) -> u16;
+    /// How many times the row counts, `multiplicities` holding every row's (not empty).
+    fn multiplicity(self, multiplicities: &[u32]) -> u32;
 }
 
 impl ScanRow for Element {
@@ -34,11 +36,17 @@ impl ScanRow for Element {
     fn label(self, labels: &[u16]) -> u16 {
         labels[self.row as usize]
     }
+
+    #[inline(always)]
+    fn multiplicity(self, multiplicities: &[u32]) -> u32 {
+        multiplicities[self.row as usize]
+    }
 }
 
 /// A row of two-class data with its bin and class packed in one word (the bin shifted left
 /// by one, the class in the lowest bit): half an [`Element`]'s bytes, and no look-up of the
-/// row's class. The depth-two search writes its children's lists in this form.
+/// row's class. The depth-two search writes its children's lists in this form when every row
+/// counts once.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[repr(transparent)]
 pub(crate) struct PackedRow(pub u32);
@@ -66,6 +74,11 @@ impl ScanRow for PackedRow {
     fn label(self, _labels: &[u16]) -> u16 {
         (self.0 & 1) as u16
     }
+
+    #[inline(always)]
+    fn multiplicity(self, _multiplicities: &[u32]) -> u32 {
+        unreachable!("packed rows are made of rows that count once")
+    }
 }
 
 /// The best split of a row set, as a searched feature and a threshold bin.
@@ -81,7 +94,8 @@ pub(crate) struct BestSplit {
 
 /// The best split of a row set (each of `lists` holding its rows sorted by one searched
 /// feature, whose id it is paired with) that costs less than `target` by more than the
-/// tolerance; `None` if there is none. `totals` are the row set's class counts, `counts` a
+/// tolerance; `None` if there is none. `rows` holds every row's class and multiplicity,
+/// `totals` are the row set's class counts (rows counted their multiplicities), `counts` a
 /// scratch of the same length. With `free`, under a leaf minimum, the splits that break it are
 /// evaluated too, and `free` receives the least cost among them (infinite if none): every split
 /// of the lists, breaking the minimum or not, then costs at least the least of `free`, the
@@ -89,7 +103,7 @@ pub(crate) struct BestSplit {
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn best_split<'a, R: ScanRow + 'a>(
     lists: impl Iterator<Item = (u32, &'a [R])>,
-    labels: &[u16],
+    rows: &RowCounts,
     totals: &[u32],
     counts: &mut [u32],
     size: usize,
@@ -98,16 +112,49 @@ pub(crate) fn best_split<'a, R: ScanRow + 'a>(
     skipping: bool,
     free: Option<&mut f64>,
 ) -> Option<BestSplit> {
+    let labels = rows.labels;
+    if !rows.multiplicities.is_empty() {
+        return best_split_multiplied(
+            lists, rows, totals, counts, size, target, cost, skipping, free,
+        );
+    }
     // Each case compiled on its own: without the minimum's splits, the scan is as it was.
     match (cost.uniform_weight, free.filter(|_| cost.min_leaf > 1)) {
         (Some(weight), None) => best_split_uniform::<R, false>(
             lists, labels, totals, counts, size, target, cost, weight, skipping, None,
         ),
-        (None, None) => best_split_weighted::<R, false>(
-            lists, labels, totals, counts, size, target, cost, skipping, None,
+        (None, None) => best_split_weighted::<R, false, false>(
+            lists, rows, totals, counts, size, target, cost, skipping, None,
         ),
         (_, free) => best_split_free(
-            lists, labels, totals, counts, size, target, cost, skipping, free,
+            lists, rows, totals, counts, size, target, cost, skipping, free,
+        ),
+    }
+}
+
+/// [`best_split`] when rows count their multiplicities, out of line so that the scans of rows
+/// that count once compile as they did: the weighted scan, counting each row its multiplicity
+/// (the cost model's largest weight is a row's, [`CostModel::max_weight`], so skipping stays
+/// valid).
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn best_split_multiplied<'a, R: ScanRow + 'a>(
+    lists: impl Iterator<Item = (u32, &'a [R])>,
+    rows: &RowCounts,
+    totals: &[u32],
+    counts: &mut [u32],
+    size: usize,
+    target: f64,
+    cost: &CostModel,
+    skipping: bool,
+    free: Option<&mut f64>,
+) -> Option<BestSplit> {
+    match free.filter(|_| cost.min_leaf > 1) {
+        None => best_split_weighted::<R, false, true>(
+            lists, rows, totals, counts, size, target, cost, skipping, None,
+        ),
+        free => best_split_weighted::<R, true, true>(
+            lists, rows, totals, counts, size, target, cost, skipping, free,
         ),
     }
 }
@@ -118,7 +165,7 @@ pub(crate) fn best_split<'a, R: ScanRow + 'a>(
 #[allow(clippy::too_many_arguments)]
 fn best_split_free<'a, R: ScanRow + 'a>(
     lists: impl Iterator<Item = (u32, &'a [R])>,
-    labels: &[u16],
+    rows: &RowCounts,
     totals: &[u32],
     counts: &mut [u32],
     size: usize,
@@ -129,10 +176,19 @@ fn best_split_free<'a, R: ScanRow + 'a>(
 ) -> Option<BestSplit> {
     match cost.uniform_weight {
         Some(weight) => best_split_uniform::<R, true>(
-            lists, labels, totals, counts, size, target, cost, weight, skipping, free,
+            lists,
+            rows.labels,
+            totals,
+            counts,
+            size,
+            target,
+            cost,
+            weight,
+            skipping,
+            free,
         ),
-        None => best_split_weighted::<R, true>(
-            lists, labels, totals, counts, size, target, cost, skipping, free,
+        None => best_split_weighted::<R, true, false>(
+            lists, rows, totals, counts, size, target, cost, skipping, free,
         ),
     }
 }
@@ -362,10 +418,11 @@ impl UniformScan<'_> {
 }
 
 /// [`best_split`] with any class weights, in floating point. `FREE`: `free` is given.
+/// `MULTIPLIED`: each row counts its multiplicity (`rows.multiplicities` is not empty).
 #[allow(clippy::too_many_arguments)]
-fn best_split_weighted<'a, R: ScanRow + 'a, const FREE: bool>(
+fn best_split_weighted<'a, R: ScanRow + 'a, const FREE: bool, const MULTIPLIED: bool>(
     lists: impl Iterator<Item = (u32, &'a [R])>,
-    labels: &[u16],
+    rows: &RowCounts,
     totals: &[u32],
     counts: &mut [u32],
     size: usize,
@@ -399,6 +456,7 @@ fn best_split_weighted<'a, R: ScanRow + 'a, const FREE: bool>(
     let mut target = target;
     let mut best = None;
     let two_classes = totals.len() == 2;
+    let (labels, multiplicities) = (rows.labels, rows.multiplicities);
     for (feature, list) in lists {
         if target <= floor {
             break;
@@ -406,8 +464,10 @@ fn best_split_weighted<'a, R: ScanRow + 'a, const FREE: bool>(
         counts.iter_mut().for_each(|c| *c = 0);
         let mut skip = first as i64;
         let mut prev_bin = u32::MAX;
-        // With two classes, class 1 is counted in a register and class 0 derived from it.
+        // With two classes, class 1 is counted in a register and class 0 derived from it
+        // (from the rows seen, or with multiplicities from their count).
         let mut ones = 0u32;
+        let mut counted = 0u32;
         for (seen, &e) in list.iter().enumerate() {
             let bin = e.bin();
             if skip <= 0 && bin != prev_bin {
@@ -415,7 +475,7 @@ fn best_split_weighted<'a, R: ScanRow + 'a, const FREE: bool>(
                     break;
                 }
                 if two_classes {
-                    counts[0] = seen as u32 - ones;
+                    counts[0] = if MULTIPLIED { counted } else { seen as u32 } - ones;
                     counts[1] = ones;
                 }
                 let (value, left_cost, right_cost) = split_cost(counts, totals, cost);
@@ -452,10 +512,18 @@ fn best_split_weighted<'a, R: ScanRow + 'a, const FREE: bool>(
                 }
             }
             let label = e.label(labels);
-            if two_classes {
-                ones += u32::from(label);
+            let times = if MULTIPLIED {
+                e.multiplicity(multiplicities)
             } else {
-                counts[label as usize] += 1;
+                1
+            };
+            if two_classes {
+                ones += u32::from(label) * times;
+                if MULTIPLIED {
+                    counted += times;
+                }
+            } else {
+                counts[label as usize] += times;
             }
             skip -= 1;
             prev_bin = bin;
@@ -582,7 +650,10 @@ mod tests {
                     let mut free = 0.0;
                     let found = best_split(
                         std::iter::once((3, rows)),
-                        labels,
+                        &RowCounts {
+                            labels,
+                            multiplicities: &[],
+                        },
                         totals,
                         &mut [0; 2],
                         rows.len(),
@@ -655,7 +726,10 @@ mod tests {
                 let mut free = 0.0;
                 let found = best_split(
                     std::iter::once((0, list.as_slice())),
-                    &labels,
+                    &RowCounts {
+                        labels: &labels,
+                        multiplicities: &[],
+                    },
                     &totals,
                     &mut vec![0; k],
                     size,

@@ -61,7 +61,9 @@ impl PairScratch {
     pub fn new(data: &Binned) -> PairScratch {
         let f = data.n_features();
         let k = data.n_classes;
-        let packs = k == 2 && data.thresholds.iter().all(|t| PackedRow::fits(t.len() + 1));
+        let packs = k == 2
+            && !data.multiplies()
+            && data.thresholds.iter().all(|t| PackedRow::fits(t.len() + 1));
         let room = |used: bool| if used { f * (data.n_rows + 1) } else { 0 };
         PairScratch {
             side: vec![0; data.n_rows],
@@ -81,14 +83,23 @@ impl PairScratch {
 
 impl PairScratch {
     /// Marks each row's side of the split of `list` at `position` (left before it) and counts
-    /// each child's classes, the right's as the node's `counts` less the left's.
-    fn mark_sides(&mut self, list: &[Element], position: usize, labels: &[u16], counts: &[u32]) {
+    /// each child's classes (each row its multiplicity), the right's as the node's `counts`
+    /// less the left's.
+    fn mark_sides(&mut self, list: &[Element], position: usize, data: &Binned, counts: &[u32]) {
+        let labels = &data.labels;
         let [left_counts, right_counts] = &mut self.counts;
         left_counts.iter_mut().for_each(|c| *c = 0);
         for e in &list[..position] {
             let label = labels[e.row as usize];
             self.side[e.row as usize] = (label as u8 & 1) << 1;
             left_counts[label as usize] += 1;
+        }
+        if data.multiplies() {
+            left_counts.iter_mut().for_each(|c| *c = 0);
+            for e in &list[..position] {
+                let row = e.row as usize;
+                left_counts[labels[row] as usize] += data.multiplicities[row];
+            }
         }
         for e in &list[position..] {
             self.side[e.row as usize] = 1 | (labels[e.row as usize] as u8 & 1) << 1;
@@ -215,7 +226,7 @@ impl Search<'_> {
             let feature = self.arena.feature(view, index);
             search.reset(
                 self.arena.list(view, index),
-                &self.data.labels,
+                self.data.row_counts(),
                 &self.cost,
                 self.switches.intervals,
                 true,
@@ -232,7 +243,7 @@ impl Search<'_> {
                 let position = candidate.position;
                 let list = self.arena.list(view, index);
                 let bin = split_bin(list[position - 1].bin, list[position].bin);
-                pair.mark_sides(list, position, &self.data.labels, self.arena.counts(view));
+                pair.mark_sides(list, position, self.data, self.arena.counts(view));
                 pair.split[..n_features].iter_mut().for_each(|s| *s = false);
                 pair.sizes = [position, m - position];
                 let leaves = [
@@ -597,7 +608,7 @@ impl Search<'_> {
         }
         let found = best_split(
             std::iter::once((feature, rows)),
-            &self.data.labels,
+            &self.data.row_counts(),
             totals,
             &mut self.counts,
             rows.len(),

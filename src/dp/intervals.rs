@@ -21,7 +21,7 @@
 use std::collections::VecDeque;
 
 use crate::dp::leaf_minimum::LeafSlack;
-use crate::search_core::binned::Element;
+use crate::search_core::binned::{Element, RowCounts};
 use crate::search_core::cost::CostModel;
 
 /// Lower bounds on the subtrees under one split: each child's optimum and the total (split
@@ -139,8 +139,8 @@ pub(crate) struct SplitSearch {
 }
 
 impl SplitSearch {
-    /// Prepares the search of the positions of `list` (rows sorted by one feature) that leave
-    /// at least `min_leaf` rows on each side. `bisect`: search by bisection with neighbour
+    /// Prepares the search of the positions of `list` (rows sorted by one feature, their
+    /// classes and multiplicities in `rows`) that leave at least `min_leaf` rows on each side. `bisect`: search by bisection with neighbour
     /// bounds; `per_child`: the solved positions report one bound per child (else only totals);
     /// `features`: the solved positions also report one bound per child and feature (the
     /// child's best split on that feature), for that many features. `first`: the position to
@@ -150,7 +150,7 @@ impl SplitSearch {
     pub fn reset(
         &mut self,
         list: &[Element],
-        labels: &[u16],
+        rows: RowCounts,
         cost: &CostModel,
         bisect: bool,
         per_child: bool,
@@ -185,9 +185,18 @@ impl SplitSearch {
             self.prefix.clear();
             self.prefix.push(0.0);
             let mut total = 0.0;
-            for e in list {
-                total += cost.weights[labels[e.row as usize] as usize];
-                self.prefix.push(total);
+            if rows.multiplicities.is_empty() {
+                for e in list {
+                    total += cost.weights[rows.labels[e.row as usize] as usize];
+                    self.prefix.push(total);
+                }
+            } else {
+                for e in list {
+                    let row = e.row as usize;
+                    let times = f64::from(rows.multiplicities[row]);
+                    total += cost.weights[rows.labels[row] as usize] * times;
+                    self.prefix.push(total);
+                }
             }
             self.first = first.and_then(|p| self.positions.binary_search(&p).ok());
             if !self.positions.is_empty() {

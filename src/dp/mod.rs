@@ -407,10 +407,10 @@ pub(crate) fn solve_at_levels(
     options: &DpOptions,
 ) -> Result<DpOutcome> {
     problem.check(data)?;
-    crate::search_core::check_searchable(data, "the exact search")?;
+    crate::search_core::check_complete(data, "the exact search")?;
     options.check()?;
     let start = Instant::now();
-    let binned = Binned::new(data, problem.thresholds);
+    let binned = Binned::counting_weights(data, problem.thresholds);
     let mut cost = problem.cost_model(data)?;
     cost.levels = FeatureLevels::new(depths, &binned.data_feature, problem.depth).map(Arc::new);
     let mut deadline = Deadline::new(start, &options.budget);

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Dataset, ThresholdMode};
+use crate::data::{Dataset, ThresholdMode, MAX_MULTIPLIED_WEIGHT};
 use crate::error::{Error, Result};
 use crate::search_core::cost::{CostModel, Scale};
 use crate::tree::MAX_DEPTH;
@@ -53,7 +53,8 @@ impl DpProblem {
         let total_weight: f64 = data
             .labels()
             .iter()
-            .map(|&label| self.class_weights[label])
+            .enumerate()
+            .map(|(row, &label)| self.class_weights[label] * data.weight(row))
             .sum();
         let mut cost = CostModel::new(
             &self.class_weights,
@@ -67,6 +68,11 @@ impl DpProblem {
         if let Some(max_leaf) = self.max_leaf.filter(|&m| m < data.n_rows()) {
             cost.max_leaf = max_leaf as u32;
         }
+        // A row changes a cost by at most its class weight times its multiplicity.
+        let most = data
+            .weights()
+            .map_or(1.0, |w| w.iter().copied().fold(0.0, f64::max));
+        cost.max_weight *= most.max(1.0);
         Ok(cost)
     }
 
@@ -141,6 +147,7 @@ impl DpProblem {
             }
             _ => {}
         }
+        self.check_multiplicities(data)?;
         if u32::try_from(data.n_rows()).is_err() || u16::try_from(2 * data.n_classes()).is_err() {
             return Err(Error::parameter(
                 "data",
@@ -149,6 +156,44 @@ impl DpProblem {
                     data.n_rows(),
                     data.n_classes()
                 ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks the row weights of `data`, which the search counts as multiplicities: whole
+    /// numbers adding up to at most [`MAX_MULTIPLIED_WEIGHT`] (the search counts weight in 32
+    /// bits), and, when some row counts more than once, no leaf minimum above 1 nor cap on
+    /// the rows of a leaf (both count rows; learn through [`crate::learn`], which factors row
+    /// weights by class, see [`Dataset::multiplied_by_class`]).
+    fn check_multiplicities(&self, data: &Dataset) -> Result<()> {
+        let Some(weights) = data.weights() else {
+            return Ok(());
+        };
+        if let Some((row, weight)) = weights.iter().enumerate().find(|(_, w)| w.fract() != 0.0) {
+            return Err(Error::parameter(
+                "--weight-column",
+                format!(
+                    "the exact search counts a row of weight w as w rows, but row {row} weighs \
+                     {weight}, not a whole number"
+                ),
+            ));
+        }
+        let total: f64 = weights.iter().sum();
+        if total > MAX_MULTIPLIED_WEIGHT {
+            return Err(Error::parameter(
+                "--weight-column",
+                format!(
+                    "the exact search counts weight in 32 bits: the row weights add up to \
+                     {total}, more than {MAX_MULTIPLIED_WEIGHT}"
+                ),
+            ));
+        }
+        if weights.iter().any(|&w| w != 1.0) && (self.min_leaf > 1 || self.max_leaf.is_some()) {
+            return Err(Error::parameter(
+                "--weight-column",
+                "the exact search counts a row of weight w as w rows and takes no leaf minimum \
+                 above 1 nor cap on the rows of a leaf with row weights other than 1",
             ));
         }
         Ok(())

@@ -649,7 +649,7 @@ fn run_unit(
         let first = unit.piece.is_none() && rank < FIRST_AT_GINI;
         positions.reset(
             search.arena.list(&view, index),
-            &search.data.labels,
+            search.data.row_counts(),
             &search.cost,
             bisect,
             shared.distributions.len() == 1,

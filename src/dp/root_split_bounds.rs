@@ -75,9 +75,9 @@ pub fn root_split_bounds(
     options: &DpOptions,
 ) -> Result<RootSplitBounds> {
     below.check(data)?;
-    crate::search_core::check_searchable(data, "the exact search")?;
+    crate::search_core::check_complete(data, "the exact search")?;
     options.check()?;
-    let binned = Binned::new(data, ThresholdMode::All);
+    let binned = Binned::counting_weights(data, ThresholdMode::All);
     let cost = below.cost_model(data)?;
     let deadline = Deadline::new(Instant::now(), &options.budget);
     let cache_bytes = options.memory_limit_mb.saturating_mul(1 << 20);

@@ -324,13 +324,14 @@ impl<'a> Search<'a> {
     pub(super) fn scan(&mut self, view: &View, target: f64) -> Option<BestSplit> {
         let arena = &self.arena;
         let lists = (0..view.n_features).map(|i| (arena.feature(view, i), arena.list(view, i)));
-        let (labels, counts, size) = (&self.data.labels, arena.counts(view), view.size);
+        let rows = self.data.row_counts();
+        let (counts, size) = (arena.counts(view), view.size);
         let skipping = self.switches.depth_one_skip;
         // Without a rule on levels, the scan compiles as it did.
         match self.cost.levels.as_deref() {
             None => best_split(
                 lists,
-                labels,
+                &rows,
                 counts,
                 &mut self.counts,
                 size,
@@ -341,7 +342,7 @@ impl<'a> Search<'a> {
             ),
             Some(levels) => best_split(
                 lists.filter(|&(feature, _)| levels.allows(view.level, feature)),
-                labels,
+                &rows,
                 counts,
                 &mut self.counts,
                 size,
@@ -410,7 +411,7 @@ impl<'a> Search<'a> {
             let feature = self.arena.feature(view, index);
             search.reset(
                 self.arena.list(view, index),
-                &self.data.labels,
+                self.data.row_counts(),
                 &self.cost,
                 self.bisects(),
                 per_child,
@@ -707,6 +708,7 @@ impl<'a> Search<'a> {
         let mut left = vec![0.0; k];
         let min_leaf = self.cost.min_leaf as usize;
         let last = view.size.saturating_sub(min_leaf);
+        let multiplies = self.data.multiplies();
         for index in 0..view.n_features {
             if !self.allows(view, self.arena.feature(view, index)) {
                 continue;
@@ -717,8 +719,13 @@ impl<'a> Search<'a> {
             let mut best_position = 0;
             let mut left_weight = 0.0;
             for (at, pair) in list.windows(2).enumerate() {
-                let label = self.data.labels[pair[0].row as usize] as usize;
-                let w = self.cost.weights[label];
+                let row = pair[0].row as usize;
+                let label = self.data.labels[row] as usize;
+                let w = if multiplies {
+                    self.cost.weights[label] * f64::from(self.data.multiplicities[row])
+                } else {
+                    self.cost.weights[label]
+                };
                 left[label] += w;
                 left_weight += w;
                 if pair[0].bin == pair[1].bin || at + 1 < min_leaf || at + 1 > last {

@@ -11,6 +11,17 @@ use crate::search_core::binned::Binned;
 use crate::search_core::cost::CostModel;
 use crate::search_core::view::{Arena, View};
 
+/// The multiplicities of the rows whose bits are set in `word`, `multiplicities` starting at
+/// its first row.
+fn weight_of(mut word: u64, multiplicities: &[u32]) -> u64 {
+    let mut total = 0;
+    while word != 0 {
+        total += u64::from(multiplicities[word.trailing_zeros() as usize]);
+        word &= word - 1;
+    }
+    total
+}
+
 /// How many solved row sets are remembered per depth.
 const REMEMBERED: usize = 2;
 
@@ -28,6 +39,8 @@ pub(crate) struct Similarity {
     /// One bitset per class: the rows of that class.
     class_rows: Vec<Vec<u64>>,
     weights: Vec<f64>,
+    /// How many times each row counts (empty: once each).
+    multiplicities: Vec<u32>,
     /// What rows joining a set can lower its optimum by.
     slack: LeafSlack,
     /// Per depth: the last solved row sets, newest first.
@@ -46,6 +59,7 @@ impl Similarity {
             words,
             class_rows,
             weights: cost.weights.clone(),
+            multiplicities: data.multiplicities.clone(),
             slack: LeafSlack::new(cost),
             memory: Vec::new(),
             scratch: vec![0; words],
@@ -54,6 +68,7 @@ impl Similarity {
 
     pub fn bytes(&self) -> usize {
         8 * self.words * (self.class_rows.len() + 1 + REMEMBERED * self.memory.len())
+            + 4 * self.multiplicities.len()
     }
 
     fn load(&mut self, arena: &Arena, view: &View) {
@@ -79,14 +94,20 @@ impl Similarity {
             }
             let mut removed = 0.0;
             for (class_rows, &w) in self.class_rows.iter().zip(&self.weights) {
-                let count: u32 = remembered
+                let gone = remembered
                     .rows
                     .iter()
                     .zip(&self.scratch)
                     .zip(class_rows)
-                    .map(|((old, new), class)| (old & !new & class).count_ones())
-                    .sum();
-                removed += f64::from(count) * w;
+                    .map(|((old, new), class)| old & !new & class);
+                let count: u64 = if self.multiplicities.is_empty() {
+                    gone.map(|word| u64::from(word.count_ones())).sum()
+                } else {
+                    gone.enumerate()
+                        .map(|(at, word)| weight_of(word, &self.multiplicities[64 * at..]))
+                        .sum()
+                };
+                removed += count as f64 * w;
             }
             if self.slack.binds() {
                 let (mut added, mut old_size) = (0usize, 0usize);

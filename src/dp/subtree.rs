@@ -44,7 +44,14 @@ pub(crate) fn rebuild(
     let solution = match cached {
         Some(solution) => solution,
         None => search
-            .solve(view, depth, budget, cost + 2.0 * search.cost.tol)
+            // At least a step of `f64` above the cost (a cost of weights counted millions of
+            // times over is past the tolerance's resolution).
+            .solve(
+                view,
+                depth,
+                budget,
+                cost + 2.0 * search.cost.tol.max(cost.abs() * f64::EPSILON),
+            )
             .solution
             .ok_or_else(|| {
                 Error::Internal(format!(

@@ -90,7 +90,7 @@ impl Counterpart {
             }
         }
         Factored {
-            copies: Cow::Owned(train.clone().without_weights()),
+            rows: Cow::Owned(train.clone().without_weights()),
             units: vec![1.0; train.n_classes()],
         }
     }
@@ -100,7 +100,7 @@ impl Counterpart {
     /// the rows without weights when the search does not apply.
     pub fn search_problem(&self, train: &Dataset, searched: &Factored) -> DpProblem {
         if self.not_applicable.is_some() {
-            return self.search.problem(&searched.copies);
+            return self.search.problem(&searched.rows);
         }
         let weighted = self.search.problem(train);
         DpProblem {

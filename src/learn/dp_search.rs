@@ -263,8 +263,9 @@ impl DpSearch {
     }
 
     /// Runs the search on `train` within the time limit and interrupt of `options`. Row
-    /// weights must be whole multiples of one unit per class: the search runs on the rows
-    /// repeated by their multiples with each class cost times its unit (see
+    /// weights must be whole multiples of one unit per class: the search holds each row once,
+    /// counting it its multiple, with each class cost times its unit (see
+    /// [`Dataset::multiplied_by_class`]; under fairness the rows repeated by their multiples,
     /// [`Dataset::factored_by_class`]), and the tree is re-evaluated on the weighted rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
         self.run_under(train, options, None)
@@ -292,18 +293,18 @@ impl DpSearch {
             return Err(Error::parameter(
                 "--min-leaf",
                 "--min-leaf and min_leaf_rows count rows, whatever their weights; the exact \
-                 search holds a row of weight w as w copies (w/u with a unit u per class) and \
-                 cannot count rows: with row weights it takes a leaf minimum of 1 only, unless \
-                 each class's rows weigh one value (OCT and CART take both)",
+                 search counts a row of weight w as w rows (w/u with a unit u per class) and \
+                 bounds its subtrees by that count: with row weights it takes a leaf minimum of \
+                 1 only, unless each class's rows weigh one value (OCT and CART take both)",
             ));
         }
         if limits.is_some_and(|l| l.max_leaf_rows.is_some()) && !train.copies_count_rows() {
             return Err(Error::parameter(
                 "--max-leaf-rows",
-                "max_leaf_rows counts rows, whatever their weights; the exact search holds a \
-                 row of weight w as w copies (w/u with a unit u per class) and cannot count \
-                 rows: with row weights other than one value per class it takes no cap on the \
-                 rows of a leaf (the MILP formulations do)",
+                "max_leaf_rows counts rows, whatever their weights; the exact search counts a \
+                 row of weight w as w rows (w/u with a unit u per class) and bounds its \
+                 subtrees by that count: with row weights other than one value per class it \
+                 takes no cap on the rows of a leaf (the MILP formulations do)",
             ));
         }
         if let Some(metric) = self.params.objective.metric() {
@@ -317,11 +318,18 @@ impl DpSearch {
             }
             return self.run_front(metric, train, options);
         }
-        let factored = train.factored_by_class(&MethodKind::Dp.chosen())?;
+        // The search counts each row its multiple of its class's unit; the fair search counts
+        // rows in each group's rates, and runs on the rows repeated by their multiples.
+        let fairness = limits.is_some_and(|l| l.constraints.fairness.is_some());
+        let factored = if fairness {
+            train.factored_by_class(&MethodKind::Dp.chosen())?
+        } else {
+            train.multiplied_by_class(&MethodKind::Dp.chosen())?
+        };
         refuse_units(&factored, limits, "--solver dp")?;
-        let copies = &factored.copies;
+        let searched = &factored.rows;
         // The problem on the weighted rows (its class costs and baseline are the weights'),
-        // and on the copies, where each class cost is times its unit.
+        // and on the searched rows, where each class cost is times its unit.
         let mut weighted = limited.problem(train);
         if let Some(limits) = limits {
             limits.limit(&mut weighted);
@@ -339,7 +347,7 @@ impl DpSearch {
             ..DpOptions::default()
         };
         let fair = match limits {
-            Some(limits) => limits.solve_fair(copies, &problem, &dp_options)?,
+            Some(limits) => limits.solve_fair(searched, &problem, &dp_options)?,
             None => None,
         };
         let fair_search = fair.is_some();
@@ -347,7 +355,7 @@ impl DpSearch {
             Some(found) => (found, 0),
             None => {
                 let ruled = dp::solve_under(
-                    copies,
+                    searched,
                     &problem,
                     &limits.map(|l| l.rule.clone()).unwrap_or_default(),
                     &dp_options,

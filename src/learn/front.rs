@@ -98,11 +98,11 @@ fn learn_front_over(request: &FrontRequest, train: &Dataset) -> Result<FrontResu
             train.factored_by_class(&crate::setting::Named::same("pareto --solver dp"))?
         }
         FrontMethod::Epsilon { .. } => Factored {
-            copies: train.repeated_by_weight(&crate::setting::Named::same(EPSILON_METHOD))?,
+            rows: train.repeated_by_weight(&crate::setting::Named::same(EPSILON_METHOD))?,
             units: vec![1.0; train.n_classes()],
         },
     };
-    let copies = factored.copies.as_ref();
+    let copies = factored.rows.as_ref();
     let cart_tree = cart(
         train,
         &CartParams {

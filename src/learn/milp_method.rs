@@ -366,7 +366,7 @@ fn search_row_source(
         None => {
             let data = counterpart.search_data(train);
             let found = dp::solve(
-                &data.copies,
+                &data.rows,
                 &counterpart.search_problem(train, &data),
                 &DpOptions {
                     budget: share,
@@ -396,7 +396,7 @@ fn search_row_source(
     Ok(Some(SearchRowSource {
         families,
         problem: counterpart.search_problem(train, &searched),
-        data: searched.copies.into_owned(),
+        data: searched.rows.into_owned(),
         counterpart,
         lower_bound,
         upper_bound,
@@ -529,7 +529,7 @@ fn choose_start(
     let described = describe(&found);
     // A greedy tree that breaks the side constraints is no start.
     let greedy_objective =
-        dp::objective_of(&greedy, &counterpart.search_data(train).copies, &problem)
+        dp::objective_of(&greedy, &counterpart.search_data(train).rows, &problem)
             .filter(|_| limits.is_none_or(|l| l.meets(&greedy)));
     let use_search = match (mode, greedy_objective) {
         (WarmStartMode::Best, Some(greedy_objective)) => found.objective < greedy_objective,
@@ -772,7 +772,7 @@ fn search_problem(
 ) -> Result<(DpOutcome, DpProblem)> {
     let searched = counterpart.search_data(train);
     let mut problem = counterpart.search_problem(train, &searched);
-    let searched = searched.copies;
+    let searched = searched.rows;
     let rule = match limits {
         Some(limits) => {
             limits.limit(&mut problem);

@@ -269,7 +269,7 @@ impl SparseSearch {
     /// the weighted rows.
     pub fn run(&self, train: &Dataset, options: &LearnOptions) -> Result<Outcome> {
         let (factored, weighted, problem) = self.on_copies(train, None)?;
-        let copies = &factored.copies;
+        let copies = &factored.rows;
         let line = SearchLine::start("sparse", options.budget.limit_seconds(), &options.progress);
         line.say("searching");
         let sparse_options = SparseOptions {
@@ -328,7 +328,7 @@ impl SparseSearch {
             },
             ..weighted.clone()
         };
-        on_copies.check(&factored.copies)?;
+        on_copies.check(&factored.rows)?;
         Ok((weighted, on_copies))
     }
 
@@ -363,7 +363,7 @@ impl SparseSearch {
             ));
         }
         let (factored, weighted, problem) = self.on_copies(train, Some(limits))?;
-        let copies = &factored.copies;
+        let copies = &factored.rows;
         let weights = problem.loss.class_weights(copies).ok_or_else(|| {
             Error::Internal("a loss of the whole leaf set under side constraints".into())
         })?;

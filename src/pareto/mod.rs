@@ -129,7 +129,7 @@ pub fn solve(
 ) -> Result<ParetoOutcome> {
     problem.check(data)?;
     let factored = data.factored_by_class(&crate::setting::Named::same("the front's search"))?;
-    let mut outcome = solve_counted(&factored.copies, problem, options)?;
+    let mut outcome = solve_counted(&factored.rows, problem, options)?;
     outcome.units = ClassUnits::of(&factored.units);
     if data.is_weighted() {
         for front_tree in &outcome.front {

@@ -1,7 +1,8 @@
 //! The data as the search sees it: every feature with at least one candidate threshold mapped
 //! to ordinal bins (a row's bin is the number of thresholds below its value, so a split at
 //! threshold index `b` sends the rows with bin `<= b` left), class labels, and each feature's
-//! rows sorted by bin. No floating-point value is touched after this.
+//! rows sorted by bin, and each row's multiplicity when rows count more than once. No
+//! floating-point value is touched after this.
 
 use crate::data::{candidate_thresholds, Dataset, ThresholdMode};
 use crate::tree::Split;
@@ -11,6 +12,22 @@ use crate::tree::Split;
 pub(crate) struct Element {
     pub row: u32,
     pub bin: u32,
+}
+
+/// Every row's class and multiplicity, as the scans read them ([`Binned::row_counts`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RowCounts<'a> {
+    pub labels: &'a [u16],
+    /// How many times each row counts (empty: once each).
+    pub multiplicities: &'a [u32],
+}
+
+impl RowCounts<'_> {
+    /// How many times `row` counts.
+    #[inline]
+    pub fn multiplicity(&self, row: usize) -> u32 {
+        self.multiplicities.get(row).copied().unwrap_or(1)
+    }
 }
 
 /// The binned training data.
@@ -24,6 +41,9 @@ pub(crate) struct Binned {
     pub thresholds: Vec<Vec<f64>>,
     /// Class index of every row.
     pub labels: Vec<u16>,
+    /// How many times each row counts (a whole-number row weight); empty when every row
+    /// counts once.
+    pub multiplicities: Vec<u32>,
     /// For each searched feature, every row sorted by (bin, row).
     pub sorted: Vec<Vec<Element>>,
 }
@@ -39,7 +59,43 @@ impl Binned {
         }
     }
 
-    /// Bins `data` with the thresholds of `mode`; features without a threshold are left out.
+    /// Bins `data` with the thresholds of `mode`, each row its weight's number of times: the
+    /// weights must be whole numbers below 2^32 (the caller checks them; see
+    /// [`Binned::new`] for the rest).
+    pub fn counting_weights(data: &Dataset, mode: ThresholdMode) -> Binned {
+        let mut binned = Binned::new(data, mode);
+        if let Some(weights) = data.weights().filter(|w| w.iter().any(|&w| w != 1.0)) {
+            debug_assert!(weights
+                .iter()
+                .all(|&w| w.fract() == 0.0 && w <= u32::MAX as f64));
+            binned.multiplicities = weights.iter().map(|&w| w as u32).collect();
+        }
+        binned
+    }
+
+    /// How many times `row` counts.
+    #[inline]
+    pub fn multiplicity(&self, row: usize) -> u32 {
+        self.row_counts().multiplicity(row)
+    }
+
+    /// Every row's class and multiplicity.
+    #[inline]
+    pub fn row_counts(&self) -> RowCounts<'_> {
+        RowCounts {
+            labels: &self.labels,
+            multiplicities: &self.multiplicities,
+        }
+    }
+
+    /// Whether some row counts more (or less) than once.
+    #[inline]
+    pub fn multiplies(&self) -> bool {
+        !self.multiplicities.is_empty()
+    }
+
+    /// Bins `data` with the thresholds of `mode`, each row once (row weights are not read);
+    /// features without a threshold are left out.
     pub fn new(data: &Dataset, mode: ThresholdMode) -> Binned {
         let n_rows = data.n_rows();
         let labels_usize = data.labels();
@@ -66,6 +122,7 @@ impl Binned {
             data_feature,
             thresholds,
             labels: labels_usize.iter().map(|&l| l as u16).collect(),
+            multiplicities: Vec::new(),
             sorted,
         }
     }

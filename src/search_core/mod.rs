@@ -30,12 +30,9 @@ pub(crate) mod view;
 pub use progress_sink::ProgressSink;
 pub use termination::{Progress, Termination};
 
-/// Fails when `data` is not what a search takes: row weights (the searches count rows, so
-/// weighted data reaches them as its rows repeated by weight,
-/// [`crate::data::Dataset::repeated_by_weight`]) or missing values (binned features have no bin
-/// for them: data with missing values reaches a search as its copies,
-/// [`crate::tree::missing_copies`], as [`crate::learn::learn`] makes them). `search` names the
-/// search in the error.
+/// Fails when `data` is not what a search that counts rows takes: row weights (weighted data
+/// reaches it as its rows repeated by weight, [`crate::data::Dataset::repeated_by_weight`]) or
+/// missing values ([`check_complete`]). `search` names the search in the error.
 pub(crate) fn check_searchable(data: &crate::data::Dataset, search: &str) -> crate::Result<()> {
     if data.is_weighted() {
         return Err(crate::Error::parameter(
@@ -43,6 +40,13 @@ pub(crate) fn check_searchable(data: &crate::data::Dataset, search: &str) -> cra
             format!("{search} counts rows: weighted rows reach it repeated by their weights"),
         ));
     }
+    check_complete(data, search)
+}
+
+/// Fails when `data` has missing values (binned features have no bin for them: data with
+/// missing values reaches a search as its copies, [`crate::tree::missing_copies`], as
+/// [`crate::learn::learn`] makes them). `search` names the search in the error.
+pub(crate) fn check_complete(data: &crate::data::Dataset, search: &str) -> crate::Result<()> {
     data.refuse_missing(&format!(
         "{search} (learn through milptree::learn, which searches over missing-value copies)"
     ))

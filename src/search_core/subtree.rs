@@ -58,7 +58,8 @@ impl BinTree for SubTree {
 }
 
 /// The project's tree of `root` (at most `depth` levels) on `data`, with the leaves' classes
-/// as `root` gives them and counts from the data.
+/// as `root` gives them and counts from the data (each row its weight when every weight is a
+/// whole number, as the exact search counts rows, [`Tree::recount_on`]).
 pub(crate) fn build_tree<T: BinTree>(
     root: &T,
     binned: &Binned,
@@ -85,7 +86,8 @@ pub(crate) fn build_tree<T: BinTree>(
         }
     }
     let mut tree = builder.build()?;
-    tree.recount(data.rows(), data.labels())?;
+    // Each row counted its whole-number weight, as the search counts it.
+    tree.recount_on(data)?;
     Ok(tree)
 }
 

@@ -2,7 +2,8 @@
 //! splits its rows, the rows sorted by that feature's bin. Views live in per-level buffers of an
 //! [`Arena`] allocated once: the children of a view at level `l` are written side by side into
 //! level `l + 1`, so the search allocates nothing per node. A view also carries its class
-//! counts and an order-independent hash of its rows (the cache key).
+//! counts (each row counted its multiplicity, [`Binned::multiplicities`]) and an
+//! order-independent hash of its rows (the cache key).
 
 use crate::search_core::binned::{Binned, Element};
 
@@ -44,6 +45,8 @@ pub(crate) struct Arena {
     row_keys: Vec<u64>,
     /// Class index of every row.
     labels: Vec<u16>,
+    /// How many times each row counts (empty: once each).
+    multiplicities: Vec<u32>,
     /// Scratch: which side of the split being made each row goes to.
     side: Vec<u8>,
 }
@@ -66,6 +69,7 @@ impl Arena {
             n_classes: data.n_classes,
             row_keys: (0..data.n_rows as u64).map(row_key).collect(),
             labels: data.labels.clone(),
+            multiplicities: data.multiplicities.clone(),
             side: vec![0; data.n_rows],
         }
     }
@@ -80,6 +84,7 @@ impl Arena {
             })
             .sum::<usize>()
             + self.row_keys.len() * 8
+            + self.multiplicities.len() * 4
             + self.side.len()
     }
 
@@ -103,8 +108,8 @@ impl Arena {
             level.features[f] = f as u32;
         }
         level.counts.iter_mut().for_each(|c| *c = 0);
-        for &label in &data.labels {
-            level.counts[label as usize] += 1;
+        for (row, &label) in data.labels.iter().enumerate() {
+            level.counts[label as usize] += data.multiplicity(row);
         }
         View {
             level: 0,
@@ -194,9 +199,17 @@ impl Arena {
             }
             let left_list = &child.elements[starts[0]..starts[0] + left_size];
             if i == 0 {
-                for e in left_list {
-                    left_hash = left_hash.wrapping_add(self.row_keys[e.row as usize]);
-                    left_counts[self.labels[e.row as usize] as usize] += 1;
+                if self.multiplicities.is_empty() {
+                    for e in left_list {
+                        left_hash = left_hash.wrapping_add(self.row_keys[e.row as usize]);
+                        left_counts[self.labels[e.row as usize] as usize] += 1;
+                    }
+                } else {
+                    for e in left_list {
+                        let row = e.row as usize;
+                        left_hash = left_hash.wrapping_add(self.row_keys[row]);
+                        left_counts[self.labels[row] as usize] += self.multiplicities[row];
+                    }
                 }
             }
             let feature = parent.features[view.feature_offset + i];

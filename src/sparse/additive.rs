@@ -443,7 +443,7 @@ impl<'a> AdditiveSearch<'a> {
         'features: for &FeatureRank { index, .. } in &order {
             search.reset(
                 self.dp.arena.list(view, index),
-                &self.dp.data.labels,
+                self.dp.data.row_counts(),
                 &self.dp.cost,
                 bisect,
                 true,

@@ -120,7 +120,7 @@ fn work(
         }
         positions.reset(
             search.dp.arena.list(view, index),
-            &search.dp.data.labels,
+            search.dp.data.row_counts(),
             &search.dp.cost,
             search.switches.similar_support,
             true,

@@ -60,6 +60,7 @@ mod progress_sink;
 mod readme;
 mod root_split_bounds;
 mod round_trip;
+mod row_multiplicities;
 mod row_weights_data;
 mod row_weights_search;
 mod separation;

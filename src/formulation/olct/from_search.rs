@@ -32,8 +32,11 @@ impl Olct {
         let training = self.training(data)?;
         let depth = self.depth;
         // The search needs a depth of at least one; at depth one its tree is not used.
-        let problem = DpProblem::accuracy(&training.data, (depth - 1).max(1));
-        let found = dp::solve(&training.data, &problem, options)?;
+        // Training errors, every row counted once (the search would count whole-number row
+        // weights, and refuses others).
+        let rows = training.data.clone().without_weights();
+        let problem = DpProblem::accuracy(&rows, (depth - 1).max(1));
+        let found = dp::solve(&rows, &problem, options)?;
         let described = match found.termination {
             DpTermination::Optimal => format!("optimal at depth {}", problem.depth),
             _ => format!("best found at depth {} within its budget", problem.depth),
