@@ -387,6 +387,43 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
     assert!(!highs_notes(&[]).contains("mip_lp_solver"));
 }
 
+/// A tree without errors reports 0 errors, never `-0.0` (a sum over no row).
+#[test]
+fn no_errors_are_zero_not_negative_zero() {
+    let (_dir, path) = crate::common::temp_file(
+        "clean.csv",
+        "x,grp,class\n1,g1,a\n2,g2,a\n3,g1,a\n4,g2,b\n5,g1,b\n6,g2,b\n",
+    );
+    for args in [
+        &[
+            "solve",
+            path_str(&path),
+            "--solver",
+            "dp",
+            "--depth",
+            "1",
+            "--json",
+        ][..],
+        &["solve", path_str(&path), "--solver", "sparse", "--json"],
+        &["greedy", path_str(&path), "--depth", "1", "--json"],
+        &[
+            "pareto",
+            path_str(&path),
+            "--depth",
+            "1",
+            "--group-column",
+            "grp",
+            "--json",
+        ],
+        &["pareto", path_str(&path), "--depth", "1", "--json"],
+    ] {
+        let output = milptree(args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(!text.contains("-0.0"), "{args:?}: {text}");
+    }
+}
+
 /// Under `best`, when the exact search's tree breaks a side constraint the search does not
 /// take (a user row) and the greedy tree meets it, the greedy tree starts, not a single leaf.
 #[test]
