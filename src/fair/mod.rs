@@ -158,7 +158,8 @@ fn whole_weights(data: &Dataset) -> Result<Vec<i64>> {
                     "--weight-column",
                     format!(
                         "the exact search under fairness takes whole-number row weights, and \
-                         row {i} weighs {w}"
+                         row {i} weighs {}",
+                        crate::data::short_number(w)
                     ),
                 ))
             }
