@@ -387,6 +387,39 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
     assert!(!highs_notes(&[]).contains("mip_lp_solver"));
 }
 
+/// A stop at a limit of HiGHS's own options (`mip_max_improving_sols`) is a limit, as the time
+/// limit is: termination `solver_limit` naming the limit, the incumbent kept, exit 0, no error.
+#[test]
+fn a_stop_at_a_limit_of_the_solvers_options_is_a_limit_not_an_error() {
+    let data = dataset("iris");
+    let output = milptree(&[
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "flowoct",
+        "--depth",
+        "2",
+        "--warm-start",
+        "none",
+        "--certify",
+        "off",
+        "--solver-option",
+        "mip_max_improving_sols=1",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["termination"], "solver_limit", "{report}");
+    assert!(report["error"].is_null(), "{report}");
+    assert_eq!(report["has_solution"], true, "{report}");
+    assert!(
+        report["notes"].to_string().contains("solution limit"),
+        "{}",
+        report["notes"]
+    );
+}
+
 /// A tree without errors reports 0 errors, never `-0.0` (a sum over no row).
 #[test]
 fn no_errors_are_zero_not_negative_zero() {
