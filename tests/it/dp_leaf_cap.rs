@@ -243,6 +243,11 @@ fn a_search_stopped_before_a_tree_under_the_cap_reports_no_tree() {
         assert!(report["tree"].is_null(), "{solver}: {report}");
         let human = milptree(&base);
         assert_eq!(human.status.code(), Some(0), "{solver}: {}", stderr(&human));
+        let text = String::from_utf8_lossy(&human.stdout);
+        assert!(
+            text.contains("no tree: the search found none"),
+            "{solver}: {text}"
+        );
         let tree = dir.path().join("tree.json");
         let written = milptree(&[&base[..], &["-o", path_str(&tree)]].concat());
         assert_eq!(written.status.code(), Some(1), "{solver}");
