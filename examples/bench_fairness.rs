@@ -211,6 +211,7 @@ fn main() -> milptree::Result<()> {
                 max_leaf: None,
                 max_splits: None,
                 forbidden: checked.forbidden.clone(),
+                depths: Vec::new(),
                 bounds: true,
             },
             1,

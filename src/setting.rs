@@ -78,7 +78,7 @@ settings! {
     /// Side constraints without a flag of their own (a constraints file, or the estimator's
     /// feature costs, budget, depths and positive class of the fairness rates).
     Constraints => "--constraints", "constraints";
-    MaxFeatures => "--max-features", "max_features";
+    MaxFeatures => "--max-features", "max_features_used";
     MaxLeaves => "--max-leaves", "max_leaves";
     MinLeafRows => "--min-leaf-rows", "min_leaf_rows";
     MaxLeafRows => "--max-leaf-rows", "max_leaf_rows";

@@ -63,7 +63,7 @@ _SETTINGS = (
     ("memory_limit", numbers.Integral),
     ("mip_gap", numbers.Real),
     ("certify", (numbers.Real, str)),
-    ("max_features", numbers.Integral),
+    ("max_features_used", numbers.Integral),
     ("max_leaves", numbers.Integral),
     ("min_leaf_rows", numbers.Integral),
     ("max_leaf_rows", numbers.Integral),
@@ -80,6 +80,24 @@ def _value(value):
     if isinstance(value, numbers.Real):
         return float(value) if np.isfinite(value) else repr(float(value))
     return value
+
+
+def _figures(report):
+    """The returned tree's objective (by plain evaluation: the certificate's tree where it
+    replaced the solver's), the proven bound, and the relative gap between the two (the
+    engine's formula: ``max(0, objective - bound) / |objective|``, 0 when they meet)."""
+    objective = report.get("evaluated_objective")
+    if objective is None:
+        objective = report.get("objective")
+    bound = report.get("best_bound")
+    if objective == report.get("objective"):
+        return objective, bound, report.get("rel_gap")
+    if objective is None or bound is None:
+        return objective, bound, None
+    gap = max(0.0, objective - bound)
+    if gap == 0:
+        return objective, bound, 0.0
+    return objective, bound, (gap / abs(objective) if objective != 0 else None)
 
 
 def _check_kind(name, value, kind):
@@ -153,15 +171,22 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         The positive class of two-class objectives, of OLCT and of the fairness bounds.
     memory_limit : int, optional
         Cap on the search's cache in MiB (dp, sparse).
-    certify : float or "off", optional
-        Seconds for the exact search to certify a MILP result (oct, binoct, flowoct).
+    certify : float, bool or "off", optional
+        Seconds for the exact search to certify a MILP result (oct, binoct, flowoct);
+        ``True`` is the default budget (5 s), ``False`` or ``"off"`` no certificate.
     mip_gap : float, optional
         Relative MIP gap at which the solver may stop.
     solver_options : dict, optional
         The MIP solver's own parameters, ``{name: value}``.
-    max_features : int, optional
-        Side constraint: at most this many distinct features in the tree (every method but
-        olct; the engine's ``--max-features``).
+    max_features_used : int, optional
+        Side constraint: at most this many distinct features in the whole tree (every method
+        but olct; the engine's ``--max-features``). Not scikit-learn's ``max_features``.
+    max_features : None, deprecated
+        Deprecated: the former name of ``max_features_used``, which an integer still means, with
+        a ``FutureWarning``; it will be removed. scikit-learn's ``max_features`` (how many
+        features a split draws at random to try) does not apply: an optimal tree tries every
+        feature at every split, so its meanings (``"sqrt"``, ``"log2"``, a fraction) are
+        refused, and ``None`` (every feature) is the only value kept once the name is gone.
     forbidden_features : list, optional
         Side constraint: columns of ``X`` no split may use (indexes, or a DataFrame's column
         names; not categorical columns). Every method but olct takes it: dp and sparse search
@@ -309,6 +334,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         mip_gap=None,
         solver_options=None,
         categorical_features="from_dtype",
+        max_features_used=None,
         max_features=None,
         forbidden_features=None,
         max_leaves=None,
@@ -344,6 +370,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.certify = certify
         self.mip_gap = mip_gap
         self.solver_options = solver_options
+        self.max_features_used = max_features_used
         self.max_features = max_features
         self.forbidden_features = forbidden_features
         self.max_leaves = max_leaves
@@ -400,12 +427,21 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 }
             else:
                 raise ValueError(f"class_weight must be 'balanced', a dict or None, not {self.class_weight!r}")
+        former = self._former_max_features()
         for name, kind in _SETTINGS:
             value = objective if name == "objective" else getattr(self, name)
+            if name == "max_features_used" and former is not None:
+                value = former
             if name == "warm_start" and isinstance(value, bool):
                 if not value and self.method not in MILP_METHODS:
                     continue  # the searches start from nothing anyway
                 value = "greedy" if value else "none"
+            if name == "certify" and isinstance(value, (bool, np.bool_)):
+                if not value and self.method not in MILP_METHODS:
+                    continue  # the searches certify nothing anyway
+                # True: the default budget; False: off (the engine takes both).
+                settings[name] = bool(value)
+                continue
             if value is not None:
                 _check_kind(name, value, kind)
                 settings[name] = _value(value)
@@ -431,6 +467,35 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.allow_group_as_feature:
             settings["allow_group_as_feature"] = True
         return settings
+
+    def _former_max_features(self):
+        """``max_features``, the deprecated name of ``max_features_used``: an integer keeps that
+        meaning (with a ``FutureWarning``); scikit-learn's meanings of it are refused."""
+        if self.max_features is None:
+            return None
+        if isinstance(self.max_features, str) or (
+            isinstance(self.max_features, numbers.Real)
+            and not isinstance(self.max_features, (numbers.Integral, bool))
+        ):
+            raise ValueError(
+                f"max_features={self.max_features!r} is scikit-learn's number of features a "
+                "split draws to try, which does not apply here: an optimal tree tries every "
+                "feature at every split. For at most K distinct features in the whole tree, "
+                "give max_features_used=K"
+            )
+        if self.max_features_used is not None:
+            raise ValueError(
+                "give max_features_used, not both it and max_features (its deprecated name)"
+            )
+        warnings.warn(
+            "max_features is deprecated and will be removed: it bounds the distinct features "
+            "in the whole tree, which is now max_features_used (scikit-learn's max_features, the "
+            f"features a split tries, does not apply to an optimal tree); give "
+            f"max_features_used={self.max_features!r}",
+            FutureWarning,
+            stacklevel=4,
+        )
+        return self.max_features
 
     def _fair(self) -> bool:
         """Whether a fairness bound is given."""
@@ -707,9 +772,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self._set_tree(tree, totals, self._class_costs(labels, row_weights))
         self.report_ = json.loads(report)
         self.optimal_ = self.report_.get("termination") == "optimal"
-        self.objective_ = self.report_.get("objective")
-        self.bound_ = self.report_.get("best_bound")
-        self.gap_ = self.report_.get("rel_gap")
+        self.objective_, self.bound_, self.gap_ = _figures(self.report_)
         self._warn_if_stopped(interrupted=interruption is not None)
         return self
 

@@ -9,7 +9,9 @@ defaults it prints what ``milptree show`` prints::
     ...
 
 A split on a categorical column reads ``column != value`` (left) and ``column = value``
-(right); a split that learned where missing values go says so on that side; a branch no
+(right); a split of the rows missing it from the rest, ``column is missing`` and ``column is
+present`` (in the engine's order of its children, as ``milptree show`` prints them); any
+other split that learned where missing values go says so on that side; a branch no
 training row takes is marked ``(no training rows)``. The condition texts are shared with
 ``milptree.plot_tree``.
 """
@@ -96,14 +98,16 @@ def conditions(structure, node, names, decimals=None, oblique=None):
     Returns
     -------
     left, right : str
-        ``name <= t`` and ``name >  t``, ``name != v`` and ``name = v``, or an oblique
-        split's ``lhs <= rhs`` and ``lhs >  rhs``.
+        ``name <= t`` and ``name >  t``, ``name != v`` and ``name = v``, ``name is present``
+        and ``name is missing``, or an oblique split's ``lhs <= rhs`` and ``lhs >  rhs``.
     """
     if structure.feature[node] < 0:
         weights, bias = structure.oblique[node]
         lhs, rhs = (oblique or _Oblique(structure)).condition(weights, bias)
         return f"{lhs} <= {rhs}", f"{lhs} >  {rhs}"
     name = names[structure.feature[node]]
+    if missing_test(structure, node):
+        return f"{name} is present", f"{name} is missing"
     if structure.is_categorical[node]:
         text = category_text(structure.category[node])
         return f"{name} != {text}", f"{name} = {text}"
@@ -132,6 +136,25 @@ def constant_side(structure, node):
     if any(w != 0 for w in weights):
         return None
     return "left" if bias <= 0 else "right"
+
+
+def missing_test(structure, node):
+    """Whether a split sends the rows missing a categorical column one way and every other row
+    the other (``category`` None: the present rows left, the missing right).
+
+    Parameters
+    ----------
+    structure : TreeStructure
+        The tree's arrays (``tree_``).
+    node : int
+        The split's index in them.
+
+    Returns
+    -------
+    test : bool
+        True for such a split, whose conditions say where missing values go.
+    """
+    return bool(structure.is_categorical[node]) and structure.category[node] is None
 
 
 def missing_side(structure, node):
@@ -264,12 +287,16 @@ def export_text(model, *, feature_names=None, class_names=None, max_depth=10, sp
             return
         sides = conditions(structure, node, feature_names, decimals, oblique)
         constant = constant_side(structure, node)
-        missing = missing_side(structure, node)
-        for child, side, condition in zip(
+        missing = None if missing_test(structure, node) else missing_side(structure, node)
+        branches = list(zip(
             (structure.children_left[node], structure.children_right[node]),
             ("left", "right"),
             sides,
-        ):
+        ))
+        # In the engine's order of the children (a split of the missing rows has its present
+        # rows' child first in the arrays).
+        branches.sort(key=lambda branch: structure.node_id[branch[0]])
+        for child, side, condition in branches:
             note = f" (missing: {side})" if missing == side else ""
             if constant == side:
                 note += f"  (no feature weighted: every row goes {side})"

@@ -11,7 +11,7 @@ readable (about 8-point text).
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from milptree.export import class_counts, conditions, missing_side, number_text
+from milptree.export import class_counts, conditions, missing_side, missing_test, number_text
 from milptree.tree_structure import TREE_LEAF
 
 # Inches per leaf and per level of a figure plot_tree widens.
@@ -35,7 +35,7 @@ def _box_text(model, node, names, classes, label, impurity, node_ids, proportion
             threshold = round(float(structure.threshold[node]), precision)
             left = left.rsplit(" <= ", 1)[0] + f" <= {number_text(threshold)}"
         lines.append(left)
-        side = missing_side(structure, node)
+        side = None if missing_test(structure, node) else missing_side(structure, node)
         if side is not None:
             lines.append(f"missing: {side}")
     if impurity:

@@ -14,6 +14,12 @@ row left when its condition holds:
 - a row missing the value goes left when ``missing_go_to_left[i]`` is 1: the side the split
   learned, or, for a feature with no missing value in training, the child more training rows
   reached (right on a tie);
+- a split of the rows missing a categorical column from the rest (``t is missing`` / ``t is
+  present`` in ``export_text``) has ``is_categorical[i]``, ``category[i]`` None and
+  ``missing_go_to_left[i]`` 0: every present value differs from None and goes left, the
+  missing ones go right, as scikit-learn's own trees order such a split (the non-missing rows
+  left), whichever side the engine's tree has them on (its children are then in the other
+  order here than in ``node_id``'s numbering: ``children_left[i]`` is the present rows' child);
 - an oblique split (``feature[i]`` is ``TREE_UNDEFINED``, OLCT only) tests ``w . z + b <= 0``
   over the standardised features, its ``(w, b)`` in ``oblique[i]``.
 
@@ -73,8 +79,9 @@ class TreeStructure:
         split): the engine's choice, which a metric objective or a class weight can make other
         than the largest share of ``value``.
     is_categorical : ndarray of bool, category : ndarray of object
-        Whether the split tests one category of a categorical column, and that category (as
-        ``categories_`` holds it; rows equal to it go right).
+        Whether the split tests a categorical column, and the category it tests (as
+        ``categories_`` holds it; rows equal to it go right), or None for a split of the rows
+        missing the column from the rest (the present rows go left, the missing right).
     oblique : dict
         ``{node: (weights, bias)}`` of the oblique splits (over the engine's standardised
         features).
@@ -211,15 +218,58 @@ class TreeStructure:
         return importances
 
 
-def _preorder(nodes):
-    """The engine's node ids, depth-first (a split, its left subtree, its right subtree)."""
+def _preorder(nodes, present_first=None):
+    """The engine's node ids, depth-first (a split, its left subtree, its right subtree; the
+    present rows' subtree first at a split of the missing rows from the rest,
+    ``present_first``: ``{split id: present child id}``)."""
+    present_first = present_first or {}
     order, stack = [], [1]
     while stack:
         node_id = stack.pop()
         order.append(node_id)
         if nodes[node_id]["kind"] != "leaf":
-            stack += [2 * node_id + 1, 2 * node_id]
+            first = present_first.get(node_id, 2 * node_id)
+            stack += [4 * node_id + 1 - first, first]
     return order
+
+
+def missing_tests(document, nodes=None):
+    """The splits of the rows missing a categorical column from the rest, as the engine's
+    renderings read them (``t is missing`` / ``t is present``): a split on one category's 0/1
+    feature whose threshold is below 0 with the missing rows sent left, or at 1 or above with
+    them sent right.
+
+    Parameters
+    ----------
+    document : dict
+        The tree file's JSON, parsed.
+    nodes : dict, optional
+        Its nodes by id (default: read from ``document``).
+
+    Returns
+    -------
+    present : dict
+        ``{split id: the id of the child the present rows reach}``.
+    """
+    nodes = nodes or {node["id"]: node for node in document["nodes"]}
+    categorical = []
+    for column in document["columns"]:
+        if column["kind"] == "numeric":
+            categorical.append(False)
+        elif column["kind"] == "categorical":
+            categorical += [True] * len(column["categories"])
+    present = {}
+    for node_id, node in nodes.items():
+        if node["kind"] != "split" or "category" in node:
+            continue
+        if not categorical[node["feature"]]:
+            continue
+        side, threshold = node.get("missing"), float(node["threshold"])
+        if side == "left" and threshold < 0:
+            present[node_id] = 2 * node_id + 1
+        elif side == "right" and threshold >= 1:
+            present[node_id] = 2 * node_id
+    return present
 
 
 def encoded_columns(document):
@@ -314,7 +364,8 @@ def build(core, class_positions, categories, n_features, totals=None, class_cost
     """
     document = json.loads(core.to_json()) if document is None else document
     nodes = {node["id"]: node for node in document["nodes"]}
-    order = _preorder(nodes)
+    present = missing_tests(document, nodes)
+    order = _preorder(nodes, present)
     index = {node_id: i for i, node_id in enumerate(order)}
     count = len(order)
     n_classes = len(class_positions)
@@ -356,6 +407,16 @@ def build(core, class_positions, categories, n_features, totals=None, class_cost
             leaf_class[i] = class_positions[node["class"]]
             continue
         left[i], right[i] = index[2 * node_id], index[2 * node_id + 1]
+        if node_id in present:
+            # Every present value left (it is not None), the missing ones right.
+            first = present[node_id]
+            left[i], right[i] = index[first], index[4 * node_id + 1 - first]
+            feature[i] = int(columns[node["feature"]])
+            is_categorical[i] = True
+            threshold[i] = np.nan
+            missing_learned[i] = True
+            missing_left[i] = 0
+            continue
         if node["kind"] == "oblique":
             threshold[i] = np.nan
             oblique[i] = (list(node["weights"]), float(node["bias"]))

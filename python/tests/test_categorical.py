@@ -1,6 +1,10 @@
 """Categorical columns (``categorical_features``): the optimum over trees whose splits on those
 columns are equality tests ``x_j = v`` (and thresholds on the others) equals an exhaustive
-search written here; the tree reads ``colour = 2``; an unseen value goes the ``!=`` way."""
+search written here; the tree reads ``colour = 2``; an unseen value goes the ``!=`` way; a split
+of the rows missing a text column from the rest reads ``t is missing`` / ``t is present``, and
+``tree_``'s arrays route it by their documented rules (every present value left)."""
+
+import json
 
 import numpy as np
 import pytest
@@ -101,3 +105,53 @@ def test_categorical_columns_with_missing_values_match_the_exhaustive_search(see
     ).fit(X, y)
     errors = int(round((1 - clf.score(X, y)) * len(y)))
     assert errors == fewest_errors_with_gaps(X, y, depth, set(categorical))
+
+
+def route(tree, row):
+    """The leaf a row reaches, read from ``tree_``'s arrays by their documented rules alone."""
+    node = 0
+    while tree.children_left[node] != -1:
+        value = row[tree.feature[node]]
+        if value is None or (isinstance(value, float) and np.isnan(value)):
+            left = bool(tree.missing_go_to_left[node])
+        elif tree.is_categorical[node]:
+            left = value != tree.category[node]
+        else:
+            left = value <= tree.threshold[node]
+        node = tree.children_left[node] if left else tree.children_right[node]
+    return node
+
+
+def test_a_split_of_the_missing_text_cells_reads_as_missing_and_present(tmp_path):
+    pd = pytest.importorskip("pandas")
+    from milptree import export_text, load_tree
+
+    frame = pd.DataFrame({"t": ["red", "blue", None, "red", None, "blue"]})
+    y = np.array(list("bbabab"))
+    model = OptimalTreeClassifier(method="dp", max_depth=1).fit(frame, y)
+    text = model.export_text()
+    assert text == model.tree_.to_text()
+    assert text == ("|--- t is missing\n|   |--- class: a  [2, 0]\n"
+                    "|--- t is present\n|   |--- class: b  [0, 4]\n")
+    assert export_text(model) == text
+    tree = model.tree_
+    # Every present value goes left (it is not the category None), the missing ones right.
+    assert tree.is_categorical[0] and tree.category[0] is None and np.isnan(tree.threshold[0])
+    assert tree.missing_go_to_left[0] == 0 and tree.missing_learned[0]
+    leaves = [route(tree, row) for row in frame.itertuples(index=False)]
+    assert list(tree.leaf_class[leaves]) == list(np.searchsorted(model.classes_, y))
+    assert list(model.apply(frame)) == leaves
+    # The same split with the missing rows on the engine's right reads the same way round.
+    document = json.loads(tree.to_json())
+    first, left, right = document["nodes"]
+    first.update(threshold=1.5, missing="right")
+    left["id"], right["id"] = 3, 2
+    document["nodes"] = [first, right, left]
+    (tmp_path / "flipped.json").write_text(json.dumps(document))
+    flipped = load_tree(tmp_path / "flipped.json")
+    assert flipped.export_text() == flipped.tree_.to_text() == (
+        "|--- t is present\n|   |--- class: b  [0, 4]\n"
+        "|--- t is missing\n|   |--- class: a  [2, 0]\n")
+    leaves = [route(flipped.tree_, row) for row in frame.itertuples(index=False)]
+    assert list(flipped.tree_.leaf_class[leaves]) == list(np.searchsorted(flipped.classes_, y))
+    assert list(flipped.predict(frame)) == list(y)

@@ -1,13 +1,16 @@
-"""Side constraints through the estimator: forbidden features (by index, or a DataFrame's
-column name) give the optimum of an exhaustive search over the other columns, for the exact
-search and a MILP; bounds on the rows per leaf give the optimum of an exhaustive search over
-the trees that meet them; the exact search takes a feature count (the best single column's
-optimum under a count of one) and refuses a maximum of rows per leaf, naming it; a bound on
-the parity gap between the groups of a column gives, for the exact search and FlowOCT, the
-optimum of an exhaustive search over the trees and leaf labellings within it; dp and sparse
-take a budget of feature costs and the depths a column may split at (the optimum of an
-exhaustive search over the column sets or the trees allowed), and every kind they take holds
-on their tree."""
+"""Side constraints through the estimator: forbidden features (by index, or a DataFrame's column
+name) give the optimum of an exhaustive search over the other columns, for the exact search and
+a MILP; bounds on the rows per leaf give the optimum of an exhaustive search over the trees
+that meet them; the exact search takes a feature count (``max_features_used``: the best single
+column's optimum under a count of one; ``max_features``, its former name, with a
+``FutureWarning``, scikit-learn's meanings of it refused by name) and refuses a maximum of rows
+per leaf, naming it; a bound on the parity gap between the groups of a column gives, for the
+exact search and FlowOCT, the optimum of an exhaustive search over the trees and leaf
+labellings within it; dp and sparse take a budget of feature costs and the depths a column may
+split at (the optimum of an exhaustive search over the column sets or the trees allowed), and
+every kind they take holds on their tree."""
+
+import json
 
 import numpy as np
 import pytest
@@ -42,11 +45,22 @@ def test_a_milp_takes_forbidden_columns_by_dataframe_name():
 
 def test_dp_takes_a_feature_count_and_sparse_a_row_maximum():
     X, y = random_data(320)
-    model = OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
+    model = OptimalTreeClassifier(method="dp", max_depth=2, max_features_used=1).fit(X, y)
     assert model.optimal_
     best = min(fewest_errors(X[:, [j]], y, 2) for j in range(X.shape[1]))
     assert training_errors(model, X, y) == best
     assert len(model.report_["side_constraints"]["features_used"]) <= 1
+    # The former name keeps its meaning for now, with a FutureWarning that names the new one.
+    with pytest.warns(FutureWarning, match="max_features_used"):
+        former = OptimalTreeClassifier(method="dp", max_depth=2, max_features=1).fit(X, y)
+    nodes = [json.loads(m.tree_.to_json())["nodes"] for m in (former, model)]
+    assert nodes[0] == nodes[1]
+    # scikit-learn's meanings (features tried per split) do not apply to an optimal tree.
+    for value in ("sqrt", "log2", 0.5):
+        with pytest.raises(ValueError, match="tries every feature at every split"):
+            OptimalTreeClassifier(method="dp", max_depth=1, max_features=value).fit(X, y)
+    with pytest.raises(ValueError, match="not both"):
+        OptimalTreeClassifier(max_depth=1, max_features=1, max_features_used=1).fit(X, y)
     capped = OptimalTreeClassifier(method="sparse", max_depth=2, max_leaf_rows=120).fit(X, y)
     sizes = list(capped.report_["side_constraints"]["leaf_rows"].values())
     assert sum(sizes) == len(y) and max(sizes) <= 120
@@ -296,7 +310,7 @@ KINDS = {
         np.unique(m.apply(X))].min() >= 5),
     "max_leaf_rows": ({"max_leaf_rows": 14}, lambda m, X: np.bincount(m.apply(X)).max() <= 14),
     "forbidden": ({"forbidden_features": [0]}, lambda m, X: 0 not in m.tree_.feature),
-    "max_features": ({"max_features": 1}, lambda m, X: len(set(m.tree_.feature[
+    "max_features_used": ({"max_features_used": 1}, lambda m, X: len(set(m.tree_.feature[
         m.tree_.feature >= 0])) <= 1),
     "budget": ({"feature_costs": COSTS, "budget": 2}, lambda m, X: sum(COSTS[j] for j in set(
         m.tree_.feature[m.tree_.feature >= 0])) <= 2),

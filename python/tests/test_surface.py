@@ -3,7 +3,8 @@
 terms and taken by a MILP (whose optimum then equals an exhaustive weighted search),
 scikit-learn's balanced sample weights (alone, times whole numbers, under
 ``class_weight="balanced"``) fit the searches at the exhaustive weighted optimum, ``objective_`` is what the class
-documentation says for each method, and ``proba_smoothing`` smooths as the command line does."""
+documentation says for each method, ``proba_smoothing`` smooths as the command line does, and
+``certify`` takes ``True`` and ``False`` beside seconds and ``"off"``."""
 
 import numpy as np
 import pytest
@@ -133,3 +134,18 @@ def test_proba_smoothing_smooths_the_leaf_frequencies_as_the_command_line_does(i
     logistic.fit(X[:, :2], binary)
     with pytest.raises(ValueError, match="proba_smoothing: applies to leaf frequencies"):
         logistic.predict_proba(X[:, :2])
+
+
+def test_certify_takes_booleans_beside_seconds_and_off():
+    X, y = random_data(60, n_rows=20)
+    on = OptimalTreeClassifier("oct", max_depth=1, certify=True).fit(X, y)
+    assert on.report_["certificate"]["verdict"] in ("agrees", "incumbent_optimal")
+    seconds = OptimalTreeClassifier("oct", max_depth=1, certify=5).fit(X, y)
+    assert seconds.report_["certificate"]["verdict"] == on.report_["certificate"]["verdict"]
+    for off in (False, "off", np.bool_(False)):
+        model = OptimalTreeClassifier("oct", max_depth=1, certify=off).fit(X, y)
+        assert model.report_["certificate"] is None
+    # The searches certify nothing: False is nothing to do, True a setting that does not apply.
+    OptimalTreeClassifier("dp", max_depth=1, certify=False).fit(X, y)
+    with pytest.raises(ValueError, match="certify"):
+        OptimalTreeClassifier("dp", max_depth=1, certify=True).fit(X, y)

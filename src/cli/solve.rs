@@ -278,7 +278,10 @@ fn print_human(args: &SolveArgs, data: &Sets, outcome: &Outcome) -> Result<()> {
         outln!("note: {note}")?;
     }
     let Some(tree) = &outcome.tree else {
-        return outln!("no tree: the solver found no solution");
+        return match outcome.model {
+            Some(_) => outln!("no tree: the solver found no solution"),
+            None => outln!("no tree: the search found none in time (see the note)"),
+        };
     };
     let (train, test) = train_test(tree, data)?;
     outln!("{}", summary_line("train", &train))?;

@@ -474,6 +474,17 @@ impl Dataset {
     }
 }
 
+/// `x` as messages show a number: the shortest text that reads back as `x` for magnitudes from
+/// 1e-5 to 1e15, and the exponent form beyond (`1e300`, `5e-324`), so that no message spells
+/// out hundreds of digits.
+pub fn short_number(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-5..1e15).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// Checks row weights for `n_rows` rows: one per row, each finite and non-negative, not all 0
 /// (a subset may be all 0 only when it has no rows). `row` names row `i` in messages.
 pub(crate) fn check_weights(
@@ -492,8 +503,9 @@ pub(crate) fn check_weights(
         .find(|(_, w)| !(w.is_finite() && **w >= 0.0))
     {
         return Err(bad(format!(
-            "{}: the weight {w} is not a finite non-negative number",
-            row(i)
+            "{}: the weight {} is not a finite non-negative number",
+            row(i),
+            short_number(*w)
         )));
     }
     if n_rows > 0 && weights.iter().all(|&w| w == 0.0) {

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crate::data::Dataset;
+use crate::data::{short_number, Dataset};
 use crate::error::{Error, Result};
 use crate::setting::{Named, Reason, Setting, SettingError};
 
@@ -91,6 +91,10 @@ fn class_unit(weights: &[(usize, f64)]) -> std::result::Result<f64, (usize, usiz
     let mut other = least_row;
     for d in 1..=MAX_UNIT_DENOMINATOR {
         let unit = least / f64::from(d);
+        if unit == 0.0 {
+            // Past the smallest f64 (a least weight near 5e-324): no smaller unit exists.
+            break;
+        }
         match weights.iter().find(|&&(_, w)| !is_multiple(w, unit)) {
             None => return Ok(unit),
             Some(&(row, _)) => other = row,
@@ -116,10 +120,11 @@ impl Dataset {
                 method,
                 format!(
                     "takes whole-number row weights only (a row of weight w counts as \
-                     w rows), but training row {row} weighs {weight}; the exact search (--solver \
+                     w rows), but training row {row} weighs {}; the exact search (--solver \
                      dp, and its front) and the sparse search (additive losses, and its path) \
                      take {FACTORED_WEIGHTS}; CART and the MILP formulations any non-negative \
-                     weight"
+                     weight",
+                    short_number(*weight)
                 ),
             ));
         }
@@ -190,8 +195,8 @@ impl Dataset {
                     self.classes()[class],
                     rows.0,
                     rows.1,
-                    self.weight(rows.0),
-                    self.weight(rows.1),
+                    short_number(self.weight(rows.0)),
+                    short_number(self.weight(rows.1)),
                 ),
             )
         })?;
@@ -297,8 +302,9 @@ fn too_many_units(units: f64, most: f64, method: &Named) -> Option<Error> {
             method,
             format!(
                 "counts a row of weight w as w rows (w/u rows with a unit u per \
-                 class); the weights add up to {units} such rows, more than the \
-                 {most:e} it holds"
+                 class); the weights add up to {} such rows, more than the \
+                 {most:e} it holds",
+                short_number(units)
             ),
         )
     })

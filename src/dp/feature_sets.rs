@@ -100,7 +100,7 @@ impl FeatureRule {
     }
 
     /// The depths at which each of the `n` searched features may split.
-    fn depths_over(&self, n: usize) -> Vec<Option<Vec<usize>>> {
+    pub fn depths_over(&self, n: usize) -> Vec<Option<Vec<usize>>> {
         (0..n)
             .map(|j| self.depths.get(self.origin_of(j)).cloned().flatten())
             .collect()

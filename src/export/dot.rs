@@ -2,11 +2,14 @@
 //! split nodes are boxes with their condition, leaves are rounded boxes with their class; every
 //! node shows the number of training rows and the per-class counts; the left edge of a split
 //! is labelled `True` (the condition holds), the right edge `False`. A split on one category
-//! of a categorical column shows `column != category`.
+//! of a categorical column shows `column != category`; one of the rows missing the column from
+//! the rest, `column is missing` or `column is present` (whichever goes left).
 
 use std::fmt;
 
-use crate::export::{constant_note, constant_side, counts_list, missing_note, split_condition};
+use crate::export::{
+    constant_note, constant_side, counts_list, missing_note, split_condition, worded_conditions,
+};
 use crate::tree::{NodeKind, Tree};
 
 /// Displays a tree as a Graphviz `digraph`.
@@ -31,8 +34,8 @@ impl fmt::Display for DotView<'_> {
             match &node.kind {
                 NodeKind::Split(split) => {
                     let (lhs, rhs) = split_condition(tree, split);
-                    let condition = match tree.category_split(split) {
-                        Some((column, value)) => format!("{column} != {value}"),
+                    let condition = match worded_conditions(tree, id, split) {
+                        Some((left, _)) => left,
                         None => format!("{lhs} <= {rhs}"),
                     };
                     let note = constant_side(split)

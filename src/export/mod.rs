@@ -10,7 +10,7 @@ mod text;
 pub use dot::DotView;
 pub use text::TextView;
 
-use crate::tree::{Split, Tree};
+use crate::tree::{MissingSide, Split, Tree};
 
 /// Formats `x` with about `digits` significant digits, without trailing zeros.
 pub fn significant(x: f64, digits: i32) -> String {
@@ -81,10 +81,36 @@ pub fn constant_note(side: &str) -> String {
     format!("no feature weighted: every row goes {side}")
 }
 
-/// The learned missing side of split `id` as `missing: left` (none when it learned none).
+/// The learned missing side of split `id` as `missing: left` (none when it learned none, or
+/// when its conditions say it: `column is missing`, see [`worded_conditions`]).
 pub fn missing_note(tree: &Tree, id: usize) -> Option<String> {
+    if tree.missing_test(id).is_some() {
+        return None;
+    }
     tree.missing_side(id)
         .map(|side| format!("missing: {}", side.name()))
+}
+
+/// The conditions of split `id` (`split`) in words, left and right, when they read as words:
+/// `column != value` and `column = value` for a split on one category of a categorical column,
+/// `column is missing` and `column is present` (on the sides they go) for a split of the rows
+/// missing a categorical column from the rest ([`Tree::missing_test`]); `None` for a threshold
+/// on a numeric feature and an oblique split.
+pub fn worded_conditions(tree: &Tree, id: usize, split: &Split) -> Option<(String, String)> {
+    if let Some((column, side)) = tree.missing_test(id) {
+        let missing = format!("{column} is missing");
+        let present = format!("{column} is present");
+        return Some(match side {
+            MissingSide::Left => (missing, present),
+            MissingSide::Right => (present, missing),
+        });
+    }
+    tree.category_split(split).map(|(column, value)| {
+        (
+            format!("{column} != {value}"),
+            format!("{column} = {value}"),
+        )
+    })
 }
 
 /// The counts as `[a, b, c]`.

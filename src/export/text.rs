@@ -8,12 +8,15 @@
 //! ```
 //!
 //! A split on one category of a categorical column reads `colour != blue` (left) and
-//! `colour = blue` (right). Leaves show their class and the per-class training counts; a
+//! `colour = blue` (right); one of the rows missing the column from the rest, `colour is
+//! missing` and `colour is present`. Leaves show their class and the per-class training counts; a
 //! branch that no training row takes is marked `(no training rows)`.
 
 use std::fmt;
 
-use crate::export::{constant_note, constant_side, counts_list, missing_note, split_condition};
+use crate::export::{
+    constant_note, constant_side, counts_list, missing_note, split_condition, worded_conditions,
+};
 use crate::tree::{NodeKind, Tree};
 
 /// Displays a tree as indented text.
@@ -35,12 +38,12 @@ impl TextView<'_> {
             ),
             NodeKind::Split(split) => {
                 let (lhs, rhs) = split_condition(tree, split);
-                let category = tree.category_split(split);
+                let worded = worded_conditions(tree, id, split);
                 let constant = constant_side(split);
                 for (child, op, side) in [(2 * id, "<=", "left"), (2 * id + 1, "> ", "right")] {
-                    let condition = match category {
-                        Some((column, value)) if side == "left" => format!("{column} != {value}"),
-                        Some((column, value)) => format!("{column} = {value}"),
+                    let condition = match &worded {
+                        Some((left, _)) if side == "left" => left.clone(),
+                        Some((_, right)) => right.clone(),
                         None => format!("{lhs} {op} {rhs}"),
                     };
                     let empty = tree.node(child).is_some_and(|c| c.rows() == 0) && node.rows() > 0;

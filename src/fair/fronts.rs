@@ -88,21 +88,29 @@ struct TwoSplit {
     least: [f64; 2],
 }
 
-/// A subtree of depth two before pairing: its rows, leaves, splits and least cost.
+/// A subtree of depth two before pairing: its rows, the depth of its root, its leaves, splits
+/// and least cost.
 struct Two<'m> {
     member: &'m [bool],
+    level: usize,
     leaves: Vec<Entry>,
     splits: Vec<TwoSplit>,
     least: f64,
 }
 
-/// The rows with `member[row]` prepared for a front of depth two: every split with the
-/// least costs of its children; `None` when `stop` says so.
-fn two<'m>(cx: &Context, member: &'m [bool], stop: &(impl Fn() -> bool + Sync)) -> Option<Two<'m>> {
+/// The rows with `member[row]` prepared for a front of depth two whose root is at `level`: every
+/// split with the least costs of its children; `None` when `stop` says so.
+fn two<'m>(
+    cx: &Context,
+    member: &'m [bool],
+    level: usize,
+    stop: &(impl Fn() -> bool + Sync),
+) -> Option<Two<'m>> {
     let rows = cx.rows;
     let leaves = menu::leaves(rows, member);
     let mut out = Two {
         member,
+        level,
         least: least(&leaves),
         leaves,
         splits: Vec::new(),
@@ -110,14 +118,15 @@ fn two<'m>(cx: &Context, member: &'m [bool], stop: &(impl Fn() -> bool + Sync)) 
     if !rows.within_budget(1) {
         return Some(out);
     }
-    let sorted = menu::sorted_rows(cx.binned, rows, member);
-    for &feature in &rows.allowed {
+    let members: Vec<usize> = (0..member.len()).filter(|&i| member[i]).collect();
+    let sorted = menu::sorted_rows(cx.binned, rows, member, level + 1);
+    for &feature in rows.allowed_at(level) {
         for bin in menu::splits_on(cx.binned, rows, member, feature) {
             if stop() {
                 return None;
             }
             let [left, _] = menu::sides(cx.binned, member, feature, bin);
-            let least = menu::cheapest_sides(rows, &sorted, &left);
+            let least = menu::cheapest_sides(rows, &members, &sorted, &left);
             out.least = out.least.min(least[0] + least[1] + rows.split_cost);
             out.splits.push(TwoSplit {
                 feature,
@@ -195,7 +204,7 @@ fn paired(
         let [left, right] = [0, 1].map(|side| {
             let most = room - split_cost - least[1 - side];
             by_cost(reduce(
-                menu::menu(cx.binned, rows, &sides[side], most),
+                menu::menu(cx.binned, rows, &sides[side], two.level + 1, most),
                 rows,
             ))
         });
@@ -273,7 +282,7 @@ fn children(
     let split_cost = cx.rows.split_cost;
     let beyond = |least: [f64; 2]| cx.bounds && least[0] + least[1] + split_cost > cx.ceiling();
     if depth == 2 {
-        let [left, right] = sides.map(|m| menu::menu(cx.binned, cx.rows, &m, f64::INFINITY));
+        let [left, right] = sides.map(|m| menu::menu(cx.binned, cx.rows, &m, 1, f64::INFINITY));
         let least = [least(&left), least(&right)];
         if beyond(least) {
             return Some(None);
@@ -285,11 +294,11 @@ fn children(
         return Some(Some([keep(left, least[1]), keep(right, least[0])]));
     }
     let [l, r] = sides;
-    let left = two(cx, &l, stop)?;
+    let left = two(cx, &l, 1, stop)?;
     if beyond([left.least, 0.0]) {
         return Some(None);
     }
-    let right = two(cx, &r, stop)?;
+    let right = two(cx, &r, 1, stop)?;
     if beyond([left.least, right.least]) {
         return Some(None);
     }
@@ -343,7 +352,7 @@ fn best_under_feature(
 fn best_leaf_or_stump(cx: &Context) -> Searched {
     let everyone = vec![true; cx.rows.cost.len()];
     let mut found: Option<Found> = None;
-    for e in menu::menu(cx.binned, cx.rows, &everyone, f64::INFINITY) {
+    for e in menu::menu(cx.binned, cx.rows, &everyone, 0, f64::INFINITY) {
         if cx.gauge.keeps(&e.sig) && found.as_ref().is_none_or(|f| e.cost < f.cost) {
             found = Some(Found {
                 cost: e.cost,
@@ -384,7 +393,7 @@ pub(crate) fn search(
         .build()
         .map_err(|e| Error::Internal(format!("the search's threads: {e}")))?;
     let per_feature: Vec<Searched> = pool.install(|| {
-        rows.allowed
+        rows.allowed_at(0)
             .par_iter()
             .map(|&f| best_under_feature(cx, depth, f, stop))
             .collect()

@@ -1,6 +1,7 @@
 //! The menus of the fair search: every way a subtree of depth at most one can label a row set
 //! ([`menu`]), each with its cost, its signature ([`super::gauge`]) and its splits
-//! ([`Entry`]), under the leaf minimum, the cap on a leaf's rows and the split budget; and the
+//! ([`Entry`]), under the leaf minimum, the cap on a leaf's rows, the split budget and the
+//! features allowed at the subtree's depth; and the
 //! row sets' totals and splits the deeper fronts ([`super::fronts`]) build on.
 
 use super::shape::Pick;
@@ -24,8 +25,8 @@ pub(crate) struct Rows {
     pub max_leaf: Option<usize>,
     /// A tree has at most this many splits.
     pub max_splits: Option<u32>,
-    /// The searched features a split may use.
-    pub allowed: Vec<u32>,
+    /// The searched features a split may use at each depth (the root 0): none past the list.
+    pub allowed: Vec<Vec<u32>>,
     /// What a split costs.
     pub split_cost: f64,
 }
@@ -34,6 +35,11 @@ impl Rows {
     /// Whether a tree of `splits` splits is within the split budget.
     pub fn within_budget(&self, splits: u32) -> bool {
         self.max_splits.is_none_or(|m| splits <= m)
+    }
+
+    /// The searched features a node at `level` (the root 0) may split on.
+    pub fn allowed_at(&self, level: usize) -> &[u32] {
+        self.allowed.get(level).map_or(&[], Vec::as_slice)
     }
 }
 
@@ -144,9 +150,15 @@ pub(crate) fn leaves(rows: &Rows, member: &[bool]) -> Vec<Entry> {
 }
 
 /// Every labelling of cost at most `most` of the rows with `member[row]` by a leaf or, with a
-/// split budget of one or more, by one split and two leaves (splits whose sides both hold
-/// rows).
-pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], most: f64) -> Vec<Entry> {
+/// split budget of one or more, by one split at `level` (the root 0) and two leaves (splits on
+/// the features allowed there whose sides both hold rows).
+pub(crate) fn menu(
+    binned: &Binned,
+    rows: &Rows,
+    member: &[bool],
+    level: usize,
+    most: f64,
+) -> Vec<Entry> {
     let total = totals(rows, member);
     let mut out: Vec<Entry> = (0..2)
         .filter_map(|c| total.leaf(c, rows))
@@ -160,7 +172,7 @@ pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], most: f64) -> 
         rows,
         member,
         &total,
-        &rows.allowed,
+        rows.allowed_at(level),
         |feature, bin, left, right| {
             for l in 0..2 {
                 let Some(le) = left.leaf(l, rows) else {
@@ -186,10 +198,16 @@ pub(crate) fn menu(binned: &Binned, rows: &Rows, member: &[bool], most: f64) -> 
     out
 }
 
-/// The rows with `member[row]` in each allowed feature's order (a subtree's rows, scanned
-/// again for each of its splits by [`cheapest_sides`]).
-pub(crate) fn sorted_rows(binned: &Binned, rows: &Rows, member: &[bool]) -> Vec<Vec<Element>> {
-    (rows.allowed.iter())
+/// The rows with `member[row]` in the order of each feature allowed at `level` (a subtree's
+/// rows, scanned again for each of its splits by [`cheapest_sides`], whose children split at
+/// `level`).
+pub(crate) fn sorted_rows(
+    binned: &Binned,
+    rows: &Rows,
+    member: &[bool],
+    level: usize,
+) -> Vec<Vec<Element>> {
+    (rows.allowed_at(level).iter())
         .map(|&f| {
             (binned.sorted[f as usize].iter())
                 .filter(|e| member[e.row as usize])
@@ -207,10 +225,16 @@ struct Sweep {
     previous: Option<u32>,
 }
 
-/// The least cost of the entries [`menu`] gives each side of the rows of `sorted` (from
-/// [`sorted_rows`]) split by `left[row]` (infinite for none), without building them: costs
-/// and row counts alone, both sides in one scan.
-pub(crate) fn cheapest_sides(rows: &Rows, sorted: &[Vec<Element>], left: &[bool]) -> [f64; 2] {
+/// The least cost of the entries [`menu`] gives each side of the rows `members` split by
+/// `left[row]` (infinite for none), without building them: costs and row counts alone, both
+/// sides in one scan of each of `sorted` (the members in the order of each feature the sides
+/// may split on, from [`sorted_rows`]).
+pub(crate) fn cheapest_sides(
+    rows: &Rows,
+    members: &[usize],
+    sorted: &[Vec<Element>],
+    left: &[bool],
+) -> [f64; 2] {
     let leaf = |cost: [f64; 2], n: usize| match rows.max_leaf.is_some_and(|m| n > m) {
         true => f64::INFINITY,
         false => cost[0].min(cost[1]),
@@ -221,11 +245,8 @@ pub(crate) fn cheapest_sides(rows: &Rows, sorted: &[Vec<Element>], left: &[bool]
         previous: None,
     };
     let mut total = [start; 2];
-    for e in sorted.first().into_iter().flatten() {
-        let (i, t) = (
-            e.row as usize,
-            &mut total[usize::from(!left[e.row as usize])],
-        );
+    for &i in members {
+        let t = &mut total[usize::from(!left[i])];
         t.cost = [t.cost[0] + rows.cost[i][0], t.cost[1] + rows.cost[i][1]];
         t.rows += 1;
     }

@@ -23,7 +23,8 @@
 //! the cheapest fair tree found is dropped, and depth 3 starts from the fair optimum of depth 2
 //! ([`fronts`]).
 //!
-//! Beside fairness the search takes forbidden features, the leaf minimum, a cap on a leaf's
+//! Beside fairness the search takes forbidden features, the depths at which a feature may split
+//! (each node splits on the features allowed at its depth), the leaf minimum, a cap on a leaf's
 //! rows (leaves above it are not on the menus) and a split budget (a front keeps per signature
 //! the cheapest entry of each number of splits that fewer splits do not match); the rule on
 //! the features used (`max_features`, a budget) is the caller's, by one search per largest
@@ -79,10 +80,25 @@ pub struct FairProblem {
     pub max_splits: Option<usize>,
     /// The data's features a split may not use.
     pub forbidden: Vec<bool>,
+    /// The depths (the root 0) at which each of the data's features may split (`None`, or a
+    /// feature past the list: every depth).
+    pub depths: Vec<Option<Vec<usize>>>,
     /// Whether to prune with lower bounds (an entry whose cost, with the least cost of the
     /// rest of the tree, exceeds the cheapest fair tree found) and start depth 3 from the
     /// cheapest fair tree of depth 2: the same optimum faster; off to check that it is.
     pub bounds: bool,
+}
+
+impl FairProblem {
+    /// Whether a node at `level` (the root 0) may split on the data's feature `j`.
+    fn permits(&self, j: usize, level: usize) -> bool {
+        !self.forbidden.get(j).copied().unwrap_or(false)
+            && self
+                .depths
+                .get(j)
+                .and_then(Option::as_ref)
+                .is_none_or(|depths| depths.contains(&level))
+    }
 }
 
 /// The tree the fair search returns.
@@ -142,7 +158,8 @@ fn whole_weights(data: &Dataset) -> Result<Vec<i64>> {
                     "--weight-column",
                     format!(
                         "the exact search under fairness takes whole-number row weights, and \
-                         row {i} weighs {w}"
+                         row {i} weighs {}",
+                        crate::data::short_number(w)
                     ),
                 ))
             }
@@ -195,13 +212,11 @@ fn prepare(
         max_splits: problem
             .max_splits
             .map(|m| u32::try_from(m).unwrap_or(u32::MAX)),
-        allowed: (0..binned.n_features() as u32)
-            .filter(|&f| {
-                !problem
-                    .forbidden
-                    .get(binned.data_feature[f as usize])
-                    .copied()
-                    .unwrap_or(false)
+        allowed: (0..problem.depth)
+            .map(|level| {
+                (0..binned.n_features() as u32)
+                    .filter(|&f| problem.permits(binned.data_feature[f as usize], level))
+                    .collect()
             })
             .collect(),
         split_cost: problem.split_cost,

@@ -275,7 +275,25 @@ impl DpSearch {
     /// errors): the search's problem takes their split budget and leaf minimum, and the search
     /// their rule on features ([`dp::solve_under`]); under fairness the search is
     /// [`crate::fair`]'s ([`SearchConstraints::solve_fair`]).
+    ///
+    /// A search stopped before it found any tree that meets a cap on the rows of a leaf (with
+    /// the rule on features) returns an outcome without a tree
+    /// ([`search_report::stopped_without_tree`]).
     pub fn run_under(
+        &self,
+        train: &Dataset,
+        options: &LearnOptions,
+        limits: Option<&SearchConstraints>,
+    ) -> Result<Outcome> {
+        let started = std::time::Instant::now();
+        let found = self.search_under(train, options, limits);
+        let seconds = started.elapsed().as_secs_f64();
+        let what = ("dp", self.parameters(), self.depth);
+        search_report::stopped_without_tree(found, what, &options.budget, seconds)
+    }
+
+    /// [`DpSearch::run_under`], an error when it stopped without a tree.
+    fn search_under(
         &self,
         train: &Dataset,
         options: &LearnOptions,

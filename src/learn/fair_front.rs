@@ -2,7 +2,9 @@
 //! to 3 that no other beats on both training errors and the gap between the groups of the
 //! group column (statistical parity or equal opportunity, the largest difference of two
 //! groups' rates), by the exact search of [`crate::fair::front`], under forbidden features and
-//! a leaf minimum, until a time limit or an interrupt (the points found then). Each tree on it is
+//! a leaf minimum (counted in rows, whatever their weights), on data with missing values over
+//! the copies of the features that have them, until a time limit or an interrupt (the points
+//! found then). Each tree on it is
 //! evaluated again by plain prediction ([`FairScore::of`]); the figures reported are that
 //! evaluation, which must equal what the search counted. The report is [`FairFrontDocument`]
 //! (JSON, and CSV by [`FairFrontDocument::to_csv`]).
@@ -18,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::fair::{self, FairProblem, FairStop};
 use crate::learn::DataBlock;
 use crate::search_core::Termination;
+use crate::tree::missing_copies::MissingCopies;
 use crate::tree::Tree;
 
 /// The front asked for.
@@ -55,10 +58,10 @@ impl FairScore {
     pub fn of(tree: &Tree, data: &Dataset, fairness: &Fairness, kind: FairnessKind) -> FairScore {
         let predicted = tree.predict(data.rows());
         let total: f64 = (0..data.n_rows()).map(|i| data.weight(i)).sum();
+        // A fold from 0: a sum over no row would be -0.0.
         let errors: f64 = (0..data.n_rows())
             .filter(|&i| predicted[i] != data.labels()[i])
-            .map(|i| data.weight(i))
-            .sum();
+            .fold(0.0, |sum, i| sum + data.weight(i));
         let values = fairness.values(tree);
         FairScore {
             errors,
@@ -126,7 +129,9 @@ fn spec_with_bound(request: &FairFrontRequest) -> ConstraintSpec {
 
 /// The exact front of `request` on `train`, each tree checked by plain evaluation. Refused by
 /// name: other than two classes, a group column missing from the data or of one value, depths
-/// other than 1 to 3, row weights that are not whole numbers, missing values.
+/// other than 1 to 3, row weights that are not whole numbers. On data with missing values the
+/// search runs over the copies of the features that have them, so that each split learns where
+/// the rows missing its feature go (as `solve` learns it), and each tree is mapped back.
 pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<FairFront> {
     let started = Instant::now();
     if train.n_classes() != 2 {
@@ -145,6 +150,16 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
         .fairness
         .clone()
         .ok_or_else(|| Error::Internal("a front of fairness without a group column".into()))?;
+    let copies = MissingCopies::of(train)?;
+    let (searched, origins) = match &copies {
+        Some(copies) => (copies.data(), copies.origins()),
+        None => (train, (0..train.n_features()).collect()),
+    };
+    let searched_fairness = match &copies {
+        Some(_) => Fairness::resolve(&spec, searched)?
+            .ok_or_else(|| Error::Internal("a front of fairness without a group column".into()))?,
+        None => fairness.clone(),
+    };
     let problem = FairProblem {
         depth: request.depth,
         thresholds: request.thresholds,
@@ -153,15 +168,29 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
         min_leaf: spec.min_leaf_rows.unwrap_or(1),
         max_leaf: None,
         max_splits: None,
-        forbidden: constraints.forbidden.clone(),
+        forbidden: origins.iter().map(|&j| constraints.forbidden[j]).collect(),
+        depths: Vec::new(),
         bounds: true,
     };
-    let found = fair::front(train, &fairness, &problem, request.threads, &request.stop)?;
-    let points = found.points;
-    let mut trees: Vec<FairFrontTree> = Vec::with_capacity(points.len());
-    for point in points {
-        let score = FairScore::of(&point.tree, train, &fairness, request.kind);
-        let values = evaluate(&constraints, &point.tree);
+    let found = fair::front(
+        searched,
+        &searched_fairness,
+        &problem,
+        request.threads,
+        &request.stop,
+    )?;
+    let mut trees: Vec<FairFrontTree> = Vec::with_capacity(found.points.len());
+    for point in found.points {
+        let tree = match &copies {
+            Some(copies) => copies.original_tree(&point.tree, train)?,
+            None => point.tree,
+        };
+        let score = FairScore::of(&tree, train, &fairness, request.kind);
+        // The leaf minimum counts rows whatever their weights (as the search counts them):
+        // the constraints are checked on the tree's rows counted once each.
+        let mut rows_counted = tree.clone();
+        rows_counted.recount(train.rows(), train.labels())?;
+        let values = evaluate(&constraints, &rows_counted);
         let tol = 1e-9 * point.objective.abs().max(1.0);
         let problem_with = |what: String| {
             Err(Error::Internal(format!(
@@ -178,7 +207,7 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
         if let Some(broken) = values.broken.first() {
             return problem_with(broken.clone());
         }
-        if point.tree.actual_depth() > request.depth {
+        if tree.actual_depth() > request.depth {
             return problem_with(format!("it is deeper than {}", request.depth));
         }
         if trees
@@ -188,7 +217,7 @@ pub fn learn_fair_front(train: &Dataset, request: &FairFrontRequest) -> Result<F
             return problem_with("the one before it does as well on both".to_string());
         }
         trees.push(FairFrontTree {
-            tree: point.tree,
+            tree,
             train: score,
             features_used: values.features_used,
         });

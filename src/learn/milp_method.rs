@@ -144,20 +144,33 @@ pub fn run(
                 (None, _) => false,
             };
             let left = seconds_until(deadline);
+            // The warm start's search of the same problem: reused when it proved its optimum,
+            // and when no time is left, where a new search would only repeat its setup past
+            // the limit to find less than it found with more time.
+            let reused = chosen
+                .search
+                .filter(|found| found.is_optimal() || left == Some(0.0));
             if cut_by_limit {
-                outcome.notes.push(format!(
-                    "the certificate's search had {:.2} s, what was left of the time limit, \
-                     instead of its budget of {} s",
-                    left.unwrap_or(0.0),
-                    seconds_of(budget)
-                ));
+                outcome.notes.push(match &reused {
+                    Some(found) if !found.is_optimal() => {
+                        "no time was left of the time limit for the certificate's search: its \
+                         figures are the warm start's search of the same problem"
+                            .to_string()
+                    }
+                    _ => format!(
+                        "the certificate's search had {:.2} s, what was left of the time \
+                         limit, instead of its budget of {} s",
+                        left.unwrap_or(0.0),
+                        seconds_of(budget)
+                    ),
+                });
             }
             let certificate = certify(
                 formulation,
                 (counterpart, limits),
                 train,
                 &outcome,
-                chosen.search.filter(DpOutcome::is_optimal),
+                reused,
                 deadline,
                 &options,
             )?;

@@ -1,7 +1,7 @@
 //! Fairness in the exact search and in a MILP's `dp` start and certificate
 //! ([`SearchConstraints::solve_fair`]): the search of [`crate::fair`] under the bounds, with
 //! the split budget, the leaf minimum and the cap on a leaf's rows of the search's problem and
-//! the forbidden features of the set; under a count or a budget of features (and user rows
+//! the forbidden features and the depths at which each feature may split of the set; under a count or a budget of features (and user rows
 //! over the features used), the best of one search per largest feature set the rule allows
 //! (after the search without the rule, which is optimal when its tree meets the rule). The
 //! tree is checked by plain evaluation: its objective must be the one counted, its gaps within
@@ -69,6 +69,7 @@ impl SearchConstraints {
             max_leaf: problem.max_leaf,
             max_splits: problem.max_splits,
             forbidden: self.rule.forbidden_over(data.n_features()),
+            depths: self.rule.depths_over(data.n_features()),
             bounds: true,
         };
         let threads = options.threads.max(1);

@@ -1,9 +1,12 @@
 //! The report of a search that runs without a MILP (the exact search, its front, the sparse
-//! search): the solver report's fields filled from the search's outcome, and the check of
-//! its objective against the plain evaluation of its tree.
+//! search): the solver report's fields filled from the search's outcome, the check of its
+//! objective against the plain evaluation of its tree, and the outcome of a search stopped
+//! before it found any tree ([`stopped_without_tree`]).
 
+use crate::budget::Budget;
 use crate::dp::{DpProgress, DpTermination};
-use crate::learn::DecodeMismatch;
+use crate::error::{Error, Result};
+use crate::learn::{DecodeMismatch, Outcome, WarmStartMode};
 use crate::solver::{gaps, SolveReport, Termination, TrajectoryPoint};
 
 /// A search's termination as a solver's.
@@ -65,4 +68,58 @@ pub(crate) fn objective_mismatch(reported: f64, evaluated: Option<f64>) -> Optio
             ),
         }),
     }
+}
+
+/// `found`, or, when the search stopped (the time limit, an interrupt) before it found any tree
+/// that meets its limits ([`Error::NoTree`]: a cap on the rows of a leaf, or a rule on
+/// features, that no tree it reached in time meets), the outcome of search `name` without a
+/// tree: `has_solution` false, as a MILP stopped without a solution reports it, the reason in
+/// its notes. A caller that needs the tree (a tree file) fails then.
+pub(crate) fn stopped_without_tree(
+    found: Result<Outcome>,
+    (name, parameters, depth): (&'static str, serde_json::Value, usize),
+    budget: &Budget,
+    seconds: f64,
+) -> Result<Outcome> {
+    let why = match found {
+        Err(Error::NoTree(why)) => why,
+        other => return other,
+    };
+    let report = SolveReport {
+        solver: name.to_string(),
+        solver_version: env!("CARGO_PKG_VERSION").to_string(),
+        termination: if budget.interrupted() {
+            Termination::Interrupted
+        } else {
+            Termination::TimeLimit
+        },
+        has_solution: false,
+        seconds,
+        time_limit: budget.limit_seconds(),
+        mip_rel_gap: 0.0,
+        ..SolveReport::default()
+    };
+    Ok(Outcome {
+        name,
+        parameters,
+        depth,
+        report,
+        model: None,
+        search: None,
+        sparse: None,
+        warm_start_mode: WarmStartMode::None,
+        solver_options: Vec::new(),
+        warm_start_source: None,
+        certificate: None,
+        warm_start_tree: None,
+        warm_start_objective: None,
+        evaluated_objective: None,
+        decode_mismatch: None,
+        notes: vec![why],
+        post_process: serde_json::Value::Null,
+        tree: None,
+        front: None,
+        replaced: None,
+        side_constraints: serde_json::Value::Null,
+    })
 }

@@ -522,6 +522,9 @@ impl Settings {
             S::Certify => {
                 self.certify = Some(match &value {
                     Value::String(off) if off == "off" => None,
+                    // The estimator's booleans: the default budget, or none.
+                    Value::Bool(true) => Some(DEFAULT_CERTIFY),
+                    Value::Bool(false) => None,
                     _ => Some(seconds(setting, number()?)?),
                 })
             }
@@ -646,6 +649,24 @@ mod tests {
         assert!(options.budget.interrupt().is_none());
         let (method, _) = settings(r#"{"method": "oct", "max_depth": 1}"#).unwrap();
         assert_eq!((method.name(), method.solver_name()), ("oct", "highs"));
+    }
+
+    #[test]
+    fn certify_takes_booleans_beside_seconds_and_off() {
+        let certify = |value: &str| {
+            let json = format!(r#"{{"method": "oct", "max_depth": 1, "certify": {value}}}"#);
+            settings(&json).unwrap().1.certify
+        };
+        assert_eq!(certify("true"), Some(DEFAULT_CERTIFY));
+        assert_eq!(certify("false"), None);
+        assert_eq!(certify(r#""off""#), None);
+        assert_eq!(certify("2"), Some(Duration::from_secs(2)));
+        let dp = r#"{"method": "dp", "max_depth": 1, "certify": true}"#;
+        let message = settings(dp).unwrap_err().render(Names::Python);
+        assert!(
+            message.starts_with("invalid certify: does not apply"),
+            "{message}"
+        );
     }
 
     #[test]

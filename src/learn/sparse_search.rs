@@ -348,7 +348,25 @@ impl SparseSearch {
     /// under the split budget, the leaf minimum and the rule on features; under fairness, the
     /// search of [`crate::fair`] solves it with the same cost per split, at the depth cap or
     /// the split budget when either is at most [`MAX_FAIR_DEPTH`] (refused by name otherwise).
+    ///
+    /// A search stopped before it found any tree that meets a cap on the rows of a leaf (with
+    /// the rule on features) returns an outcome without a tree
+    /// ([`search_report::stopped_without_tree`]).
     pub fn run_under(
+        &self,
+        train: &Dataset,
+        options: &LearnOptions,
+        limits: &SearchConstraints,
+    ) -> Result<Outcome> {
+        let started = std::time::Instant::now();
+        let found = self.search_under(train, options, limits);
+        let seconds = started.elapsed().as_secs_f64();
+        let what = ("sparse", self.parameters(), self.depth.unwrap_or(0));
+        search_report::stopped_without_tree(found, what, &options.budget, seconds)
+    }
+
+    /// [`SparseSearch::run_under`], an error when it stopped without a tree.
+    fn search_under(
         &self,
         train: &Dataset,
         options: &LearnOptions,

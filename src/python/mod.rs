@@ -4,7 +4,8 @@
 //!
 //! - [`fit`]: learns a tree from a matrix of features (the bytes of a C-ordered `float64`
 //!   array), class indices and optional row weights, with `solve`'s options, and returns the
-//!   tree and the report `milptree solve --json` prints. The search runs on its own thread with
+//!   tree and the report `milptree solve --json` prints (after learning, what `solve` does: a
+//!   MILP's certificate's better tree returned, the report's `dp_objective`). The search runs on its own thread with
 //!   the GIL released; every tenth of a second the caller's thread checks for signals, and on
 //!   Ctrl-C it asks the search to stop and waits for it: the best tree found is returned with
 //!   the interruption (`KeyboardInterrupt`) beside it, for the caller to keep or raise; a run
@@ -35,8 +36,10 @@ use pyo3::prelude::*;
 use crate::cli::embed::refuse_failed_run;
 use crate::data::{Column, ColumnKind, Dataset, Schema, Sets};
 use crate::error::Error;
+use crate::learn::counterpart;
+use crate::learn::milp_method::adopt_certificate_tree;
 use crate::learn::settings::Settings;
-use crate::learn::{self, SolveDocument};
+use crate::learn::{self, Method, SolveDocument};
 use crate::setting::{Names, Setting};
 use groups::Groups;
 
@@ -137,6 +140,7 @@ fn fit(
         .clone()
         .with_interrupt(Some(Arc::clone(&interrupt)));
     let time_limit = learn_options.budget.limit_seconds();
+    let constraints = learn_options.constraints.clone();
     let (outcome, interruption) = {
         let (method, train) = (method.clone(), prepared.clone());
         run_interruptibly(py, &interrupt, move || {
@@ -144,6 +148,11 @@ fn fit(
         })?
     };
     let learned = outcome.and_then(|mut outcome| {
+        // What `milptree solve` does after learning, in the same order: the certificate's
+        // better tree returned, and the report's figures of the returned tree.
+        if let Method::Milp { formulation, .. } = &method {
+            adopt_certificate_tree(formulation, &prepared, constraints.as_ref(), &mut outcome)?;
+        }
         outcome.report.time_limit = time_limit;
         refuse_failed_run(&method, &outcome)?;
         let made = learn::provenance::of_outcome(&outcome, training);
@@ -154,7 +163,11 @@ fn fit(
             train: prepared,
             test: None,
         };
-        let document = SolveDocument::new(&outcome, &sets, Path::new("X"), None, None)?;
+        let mut document = SolveDocument::new(&outcome, &sets, Path::new("X"), None, None)?;
+        document.dp_objective = outcome
+            .tree
+            .as_ref()
+            .and_then(|tree| counterpart::dp_objective(&method, &sets.train, tree));
         let mut tree = outcome
             .tree
             .ok_or_else(|| Error::Internal("a run without a tree passed".into()))?;

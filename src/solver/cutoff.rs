@@ -44,7 +44,9 @@ pub(crate) fn settle(
                  (the warm start's objective and a margin): the warm start is optimal"
             ));
         }
-        Termination::TimeLimit | Termination::Interrupted if solved.solution.is_none() => {
+        Termination::TimeLimit | Termination::Interrupted | Termination::SolverLimit
+            if solved.solution.is_none() =>
+        {
             report.has_solution = true;
             report.objective = Some(objective);
             solved.solution = Some(start.clone());

@@ -23,6 +23,11 @@ pub enum Termination {
     TimeLimit,
     /// The interrupt flag stopped the solver.
     Interrupted,
+    /// The solver stopped at a limit of its own options (`--solver-option`: HiGHS's
+    /// `mip_max_improving_sols`, `mip_max_nodes`, an iteration limit, an objective bound or
+    /// target; CBC's node, solution or iteration limits), as asked, with or without a solution;
+    /// the report's notes say which.
+    SolverLimit,
     /// The solver failed or ended in a state we do not interpret; the text says what happened.
     Error(String),
     /// The solver's process died (a crash, a signal) before it finished; the text says how,
@@ -32,7 +37,7 @@ pub enum Termination {
 
 impl Termination {
     /// The JSON name: `optimal`, `infeasible`, `unbounded`, `infeasible_or_unbounded`,
-    /// `time_limit`, `interrupted`, `error` or `solver_error`.
+    /// `time_limit`, `interrupted`, `solver_limit`, `error` or `solver_error`.
     pub fn name(&self) -> &'static str {
         match self {
             Termination::Optimal => "optimal",
@@ -41,6 +46,7 @@ impl Termination {
             Termination::InfeasibleOrUnbounded => "infeasible_or_unbounded",
             Termination::TimeLimit => "time_limit",
             Termination::Interrupted => "interrupted",
+            Termination::SolverLimit => "solver_limit",
             Termination::Error(_) => "error",
             Termination::SolverError(_) => "solver_error",
         }
@@ -56,6 +62,7 @@ impl Termination {
             "infeasible_or_unbounded" => Termination::InfeasibleOrUnbounded,
             "time_limit" => Termination::TimeLimit,
             "interrupted" => Termination::Interrupted,
+            "solver_limit" => Termination::SolverLimit,
             "error" => Termination::Error(text),
             "solver_error" => Termination::SolverError(text),
             _ => return None,
@@ -76,7 +83,7 @@ impl Termination {
     pub fn is_failure(&self, has_solution: bool) -> bool {
         match self {
             Termination::SolverError(_) => true,
-            Termination::TimeLimit | Termination::Interrupted => false,
+            Termination::TimeLimit | Termination::Interrupted | Termination::SolverLimit => false,
             _ => !has_solution,
         }
     }
@@ -91,7 +98,10 @@ impl Termination {
     pub(crate) fn has_meaningful_bound(&self) -> bool {
         matches!(
             self,
-            Termination::Optimal | Termination::TimeLimit | Termination::Interrupted
+            Termination::Optimal
+                | Termination::TimeLimit
+                | Termination::Interrupted
+                | Termination::SolverLimit
         )
     }
 }

@@ -44,10 +44,11 @@ pub(crate) fn accepted(
         return Some(at_least_as_good(first));
     }
     let Some(objective) = report.objective.filter(|_| report.has_solution) else {
-        // Stopped by an error or an interrupt, the solver may not have read the start yet.
+        // Stopped by an error, an interrupt or a limit of its options, the solver may not have
+        // read the start yet.
         let stopped_early = matches!(
             report.termination,
-            Termination::Error(_) | Termination::Interrupted
+            Termination::Error(_) | Termination::Interrupted | Termination::SolverLimit
         );
         return if stopped_early { None } else { Some(false) };
     };

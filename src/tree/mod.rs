@@ -439,6 +439,23 @@ impl Tree {
         }
     }
 
+    /// For split node `id`, an axis split on a category of a categorical column that separates
+    /// the rows missing the column (`NaN` in each of its categories' features) from every other
+    /// row (a threshold below 0 with the missing rows sent left, or at 1 or above with them sent
+    /// right), the column and the side of the missing rows: it reads `column is missing` on that
+    /// side and `column is present` on the other.
+    pub fn missing_test(&self, id: usize) -> Option<(&str, MissingSide)> {
+        let NodeKind::Split(Split::Axis { feature, threshold }) = &self.node(id)?.kind else {
+            return None;
+        };
+        let (column, _) = self.schema.category_of(*feature)?;
+        match self.missing_side(id)? {
+            MissingSide::Left if *threshold < 0.0 => Some((column, MissingSide::Left)),
+            MissingSide::Right if *threshold >= 1.0 => Some((column, MissingSide::Right)),
+            _ => None,
+        }
+    }
+
     /// `weights . z + bias` for `row`, with `z` the standardised row; NaN when the tree has no
     /// standardisation (then it has no oblique split) or the lengths do not fit.
     pub fn oblique_value(&self, weights: &[f64], bias: f64, row: &[f64]) -> f64 {

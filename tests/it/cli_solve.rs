@@ -387,6 +387,76 @@ fn solver_options_reach_the_solver_after_milptrees_own_and_bad_ones_are_errors()
     assert!(!highs_notes(&[]).contains("mip_lp_solver"));
 }
 
+/// A stop at a limit of HiGHS's own options (`mip_max_improving_sols`) is a limit, as the time
+/// limit is: termination `solver_limit` naming the limit, the incumbent kept, exit 0, no error.
+#[test]
+fn a_stop_at_a_limit_of_the_solvers_options_is_a_limit_not_an_error() {
+    let data = dataset("iris");
+    let output = milptree(&[
+        "solve",
+        path_str(&data),
+        "--formulation",
+        "flowoct",
+        "--depth",
+        "2",
+        "--warm-start",
+        "none",
+        "--certify",
+        "off",
+        "--solver-option",
+        "mip_max_improving_sols=1",
+        "--json",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(report["termination"], "solver_limit", "{report}");
+    assert!(report["error"].is_null(), "{report}");
+    assert_eq!(report["has_solution"], true, "{report}");
+    assert!(
+        report["notes"].to_string().contains("solution limit"),
+        "{}",
+        report["notes"]
+    );
+}
+
+/// A tree without errors reports 0 errors, never `-0.0` (a sum over no row).
+#[test]
+fn no_errors_are_zero_not_negative_zero() {
+    let (_dir, path) = crate::common::temp_file(
+        "clean.csv",
+        "x,grp,class\n1,g1,a\n2,g2,a\n3,g1,a\n4,g2,b\n5,g1,b\n6,g2,b\n",
+    );
+    for args in [
+        &[
+            "solve",
+            path_str(&path),
+            "--solver",
+            "dp",
+            "--depth",
+            "1",
+            "--json",
+        ][..],
+        &["solve", path_str(&path), "--solver", "sparse", "--json"],
+        &["greedy", path_str(&path), "--depth", "1", "--json"],
+        &[
+            "pareto",
+            path_str(&path),
+            "--depth",
+            "1",
+            "--group-column",
+            "grp",
+            "--json",
+        ],
+        &["pareto", path_str(&path), "--depth", "1", "--json"],
+    ] {
+        let output = milptree(args);
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(!text.contains("-0.0"), "{args:?}: {text}");
+    }
+}
+
 /// Under `best`, when the exact search's tree breaks a side constraint the search does not
 /// take (a user row) and the greedy tree meets it, the greedy tree starts, not a single leaf.
 #[test]

@@ -172,6 +172,85 @@ fn categorical_splits_read_as_equalities_in_text_dot_and_json() {
     );
 }
 
+/// A split that sends the rows missing a text column one way and every other row the other
+/// reads as `t is missing` / `t is present` in text, DOT and the page's data (not as a
+/// threshold on one category's 0/1 feature), whichever side the missing rows take; `predict`
+/// routes by it.
+#[test]
+fn a_split_of_the_missing_cells_of_a_text_column_reads_as_missing_and_present() {
+    let csv = "t,class\nred,b\nblue,b\n,a\nred,b\n,a\nblue,b\n";
+    let (dir, data) = temp_file("cm.csv", csv);
+    let tree = dir.path().join("tree.json");
+    let output = milptree(&[
+        "solve",
+        path_str(&data),
+        "--solver",
+        "dp",
+        "--depth",
+        "1",
+        "-o",
+        path_str(&tree),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = stdout(&output);
+    let shown = "|--- t is missing\n|   |--- class: a  [2, 0]\n|--- t is present\n\
+                 |   |--- class: b  [0, 4]\n";
+    assert!(printed.contains(shown), "{printed}");
+    let text = stdout(&milptree(&["show", path_str(&tree)]));
+    assert!(text.ends_with(&format!("\n\n{shown}")), "{text}");
+    let dot = stdout(&milptree(&["show", "--format", "dot", path_str(&tree)]));
+    assert!(dot.contains("label=\"t is missing\\n"), "{dot}");
+    assert!(!dot.contains("-0.5"), "{dot}");
+    // The same split with the missing rows on the right: every present row goes left.
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tree).unwrap()).unwrap();
+    let nodes = file["nodes"].as_array_mut().unwrap();
+    nodes[0]["threshold"] = 1.5.into();
+    nodes[0]["missing"] = "right".into();
+    let [_, left, right] = &mut nodes[..] else {
+        panic!("a stump")
+    };
+    for (node, id) in [(&mut *left, 3), (&mut *right, 2)] {
+        node["id"] = id.into();
+    }
+    nodes.sort_by_key(|n| n["id"].as_u64());
+    let (_flipped_dir, flipped) = temp_file("flipped.json", &file.to_string());
+    let text = stdout(&milptree(&["show", path_str(&flipped)]));
+    assert!(
+        text.ends_with(
+            "\n\n|--- t is present\n|   |--- class: b  [0, 4]\n|--- t is missing\n\
+             |   |--- class: a  [2, 0]\n"
+        ),
+        "{text}"
+    );
+    for tree in [&tree, &flipped] {
+        let output = milptree(&["predict", "--tree", path_str(tree), path_str(&data)]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let leaves: Vec<String> = stdout(&output)
+            .lines()
+            .skip(1)
+            .map(|line| line.rsplit(',').next().unwrap_or("").to_string())
+            .collect();
+        assert_eq!(leaves, ["b", "b", "a", "b", "a", "b"], "{}", tree.display());
+    }
+    // The page shows the same conditions.
+    let page = dir.path().join("tree.html");
+    let output = milptree(&[
+        "show",
+        path_str(&tree),
+        "--format",
+        "html",
+        "-o",
+        path_str(&page),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&page).expect("the page");
+    assert!(
+        html.contains("t is missing") && html.contains("t is present"),
+        "the page"
+    );
+}
+
 #[test]
 fn predict_matches_columns_by_name() {
     let (_dir, tree) = learn_colours("2");

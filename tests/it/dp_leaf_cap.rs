@@ -5,7 +5,9 @@
 //! technique on and with each switched off in turn; the tree returned scores its objective under
 //! plain counting and meets the cap. Where the oracle finds no tree, the search proves there is
 //! none ([`Error::Infeasible`], exit 2) on every configuration. Also on larger data (depth 3, tens
-//! of thresholds a feature), and the cap is shown to change the optimum.
+//! of thresholds a feature), and the cap is shown to change the optimum. A search stopped before
+//! it found a tree under the cap reports no tree (exit 0, as a MILP stopped without a solution;
+//! exit 1 only when a tree file was asked for).
 
 use milptree::data::Dataset;
 use milptree::dp::{solve, BoundSwitches, DpOptions};
@@ -201,5 +203,59 @@ fn a_leaf_cap_changes_the_optimum_at_each_depth() {
             expected > free + 1e-9
         });
         assert!(changed, "depth {depth}: the cap never changed the optimum");
+    }
+}
+
+/// Stopped by the time limit before any tree meets the cap, `solve` reports the run without a
+/// tree (`has_solution` false, exit 0), as it reports a MILP stopped without a solution; with
+/// `-o` the tree it could not write is an error (exit 1).
+#[test]
+fn a_search_stopped_before_a_tree_under_the_cap_reports_no_tree() {
+    use crate::common::{milptree, path_str, stderr, temp_file};
+    let (dir, path) = temp_file(
+        "mlr.csv",
+        "x,class\n1,a\n2,a\n3,a\n4,a\n5,a\n6,a\n7,b\n8,b\n",
+    );
+    for solver in ["dp", "sparse"] {
+        let base = [
+            "solve",
+            path_str(&path),
+            "--solver",
+            solver,
+            "--depth",
+            "2",
+            "--max-leaf-rows",
+            "3",
+            "--time-limit",
+            "0",
+        ];
+        let output = milptree(&[&base[..], &["--json"]].concat());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{solver}: {}",
+            stderr(&output)
+        );
+        let report: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("the JSON report");
+        assert_eq!(report["has_solution"], false, "{solver}: {report}");
+        assert_eq!(report["termination"], "time_limit", "{solver}: {report}");
+        assert!(report["tree"].is_null(), "{solver}: {report}");
+        let human = milptree(&base);
+        assert_eq!(human.status.code(), Some(0), "{solver}: {}", stderr(&human));
+        let text = String::from_utf8_lossy(&human.stdout);
+        assert!(
+            text.contains("no tree: the search found none"),
+            "{solver}: {text}"
+        );
+        let tree = dir.path().join("tree.json");
+        let written = milptree(&[&base[..], &["-o", path_str(&tree)]].concat());
+        assert_eq!(written.status.code(), Some(1), "{solver}");
+        assert!(
+            stderr(&written).contains("no tree to write"),
+            "{}",
+            stderr(&written)
+        );
+        assert!(!tree.exists(), "{solver}");
     }
 }

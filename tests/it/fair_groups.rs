@@ -4,8 +4,9 @@
 //! threads, its objective is the oracle's optimum and its tree keeps the bounds by the rates
 //! counted here (the gap of three groups is the largest difference of two groups' rates, as the
 //! MILPs bound it); every kind of bound changes the optimum with two groups and with three.
-//! Beside fairness, a count and a budget of features, `max_leaves`, `max_leaf_rows`,
-//! `min_leaf_rows` and forbidden features hold and reach the oracle's optimum, each changing it.
+//! Beside fairness, a count and a budget of features, the depths a feature may split at,
+//! `max_leaves`, `max_leaf_rows`, `min_leaf_rows` and forbidden features hold and reach the
+//! oracle's optimum, each changing it.
 //! The front of errors against the gap of three groups is the oracle's, at depths 1 to 3.
 
 use std::collections::{BTreeMap, HashMap};
@@ -62,11 +63,12 @@ fn data_for(seed: u64, depth: usize, groups: u32) -> Dataset {
 }
 
 /// What a tree and a labelling give, as far as the constraints go: the features it splits on
-/// (a bit each), its splits, its smallest and largest leaf (rows), and its gaps (rounded to
-/// 1e-9).
+/// (a bit each), the depths it splits on each (bit `4 d + j` for feature `j` at depth `d`), its
+/// splits, its smallest and largest leaf (rows), and its gaps (rounded to 1e-9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Key {
     pub(crate) features: u8,
+    placed: u16,
     pub(crate) splits: usize,
     least_leaf: usize,
     most_leaf: usize,
@@ -101,6 +103,9 @@ pub(crate) fn oracle(data: &Dataset, depth: usize) -> HashMap<Key, f64> {
         let (least_leaf, most_leaf) = last.as_ref().expect("set above").1;
         let key = Key {
             features: tree.iter().fold(0u8, |m, &(_, j, _)| m | (1 << j)),
+            placed: tree.iter().fold(0u16, |m, &(node, j, _)| {
+                m | (1 << (4 * node.ilog2() as usize + j))
+            }),
             splits: tree.len(),
             least_leaf,
             most_leaf,
@@ -121,6 +126,10 @@ pub(crate) fn meets(key: &Key, spec: &ConstraintSpec) -> bool {
     let within = |bound: Option<f64>, gap: i64| bound.is_none_or(|b| gap <= rounded(b + 1e-9));
     let used: Vec<usize> = (0..2).filter(|j| key.features & (1 << j) != 0).collect();
     let cost: f64 = used.iter().map(|&j| COSTS[j]).sum();
+    // Every split of a feature with listed depths is at one of them.
+    let placed = |j: usize, depths: &[usize]| {
+        (0..3).all(|d| key.placed & (1 << (4 * d + j)) == 0 || depths.contains(&d))
+    };
     within(spec.max_parity_gap, key.parity)
         && within(spec.max_opportunity_gap, key.opportunity)
         && spec.max_features.is_none_or(|k| used.len() <= k)
@@ -132,6 +141,10 @@ pub(crate) fn meets(key: &Key, spec: &ConstraintSpec) -> bool {
             .forbidden
             .iter()
             .all(|name| used.iter().all(|j| *name != format!("x{j}")))
+        && spec
+            .depths
+            .iter()
+            .all(|(name, depths)| (0..2).all(|j| *name != format!("x{j}") || placed(j, depths)))
 }
 
 /// The oracle's optimum under `spec`.
@@ -273,6 +286,25 @@ pub(crate) fn other_kinds(depth: usize) -> Vec<(&'static str, ConstraintSpec)> {
             },
         ),
         (
+            "depths",
+            ConstraintSpec {
+                depths: [("x0".to_string(), vec![1]), ("x1".to_string(), vec![0])]
+                    .into_iter()
+                    .collect(),
+                ..base.clone()
+            },
+        ),
+        // No split below the root.
+        (
+            "depths",
+            ConstraintSpec {
+                depths: [("x0".to_string(), vec![0]), ("x1".to_string(), vec![0])]
+                    .into_iter()
+                    .collect(),
+                ..base.clone()
+            },
+        ),
+        (
             "forbidden",
             ConstraintSpec {
                 forbidden: vec!["x0".to_string()],
@@ -343,6 +375,7 @@ fn the_search_with_and_without_its_bounds_reaches_the_oracle_optimum() {
                         max_leaf: None,
                         max_splits: None,
                         forbidden: vec![false, false, true],
+                        depths: Vec::new(),
                         bounds,
                     };
                     let what = format!(
@@ -412,6 +445,7 @@ fn the_front_of_three_groups_is_the_oracle_s() {
                 max_leaf: None,
                 max_splits: None,
                 forbidden: vec![false, false, true],
+                depths: Vec::new(),
                 bounds: true,
             };
             for (threads, bounds) in [(1, true), (2, true), (1, false)] {

@@ -56,7 +56,7 @@ impl Extra {
 
 /// `data` with about a fifth of the cells of `x0` and `x1` missing (the group column whole),
 /// each of the two with a missing value and an observed one.
-fn with_missing_features(data: &Dataset, seed: u64) -> Dataset {
+pub(crate) fn with_missing_features(data: &Dataset, seed: u64) -> Dataset {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0a11);
     let mut rows: Vec<Vec<f64>> = data.rows().to_vec();
     for row in rows.iter_mut() {

@@ -294,6 +294,7 @@ fn the_front_of_errors_against_the_gap_is_the_oracle_s() {
                 max_leaf: None,
                 max_splits: None,
                 forbidden: vec![false, false, true],
+                depths: Vec::new(),
                 bounds: true,
             };
             let optimum_within = |bound: f64| {
@@ -425,4 +426,119 @@ fn oct_with_a_leaf_penalty_under_fairness_starts_from_the_sparse_optimum() {
             );
         }
     }
+}
+
+/// The rule on where a feature may split (`depths`) holds under fairness in every search and
+/// in the MILPs' start and certificate: on the table where `x1` alone separates the classes but
+/// may split at depth 1 only, a stump must split on `x0` (3 errors at best); the exact and
+/// sparse searches prove 3, the MILPs prove 3 and their certificate agrees, whichever bound.
+/// On random data the MILP's start and certificate are the oracle's optimum under both rules.
+#[test]
+fn the_depths_a_feature_may_split_at_hold_under_fairness_everywhere() {
+    use crate::common::{milptree_json, path_str, temp_file};
+    use crate::fair_groups::{meets, oracle};
+    let csv = "x0,x1,grp,class\n1,1,g1,a\n2,2,g2,a\n3,3,g1,a\n1,4,g2,b\n2,5,g1,b\n3,6,g2,b\n";
+    let (dir, data) = temp_file("dep.csv", csv);
+    let rules = dir.path().join("dep.toml");
+    std::fs::write(&rules, "[depths]\nx1 = [1]\n").expect("the constraints file");
+    for bound in ["--max-parity-gap", "--max-opportunity-gap"] {
+        for method in [
+            &["--solver", "dp"][..],
+            &["--solver", "sparse", "--leaf-penalty", "0"],
+            &["--formulation", "oct"],
+            &["--formulation", "flowoct"],
+        ] {
+            let mut args = vec!["solve", path_str(&data), "--depth", "1", "--json"];
+            args.extend_from_slice(method);
+            args.extend([
+                "--constraints",
+                path_str(&rules),
+                "--group-column",
+                "grp",
+                bound,
+                "1",
+            ]);
+            let report = milptree_json(&args);
+            let what = format!("{args:?}");
+            assert_eq!(report["errors"], 3.0, "{what}");
+            assert_eq!(report["termination"], "optimal", "{what}");
+            assert_eq!(
+                report["side_constraints"]["broken"],
+                serde_json::json!([]),
+                "{what}"
+            );
+            if method[0] == "--formulation" {
+                let verdict = report["certificate"]["verdict"].as_str().unwrap_or("");
+                assert!(
+                    ["agrees", "incumbent_optimal"].contains(&verdict),
+                    "{what}: {verdict}"
+                );
+            }
+        }
+    }
+    // Random data, depth 2: `x0` below the root only and `x1` at the root only, or no split
+    // below the root.
+    let rules = [[vec![1], vec![0]], [vec![0], vec![0]]].map(|[x0, x1]| ConstraintSpec {
+        depths: [("x0".to_string(), x0), ("x1".to_string(), x1)]
+            .into_iter()
+            .collect(),
+        ..spec(Some(0.1), None)
+    });
+    let mut binds = false;
+    for (seed, rule) in [1, 3, 5]
+        .into_iter()
+        .flat_map(|s| rules.iter().map(move |r| (s, r)))
+    {
+        let data = grouped_dataset(seed, 12, 2);
+        let seen = oracle(&data, 2);
+        let best = |spec: &ConstraintSpec| {
+            seen.iter()
+                .filter(|(key, _)| meets(key, spec))
+                .map(|(_, &errors)| errors)
+                .min_by(f64::total_cmp)
+                .expect("a fair leaf")
+        };
+        let want = best(rule);
+        binds |= want > best(&spec(Some(0.1), None));
+        let searched = learn(&dp(2), &data, options(rule, 1)).expect("dp");
+        assert_eq!(searched.report.objective, Some(want), "seed {seed}");
+        let formulation =
+            AnyFormulation::from_name(milptree::formulation::FormulationName::Oct, 2).expect("OCT");
+        let outcome = learn(
+            &Method::Milp {
+                formulation,
+                solver: SolverKind::Highs,
+            },
+            &data,
+            LearnOptions {
+                warm_start: WarmStartMode::Dp,
+                certify: Some(std::time::Duration::from_secs(30)),
+                ..options(rule, 1)
+            },
+        )
+        .expect("OCT under fairness and depths");
+        let what = format!("seed {seed}");
+        let errors = |tree: &milptree::tree::Tree| {
+            let predicted = tree.predict(data.rows());
+            (0..data.n_rows())
+                .filter(|&i| predicted[i] != data.labels()[i])
+                .count() as f64
+        };
+        let start = outcome.warm_start_tree.as_ref().expect("the dp start");
+        assert_eq!(errors(start), want, "{what}: the start");
+        assert_eq!(
+            errors(outcome.tree.as_ref().expect("a tree")),
+            want,
+            "{what}"
+        );
+        let certificate = outcome.certificate.expect("a certificate");
+        assert!(
+            matches!(
+                certificate.verdict,
+                Verdict::Agrees | Verdict::IncumbentOptimal
+            ),
+            "{what}: {certificate:?}"
+        );
+    }
+    assert!(binds, "the depths never change the fair optimum");
 }

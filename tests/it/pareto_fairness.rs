@@ -1,9 +1,10 @@
 //! `milptree pareto --group-column`: the front of training errors against the gap between two
 //! groups against the exhaustive oracle over every tree of depth 1 and 2 and every labelling of
 //! its leaves. On random small data (fixed seeds), under parity and opportunity, with and
-//! without whole-number row weights, forbidden features, the group column allowed as a feature
-//! and a leaf minimum, the command's points are the oracle's set of (errors, gap) that no
-//! other tree beats on both; its ends are the unconstrained optimum and the best tree of gap 0;
+//! without whole-number row weights (some of them 0), forbidden features, the group column
+//! allowed as a feature, a leaf minimum (counted in rows, whatever their weights) and missing
+//! values, the command's points are the oracle's set of (errors, gap) that no other tree beats
+//! on both; its ends are the unconstrained optimum and the best tree of gap 0;
 //! each tree file, predicted here, has the errors and gap its point reports. What the front
 //! does not take is refused by name with exit 2.
 
@@ -286,6 +287,75 @@ fn forbidden_features_the_group_as_a_feature_and_a_leaf_minimum_hold() {
         );
         check(&data, false, anything, &["--allow-group-as-feature"]);
     }
+}
+
+/// A leaf minimum counts rows whatever their weights, as `min_leaf_rows` does everywhere (a row
+/// of weight 0 among them): the front on weighted rows under a minimum is the oracle's, whose
+/// leaves count rows.
+#[test]
+fn a_leaf_minimum_counts_rows_beside_row_weights_of_zero() {
+    let mut zeros = 0;
+    for seed in [6, 7, 8] {
+        let data = with_random_weights(grouped_dataset(seed, 12, 2), seed, true);
+        zeros += (0..data.n_rows())
+            .filter(|&i| data.weight(i) == 0.0)
+            .count();
+        for min_leaf in [2, 3] {
+            let rules = Rules { min_leaf, ..PARITY };
+            let min = min_leaf.to_string();
+            check(&data, true, rules, &["--min-leaf-rows", &min]);
+        }
+    }
+    assert!(zeros > 0, "no row weighs 0");
+    // The table where a leaf of two rows weighs 1.
+    let csv = "x,grp,w,class\n0,g2,0,a\n1,g2,1,b\n3,g1,1,b\n3,g1,3,a\n";
+    let (_dir, path) = temp_file("pf.csv", csv);
+    let output = milptree(&[
+        "pareto",
+        path_str(&path),
+        "--depth",
+        "1",
+        "--group-column",
+        "grp",
+        "--weight-column",
+        "w",
+        "--min-leaf-rows",
+        "2",
+        "--json",
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let points = report["points"].as_array().expect("points");
+    // Splitting x at 2 gives two leaves of two rows and 1 error of weight; the single leaf 2.
+    let errors: Vec<f64> = points.iter().filter_map(|p| p["errors"].as_f64()).collect();
+    assert_eq!(errors.last(), Some(&1.0), "{report}");
+}
+
+/// Missing values: the front is over splits that send the rows missing a feature to a learned
+/// side, as `solve` under fairness learns them (both sides tried by the oracle).
+#[test]
+fn the_front_on_missing_values_is_the_oracle_s() {
+    use crate::fair_missing::with_missing_features;
+    let mut longest = 0;
+    for seed in [9, 10, 21] {
+        let data = with_missing_features(&grouped_dataset(seed, 11, 2), seed);
+        longest = longest.max(check(&data, false, PARITY, &[]));
+        let weighted = with_random_weights(data, seed, true);
+        check(&weighted, true, PARITY, &[]);
+    }
+    assert!(longest >= 2, "every front is one point");
+    let csv = "x,grp,class\n1,g1,a\n2,g2,b\n,g1,a\n4,g2,b\n5,g1,b\n6,g2,a\n";
+    let (_dir, path) = temp_file("pm.csv", csv);
+    let output = milptree(&[
+        "pareto",
+        path_str(&path),
+        "--depth",
+        "1",
+        "--group-column",
+        "grp",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
 }
 
 #[test]

@@ -202,6 +202,41 @@ fn weights_no_cost_or_solver_can_hold_are_refused_naming_the_option() {
     assert!(stderr(&output).contains("--weight-column"));
 }
 
+/// A refused weight reads in its short form (`1e300`, `5e-324`, not hundreds of digits), and a
+/// class whose weights have no common unit names two of its rows that differ.
+#[test]
+fn refused_weights_read_short_and_name_two_different_rows() {
+    // 1e-300 is a unit of 1 about 1e300 times over: the sum of the multiples is shown.
+    for (weight, shown) in [("1e300", "1e300"), ("5e-324", "5e-324"), ("1e-300", "e299")] {
+        let csv = format!("x,w,class\n1,{weight},a\n2,1,b\n3,1,a\n4,1,b\n");
+        let (_dir, path) = temp_file("w.csv", &csv);
+        for solver in ["dp", "sparse"] {
+            let output = milptree(&[
+                "solve",
+                path_str(&path),
+                "--solver",
+                solver,
+                "--depth",
+                "1",
+                "--weight-column",
+                "w",
+                "--quiet",
+            ]);
+            let text = stderr(&output);
+            let what = format!("{solver}, weight {weight}: {text}");
+            assert_eq!(output.status.code(), Some(2), "{what}");
+            assert!(text.contains(shown), "{what}");
+            assert!(!text.contains("00000000000"), "{what}");
+            if let Some(at) = text.find("training rows ") {
+                let named: Vec<&str> = text[at + 14..].split_whitespace().take(3).collect();
+                assert_eq!(named.len(), 3, "{what}");
+                assert_eq!(named[1], "and", "{what}");
+                assert_ne!(named[0], named[2], "{what}");
+            }
+        }
+    }
+}
+
 /// Every leaf of the tree in `report` holds at least `min_leaf` rows of `data`.
 fn leaves_hold_rows(report: &Value, data: &Dataset, min_leaf: usize) -> bool {
     let tree = Tree::from_json_str(&report["tree"].to_string(), "report").expect("a tree");

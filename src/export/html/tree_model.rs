@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::data::ColumnKind;
-use crate::export::{constant_note, constant_side, split_condition};
+use crate::export::{constant_note, constant_side, split_condition, worded_conditions};
 use crate::tree::{node_depth, NodeKind, ProbabilityModel, Split, Standardisation, Tree};
 
 /// The most feature values (rows times features) a page embeds for picking rows; past it, the
@@ -221,13 +221,10 @@ fn inputs(tree: &Tree) -> Vec<Input> {
     inputs
 }
 
-/// The texts of a split: the left condition and the right one.
-fn split_texts(tree: &Tree, split: &Split) -> (String, String) {
-    if let Some((column, value)) = tree.category_split(split) {
-        return (
-            format!("{column} != {value}"),
-            format!("{column} = {value}"),
-        );
+/// The texts of split `id`: the left condition and the right one.
+fn split_texts(tree: &Tree, id: usize, split: &Split) -> (String, String) {
+    if let Some(worded) = worded_conditions(tree, id, split) {
+        return worded;
     }
     let (lhs, rhs) = split_condition(tree, split);
     (format!("{lhs} <= {rhs}"), format!("{lhs} > {rhs}"))
@@ -262,7 +259,7 @@ impl TreeModel {
                 };
                 match &node.kind {
                     NodeKind::Split(split) => {
-                        let (left, right) = split_texts(tree, split);
+                        let (left, right) = split_texts(tree, id, split);
                         model.text = Some(left);
                         model.right_text = Some(right);
                         model.constant = constant_side(split).map(constant_note);

@@ -434,6 +434,18 @@ fn mip_termination(
     notes: &mut Vec<String>,
 ) -> (Termination, bool) {
     let termination = mip_verdict(status, has_incumbent);
+    if termination == Termination::SolverLimit {
+        let limit = match status.secondary {
+            3 => "its node limit",
+            6 => "its solution limit",
+            _ => "its iteration limit",
+        };
+        notes.push(format!(
+            "CBC stopped at {limit} (secondary status {}), a limit of its options; the \
+             incumbent, if any, is not proven optimal",
+            status.secondary
+        ));
+    }
     if termination == Termination::Infeasible && out_of_time {
         notes.push(
             "CBC reported the model infeasible after its time limit ran out (it does so when \
@@ -448,6 +460,8 @@ fn mip_termination(
 /// CBC's own verdict on a MIP solve, in our terms.
 fn mip_verdict(status: &CbcStatus, has_incumbent: bool) -> Termination {
     let stopped_on_time = status.secondary == 4 || status.seconds_limit_reached;
+    // Its node (3), solution (6) and iteration (8) limits, which only its options set.
+    let stopped_on_a_limit = matches!(status.secondary, 3 | 6 | 8);
     if status.abandoned {
         return Termination::Error("CBC abandoned the search (numerical difficulties)".into());
     }
@@ -457,6 +471,9 @@ fn mip_verdict(status: &CbcStatus, has_incumbent: bool) -> Termination {
         }
         if stopped_on_time {
             return Termination::TimeLimit;
+        }
+        if stopped_on_a_limit {
+            return Termination::SolverLimit;
         }
         return Termination::Error(format!(
             "CBC stopped with status {}, secondary status {}",
@@ -471,6 +488,9 @@ fn mip_verdict(status: &CbcStatus, has_incumbent: bool) -> Termination {
     }
     if stopped_on_time {
         return Termination::TimeLimit;
+    }
+    if stopped_on_a_limit {
+        return Termination::SolverLimit;
     }
     Termination::Error(format!(
         "CBC stopped without a solution, status {}, secondary status {}",

@@ -443,13 +443,21 @@ fn run(highs: &mut highs::Model, options: &Settings, mip: bool) -> Outcome {
     } else {
         None
     };
+    let notes = match termination {
+        Termination::SolverLimit => vec![format!(
+            "HiGHS stopped at a limit of its options: {} (model status {model_status}); the \
+             incumbent, if any, is not proven optimal",
+            model_status_text(model_status)
+        )],
+        _ => Vec::new(),
+    };
     Outcome {
         termination,
         objective,
         bound,
         nodes,
         values,
-        notes: Vec::new(),
+        notes,
     }
 }
 
@@ -462,6 +470,9 @@ fn termination(run_status: HighsInt, model_status: HighsInt) -> Termination {
         MODEL_STATUS_UNBOUNDED => Termination::Unbounded,
         MODEL_STATUS_REACHED_TIME_LIMIT => Termination::TimeLimit,
         MODEL_STATUS_REACHED_INTERRUPT => Termination::Interrupted,
+        // The limits of HiGHS's own options: objective bound and target, iterations,
+        // solutions (`mip_max_improving_sols`, `mip_max_nodes`, `mip_max_leaves`).
+        11 | 12 | 14 | 16 if run_status != STATUS_ERROR => Termination::SolverLimit,
         other => {
             let call = if run_status == STATUS_ERROR {
                 "HiGHS failed"

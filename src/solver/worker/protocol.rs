@@ -261,6 +261,7 @@ mod tests {
         for termination in [
             Termination::Optimal,
             Termination::TimeLimit,
+            Termination::SolverLimit,
             Termination::InfeasibleOrUnbounded,
             Termination::Error("status 3".into()),
             Termination::SolverError("signal 11".into()),
