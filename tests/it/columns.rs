@@ -249,6 +249,8 @@ fn a_split_of_the_missing_cells_of_a_text_column_reads_as_missing_and_present() 
         html.contains("t is missing") && html.contains("t is present"),
         "the page"
     );
+    // Its branches carry no second missing-side mark: the split's data says it is worded.
+    assert!(html.contains("\"missing_test\":true"), "the page's data");
 }
 
 #[test]

@@ -39,6 +39,10 @@ pub struct NodeModel {
     /// The learned side of the rows missing the split's feature (`left` or `right`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub missing: Option<&'static str>,
+    /// The split's own conditions say where the missing rows go (`colour is missing`), so the
+    /// page adds no missing-side mark to its branches.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub missing_test: bool,
     /// For a split whose condition holds or fails whatever the row, the note saying so.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub constant: Option<String>,
@@ -249,6 +253,7 @@ impl TreeModel {
                     terms: None,
                     bias: None,
                     missing: tree.missing_side(id).map(|side| side.name()),
+                    missing_test: tree.missing_test(id).is_some(),
                     constant: None,
                     class: None,
                     probability: None,

@@ -155,7 +155,7 @@ class TreeView {
     const left = n.id % 2 === 0;
     const side = left ? 'left' : 'right';
     let label = left ? 'yes' : 'no';
-    if (parent.missing === side) label += ' \u00b7 missing';
+    if (parent.missing === side && !parent.missing_test) label += ' \u00b7 missing';
     return s('g', { class: 'edge' + (lit ? ' on-path' : ''), id: `edge-${n.id}` },
       s('path', { d: `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}` }),
       s('text', { x: x2 - 6, y: y2 - 6, 'text-anchor': 'end', class: 'edge-label', text: label }));
