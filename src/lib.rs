@@ -15,6 +15,7 @@
 //! - [`fair`]: the exact search under bounds on the gaps between groups' rates;
 //! - [`pareto`]: the front of false positives and false negatives by a bi-objective search, and
 //!   the trees optimal for F1, Matthews correlation and other metrics it decides;
+//! - [`rashomon`]: every tree within a margin of the optimum, counted, ranked, sampled and voted;
 //! - [`mip`]: our own record of a mixed-integer model (variables, rows, objective), assignments,
 //!   feasibility checks, size reports and LP/MPS writers, built from `good_lp` expressions;
 //! - [`solver`]: the HiGHS and CBC backends behind one trait, with honest reports;
@@ -43,6 +44,7 @@ pub mod greedy;
 pub mod learn;
 pub mod mip;
 pub mod pareto;
+pub mod rashomon;
 pub mod score;
 pub mod search_core;
 pub mod setting;

@@ -45,6 +45,10 @@ pub enum Command {
     /// The Pareto front of false positives and false negatives over the trees of a depth, with
     /// one tree per point, every metric of each (F1, MCC, ...) and a plot.
     Pareto(ParetoArgs),
+    /// The Rashomon set: every tree of a depth within a margin of the optimum, counted by
+    /// objective, with the features it uses, the rows it disagrees on, samples and the trees in
+    /// objective order.
+    Rashomon(crate::cli::rashomon::RashomonArgs),
     /// Run a grid of solves (datasets x depths x formulations x solvers x warm starts x
     /// seeds), resumable, with results tables, trajectories, plots and a summary.
     Experiment(ExperimentArgs),

@@ -21,6 +21,7 @@ mod pareto;
 mod pareto_fair;
 mod path;
 mod predict;
+mod rashomon;
 mod show;
 mod solve;
 mod tune;
@@ -209,5 +210,6 @@ pub fn run(cli: Cli) -> crate::Result<()> {
         )),
         Command::Path(args) => path::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Rashomon(args) => rashomon::run(args),
     }
 }

@@ -57,6 +57,7 @@ mod probe_commands;
 mod probe_limits;
 mod probe_weights;
 mod progress_sink;
+mod rashomon;
 mod readme;
 mod root_split_bounds;
 mod round_trip;

@@ -1,0 +1,516 @@
+//! The set as a graph: one node per row set and depth left, holding its leaf, every split of
+//! its rows that begins a tree within the node's budget (each pointing at its two children) and
+//! the [`Profile`] of the trees it roots. The graph is built top-down with budgets: a child gets
+//! what its parent's budget leaves after its sibling's least objective, so a split whose two
+//! sides cannot fit is never opened, and a row set met again is read from the table (or rebuilt
+//! with a larger budget).
+//!
+//! Bounds between neighbouring split positions (without leaf rules): along a feature's sorted
+//! rows the left side grows, and a tree's least objective never falls when rows are added, nor
+//! rises by more than the weight of the rows added (MurTree's similarity bound), so most
+//! positions are passed over without building their sides.
+
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use crate::budget::Budget;
+use crate::data::{midpoint, Dataset};
+use crate::dp::{root_split_bounds, DpOptions, DpProblem, RootSplitBounds};
+use crate::rashomon::profile::Profile;
+
+pub type NodeId = usize;
+
+/// A leaf: its objective and its class (the best one, the first on a tie).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Leaf {
+    pub cost: f64,
+    pub class: usize,
+}
+
+/// One split of a node's rows: `x[feature] <= threshold` goes left; `variants` is how many of
+/// the data's candidate thresholds send the node's rows the same way.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SplitOption {
+    pub feature: usize,
+    pub threshold: f64,
+    pub variants: u64,
+    pub left: NodeId,
+    pub right: NodeId,
+}
+
+/// A row set with `depth` split levels left.
+#[derive(Debug, Clone)]
+pub struct GraphNode {
+    pub rows: Box<[u32]>,
+    /// The leaf, when the leaf rules allow one here.
+    pub leaf: Option<Leaf>,
+    pub splits: Vec<SplitOption>,
+    /// The trees of objective at most `budget` this node roots.
+    pub profile: Profile,
+    /// The budget the node was built for (infinite for a node of depth 0: it is complete).
+    pub budget: f64,
+    /// A lower bound on the least objective of the node's trees (whatever the budget): exact at
+    /// depths 0 and 1, the budget when the node holds no tree within it.
+    pub least: f64,
+}
+
+/// Why a build stopped before the set was complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    Time,
+    Memory,
+}
+
+/// What the builder reads of the data and the problem.
+pub struct GraphInput {
+    /// `values[feature][row]`.
+    pub values: Vec<Vec<f64>>,
+    pub labels: Vec<usize>,
+    /// What an error on each row costs: its weight times its class's weight.
+    pub row_costs: Vec<f64>,
+    pub n_classes: usize,
+    /// Each feature's candidate thresholds, increasing.
+    pub thresholds: Vec<Vec<f64>>,
+    pub split_cost: f64,
+    pub min_leaf: usize,
+    pub max_leaf: usize,
+    pub tolerance: f64,
+    /// The data and problem, for the exact search's bounds on the splits of deep nodes.
+    pub data: Dataset,
+    pub problem: DpProblem,
+}
+
+/// A row set's rows in row order and sorted by each feature.
+struct Lists {
+    ids: Vec<u32>,
+    by_feature: Vec<Vec<u32>>,
+}
+
+pub struct Graph {
+    pub input: GraphInput,
+    pub nodes: Vec<GraphNode>,
+    index: Vec<FxHashMap<Box<[u32]>, NodeId>>,
+    stamp: Vec<u32>,
+    stamp_now: u32,
+    time: Budget,
+    started: Instant,
+    memory_limit: usize,
+    memory: usize,
+    steps: u64,
+}
+
+impl Graph {
+    pub fn new(input: GraphInput, depth: usize, time: Budget, memory_limit_mb: usize) -> Graph {
+        let n = input.labels.len();
+        Graph {
+            input,
+            nodes: Vec::new(),
+            index: vec![FxHashMap::default(); depth + 1],
+            stamp: vec![0; n],
+            stamp_now: 0,
+            time,
+            started: Instant::now(),
+            memory_limit: memory_limit_mb.saturating_mul(1 << 20),
+            memory: 0,
+            steps: 0,
+        }
+    }
+
+    /// Builds the node of every row, `depth` levels, for trees of objective at most `budget`.
+    pub fn build_root(&mut self, depth: usize, budget: f64) -> Result<NodeId, Stop> {
+        let n = self.input.labels.len();
+        let ids: Vec<u32> = (0..n as u32).collect();
+        let by_feature = self
+            .input
+            .values
+            .iter()
+            .map(|column| {
+                let mut order = ids.clone();
+                order.sort_by(|&a, &b| column[a as usize].total_cmp(&column[b as usize]));
+                order
+            })
+            .collect();
+        self.ensure(&Lists { ids, by_feature }, depth, budget)
+    }
+
+    /// Bytes the graph holds (an estimate from its nodes' sizes).
+    pub fn memory(&self) -> usize {
+        self.memory
+    }
+
+    fn check(&mut self) -> Result<(), Stop> {
+        self.steps += 1;
+        if self.memory > self.memory_limit {
+            return Err(Stop::Memory);
+        }
+        if self.steps % 256 == 0 && self.time.spent_since(self.started) {
+            return Err(Stop::Time);
+        }
+        Ok(())
+    }
+
+    /// The leaf of `ids`, if the leaf rules allow it.
+    fn leaf_of(&self, ids: &[u32]) -> Option<Leaf> {
+        if ids.len() < self.input.min_leaf || ids.len() > self.input.max_leaf {
+            return None;
+        }
+        let mut sums = vec![0.0; self.input.n_classes];
+        for &i in ids {
+            sums[self.input.labels[i as usize]] += self.input.row_costs[i as usize];
+        }
+        Some(leaf_of_sums(&sums))
+    }
+
+    /// The node of `lists` at `depth`, built for at least `budget`.
+    fn ensure(&mut self, lists: &Lists, depth: usize, budget: f64) -> Result<NodeId, Stop> {
+        let tolerance = self.input.tolerance;
+        let known = self.index[depth].get(&lists.ids[..]).copied();
+        if let Some(id) = known {
+            if self.nodes[id].budget >= budget - tolerance {
+                return Ok(id);
+            }
+        }
+        self.check()?;
+        let leaf = self.leaf_of(&lists.ids);
+        let mut profile = Profile::default();
+        let node_budget = if depth == 0 { f64::INFINITY } else { budget };
+        if let Some(leaf) = leaf.filter(|l| l.cost <= node_budget + tolerance) {
+            profile.add(leaf.cost, 1u8.into(), tolerance);
+        }
+        let mut splits = Vec::new();
+        let mut least = leaf.map_or(f64::INFINITY, |l| l.cost);
+        if depth > 0 && lists.ids.len() >= 2 {
+            if depth == 1 {
+                least = least.min(self.depth_one(lists, budget, &mut splits, &mut profile)?);
+            } else if self.input.split_cost <= budget + tolerance {
+                self.deeper(lists, depth, budget, &mut splits, &mut profile)?;
+            }
+        }
+        let least = match profile.min() {
+            Some(min) => min,
+            None if depth <= 1 => least,
+            None => least.min(budget),
+        };
+        let node = GraphNode {
+            rows: lists.ids.clone().into_boxed_slice(),
+            leaf,
+            splits,
+            profile,
+            budget: node_budget,
+            least,
+        };
+        let size = node_size(&node);
+        self.memory += size;
+        Ok(match known {
+            Some(id) => {
+                self.memory = self.memory.saturating_sub(node_size(&self.nodes[id]));
+                self.nodes[id] = node;
+                id
+            }
+            None => {
+                let id = self.nodes.len();
+                self.index[depth].insert(node.rows.clone(), id);
+                self.memory += lists.ids.len() * 4 + 48;
+                self.nodes.push(node);
+                id
+            }
+        })
+    }
+
+    /// The row positions of feature `feature`'s sorted list after which a split falls, with the
+    /// split's threshold and its variants.
+    fn gaps(&self, feature: usize, sorted: &[u32]) -> Vec<(usize, f64, u64)> {
+        let column = &self.input.values[feature];
+        let thresholds = &self.input.thresholds[feature];
+        let mut gaps = Vec::new();
+        for p in 0..sorted.len().saturating_sub(1) {
+            let (a, b) = (column[sorted[p] as usize], column[sorted[p + 1] as usize]);
+            if a < b {
+                let variants =
+                    thresholds.partition_point(|&t| t < b) - thresholds.partition_point(|&t| t < a);
+                if variants > 0 {
+                    gaps.push((p, midpoint(a, b), variants as u64));
+                }
+            }
+        }
+        gaps
+    }
+
+    /// Depth one: every split whose two leaves fit the budget, by one scan per feature; returns
+    /// the least objective of a split (whatever the budget).
+    fn depth_one(
+        &mut self,
+        lists: &Lists,
+        budget: f64,
+        splits: &mut Vec<SplitOption>,
+        profile: &mut Profile,
+    ) -> Result<f64, Stop> {
+        let mut least = f64::INFINITY;
+        let tolerance = self.input.tolerance;
+        let n = lists.ids.len();
+        let mut total = vec![0.0; self.input.n_classes];
+        for &i in &lists.ids {
+            total[self.input.labels[i as usize]] += self.input.row_costs[i as usize];
+        }
+        for feature in 0..self.input.values.len() {
+            self.check()?;
+            let sorted = &lists.by_feature[feature];
+            let gaps = self.gaps(feature, sorted);
+            let mut left = vec![0.0; self.input.n_classes];
+            let mut next = 0;
+            for (p, threshold, variants) in gaps {
+                while next <= p {
+                    let i = sorted[next] as usize;
+                    left[self.input.labels[i]] += self.input.row_costs[i];
+                    next += 1;
+                }
+                let (n_left, n_right) = (p + 1, n - p - 1);
+                let allowed =
+                    |rows: usize| rows >= self.input.min_leaf && rows <= self.input.max_leaf;
+                if !allowed(n_left) || !allowed(n_right) {
+                    continue;
+                }
+                let right: Vec<f64> = total.iter().zip(&left).map(|(t, l)| t - l).collect();
+                let cost =
+                    leaf_of_sums(&left).cost + leaf_of_sums(&right).cost + self.input.split_cost;
+                least = least.min(cost);
+                if cost > budget + tolerance {
+                    continue;
+                }
+                let mut left_ids = sorted[..=p].to_vec();
+                left_ids.sort_unstable();
+                let right_ids = self.complement(&lists.ids, &left_ids);
+                let l = self.ensure_leaf(left_ids);
+                let r = self.ensure_leaf(right_ids);
+                let cost = self.nodes[l].profile.min().unwrap_or(f64::INFINITY)
+                    + self.nodes[r].profile.min().unwrap_or(f64::INFINITY)
+                    + self.input.split_cost;
+                splits.push(SplitOption {
+                    feature,
+                    threshold,
+                    variants,
+                    left: l,
+                    right: r,
+                });
+                profile.add(cost, 1u8.into(), tolerance);
+            }
+        }
+        Ok(least)
+    }
+
+    /// `ids` without the rows of `part` (both in row order).
+    fn complement(&mut self, ids: &[u32], part: &[u32]) -> Vec<u32> {
+        self.mark(part);
+        let now = self.stamp_now;
+        ids.iter()
+            .copied()
+            .filter(|&i| self.stamp[i as usize] != now)
+            .collect()
+    }
+
+    fn mark(&mut self, rows: &[u32]) {
+        self.stamp_now = self.stamp_now.wrapping_add(1);
+        if self.stamp_now == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.stamp_now = 1;
+        }
+        for &i in rows {
+            self.stamp[i as usize] = self.stamp_now;
+        }
+    }
+
+    /// The depth-0 node of `ids` (a leaf, complete whatever the budget).
+    fn ensure_leaf(&mut self, ids: Vec<u32>) -> NodeId {
+        if let Some(&id) = self.index[0].get(&ids[..]) {
+            return id;
+        }
+        let leaf = self.leaf_of(&ids);
+        let mut profile = Profile::default();
+        if let Some(leaf) = leaf {
+            profile.add(leaf.cost, 1u8.into(), self.input.tolerance);
+        }
+        let id = self.nodes.len();
+        let rows = ids.into_boxed_slice();
+        self.memory += rows.len() * 8 + 160;
+        self.index[0].insert(rows.clone(), id);
+        self.nodes.push(GraphNode {
+            rows,
+            leaf,
+            splits: Vec::new(),
+            profile,
+            budget: f64::INFINITY,
+            least: leaf.map_or(f64::INFINITY, |l| l.cost),
+        });
+        id
+    }
+
+    /// The lists of the rows of `lists` marked (`marked`) or not, in the same orders.
+    fn side(&self, lists: &Lists, marked: bool) -> Lists {
+        let now = self.stamp_now;
+        let keep = |i: &&u32| (self.stamp[**i as usize] == now) == marked;
+        Lists {
+            ids: lists.ids.iter().filter(keep).copied().collect(),
+            by_feature: lists
+                .by_feature
+                .iter()
+                .map(|sorted| sorted.iter().filter(keep).copied().collect())
+                .collect(),
+        }
+    }
+
+    /// The least objective of a built node, or the budget it was built for when it has no tree
+    /// within it (a lower bound then).
+    fn known_bound(&self, depth: usize, ids: &[u32]) -> Option<(NodeId, f64)> {
+        let id = *self.index[depth].get(ids)?;
+        Some((id, self.nodes[id].least))
+    }
+
+    /// Depth two or more: every split whose sides' least objectives fit the budget, each side
+    /// built with what its sibling leaves.
+    fn deeper(
+        &mut self,
+        lists: &Lists,
+        depth: usize,
+        budget: f64,
+        splits: &mut Vec<SplitOption>,
+        profile: &mut Profile,
+    ) -> Result<(), Stop> {
+        let tolerance = self.input.tolerance;
+        let lambda = self.input.split_cost;
+        let monotone = self.input.min_leaf <= 1 && self.input.max_leaf == usize::MAX;
+        let fits = |l: f64, r: f64| l + r + lambda <= budget + tolerance;
+        let split_bounds = self.split_bounds(&lists.ids, depth, budget - lambda);
+        for feature in 0..self.input.values.len() {
+            let sorted = lists.by_feature[feature].clone();
+            let gaps = self.gaps(feature, &sorted);
+            // Lower bounds of the previous position's sides, and the cost of the rows moved
+            // from its right side to its left since.
+            let (mut bound_left, mut bound_right, mut moved) = (0.0f64, 0.0f64, 0.0f64);
+            let mut next = 0;
+            for (p, threshold, variants) in gaps {
+                self.check()?;
+                while next <= p {
+                    moved += self.input.row_costs[sorted[next] as usize];
+                    next += 1;
+                }
+                let (mut lb_left, mut lb_right) = if monotone {
+                    (bound_left, (bound_right - moved).max(0.0))
+                } else {
+                    (0.0, 0.0)
+                };
+                moved = 0.0;
+                bound_left = lb_left;
+                bound_right = lb_right;
+                if !fits(lb_left, lb_right) {
+                    continue;
+                }
+                let split_bound = split_bounds.as_ref().and_then(|b| b.at(feature, p + 1));
+                if split_bound
+                    .flatten()
+                    .is_some_and(|b| b + lambda > budget + tolerance)
+                {
+                    continue;
+                }
+                self.mark(&sorted[..=p]);
+                let left_ids: Vec<u32> = {
+                    let now = self.stamp_now;
+                    lists
+                        .ids
+                        .iter()
+                        .copied()
+                        .filter(|&i| self.stamp[i as usize] == now)
+                        .collect()
+                };
+                let right_ids = self.complement(&lists.ids, &left_ids);
+                if let Some((_, bound)) = self.known_bound(depth - 1, &left_ids) {
+                    lb_left = lb_left.max(bound);
+                }
+                if let Some((_, bound)) = self.known_bound(depth - 1, &right_ids) {
+                    lb_right = lb_right.max(bound);
+                }
+                bound_left = lb_left;
+                bound_right = lb_right;
+                if !fits(lb_left, lb_right) {
+                    continue;
+                }
+                self.mark(&left_ids);
+                let left_lists = self.side(lists, true);
+                let right_lists = self.side(lists, false);
+                drop((left_ids, right_ids));
+                let left_budget = budget - lambda - lb_right;
+                let l = self.ensure(&left_lists, depth - 1, left_budget)?;
+                drop(left_lists);
+                let Some(opt_left) = self.nodes[l].profile.min() else {
+                    bound_left = left_budget;
+                    continue;
+                };
+                bound_left = opt_left;
+                let right_budget = budget - lambda - opt_left;
+                let r = self.ensure(&right_lists, depth - 1, right_budget)?;
+                let Some(opt_right) = self.nodes[r].profile.min() else {
+                    bound_right = right_budget;
+                    continue;
+                };
+                bound_right = opt_right;
+                splits.push(SplitOption {
+                    feature,
+                    threshold,
+                    variants,
+                    left: l,
+                    right: r,
+                });
+                let (pl, pr) = (&self.nodes[l].profile, &self.nodes[r].profile);
+                profile.add_product(pl, pr, lambda, budget, tolerance);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Graph {
+    /// The exact search's lower bounds on the best tree under each split of a node of depth
+    /// three or more (its children solved at one level less below `cap`), when they can be had
+    /// within the time left; `None` otherwise (the node is then searched without them).
+    fn split_bounds(&self, ids: &[u32], depth: usize, cap: f64) -> Option<RootSplitBounds> {
+        if depth < 3 && ids.len() < self.input.labels.len() {
+            return None;
+        }
+        let below = DpProblem {
+            depth: depth - 1,
+            ..self.input.problem.clone()
+        };
+        let options = DpOptions {
+            budget: self.time.left_since(self.started),
+            ..DpOptions::default()
+        };
+        let bounds = if ids.len() == self.input.labels.len() {
+            root_split_bounds(&self.input.data, &below, cap, &options)
+        } else {
+            let rows: Vec<usize> = ids.iter().map(|&i| i as usize).collect();
+            root_split_bounds(&self.input.data.subset(&rows), &below, cap, &options)
+        };
+        bounds.ok()
+    }
+}
+
+/// The best leaf of rows whose error costs per class sum to `sums`.
+pub fn leaf_of_sums(sums: &[f64]) -> Leaf {
+    let mut class = 0;
+    for (k, &s) in sums.iter().enumerate() {
+        if s > sums[class] {
+            class = k;
+        }
+    }
+    let total: f64 = sums.iter().sum();
+    Leaf {
+        cost: (total - sums[class]).max(0.0),
+        class,
+    }
+}
+
+fn node_size(node: &GraphNode) -> usize {
+    node.splits.len() * std::mem::size_of::<SplitOption>()
+        + node.profile.entries().len() * 48
+        + std::mem::size_of::<GraphNode>()
+}

@@ -1,0 +1,561 @@
+//! [`RashomonSet`]: every tree within a margin of the optimum, held as the graph of its row
+//! sets, and the operations that read it without listing it: the count by objective, the trees
+//! in objective order (by rank), uniform samples, and the count of trees left without a
+//! feature.
+
+use std::time::Instant;
+
+use num_bigint::BigUint;
+use num_traits::{ToPrimitive, Zero};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::budget::Budget;
+use crate::data::{feature_thresholds, Dataset};
+use crate::dp::{self, DpOptions, DpProblem};
+use crate::error::{Error, Result};
+use crate::rashomon::graph::{Graph, GraphInput, NodeId, SplitOption, Stop};
+use crate::rashomon::profile::Profile;
+use crate::tree::{Split, Tree, TreeBuilder};
+
+/// How far above the optimum the set reaches.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Margin {
+    /// Every tree of objective at most `(1 + epsilon)` times the optimum.
+    Relative(f64),
+    /// Every tree of objective at most this value.
+    Objective(f64),
+}
+
+/// The time and memory a build may take.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub time: Budget,
+    /// Cap on the graph's memory, in MiB (estimated from its nodes' sizes).
+    pub memory_limit_mb: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            time: Budget::unlimited(),
+            memory_limit_mb: 4096,
+        }
+    }
+}
+
+/// One tree of the set, as its splits: a leaf and its class, or a split and its two subtrees.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    Leaf {
+        class: usize,
+    },
+    Split {
+        feature: usize,
+        threshold: f64,
+        /// How many candidate thresholds send this node's training rows the same way.
+        variants: u64,
+        left: Box<Shape>,
+        right: Box<Shape>,
+    },
+}
+
+impl Shape {
+    /// The product of the splits' variants: how many trees over every candidate threshold this
+    /// one stands for.
+    pub fn variants(&self) -> BigUint {
+        match self {
+            Shape::Leaf { .. } => BigUint::from(1u8),
+            Shape::Split {
+                variants,
+                left,
+                right,
+                ..
+            } => BigUint::from(*variants) * left.variants() * right.variants(),
+        }
+    }
+
+    /// The features its splits use, each once, increasing.
+    pub fn features(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.collect_features(&mut out);
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn collect_features(&self, out: &mut Vec<usize>) {
+        if let Shape::Split {
+            feature,
+            left,
+            right,
+            ..
+        } = self
+        {
+            out.push(*feature);
+            left.collect_features(out);
+            right.collect_features(out);
+        }
+    }
+}
+
+/// One tree of the set with its rank (0 is a best tree) and objective.
+#[derive(Debug, Clone)]
+pub struct Ranked {
+    pub rank: BigUint,
+    pub objective: f64,
+    pub shape: Shape,
+    /// The tree, with its training counts; its objective re-evaluated by plain code equals
+    /// `objective`.
+    pub tree: Tree,
+}
+
+/// Every tree of depth at most the problem's whose objective is within the margin.
+pub struct RashomonSet {
+    graph: Graph,
+    root: NodeId,
+    data: Dataset,
+    problem: DpProblem,
+    optimum: f64,
+    max_objective: f64,
+    seconds: f64,
+}
+
+impl RashomonSet {
+    /// Builds the set of `problem` on `data` (no missing value, no split limit): the exact
+    /// search proves the optimum, then the graph holds every tree of objective at most the
+    /// margin's bound.
+    pub fn build(
+        data: &Dataset,
+        problem: &DpProblem,
+        margin: Margin,
+        limits: &Limits,
+    ) -> Result<RashomonSet> {
+        let started = Instant::now();
+        problem.check(data)?;
+        data.refuse_missing("rashomon")?;
+        if problem.max_splits.is_some() {
+            return Err(Error::parameter(
+                "max splits",
+                "the Rashomon set takes a depth, not a split limit",
+            ));
+        }
+        let (Margin::Relative(e) | Margin::Objective(e)) = margin;
+        if !e.is_finite() || e < 0.0 {
+            return Err(Error::parameter(
+                "margin",
+                format!("{e} is not a finite number of at least 0"),
+            ));
+        }
+        let options = DpOptions {
+            budget: limits.time.clone(),
+            ..DpOptions::default()
+        };
+        let exact = dp::solve(data, problem, &options)?;
+        if !exact.is_optimal() {
+            return Err(Error::NoTree(format!(
+                "the exact search did not prove the optimum within the time limit ({} s; best \
+                 {}, bound {}); the set is measured from the optimum: raise the time limit",
+                crate::budget::seconds_of(started.elapsed()),
+                exact.objective,
+                exact.lower_bound
+            )));
+        }
+        let optimum = exact.objective;
+        let max_objective = match margin {
+            Margin::Relative(e) => optimum * (1.0 + e),
+            Margin::Objective(v) => v,
+        };
+        let input = graph_input(data, problem);
+        let tolerance = input.tolerance;
+        let time = limits.time.left_since(started);
+        let mut graph = Graph::new(input, problem.depth, time, limits.memory_limit_mb);
+        let root = graph
+            .build_root(problem.depth, max_objective)
+            .map_err(|stop| stopped(stop, &graph, limits))?;
+        if max_objective >= optimum - tolerance {
+            let least = graph.nodes[root].profile.min();
+            if least.is_none_or(|least| (least - optimum).abs() > tolerance) {
+                return Err(Error::Internal(format!(
+                    "the set's least objective ({least:?}) is not the exact search's optimum \
+                     ({optimum})"
+                )));
+            }
+        }
+        Ok(RashomonSet {
+            graph,
+            root,
+            data: data.clone(),
+            problem: problem.clone(),
+            optimum,
+            max_objective,
+            seconds: crate::budget::seconds_of(started.elapsed()),
+        })
+    }
+
+    /// The proven optimum.
+    pub fn optimum(&self) -> f64 {
+        self.optimum
+    }
+
+    /// The largest objective a tree of the set has.
+    pub fn max_objective(&self) -> f64 {
+        self.max_objective
+    }
+
+    /// Wall-clock seconds of the build (the exact search's included).
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+
+    /// Row sets (with their depths) the graph holds, and its estimated bytes.
+    pub fn graph_size(&self) -> (usize, usize) {
+        (self.graph.nodes.len(), self.graph.memory())
+    }
+
+    pub fn data(&self) -> &Dataset {
+        &self.data
+    }
+
+    pub fn problem(&self) -> &DpProblem {
+        &self.problem
+    }
+
+    fn tolerance(&self) -> f64 {
+        self.graph.input.tolerance
+    }
+
+    fn root_profile(&self) -> Profile {
+        self.graph.nodes[self.root]
+            .profile
+            .upto(self.max_objective, self.tolerance())
+    }
+
+    /// The number of trees in the set.
+    pub fn count(&self) -> BigUint {
+        self.root_profile()
+            .total_upto(self.max_objective, self.tolerance())
+    }
+
+    /// Each objective the set's trees have, increasing, with how many have it.
+    pub fn by_objective(&self) -> Vec<(f64, BigUint)> {
+        self.root_profile().entries().to_vec()
+    }
+
+    /// The tree of rank `rank` in objective order (ties in a fixed order), if the set has one.
+    pub fn tree(&self, rank: &BigUint) -> Result<Option<Ranked>> {
+        let mut index = rank.clone();
+        for (cost, count) in self.root_profile().entries() {
+            if index < *count {
+                let shape = self.unrank(self.root, *cost, index);
+                let tree = self.checked_tree(&shape, *cost)?;
+                return Ok(Some(Ranked {
+                    rank: rank.clone(),
+                    objective: *cost,
+                    shape,
+                    tree,
+                }));
+            }
+            index -= count;
+        }
+        Ok(None)
+    }
+
+    /// `k` trees drawn uniformly (with replacement) from the set, from seed `seed`.
+    pub fn sample(&self, k: usize, seed: u64) -> Result<Vec<Ranked>> {
+        let total = self.count();
+        if total.is_zero() {
+            return Ok(Vec::new());
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut out = Vec::with_capacity(k);
+        for _ in 0..k {
+            let rank = uniform_below(&total, &mut rng);
+            if let Some(tree) = self.tree(&rank)? {
+                out.push(tree);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The tree of exact objective `cost` numbered `index` among those `node` roots.
+    fn unrank(&self, node: NodeId, cost: f64, mut index: BigUint) -> Shape {
+        let tolerance = self.tolerance();
+        let n = &self.graph.nodes[node];
+        if let Some(leaf) = n.leaf.filter(|l| (l.cost - cost).abs() <= tolerance) {
+            if index.is_zero() {
+                return Shape::Leaf { class: leaf.class };
+            }
+            index -= 1u8;
+        }
+        let lambda = self.graph.input.split_cost;
+        for split in &n.splits {
+            let (pl, pr) = (
+                &self.graph.nodes[split.left].profile,
+                &self.graph.nodes[split.right].profile,
+            );
+            for (cl, nl) in pl.entries() {
+                let cr = cost - lambda - cl;
+                if cr < -tolerance {
+                    break;
+                }
+                let Some(nr) = pr.count_at(cr, tolerance) else {
+                    continue;
+                };
+                let block = nl * nr;
+                if index < block {
+                    let (li, ri) = (&index / nr, &index % nr);
+                    return Shape::Split {
+                        feature: split.feature,
+                        threshold: split.threshold,
+                        variants: split.variants,
+                        left: Box::new(self.unrank(split.left, *cl, li)),
+                        right: Box::new(self.unrank(split.right, cr, ri)),
+                    };
+                }
+                index -= block;
+            }
+        }
+        // Ranks come from the node's own profile, which counts exactly the blocks above.
+        Shape::Leaf {
+            class: n.leaf.map_or(0, |l| l.class),
+        }
+    }
+
+    /// The tree of `shape`, counted on the training rows, its objective checked by plain code.
+    pub fn checked_tree(&self, shape: &Shape, objective: f64) -> Result<Tree> {
+        let mut builder = TreeBuilder::new(
+            self.data.schema().clone(),
+            self.data.classes().to_vec(),
+            self.problem.depth,
+        )?;
+        place(&mut builder, shape, 1)?;
+        let mut tree = builder.build()?;
+        tree.recount_on(&self.data)?;
+        let evaluated = dp::objective_of(&tree, &self.data, &self.problem);
+        match evaluated {
+            Some(value) if (value - objective).abs() <= self.tolerance() => Ok(tree),
+            other => Err(Error::Internal(format!(
+                "a tree of the set has objective {objective} in the set and {other:?} on the data"
+            ))),
+        }
+    }
+
+    /// The number of trees of the set with no split on `feature`.
+    pub fn count_without(&self, feature: usize) -> BigUint {
+        let mut memo = vec![None; self.graph.nodes.len()];
+        let profile = self.recount(self.root, &mut memo, &|s| {
+            (s.feature != feature).then(|| BigUint::from(1u8))
+        });
+        profile.total_upto(self.max_objective, self.tolerance())
+    }
+
+    /// The number of trees over every candidate threshold (each tree times its variants).
+    pub fn count_with_variants(&self) -> BigUint {
+        let mut memo = vec![None; self.graph.nodes.len()];
+        let profile = self.recount(self.root, &mut memo, &|s| Some(BigUint::from(s.variants)));
+        profile.total_upto(self.max_objective, self.tolerance())
+    }
+
+    /// The node's profile with each split weighed by `weigh` (`None` leaves it out).
+    fn recount(
+        &self,
+        node: NodeId,
+        memo: &mut Vec<Option<Profile>>,
+        weigh: &dyn Fn(&SplitOption) -> Option<BigUint>,
+    ) -> Profile {
+        if let Some(known) = &memo[node] {
+            return known.clone();
+        }
+        let tolerance = self.tolerance();
+        let n = &self.graph.nodes[node];
+        let mut profile = Profile::default();
+        if let Some(leaf) = n.leaf.filter(|l| l.cost <= n.budget + tolerance) {
+            profile.add(leaf.cost, 1u8.into(), tolerance);
+        }
+        for split in &n.splits {
+            let Some(weight) = weigh(split) else {
+                continue;
+            };
+            let left = self.recount(split.left, memo, weigh);
+            let right = self.recount(split.right, memo, weigh);
+            let mut joined = Profile::default();
+            joined.add_product(
+                &left,
+                &right,
+                self.graph.input.split_cost,
+                n.budget,
+                tolerance,
+            );
+            for (cost, count) in joined.entries() {
+                profile.add(*cost, count * &weight, tolerance);
+            }
+        }
+        memo[node] = Some(profile.clone());
+        profile
+    }
+
+    /// For each row of `rows` (the training data's features, no missing value), the number of
+    /// the set's trees predicting each class.
+    pub fn votes(&self, rows: &[Vec<f64>]) -> Result<Vec<Vec<BigUint>>> {
+        use rayon::prelude::*;
+        let n_features = self.data.n_features();
+        if let Some(i) = rows.iter().position(|r| r.len() != n_features) {
+            return Err(Error::TreeMismatch(format!(
+                "row {i} has {} values for {n_features} features",
+                rows[i].len()
+            )));
+        }
+        if rows.iter().flatten().any(|v| v.is_nan()) {
+            return Err(Error::parameter(
+                "data",
+                "the set's votes take no missing value (it learned no missing side)",
+            ));
+        }
+        Ok(rows
+            .par_iter()
+            .map(|row| {
+                let mut memo = rustc_hash::FxHashMap::default();
+                let per_class = self.class_profiles(self.root, row, &mut memo);
+                per_class
+                    .iter()
+                    .map(|p| p.total_upto(self.max_objective, self.tolerance()))
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Per class, the profile of the trees `node` roots that predict that class for `row`.
+    fn class_profiles(
+        &self,
+        node: NodeId,
+        row: &[f64],
+        memo: &mut rustc_hash::FxHashMap<NodeId, Vec<Profile>>,
+    ) -> Vec<Profile> {
+        if let Some(known) = memo.get(&node) {
+            return known.clone();
+        }
+        let tolerance = self.tolerance();
+        let n = &self.graph.nodes[node];
+        let mut out = vec![Profile::default(); self.data.n_classes()];
+        if let Some(leaf) = n.leaf.filter(|l| l.cost <= n.budget + tolerance) {
+            out[leaf.class].add(leaf.cost, 1u8.into(), tolerance);
+        }
+        for split in &n.splits {
+            let (near, far) = if row[split.feature] <= split.threshold {
+                (split.left, split.right)
+            } else {
+                (split.right, split.left)
+            };
+            let near = self.class_profiles(near, row, memo);
+            let far = &self.graph.nodes[far].profile;
+            for (class, profile) in near.iter().enumerate() {
+                out[class].add_product(
+                    profile,
+                    far,
+                    self.graph.input.split_cost,
+                    n.budget,
+                    tolerance,
+                );
+            }
+        }
+        memo.insert(node, out.clone());
+        out
+    }
+}
+
+/// A big integer drawn uniformly from `0..bound` (`bound` above 0), by rejection.
+fn uniform_below(bound: &BigUint, rng: &mut ChaCha8Rng) -> BigUint {
+    let bits = bound.bits();
+    let bytes = bits.div_ceil(8) as usize;
+    loop {
+        let mut buffer = vec![0u8; bytes];
+        rng.fill_bytes(&mut buffer);
+        let extra = (bytes as u64) * 8 - bits;
+        if let Some(top) = buffer.last_mut() {
+            *top &= 0xff >> extra;
+        }
+        let value = BigUint::from_bytes_le(&buffer);
+        if value < *bound {
+            return value;
+        }
+    }
+}
+
+fn place(builder: &mut TreeBuilder, shape: &Shape, id: usize) -> Result<()> {
+    match shape {
+        Shape::Leaf { class } => {
+            builder.leaf(id, *class)?;
+        }
+        Shape::Split {
+            feature,
+            threshold,
+            left,
+            right,
+            ..
+        } => {
+            builder.split(
+                id,
+                Split::Axis {
+                    feature: *feature,
+                    threshold: *threshold,
+                },
+            )?;
+            place(builder, left, 2 * id)?;
+            place(builder, right, 2 * id + 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// What the graph reads of `data` and `problem`.
+fn graph_input(data: &Dataset, problem: &DpProblem) -> GraphInput {
+    let n_features = data.n_features();
+    let values = (0..n_features).map(|j| data.feature_column(j)).collect();
+    let row_costs: Vec<f64> = data
+        .labels()
+        .iter()
+        .enumerate()
+        .map(|(i, &label)| data.weight(i) * problem.class_weights[label])
+        .collect();
+    let total: f64 = row_costs.iter().sum();
+    GraphInput {
+        values,
+        labels: data.labels().to_vec(),
+        row_costs,
+        n_classes: data.n_classes(),
+        thresholds: feature_thresholds(data, problem.thresholds),
+        split_cost: problem.split_cost,
+        min_leaf: problem.min_leaf.max(1),
+        max_leaf: problem.max_leaf.unwrap_or(usize::MAX),
+        tolerance: 1e-9 * total.max(1.0),
+        data: data.clone(),
+        problem: problem.clone(),
+    }
+}
+
+fn stopped(stop: Stop, graph: &Graph, limits: &Limits) -> Error {
+    let (what, remedy) = match stop {
+        Stop::Time => (
+            format!(
+                "the time limit ({} s)",
+                limits.time.limit_seconds().unwrap_or(0.0)
+            ),
+            "raise --time-limit",
+        ),
+        Stop::Memory => (
+            format!("the memory limit ({} MiB)", limits.memory_limit_mb),
+            "raise --memory-limit",
+        ),
+    };
+    Error::NoTree(format!(
+        "the set was not complete at {what}, with {} row sets held; {remedy} or narrow the \
+         margin",
+        graph.nodes.len()
+    ))
+}
+
+/// A count as a float (for shares), infinite past `f64`'s range.
+pub fn approx(count: &BigUint) -> f64 {
+    count.to_f64().unwrap_or(f64::INFINITY)
+}

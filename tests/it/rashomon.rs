@@ -1,0 +1,385 @@
+//! The Rashomon set against an independent exhaustive enumeration of every tree on small random
+//! data: the trees, their objectives, the count by objective, the count over every candidate
+//! threshold, the trees without each feature and the votes on every row; sampling is uniform
+//! (a chi-square test); the command line's report gives the same count.
+
+use std::collections::{BTreeMap, HashMap};
+
+use milptree::data::{midpoint, Dataset};
+use milptree::dp::DpProblem;
+use milptree::rashomon::{Limits, Margin, RashomonSet, Shape};
+use num_bigint::BigUint;
+
+use crate::common::{milptree_json, path_str, random_dataset, temp_file, with_random_weights};
+
+/// A tree the enumeration found: its key, objective, predictions on the training rows, features
+/// and threshold variants.
+struct Found {
+    key: String,
+    cost: f64,
+    predictions: Vec<usize>,
+    features: Vec<usize>,
+    variants: u64,
+}
+
+/// Every tree of depth at most `depth` on `rows` (indices into `data`), by brute force: a leaf
+/// (when the leaf rules allow it) or a split between two consecutive distinct values of the
+/// rows' feature and any two subtrees.
+fn every_tree(data: &Dataset, problem: &DpProblem, rows: &[usize], depth: usize) -> Vec<Found> {
+    let mut out = Vec::new();
+    let max_leaf = problem.max_leaf.unwrap_or(usize::MAX);
+    if rows.len() >= problem.min_leaf.max(1) && rows.len() <= max_leaf {
+        let mut sums = vec![0.0; data.n_classes()];
+        for &i in rows {
+            sums[data.labels()[i]] += data.weight(i) * problem.class_weights[data.labels()[i]];
+        }
+        let mut class = 0;
+        for k in 0..sums.len() {
+            if sums[k] > sums[class] {
+                class = k;
+            }
+        }
+        let total: f64 = sums.iter().sum();
+        let mut predictions = vec![usize::MAX; data.n_rows()];
+        for &i in rows {
+            predictions[i] = class;
+        }
+        out.push(Found {
+            key: format!("L{class}"),
+            cost: total - sums[class],
+            predictions,
+            features: Vec::new(),
+            variants: 1,
+        });
+    }
+    if depth == 0 {
+        return out;
+    }
+    for j in 0..data.n_features() {
+        let column = data.feature_column(j);
+        let mut global: Vec<f64> = column.clone();
+        global.sort_by(f64::total_cmp);
+        global.dedup();
+        let mut values: Vec<f64> = rows.iter().map(|&i| column[i]).collect();
+        values.sort_by(f64::total_cmp);
+        values.dedup();
+        for pair in values.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let threshold = midpoint(a, b);
+            let variants = global.iter().filter(|&&v| v >= a && v < b).count() as u64;
+            let (left, right): (Vec<usize>, Vec<usize>) =
+                rows.iter().partition(|&&i| column[i] <= threshold);
+            let lefts = every_tree(data, problem, &left, depth - 1);
+            let rights = every_tree(data, problem, &right, depth - 1);
+            for l in &lefts {
+                for r in &rights {
+                    let mut predictions = l.predictions.clone();
+                    for &i in &right {
+                        predictions[i] = r.predictions[i];
+                    }
+                    let mut features = vec![j];
+                    features.extend(&l.features);
+                    features.extend(&r.features);
+                    features.sort_unstable();
+                    features.dedup();
+                    out.push(Found {
+                        key: format!("[{j}<={threshold} {} {}]", l.key, r.key),
+                        cost: l.cost + r.cost + problem.split_cost,
+                        predictions,
+                        features,
+                        variants: variants * l.variants * r.variants,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn key_of(shape: &Shape) -> String {
+    match shape {
+        Shape::Leaf { class } => format!("L{class}"),
+        Shape::Split {
+            feature,
+            threshold,
+            left,
+            right,
+            ..
+        } => format!(
+            "[{feature}<={threshold} {} {}]",
+            key_of(left),
+            key_of(right)
+        ),
+    }
+}
+
+fn problem(data: &Dataset, depth: usize) -> DpProblem {
+    DpProblem::accuracy(data, depth)
+}
+}
+
+/// Checks the set of `problem` within `margin` against the enumeration; returns its size.
+fn check_against_enumeration(
+    data: &Dataset,
+    problem: &DpProblem,
+    margin: Margin,
+    case: &str,
+) -> usize {
+    let all: Vec<usize> = (0..data.n_rows()).collect();
+    let every = every_tree(data, problem, &all, problem.depth);
+    let optimum = every.iter().map(|f| f.cost).fold(f64::INFINITY, f64::min);
+    let bound = match margin {
+        Margin::Relative(e) => optimum * (1.0 + e),
+        Margin::Objective(v) => v,
+    };
+    let tolerance = 1e-9 * data.total_weight().max(1.0);
+    let inside: Vec<&Found> = every
+        .iter()
+        .filter(|f| f.cost <= bound + tolerance)
+        .collect();
+    let set = RashomonSet::build(data, problem, margin, &Limits::default())
+        .unwrap_or_else(|e| panic!("{case}: {e}"));
+    assert!(
+        (set.optimum() - optimum).abs() <= tolerance,
+        "{case}: optimum"
+    );
+    assert_eq!(set.count(), BigUint::from(inside.len()), "{case}: count");
+
+    // The trees, their objectives and ranks in objective order.
+    let mut expected: HashMap<&str, &Found> = inside.iter().map(|f| (f.key.as_str(), *f)).collect();
+    assert_eq!(
+        expected.len(),
+        inside.len(),
+        "{case}: the enumeration repeats a tree"
+    );
+    let mut last = f64::NEG_INFINITY;
+    for rank in 0..inside.len() {
+        let ranked = set
+            .tree(&BigUint::from(rank))
+            .unwrap_or_else(|e| panic!("{case}: {e}"))
+            .unwrap_or_else(|| panic!("{case}: no tree of rank {rank}"));
+        let key = key_of(&ranked.shape);
+        let found = expected
+            .remove(key.as_str())
+            .unwrap_or_else(|| panic!("{case}: rank {rank} is {key}, not in the set or repeated"));
+        assert!(
+            (found.cost - ranked.objective).abs() <= tolerance,
+            "{case}: {key}'s objective"
+        );
+        assert!(
+            ranked.objective >= last - tolerance,
+            "{case}: objective order at rank {rank}"
+        );
+        last = ranked.objective;
+        assert_eq!(
+            ranked.shape.variants(),
+            BigUint::from(found.variants),
+            "{case}: {key}"
+        );
+        assert_eq!(
+            ranked.shape.features(),
+            found.features,
+            "{case}: {key}'s features"
+        );
+        let predicted = ranked.tree.predict(data.rows());
+        assert_eq!(predicted, found.predictions, "{case}: {key}'s predictions");
+    }
+    assert!(expected.is_empty(), "{case}: trees not reached by rank");
+    assert!(set.tree(&BigUint::from(inside.len())).unwrap().is_none());
+
+    // The count by objective.
+    let mut histogram: BTreeMap<i64, usize> = BTreeMap::new();
+    for f in &inside {
+        *histogram.entry((f.cost * 1e6).round() as i64).or_default() += 1;
+    }
+    let got: BTreeMap<i64, usize> = set
+        .by_objective()
+        .iter()
+        .map(|(c, n)| {
+            (
+                (c * 1e6).round() as i64,
+                usize::try_from(n.clone()).unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, histogram, "{case}: count by objective");
+
+    // Over every candidate threshold, and without each feature.
+    let variants: u64 = inside.iter().map(|f| f.variants).sum();
+    assert_eq!(
+        set.count_with_variants(),
+        BigUint::from(variants),
+        "{case}: variants"
+    );
+    for j in 0..data.n_features() {
+        let without = inside.iter().filter(|f| !f.features.contains(&j)).count();
+        assert_eq!(
+            set.count_without(j),
+            BigUint::from(without),
+            "{case}: without x{j}"
+        );
+    }
+
+    // The votes on every training row.
+    let votes = set.votes(data.rows()).unwrap();
+    for (i, vote) in votes.iter().enumerate() {
+        let mut expected = vec![0usize; data.n_classes()];
+        for f in &inside {
+            expected[f.predictions[i]] += 1;
+        }
+        let got: Vec<usize> = vote
+            .iter()
+            .map(|n| usize::try_from(n.clone()).unwrap())
+            .collect();
+        assert_eq!(got, expected, "{case}: votes on row {i}");
+    }
+    inside.len()
+}
+
+#[test]
+fn the_set_is_every_tree_within_the_margin() {
+    let mut sizes = Vec::new();
+    for seed in 0..40u64 {
+        let (n, p, k, levels, depth) = match seed % 5 {
+            0 => (10, 3, 2, 4, 1),
+            1 => (9, 2, 3, 3, 2),
+            2 => (8, 3, 2, 3, 2),
+            3 => (7, 2, 2, 3, 3),
+            _ => (8, 3, 2, 3, 3),
+        };
+        let data = random_dataset(900 + seed, n, p, k, levels);
+        let problem = problem(&data, depth);
+        let margins = [
+            Margin::Relative(0.0),
+            Margin::Objective(2.0),
+            Margin::Objective(1e9),
+        ];
+        for margin in margins {
+            let case = format!("seed {seed}, depth {depth}, {margin:?}");
+            sizes.push(check_against_enumeration(&data, &problem, margin, &case));
+        }
+    }
+    // The cases reach sets of one tree, of many, and of every tree.
+    assert!(sizes.contains(&1));
+    assert!(sizes.iter().any(|&s| s > 50), "{sizes:?}");
+}
+
+#[test]
+fn weights_split_costs_and_leaf_rules_are_the_enumerations() {
+    for seed in 0..16u64 {
+        let depth = 1 + (seed % 3) as usize;
+        let n = if depth == 3 { 7 } else { 9 };
+        let data = random_dataset(1300 + seed, n, 2, 2, 3);
+        // The exact search takes row weights without leaf rules.
+        let data = if seed % 4 == 0 || seed % 4 == 3 {
+            with_random_weights(data, seed, true)
+        } else {
+            data
+        };
+        let mut problem = problem(&data, depth);
+        match seed % 4 {
+            0 => problem.split_cost = 0.5,
+            1 => problem.min_leaf = 2,
+            2 => problem.max_leaf = Some(n - 2),
+            _ => problem.class_weights = vec![1.0, 2.0],
+        }
+        for margin in [Margin::Relative(0.5), Margin::Objective(1e9)] {
+            let case = format!("seed {seed}, depth {depth}, {problem:?}, {margin:?}");
+            check_against_enumeration(&data, &problem, margin, &case);
+        }
+    }
+}
+
+#[test]
+fn samples_are_uniform_over_the_set() {
+    // A set of a few hundred trees (depth 2, every tree within 3 errors of the optimum).
+    let data = random_dataset(77, 10, 3, 2, 4);
+    let problem = problem(&data, 2);
+    let optimum = RashomonSet::build(&data, &problem, Margin::Relative(0.0), &Limits::default())
+        .unwrap()
+        .optimum();
+    // The least margin that holds at least a hundred trees.
+    let set = (1..)
+        .map(|extra| {
+            let margin = Margin::Objective(optimum + f64::from(extra));
+            RashomonSet::build(&data, &problem, margin, &Limits::default()).unwrap()
+        })
+        .find(|set| set.count() >= BigUint::from(100u8))
+        .unwrap();
+    let size = usize::try_from(set.count()).unwrap();
+    assert!((100..=2000).contains(&size), "set of {size} trees");
+    let draws = 60 * size;
+    let mut seen = vec![0usize; size];
+    for tree in set.sample(draws, 5).unwrap() {
+        seen[usize::try_from(tree.rank).unwrap()] += 1;
+    }
+    let expected = draws as f64 / size as f64;
+    let chi2: f64 = seen
+        .iter()
+        .map(|&o| (o as f64 - expected).powi(2) / expected)
+        .sum();
+    // Chi-square with size - 1 degrees of freedom: mean size - 1, deviation sqrt(2 (size - 1));
+    // five deviations above the mean is far beyond the 0.1% quantile.
+    let dof = (size - 1) as f64;
+    assert!(
+        chi2 < dof + 5.0 * (2.0 * dof).sqrt(),
+        "chi-square {chi2} on {dof} degrees"
+    );
+    assert!(seen.iter().all(|&o| o > 0), "a tree never drawn");
+}
+
+#[test]
+fn the_command_lines_count_is_the_enumerations() {
+    let data = with_random_weights(random_dataset(31, 9, 2, 3, 3), 4, true);
+    let problem = problem(&data, 2);
+    let all: Vec<usize> = (0..data.n_rows()).collect();
+    let every = every_tree(&data, &problem, &all, 2);
+    let optimum = every.iter().map(|f| f.cost).fold(f64::INFINITY, f64::min);
+    let within = every
+        .iter()
+        .filter(|f| f.cost <= optimum + 1.0 + 1e-9)
+        .count();
+    let (_dir, path) = temp_file("weighted.csv", &crate::common::to_weighted_csv(&data));
+    let args = [
+        "rashomon",
+        path_str(&path),
+        "--weight-column",
+        "w",
+        "--depth",
+        "2",
+        "--max-errors",
+        &(optimum + 1.0).to_string(),
+        "--sample",
+        "3",
+        "--json",
+    ];
+    let report = milptree_json(&args);
+    assert_eq!(report["count"], within.to_string());
+    assert_eq!(report["optimum"], optimum);
+    assert_eq!(report["samples"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn missing_values_and_split_limits_are_refused_by_name() {
+    let (_dir, path) = temp_file("na.csv", "x,class\n1,a\n,b\n3,b\n");
+    let output = crate::common::milptree(&[
+        "rashomon",
+        path_str(&path),
+        "--depth",
+        "1",
+        "--epsilon",
+        "0",
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        crate::common::stderr(&output)
+    );
+    assert!(crate::common::stderr(&output).contains("missing"));
+    let data = random_dataset(3, 6, 2, 2, 3);
+    let mut limited = problem(&data, 2);
+    limited.max_splits = Some(2);
+    let refused = RashomonSet::build(&data, &limited, Margin::Relative(0.0), &Limits::default());
+    assert!(refused.is_err_and(|e| e.to_string().contains("split limit")));
+}
