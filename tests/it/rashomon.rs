@@ -116,7 +116,6 @@ fn key_of(shape: &Shape) -> String {
 fn problem(data: &Dataset, depth: usize) -> DpProblem {
     DpProblem::accuracy(data, depth)
 }
-}
 
 /// Checks the set of `problem` within `margin` against the enumeration; returns its size.
 fn check_against_enumeration(
