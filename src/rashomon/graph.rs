@@ -15,8 +15,9 @@ use std::time::Instant;
 use rustc_hash::FxHashMap;
 
 use crate::budget::Budget;
-use crate::data::{midpoint, Dataset};
-use crate::dp::{root_split_bounds, DpOptions, DpProblem, RootSplitBounds};
+use crate::data::Dataset;
+use crate::dp::DpProblem;
+use crate::rashomon::least;
 use crate::rashomon::profile::Profile;
 
 pub type NodeId = usize;
@@ -82,15 +83,17 @@ pub struct GraphInput {
 }
 
 /// A row set's rows in row order and sorted by each feature.
-struct Lists {
-    ids: Vec<u32>,
-    by_feature: Vec<Vec<u32>>,
+pub struct Lists {
+    pub ids: Vec<u32>,
+    pub by_feature: Vec<Vec<u32>>,
 }
 
 pub struct Graph {
     pub input: GraphInput,
     pub nodes: Vec<GraphNode>,
     index: Vec<FxHashMap<Box<[u32]>, NodeId>>,
+    /// Least objectives of row sets (per depth) computed before any node of theirs was built.
+    optima: Vec<FxHashMap<Box<[u32]>, f64>>,
     stamp: Vec<u32>,
     stamp_now: u32,
     time: Budget,
@@ -107,6 +110,7 @@ impl Graph {
             input,
             nodes: Vec::new(),
             index: vec![FxHashMap::default(); depth + 1],
+            optima: vec![FxHashMap::default(); depth + 1],
             stamp: vec![0; n],
             stamp_now: 0,
             time,
@@ -218,25 +222,6 @@ impl Graph {
         })
     }
 
-    /// The row positions of feature `feature`'s sorted list after which a split falls, with the
-    /// split's threshold and its variants.
-    fn gaps(&self, feature: usize, sorted: &[u32]) -> Vec<(usize, f64, u64)> {
-        let column = &self.input.values[feature];
-        let thresholds = &self.input.thresholds[feature];
-        let mut gaps = Vec::new();
-        for p in 0..sorted.len().saturating_sub(1) {
-            let (a, b) = (column[sorted[p] as usize], column[sorted[p + 1] as usize]);
-            if a < b {
-                let variants =
-                    thresholds.partition_point(|&t| t < b) - thresholds.partition_point(|&t| t < a);
-                if variants > 0 {
-                    gaps.push((p, midpoint(a, b), variants as u64));
-                }
-            }
-        }
-        gaps
-    }
-
     /// Depth one: every split whose two leaves fit the budget, by one scan per feature; returns
     /// the least objective of a split (whatever the budget).
     fn depth_one(
@@ -256,10 +241,11 @@ impl Graph {
         for feature in 0..self.input.values.len() {
             self.check()?;
             let sorted = &lists.by_feature[feature];
-            let gaps = self.gaps(feature, sorted);
+            let gaps = least::gaps(&self.input, feature, sorted);
             let mut left = vec![0.0; self.input.n_classes];
             let mut next = 0;
-            for (p, threshold, variants) in gaps {
+            for gap in gaps {
+                let (p, variants) = (gap.position, gap.variants);
                 while next <= p {
                     let i = sorted[next] as usize;
                     left[self.input.labels[i]] += self.input.row_costs[i];
@@ -288,7 +274,7 @@ impl Graph {
                     + self.input.split_cost;
                 splits.push(SplitOption {
                     feature,
-                    threshold,
+                    threshold: gap.threshold(),
                     variants,
                     left: l,
                     right: r,
@@ -359,15 +345,37 @@ impl Graph {
         }
     }
 
-    /// The least objective of a built node, or the budget it was built for when it has no tree
-    /// within it (a lower bound then).
-    fn known_bound(&self, depth: usize, ids: &[u32]) -> Option<(NodeId, f64)> {
-        let id = *self.index[depth].get(ids)?;
-        Some((id, self.nodes[id].least))
+    /// The least objective of the trees of `lists` at `depth` (whatever the budget): read from
+    /// the table when it is known there, else computed ([`crate::rashomon::least`]) and kept.
+    fn least(&mut self, lists: &Lists, depth: usize) -> Result<f64, Stop> {
+        if let Some(&id) = self.index[depth].get(&lists.ids[..]) {
+            let node = &self.nodes[id];
+            if depth <= 1 || !node.profile.is_empty() {
+                return Ok(node.least);
+            }
+        }
+        if let Some(&least) = self.optima[depth].get(&lists.ids[..]) {
+            return Ok(least);
+        }
+        self.check()?;
+        let least = match depth {
+            0 => self.leaf_of(&lists.ids).map_or(f64::INFINITY, |l| l.cost),
+            1 => {
+                let leaf = self.leaf_of(&lists.ids).map_or(f64::INFINITY, |l| l.cost);
+                leaf.min(least::depth_one(&self.input, &lists.ids, &lists.by_feature))
+            }
+            _ => least::exact(&self.input, &lists.ids, depth, &self.time, self.started),
+        };
+        // Depths 0 and 1 cost a scan: kept only for the searches of depth two or more.
+        if depth >= 2 {
+            self.memory += lists.ids.len() * 4 + 64;
+            self.optima[depth].insert(lists.ids.clone().into_boxed_slice(), least);
+        }
+        Ok(least)
     }
 
     /// Depth two or more: every split whose sides' least objectives fit the budget, each side
-    /// built with what its sibling leaves.
+    /// built with what its sibling's least objective leaves.
     fn deeper(
         &mut self,
         lists: &Lists,
@@ -380,21 +388,29 @@ impl Graph {
         let lambda = self.input.split_cost;
         let monotone = self.input.min_leaf <= 1 && self.input.max_leaf == usize::MAX;
         let fits = |l: f64, r: f64| l + r + lambda <= budget + tolerance;
-        let split_bounds = self.split_bounds(&lists.ids, depth, budget - lambda);
+        let split_bounds = least::split_bounds(
+            &self.input,
+            &lists.ids,
+            depth,
+            budget - lambda + 4.0 * tolerance,
+            &self.time,
+            self.started,
+        );
         for feature in 0..self.input.values.len() {
             let sorted = lists.by_feature[feature].clone();
-            let gaps = self.gaps(feature, &sorted);
-            // Lower bounds of the previous position's sides, and the cost of the rows moved
-            // from its right side to its left since.
+            let gaps = least::gaps(&self.input, feature, &sorted);
+            // The least objectives of the previous position's sides, and the cost of the rows
+            // moved from its right side to its left since.
             let (mut bound_left, mut bound_right, mut moved) = (0.0f64, 0.0f64, 0.0f64);
             let mut next = 0;
-            for (p, threshold, variants) in gaps {
+            for gap in gaps {
+                let (p, variants) = (gap.position, gap.variants);
                 self.check()?;
                 while next <= p {
                     moved += self.input.row_costs[sorted[next] as usize];
                     next += 1;
                 }
-                let (mut lb_left, mut lb_right) = if monotone {
+                let (lb_left, lb_right) = if monotone {
                     (bound_left, (bound_right - moved).max(0.0))
                 } else {
                     (0.0, 0.0)
@@ -413,49 +429,24 @@ impl Graph {
                     continue;
                 }
                 self.mark(&sorted[..=p]);
-                let left_ids: Vec<u32> = {
-                    let now = self.stamp_now;
-                    lists
-                        .ids
-                        .iter()
-                        .copied()
-                        .filter(|&i| self.stamp[i as usize] == now)
-                        .collect()
-                };
-                let right_ids = self.complement(&lists.ids, &left_ids);
-                if let Some((_, bound)) = self.known_bound(depth - 1, &left_ids) {
-                    lb_left = lb_left.max(bound);
-                }
-                if let Some((_, bound)) = self.known_bound(depth - 1, &right_ids) {
-                    lb_right = lb_right.max(bound);
-                }
-                bound_left = lb_left;
-                bound_right = lb_right;
-                if !fits(lb_left, lb_right) {
-                    continue;
-                }
-                self.mark(&left_ids);
                 let left_lists = self.side(lists, true);
                 let right_lists = self.side(lists, false);
-                drop((left_ids, right_ids));
-                let left_budget = budget - lambda - lb_right;
-                let l = self.ensure(&left_lists, depth - 1, left_budget)?;
-                drop(left_lists);
-                let Some(opt_left) = self.nodes[l].profile.min() else {
-                    bound_left = left_budget;
-                    continue;
-                };
+                let opt_left = self.least(&left_lists, depth - 1)?;
                 bound_left = opt_left;
-                let right_budget = budget - lambda - opt_left;
-                let r = self.ensure(&right_lists, depth - 1, right_budget)?;
-                let Some(opt_right) = self.nodes[r].profile.min() else {
-                    bound_right = right_budget;
+                if !fits(opt_left, lb_right) {
                     continue;
-                };
+                }
+                let opt_right = self.least(&right_lists, depth - 1)?;
                 bound_right = opt_right;
+                if !fits(opt_left, opt_right) {
+                    continue;
+                }
+                let l = self.ensure(&left_lists, depth - 1, budget - lambda - opt_right)?;
+                drop(left_lists);
+                let r = self.ensure(&right_lists, depth - 1, budget - lambda - opt_left)?;
                 splits.push(SplitOption {
                     feature,
-                    threshold,
+                    threshold: gap.threshold(),
                     variants,
                     left: l,
                     right: r,
@@ -465,32 +456,6 @@ impl Graph {
             }
         }
         Ok(())
-    }
-}
-
-impl Graph {
-    /// The exact search's lower bounds on the best tree under each split of a node of depth
-    /// three or more (its children solved at one level less below `cap`), when they can be had
-    /// within the time left; `None` otherwise (the node is then searched without them).
-    fn split_bounds(&self, ids: &[u32], depth: usize, cap: f64) -> Option<RootSplitBounds> {
-        if depth < 3 && ids.len() < self.input.labels.len() {
-            return None;
-        }
-        let below = DpProblem {
-            depth: depth - 1,
-            ..self.input.problem.clone()
-        };
-        let options = DpOptions {
-            budget: self.time.left_since(self.started),
-            ..DpOptions::default()
-        };
-        let bounds = if ids.len() == self.input.labels.len() {
-            root_split_bounds(&self.input.data, &below, cap, &options)
-        } else {
-            let rows: Vec<usize> = ids.iter().map(|&i| i as usize).collect();
-            root_split_bounds(&self.input.data.subset(&rows), &below, cap, &options)
-        };
-        bounds.ok()
     }
 }
 

@@ -15,6 +15,7 @@
 //! re-evaluated by [`crate::dp::objective_of`].
 
 mod graph;
+mod least;
 mod profile;
 mod set;
 

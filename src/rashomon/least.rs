@@ -1,0 +1,149 @@
+//! The lower bounds the set's graph prunes with: a node's split positions (the gaps between
+//! its rows' values that hold a candidate threshold), the least objective of a row set at depth
+//! one by one scan per feature, at depth two or more by the exact search on those rows, and
+//! the exact search's bounds on every split of a deep node ([`crate::dp::root_split_bounds`]).
+
+use std::time::Instant;
+
+use crate::budget::Budget;
+use crate::data::midpoint;
+use crate::dp::{self, root_split_bounds, DpOptions, DpProblem, RootSplitBounds};
+use crate::error::Error;
+use crate::rashomon::graph::{leaf_of_sums, GraphInput};
+
+/// A position of a feature's sorted rows after which a split falls.
+#[derive(Debug, Clone, Copy)]
+pub struct Gap {
+    /// The last row (in the sorted list) that goes left.
+    pub position: usize,
+    /// The values on either side of the split.
+    pub low: f64,
+    pub high: f64,
+    /// How many candidate thresholds lie between them.
+    pub variants: u64,
+}
+
+impl Gap {
+    /// The split's threshold: the midpoint of the values on either side.
+    pub fn threshold(&self) -> f64 {
+        midpoint(self.low, self.high)
+    }
+}
+
+/// The positions of `sorted` (rows sorted by `feature`) after which a split falls.
+pub fn gaps(input: &GraphInput, feature: usize, sorted: &[u32]) -> Vec<Gap> {
+    let column = &input.values[feature];
+    let thresholds = &input.thresholds[feature];
+    let mut gaps = Vec::new();
+    for p in 0..sorted.len().saturating_sub(1) {
+        let (a, b) = (column[sorted[p] as usize], column[sorted[p + 1] as usize]);
+        if a < b {
+            let variants =
+                thresholds.partition_point(|&t| t < b) - thresholds.partition_point(|&t| t < a);
+            if variants > 0 {
+                gaps.push(Gap {
+                    position: p,
+                    low: a,
+                    high: b,
+                    variants: variants as u64,
+                });
+            }
+        }
+    }
+    gaps
+}
+
+/// The least objective of a split of `ids` into two leaves (infinite when none meets the leaf
+/// rules), by one scan of each feature's sorted rows.
+pub fn depth_one(input: &GraphInput, ids: &[u32], by_feature: &[Vec<u32>]) -> f64 {
+    let n = ids.len();
+    let mut total = vec![0.0; input.n_classes];
+    for &i in ids {
+        total[input.labels[i as usize]] += input.row_costs[i as usize];
+    }
+    let allowed = |rows: usize| rows >= input.min_leaf && rows <= input.max_leaf;
+    let mut least = f64::INFINITY;
+    for (feature, sorted) in by_feature.iter().enumerate() {
+        let mut left = vec![0.0; input.n_classes];
+        let mut next = 0;
+        for gap in gaps(input, feature, sorted) {
+            let p = gap.position;
+            while next <= p {
+                let i = sorted[next] as usize;
+                left[input.labels[i]] += input.row_costs[i];
+                next += 1;
+            }
+            if !allowed(p + 1) || !allowed(n - p - 1) {
+                continue;
+            }
+            let right: Vec<f64> = total.iter().zip(&left).map(|(t, l)| t - l).collect();
+            let cost = leaf_of_sums(&left).cost + leaf_of_sums(&right).cost + input.split_cost;
+            least = least.min(cost);
+        }
+    }
+    least
+}
+
+/// A lower bound on the least objective of the trees of `ids` at `depth` (two or more): the
+/// exact search's optimum on those rows, its bound when the time ran out, infinite when no tree
+/// meets the leaf rules, and 0 (no bound) on any other failure.
+pub fn exact(
+    input: &GraphInput,
+    ids: &[u32],
+    depth: usize,
+    time: &Budget,
+    started: Instant,
+) -> f64 {
+    let problem = DpProblem {
+        depth,
+        ..input.problem.clone()
+    };
+    let options = DpOptions {
+        budget: time.left_since(started),
+        ..DpOptions::default()
+    };
+    let solved = if ids.len() == input.labels.len() {
+        dp::solve(&input.data, &problem, &options)
+    } else {
+        let rows: Vec<usize> = ids.iter().map(|&i| i as usize).collect();
+        dp::solve(&input.data.subset(&rows), &problem, &options)
+    };
+    match solved {
+        Ok(outcome) => outcome.lower_bound,
+        Err(Error::Infeasible(_)) => f64::INFINITY,
+        Err(_) => 0.0,
+    }
+}
+
+/// The exact search's lower bounds on the best tree under each split of `ids` at `depth`, its
+/// children solved at one level less below `cap`: for the root and nodes of depth three or
+/// more, when they can be had within the time left (`None` otherwise: the node is searched
+/// without them).
+pub fn split_bounds(
+    input: &GraphInput,
+    ids: &[u32],
+    depth: usize,
+    cap: f64,
+    time: &Budget,
+    started: Instant,
+) -> Option<RootSplitBounds> {
+    let whole = ids.len() == input.labels.len();
+    if depth < 3 && !whole {
+        return None;
+    }
+    let below = DpProblem {
+        depth: depth - 1,
+        ..input.problem.clone()
+    };
+    let options = DpOptions {
+        budget: time.left_since(started),
+        ..DpOptions::default()
+    };
+    let bounds = if whole {
+        root_split_bounds(&input.data, &below, cap, &options)
+    } else {
+        let rows: Vec<usize> = ids.iter().map(|&i| i as usize).collect();
+        root_split_bounds(&input.data.subset(&rows), &below, cap, &options)
+    };
+    bounds.ok()
+}
