@@ -16,7 +16,7 @@ use crate::error::Error;
 pub enum SolverKind {
     /// HiGHS, bundled with the `highs-sys` crate.
     Highs,
-    /// COIN-OR CBC, the system library.
+    /// COIN-OR CBC, the system library (the `cbc` feature; refused by name without it).
     Cbc,
 }
 
@@ -45,13 +45,27 @@ impl FromStr for SolverKind {
     fn from_str(text: &str) -> Result<SolverKind, Error> {
         match text.trim().to_ascii_lowercase().as_str() {
             "highs" => Ok(SolverKind::Highs),
-            "cbc" => Ok(SolverKind::Cbc),
+            "cbc" if cfg!(feature = "cbc") => Ok(SolverKind::Cbc),
+            "cbc" => Err(cbc_missing()),
             _ => Err(Error::parameter(
                 "solver",
                 format!("unknown solver `{text}`; expected `highs` or `cbc`"),
             )),
         }
     }
+}
+
+/// Why `cbc` is refused by a milptree built without the `cbc` feature, and the remedy.
+pub const CBC_MISSING: &str = "CBC is not built into this milptree (the wheel carries HiGHS \
+     only); use solver `highs`, or build milptree with CBC: install CBC's development files \
+     (Debian/Ubuntu: coinor-libcbc-dev) and run `pip install milptree --no-binary milptree`";
+
+/// Whether this milptree has CBC built in (the `cbc` feature).
+pub const CBC_BUILT_IN: bool = cfg!(feature = "cbc");
+
+/// The refusal of `cbc` without the `cbc` feature: [`CBC_MISSING`], about the solver.
+pub(crate) fn cbc_missing() -> Error {
+    Error::parameter("solver", CBC_MISSING)
 }
 
 /// The backend of `kind`.
