@@ -75,3 +75,23 @@ pub(crate) fn backend(kind: SolverKind) -> Box<dyn Backend> {
         SolverKind::Cbc => Box::new(Cbc),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `cbc` is a solver when CBC is built in, and refused by name with the remedy otherwise
+    /// (`cargo test --no-default-features` tests the refusal).
+    #[test]
+    fn cbc_is_parsed_only_when_built_in() {
+        let parsed = "cbc".parse::<SolverKind>();
+        if CBC_BUILT_IN {
+            assert_eq!(parsed.unwrap(), SolverKind::Cbc);
+        } else {
+            let message = parsed.unwrap_err().to_string();
+            assert_eq!(message, format!("invalid solver: {CBC_MISSING}"));
+            assert!(message.contains("pip install milptree --no-binary milptree"));
+        }
+        assert_eq!(" HiGHS ".parse::<SolverKind>().unwrap(), SolverKind::Highs);
+    }
+}
