@@ -23,7 +23,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 WHEEL = os.environ.get("MILPTREE_WHEEL")
-# The newest glibc the wheel may need: manylinux_2_28 (RHEL/Rocky 8, Ubuntu 20.04, Debian 11).
+# The newest glibc the wheel may need: scripts/build-wheel builds for manylinux_2_17
+# (manylinux2014: CentOS/RHEL 7 and newer); 2.28 is the least this package promises.
 NEWEST_GLIBC = (2, 28)
 # The virtual environment scripts/build-wheel runs auditwheel from.
 BUILD_VENV = pathlib.Path(os.environ.get("MILPTREE_BUILD_VENV", ROOT / "target" / "build-venv"))
@@ -146,7 +147,7 @@ def wheel_glibc(text):
     output): ``manylinux_2_28`` and ``manylinux2014`` (2.17) alike."""
     legacy = {"manylinux1": (2, 5), "manylinux2010": (2, 12), "manylinux2014": (2, 17)}
     found = [(int(a), int(b)) for a, b in re.findall(r"manylinux_(\d+)_(\d+)", text)]
-    found += [legacy[name] for name in re.findall(r"manylinux(?:1|2010|2014)\b", text)]
+    found += [legacy["manylinux" + year] for year in re.findall(r"manylinux(1|2010|2014)_", text)]
     return found
 
 
