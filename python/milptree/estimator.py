@@ -149,7 +149,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     thresholds : {"all", "class-boundary"}, optional
         Candidate thresholds (binoct, flowoct, dp, sparse).
     solver : {"highs", "cbc"}, optional
-        The MIP solver of a MILP method (default highs).
+        The MIP solver of a MILP method (default highs). ``cbc`` needs a milptree built
+        with CBC (from source); the wheels refuse it with a ValueError.
     warm_start : {"greedy", "dp", "best", "none"} or bool, optional
         Warm start of a MILP method (default best: the better of the greedy tree and
         the exact search's; ``True``: greedy, ``False``: none).

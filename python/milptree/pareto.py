@@ -44,6 +44,7 @@ def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=
         The bi-objective exact search, or a MILP formulation.
     solver : {"highs", "cbc"}, optional
         The MIP solver of a MILP method (default highs); refused with ``method="dp"``.
+        ``cbc`` needs a milptree built with CBC (from source); the wheels refuse it.
     max_splits : int, optional
         At most this many split nodes.
     thresholds : {"all", "class-boundary"}, optional

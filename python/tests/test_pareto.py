@@ -87,7 +87,7 @@ def test_a_front_over_text_categories_keeps_the_labels(tmp_path):
      "invalid max_splits: does not apply to method='oct' (it applies to dp)"),
     ({"method": "binoct", "memory_limit": 64},
      "invalid memory_limit: does not apply to method='binoct' (it applies to dp)"),
-    ({"solver": "cbc"},
+    ({"solver": "highs"},
      "invalid solver: does not apply to method='dp' (it applies to oct, binoct)"),
     ({"method": "oct", "thresholds": "class-boundary"},
      "invalid thresholds: OCT splits at every midpoint; class-boundary applies to binoct"),

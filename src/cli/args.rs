@@ -336,7 +336,10 @@ fn parse_solver_choice(text: &str) -> Result<SolverChoice, String> {
         other => other
             .parse::<SolverKind>()
             .map(SolverChoice::Mip)
-            .map_err(|_| format!("`{other}` is not one of: highs, cbc, dp, sparse")),
+            .map_err(|_| match other.eq_ignore_ascii_case("cbc") {
+                true => crate::solver::CBC_MISSING.to_string(),
+                false => format!("`{other}` is not one of: highs, cbc, dp, sparse"),
+            }),
     }
 }
 

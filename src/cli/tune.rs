@@ -120,7 +120,10 @@ pub struct TuneArgs {
 
 fn parse_solver(text: &str) -> std::result::Result<SolverKind, String> {
     text.parse::<SolverKind>()
-        .map_err(|_| format!("`{text}` is not one of: highs, cbc"))
+        .map_err(|_| match text.eq_ignore_ascii_case("cbc") {
+            true => crate::solver::CBC_MISSING.to_string(),
+            false => format!("`{text}` is not one of: highs, cbc"),
+        })
 }
 
 fn parse_metric(text: &str) -> std::result::Result<TuneMetric, String> {

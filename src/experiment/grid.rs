@@ -183,7 +183,10 @@ impl GridSpec {
         let solver_names: Vec<&str> = SolverKind::ALL.iter().map(|s| s.name()).collect();
         let solvers = names("solvers", &self.solvers, &solver_names, |name| {
             name.parse::<SolverKind>()
-                .map_err(|_| unknown("solvers", name, &solver_names))
+                .map_err(|e| match name.eq_ignore_ascii_case("cbc") {
+                    true => e,
+                    false => unknown("solvers", name, &solver_names),
+                })
         })?;
         let solver_options = solver_settings(&self.solver_options, &solvers)?;
         let warm_names: Vec<&str> = WarmStartMode::ALL.iter().map(|w| w.name()).collect();

@@ -51,7 +51,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub use gap::gaps;
-pub use kind::SolverKind;
+pub use kind::{SolverKind, CBC_BUILT_IN, CBC_MISSING};
 pub use options::{check_threads, machine_threads, Progress, SolveOptions};
 pub use report::{FileSolved, SolveReport, Solved, Termination, TrajectoryPoint, WarmStartReport};
 

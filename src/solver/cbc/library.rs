@@ -60,6 +60,11 @@ extern "C" {
     fn Cbc_getNumIntegers(model: *mut Cbc_Model) -> c_int;
 }
 
+/// CBC is built in: nothing to refuse.
+pub(crate) fn check() -> Result<()> {
+    Ok(())
+}
+
 /// The CBC library's version, e.g. `2.10.8`.
 pub(crate) fn version() -> String {
     // SAFETY: `Cbc_getVersion` returns a pointer to a static NUL-terminated string (or null).

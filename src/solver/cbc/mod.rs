@@ -66,6 +66,10 @@
 //! depth 3, 3.3 s for breast_cancer depth 3) runs with `preprocess off` (a note says so);
 //! longer solves keep CBC's preprocessing, which pays off when there is time for it.
 
+#[cfg(not(feature = "cbc"))]
+#[path = "absent.rs"]
+mod library;
+#[cfg(feature = "cbc")]
 mod library;
 mod log;
 pub(crate) mod protocol;
@@ -125,6 +129,7 @@ impl Backend for Cbc {
     }
 
     fn solve(&self, model: &MipModel, options: &SolveOptions) -> Result<Solved> {
+        library::check()?;
         if model.vars().is_empty() {
             return super::solve_without_variables(self, model, options);
         }
@@ -173,6 +178,7 @@ impl Backend for Cbc {
         start: Option<&std::path::Path>,
         options: &SolveOptions,
     ) -> Result<FileSolved> {
+        library::check()?;
         let start = start.map(read_mst).transpose()?;
         let started = Instant::now();
         let monitor = Monitor::new(self.name(), options, started);
