@@ -43,6 +43,7 @@ pub struct SplitOption {
 /// A row set with `depth` split levels left.
 #[derive(Debug, Clone)]
 pub struct GraphNode {
+    /// Its rows (none for a leaf node: one stands for every leaf of its class and objective).
     pub rows: Box<[u32]>,
     /// The leaf, when the leaf rules allow one here.
     pub leaf: Option<Leaf>,
@@ -92,6 +93,8 @@ pub struct Graph {
     pub input: GraphInput,
     pub nodes: Vec<GraphNode>,
     index: Vec<FxHashMap<Box<[u32]>, NodeId>>,
+    /// The leaf nodes, by class and objective.
+    leaves: FxHashMap<(usize, u64), NodeId>,
     /// Least objectives of row sets (per depth) computed before any node of theirs was built.
     optima: Vec<FxHashMap<Box<[u32]>, f64>>,
     stamp: Vec<u32>,
@@ -111,6 +114,7 @@ impl Graph {
             nodes: Vec::new(),
             index: vec![FxHashMap::default(); depth + 1],
             optima: vec![FxHashMap::default(); depth + 1],
+            leaves: FxHashMap::default(),
             stamp: vec![0; n],
             stamp_now: 0,
             time,
@@ -264,14 +268,8 @@ impl Graph {
                 if cost > budget + tolerance {
                     continue;
                 }
-                let mut left_ids = sorted[..=p].to_vec();
-                left_ids.sort_unstable();
-                let right_ids = self.complement(&lists.ids, &left_ids);
-                let l = self.ensure_leaf(left_ids);
-                let r = self.ensure_leaf(right_ids);
-                let cost = self.nodes[l].profile.min().unwrap_or(f64::INFINITY)
-                    + self.nodes[r].profile.min().unwrap_or(f64::INFINITY)
-                    + self.input.split_cost;
+                let l = self.ensure_leaf(leaf_of_sums(&left));
+                let r = self.ensure_leaf(leaf_of_sums(&right));
                 splits.push(SplitOption {
                     feature,
                     threshold: gap.threshold(),
@@ -285,16 +283,6 @@ impl Graph {
         Ok(least)
     }
 
-    /// `ids` without the rows of `part` (both in row order).
-    fn complement(&mut self, ids: &[u32], part: &[u32]) -> Vec<u32> {
-        self.mark(part);
-        let now = self.stamp_now;
-        ids.iter()
-            .copied()
-            .filter(|&i| self.stamp[i as usize] != now)
-            .collect()
-    }
-
     fn mark(&mut self, rows: &[u32]) {
         self.stamp_now = self.stamp_now.wrapping_add(1);
         if self.stamp_now == 0 {
@@ -306,27 +294,23 @@ impl Graph {
         }
     }
 
-    /// The depth-0 node of `ids` (a leaf, complete whatever the budget).
-    fn ensure_leaf(&mut self, ids: Vec<u32>) -> NodeId {
-        if let Some(&id) = self.index[0].get(&ids[..]) {
+    /// The depth-0 node of a leaf: one node per class and objective, whatever its rows (a
+    /// leaf's trees, its class and its objective are all the graph reads of it).
+    fn ensure_leaf(&mut self, leaf: Leaf) -> NodeId {
+        let key = (leaf.class, leaf.cost.to_bits());
+        if let Some(&id) = self.leaves.get(&key) {
             return id;
         }
-        let leaf = self.leaf_of(&ids);
-        let mut profile = Profile::default();
-        if let Some(leaf) = leaf {
-            profile.add(leaf.cost, 1u8.into(), self.input.tolerance);
-        }
         let id = self.nodes.len();
-        let rows = ids.into_boxed_slice();
-        self.memory += rows.len() * 8 + 160;
-        self.index[0].insert(rows.clone(), id);
+        self.memory += 160;
+        self.leaves.insert(key, id);
         self.nodes.push(GraphNode {
-            rows,
-            leaf,
+            rows: Box::default(),
+            leaf: Some(leaf),
             splits: Vec::new(),
-            profile,
+            profile: Profile::single(leaf.cost),
             budget: f64::INFINITY,
-            least: leaf.map_or(f64::INFINITY, |l| l.cost),
+            least: leaf.cost,
         });
         id
     }
