@@ -240,8 +240,8 @@ impl Report {
             "Rashomon set, depth {}: every tree of objective at most {} (optimum {}{margin}): {} \
              ({} training rows, {} features, {} classes)",
             set.problem().depth,
-            set.max_objective(),
-            set.optimum(),
+            figure(set.max_objective()),
+            figure(set.optimum()),
             args.data.data.display(),
             data.n_rows(),
             data.n_features(),
@@ -258,7 +258,7 @@ impl Report {
         )?;
         outln!("\nobjective  trees")?;
         for (cost, n) in set.by_objective() {
-            outln!("{:<10} {n}", crate::data::short_number(cost))?;
+            outln!("{:<10} {n}", figure(cost))?;
         }
         let width = data
             .schema()
@@ -288,6 +288,12 @@ impl Report {
         )?;
         Ok(())
     }
+}
+
+/// An objective for the text report, to six decimals (the margin's product reads 9.45, not
+/// 9.450000000000001).
+fn figure(x: f64) -> String {
+    crate::data::short_number((x * 1e6).round() / 1e6)
 }
 
 fn share(part: &BigUint, whole: &BigUint) -> f64 {

@@ -17,7 +17,7 @@ use rustc_hash::FxHashMap;
 use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::dp::DpProblem;
-use crate::rashomon::least;
+use crate::rashomon::least::{self, Gap};
 use crate::rashomon::profile::Profile;
 
 pub type NodeId = usize;
@@ -72,8 +72,9 @@ pub struct GraphInput {
     /// What an error on each row costs: its weight times its class's weight.
     pub row_costs: Vec<f64>,
     pub n_classes: usize,
-    /// Each feature's candidate thresholds, increasing.
-    pub thresholds: Vec<Vec<f64>>,
+    /// `ranks[feature][row]`: how many of the feature's candidate thresholds lie below the
+    /// row's value.
+    pub ranks: Vec<Vec<u32>>,
     pub split_cost: f64,
     pub min_leaf: usize,
     pub max_leaf: usize,
@@ -93,6 +94,8 @@ pub struct Graph {
     pub input: GraphInput,
     pub nodes: Vec<GraphNode>,
     index: Vec<FxHashMap<Box<[u32]>, NodeId>>,
+    /// The midpoints of the value pairs split so far, by their bits.
+    midpoints: FxHashMap<(u64, u64), f64>,
     /// The leaf nodes, by class and objective.
     leaves: FxHashMap<(usize, u64), NodeId>,
     /// Least objectives of row sets (per depth) computed before any node of theirs was built.
@@ -115,6 +118,7 @@ impl Graph {
             index: vec![FxHashMap::default(); depth + 1],
             optima: vec![FxHashMap::default(); depth + 1],
             leaves: FxHashMap::default(),
+            midpoints: FxHashMap::default(),
             stamp: vec![0; n],
             stamp_now: 0,
             time,
@@ -235,52 +239,36 @@ impl Graph {
         splits: &mut Vec<SplitOption>,
         profile: &mut Profile,
     ) -> Result<f64, Stop> {
-        let mut least = f64::INFINITY;
-        let tolerance = self.input.tolerance;
-        let n = lists.ids.len();
-        let mut total = vec![0.0; self.input.n_classes];
-        for &i in &lists.ids {
-            total[self.input.labels[i as usize]] += self.input.row_costs[i as usize];
-        }
-        for feature in 0..self.input.values.len() {
-            self.check()?;
-            let sorted = &lists.by_feature[feature];
-            let gaps = least::gaps(&self.input, feature, sorted);
-            let mut left = vec![0.0; self.input.n_classes];
-            let mut next = 0;
-            for gap in gaps {
-                let (p, variants) = (gap.position, gap.variants);
-                while next <= p {
-                    let i = sorted[next] as usize;
-                    left[self.input.labels[i]] += self.input.row_costs[i];
-                    next += 1;
-                }
-                let (n_left, n_right) = (p + 1, n - p - 1);
-                let allowed =
-                    |rows: usize| rows >= self.input.min_leaf && rows <= self.input.max_leaf;
-                if !allowed(n_left) || !allowed(n_right) {
-                    continue;
-                }
-                let right: Vec<f64> = total.iter().zip(&left).map(|(t, l)| t - l).collect();
-                let cost =
-                    leaf_of_sums(&left).cost + leaf_of_sums(&right).cost + self.input.split_cost;
-                least = least.min(cost);
-                if cost > budget + tolerance {
-                    continue;
-                }
-                let l = self.ensure_leaf(leaf_of_sums(&left));
-                let r = self.ensure_leaf(leaf_of_sums(&right));
-                splits.push(SplitOption {
-                    feature,
-                    threshold: gap.threshold(),
-                    variants,
-                    left: l,
-                    right: r,
-                });
-                profile.add(cost, 1u8.into(), tolerance);
-            }
+        self.check()?;
+        let mut within = Vec::new();
+        let least = least::depth_one(
+            &self.input,
+            &lists.ids,
+            &lists.by_feature,
+            budget,
+            &mut within,
+        );
+        for split in within {
+            let left = self.ensure_leaf(split.left);
+            let right = self.ensure_leaf(split.right);
+            splits.push(SplitOption {
+                feature: split.feature,
+                threshold: self.threshold(&split.gap),
+                variants: split.gap.variants,
+                left,
+                right,
+            });
+            profile.add(split.cost, 1u8.into(), self.input.tolerance);
         }
         Ok(least)
+    }
+
+    /// The threshold of a split at `gap` (the midpoint of its values, computed once a pair).
+    fn threshold(&mut self, gap: &Gap) -> f64 {
+        *self
+            .midpoints
+            .entry((gap.low.to_bits(), gap.high.to_bits()))
+            .or_insert_with(|| gap.threshold())
     }
 
     fn mark(&mut self, rows: &[u32]) {
@@ -346,7 +334,15 @@ impl Graph {
             0 => self.leaf_of(&lists.ids).map_or(f64::INFINITY, |l| l.cost),
             1 => {
                 let leaf = self.leaf_of(&lists.ids).map_or(f64::INFINITY, |l| l.cost);
-                leaf.min(least::depth_one(&self.input, &lists.ids, &lists.by_feature))
+                let none = f64::NEG_INFINITY;
+                let split = least::depth_one(
+                    &self.input,
+                    &lists.ids,
+                    &lists.by_feature,
+                    none,
+                    &mut Vec::new(),
+                );
+                leaf.min(split)
             }
             _ => least::exact(&self.input, &lists.ids, depth, &self.time, self.started),
         };
@@ -412,15 +408,25 @@ impl Graph {
                 {
                     continue;
                 }
+                // The sides' optima, where the bounds' search solved them.
+                let (known_left, known_right) = split_bounds
+                    .as_ref()
+                    .map_or((None, None), |b| b.children_optima(feature, p + 1));
                 self.mark(&sorted[..=p]);
                 let left_lists = self.side(lists, true);
                 let right_lists = self.side(lists, false);
-                let opt_left = self.least(&left_lists, depth - 1)?;
+                let opt_left = match known_left {
+                    Some(known) => known,
+                    None => self.least(&left_lists, depth - 1)?,
+                };
                 bound_left = opt_left;
                 if !fits(opt_left, lb_right) {
                     continue;
                 }
-                let opt_right = self.least(&right_lists, depth - 1)?;
+                let opt_right = match known_right {
+                    Some(known) => known,
+                    None => self.least(&right_lists, depth - 1)?,
+                };
                 bound_right = opt_right;
                 if !fits(opt_left, opt_right) {
                     continue;
@@ -430,7 +436,7 @@ impl Graph {
                 let r = self.ensure(&right_lists, depth - 1, budget - lambda - opt_left)?;
                 splits.push(SplitOption {
                     feature,
-                    threshold: gap.threshold(),
+                    threshold: self.threshold(&gap),
                     variants,
                     left: l,
                     right: r,

@@ -1,7 +1,9 @@
 //! The lower bounds the set's graph prunes with: a node's split positions (the gaps between
 //! its rows' values that hold a candidate threshold), the least objective of a row set at depth
 //! one by one scan per feature, at depth two or more by the exact search on those rows, and
-//! the exact search's bounds on every split of a deep node ([`crate::dp::root_split_bounds`]).
+//! the exact search's bounds on every split of a node of depth two or more
+//! ([`crate::dp::root_split_bounds`]), which also give the optima of the sides it solved (the
+//! graph reads them instead of searching those sides again).
 
 use std::time::Instant;
 
@@ -9,7 +11,7 @@ use crate::budget::Budget;
 use crate::data::midpoint;
 use crate::dp::{self, root_split_bounds, DpOptions, DpProblem, RootSplitBounds};
 use crate::error::Error;
-use crate::rashomon::graph::{leaf_of_sums, GraphInput};
+use crate::rashomon::graph::{leaf_of_sums, GraphInput, Leaf};
 
 /// A position of a feature's sorted rows after which a split falls.
 #[derive(Debug, Clone, Copy)]
@@ -30,32 +32,47 @@ impl Gap {
     }
 }
 
-/// The positions of `sorted` (rows sorted by `feature`) after which a split falls.
+/// The positions of `sorted` (rows sorted by `feature`) after which a split falls: where the
+/// candidate thresholds below the next row's value outnumber those below this row's.
 pub fn gaps(input: &GraphInput, feature: usize, sorted: &[u32]) -> Vec<Gap> {
     let column = &input.values[feature];
-    let thresholds = &input.thresholds[feature];
+    let ranks = &input.ranks[feature];
     let mut gaps = Vec::new();
-    for p in 0..sorted.len().saturating_sub(1) {
-        let (a, b) = (column[sorted[p] as usize], column[sorted[p + 1] as usize]);
-        if a < b {
-            let variants =
-                thresholds.partition_point(|&t| t < b) - thresholds.partition_point(|&t| t < a);
-            if variants > 0 {
-                gaps.push(Gap {
-                    position: p,
-                    low: a,
-                    high: b,
-                    variants: variants as u64,
-                });
-            }
+    for (p, pair) in sorted.windows(2).enumerate() {
+        let (a, b) = (pair[0] as usize, pair[1] as usize);
+        let variants = ranks[b].saturating_sub(ranks[a]);
+        if variants > 0 {
+            gaps.push(Gap {
+                position: p,
+                low: column[a],
+                high: column[b],
+                variants: u64::from(variants),
+            });
         }
     }
     gaps
 }
 
+/// A split into two leaves: its feature, position, leaves and objective.
+#[derive(Debug, Clone, Copy)]
+pub struct LeafSplit {
+    pub feature: usize,
+    pub gap: Gap,
+    pub left: Leaf,
+    pub right: Leaf,
+    pub cost: f64,
+}
+
 /// The least objective of a split of `ids` into two leaves (infinite when none meets the leaf
-/// rules), by one scan of each feature's sorted rows.
-pub fn depth_one(input: &GraphInput, ids: &[u32], by_feature: &[Vec<u32>]) -> f64 {
+/// rules), by one scan of each feature's sorted rows; the splits of objective at most `budget`
+/// are added to `within`.
+pub fn depth_one(
+    input: &GraphInput,
+    ids: &[u32],
+    by_feature: &[Vec<u32>],
+    budget: f64,
+    within: &mut Vec<LeafSplit>,
+) -> f64 {
     let n = ids.len();
     let mut total = vec![0.0; input.n_classes];
     for &i in ids {
@@ -63,6 +80,7 @@ pub fn depth_one(input: &GraphInput, ids: &[u32], by_feature: &[Vec<u32>]) -> f6
     }
     let allowed = |rows: usize| rows >= input.min_leaf && rows <= input.max_leaf;
     let mut least = f64::INFINITY;
+    let mut right = vec![0.0; input.n_classes];
     for (feature, sorted) in by_feature.iter().enumerate() {
         let mut left = vec![0.0; input.n_classes];
         let mut next = 0;
@@ -76,9 +94,21 @@ pub fn depth_one(input: &GraphInput, ids: &[u32], by_feature: &[Vec<u32>]) -> f6
             if !allowed(p + 1) || !allowed(n - p - 1) {
                 continue;
             }
-            let right: Vec<f64> = total.iter().zip(&left).map(|(t, l)| t - l).collect();
-            let cost = leaf_of_sums(&left).cost + leaf_of_sums(&right).cost + input.split_cost;
+            for ((r, t), l) in right.iter_mut().zip(&total).zip(&left) {
+                *r = t - l;
+            }
+            let (l, r) = (leaf_of_sums(&left), leaf_of_sums(&right));
+            let cost = l.cost + r.cost + input.split_cost;
             least = least.min(cost);
+            if cost <= budget + input.tolerance {
+                within.push(LeafSplit {
+                    feature,
+                    gap,
+                    left: l,
+                    right: r,
+                    cost,
+                });
+            }
         }
     }
     least
@@ -116,9 +146,8 @@ pub fn exact(
 }
 
 /// The exact search's lower bounds on the best tree under each split of `ids` at `depth`, its
-/// children solved at one level less below `cap`: for the root and nodes of depth three or
-/// more, when they can be had within the time left (`None` otherwise: the node is searched
-/// without them).
+/// children solved at one level less below `cap`, when they can be had within the time left
+/// (`None` otherwise: the node is searched without them).
 pub fn split_bounds(
     input: &GraphInput,
     ids: &[u32],
@@ -128,9 +157,6 @@ pub fn split_bounds(
     started: Instant,
 ) -> Option<RootSplitBounds> {
     let whole = ids.len() == input.labels.len();
-    if depth < 3 && !whole {
-        return None;
-    }
     let below = DpProblem {
         depth: depth - 1,
         ..input.problem.clone()

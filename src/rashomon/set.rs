@@ -511,7 +511,18 @@ fn place(builder: &mut TreeBuilder, shape: &Shape, id: usize) -> Result<()> {
 /// What the graph reads of `data` and `problem`.
 fn graph_input(data: &Dataset, problem: &DpProblem) -> GraphInput {
     let n_features = data.n_features();
-    let values = (0..n_features).map(|j| data.feature_column(j)).collect();
+    let values: Vec<Vec<f64>> = (0..n_features).map(|j| data.feature_column(j)).collect();
+    let thresholds = feature_thresholds(data, problem.thresholds);
+    let ranks = values
+        .iter()
+        .zip(&thresholds)
+        .map(|(column, thresholds)| {
+            column
+                .iter()
+                .map(|&v| thresholds.partition_point(|&t| t < v) as u32)
+                .collect()
+        })
+        .collect();
     let row_costs: Vec<f64> = data
         .labels()
         .iter()
@@ -524,7 +535,7 @@ fn graph_input(data: &Dataset, problem: &DpProblem) -> GraphInput {
         labels: data.labels().to_vec(),
         row_costs,
         n_classes: data.n_classes(),
-        thresholds: feature_thresholds(data, problem.thresholds),
+        ranks,
         split_cost: problem.split_cost,
         min_leaf: problem.min_leaf.max(1),
         max_leaf: problem.max_leaf.unwrap_or(usize::MAX),
