@@ -18,6 +18,7 @@ from milptree._core import __version__
 
 __all__ = [
     "OptimalTreeClassifier",
+    "RashomonSet",
     "export_text",
     "load_tree",
     "pareto_front",
@@ -31,6 +32,7 @@ _LAZY = {
     "load_tree": "milptree.estimator",
     "export_text": "milptree.export",
     "pareto_front": "milptree.pareto",
+    "RashomonSet": "milptree.rashomon",
     "plot_tree": "milptree.plot",
 }
 

@@ -308,3 +308,37 @@ def read_tree(path: Union[str, PathLike[str]]) -> Tree:
     Tree
         The tree.
     """
+
+class RashomonSet:
+    """A built Rashomon set (see :func:`rashomon_set`); held by the engine."""
+
+    def report(self) -> str:
+        """``milptree rashomon --json``'s report of the set, as JSON text."""
+    def tree(self, rank: str) -> Optional[Tuple[str, float, str, Tree]]:
+        """The tree of rank ``rank`` (decimal text; 0 is a best tree) in objective order:
+        its rank, objective, threshold variants (decimal text) and tree; ``None`` past the
+        last."""
+    def sample(self, k: int, seed: int) -> List[Tuple[str, float, str, Tree]]:
+        """``k`` trees drawn uniformly with replacement from seed ``seed`` (as ``tree``)."""
+    def votes(self, x: bytes, n_rows: int) -> List[List[str]]:
+        """Per row of the matrix ``x``, the number of the set's trees predicting each class
+        (decimal text)."""
+
+def rashomon_set(
+    x: bytes,
+    n_rows: int,
+    features: Sequence[str],
+    classes: Sequence[str],
+    labels: Sequence[int],
+    weights: Optional[Sequence[float]],
+    settings: str,
+    categories: Optional[Sequence[Optional[Sequence[str]]]] = None,
+) -> RashomonSet:
+    """Builds the Rashomon set of the data (as ``fit`` takes it) with the settings (JSON:
+    ``epsilon`` or ``max_errors``, and optionally ``max_depth``, ``alpha``,
+    ``min_samples_leaf``, ``class_weight``, ``objective`` (``accuracy`` or ``balanced``),
+    ``max_leaf_rows``, ``time_limit``, ``memory_limit``), as ``milptree rashomon`` does.
+
+    The build runs on its own thread with the GIL released; Ctrl-C stops it and raises the
+    interruption. A set not complete within its limits raises ``ValueError``.
+    """

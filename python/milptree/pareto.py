@@ -11,11 +11,9 @@ The points' trees predict on ``X`` as given and return ``y``'s labels.
 
 import json
 
-import numpy as np
-from sklearn.utils.validation import _check_sample_weight
-
-from milptree import _columns, _core
-from milptree.estimator import OptimalTreeClassifier, _value, estimator_of_tree
+from milptree import _core
+from milptree._engine_data import engine_data
+from milptree.estimator import _value, estimator_of_tree
 
 
 def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=None,
@@ -83,36 +81,16 @@ def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=
     """
     import pandas as pd
 
-    reader = OptimalTreeClassifier(categorical_features=categorical_features)
-    coded, y, sample_weight, categories, _ = reader._training_data(X, y, sample_weight)
-    weights = None
-    if sample_weight is not None:
-        weights = _check_sample_weight(sample_weight, coded, dtype=np.float64)
-    features = reader._feature_names(coded.shape[1])
-    classes, labels = np.unique(y, return_inverse=True)
-    names = [str(c) for c in classes]
-    if len(set(names)) < len(names):
-        raise ValueError("two classes of y have the same text; give y labels that differ as text")
+    data = engine_data(X, y, sample_weight, categorical_features)
     settings = {"method": method, "solver": solver, "max_depth": max_depth,
                 "max_splits": max_splits, "thresholds": thresholds, "time_limit": time_limit,
                 "memory_limit": memory_limit, "threads": threads}
     settings = {name: _value(value) for name, value in settings.items()}
     if positive_class is not None:
         settings["positive_class"] = str(positive_class)
-    texts = None
-    if categories:
-        texts = [_columns.category_texts(categories[j]) if j in categories else None
-                 for j in range(coded.shape[1])]
-    matrix = np.ascontiguousarray(_columns.one_hot(coded, categories), dtype=np.float64)
     report, trees, interruption = _core.pareto_front(
-        matrix.tobytes(),
-        matrix.shape[0],
-        features,
-        names,
-        labels.astype(np.int64).tolist(),
-        None if weights is None else weights.tolist(),
-        json.dumps(settings),
-        texts,
+        data.matrix, data.n_rows, data.features, data.names, data.labels, data.weights,
+        json.dumps(settings), data.texts,
     )
     if interruption is not None:
         raise interruption
@@ -120,7 +98,7 @@ def pareto_front(X, y, max_depth=2, *, positive_class=None, method="dp", solver=
     rows = []
     for point, tree in zip(document["points"], trees):
         row = {k: v for k, v in point.items() if k not in ("test", "tree_file")}
-        row["tree"] = _point_tree(tree, classes, categories)
+        row["tree"] = _point_tree(tree, data.classes, data.categories)
         rows.append(row)
     return pd.DataFrame(rows)
 

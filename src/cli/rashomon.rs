@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Args;
 use num_bigint::BigUint;
 use num_traits::Zero;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
@@ -16,7 +16,8 @@ use crate::data::{Dataset, ThresholdMode};
 use crate::dp::DpProblem;
 use crate::error::{Error, Result};
 use crate::export::TextView;
-use crate::rashomon::{approx, Limits, Margin, Ranked, RashomonSet};
+use crate::rashomon::report::{ranked_json, share, Report};
+use crate::rashomon::{Limits, Margin, RashomonSet};
 use crate::{out, outln};
 
 #[derive(Debug, Args)]
@@ -111,7 +112,7 @@ pub fn run(args: RashomonArgs) -> Result<()> {
         Some(path) => Some(write_trees(&set, path, args.limit)?),
         None => None,
     };
-    let report = Report::of(&set, data)?;
+    let report = Report::of(&set)?;
     if args.json {
         let mut doc = report.json(&set);
         doc["command"] = json!("rashomon");
@@ -122,7 +123,7 @@ pub fn run(args: RashomonArgs) -> Result<()> {
         doc["written"] = json!(written);
         return print_json(&doc);
     }
-    report.print(&set, &args, data)?;
+    print(&report, &set, &args, data)?;
     for tree in &samples {
         outln!(
             "\nsample: rank {}, objective {}, {} threshold variants",
@@ -138,179 +139,69 @@ pub fn run(args: RashomonArgs) -> Result<()> {
     Ok(())
 }
 
-/// What the command reports of a set.
-struct Report {
-    count: BigUint,
-    with_variants: BigUint,
-    /// Per feature, the trees that split on it.
-    feature_trees: Vec<BigUint>,
-    /// Per training row, the share of the trees predicting each class.
-    shares: Vec<Vec<f64>>,
-    /// The first best tree's prediction of each training row.
-    reference: Vec<usize>,
-}
-
-impl Report {
-    fn of(set: &RashomonSet, data: &Dataset) -> Result<Report> {
-        let count = set.count();
-        let feature_trees = (0..data.n_features())
-            .map(|j| &count - set.count_without(j))
-            .collect();
-        let votes = set.votes(data.rows())?;
-        let shares = votes
-            .iter()
-            .map(|v| {
-                let total = approx(&v.iter().sum());
-                v.iter().map(|n| approx(n) / total).collect()
-            })
-            .collect();
-        let reference = match set.tree(&BigUint::from(0u8))? {
-            Some(best) => best.tree.predict(data.rows()),
-            None => Vec::new(),
-        };
-        Ok(Report {
-            with_variants: set.count_with_variants(),
-            count,
-            feature_trees,
-            shares,
-            reference,
-        })
-    }
-
-    /// Rows on which some tree of the set differs from another.
-    fn disputed(&self) -> Vec<usize> {
-        (0..self.shares.len())
-            .filter(|&i| self.shares[i].iter().all(|&s| s < 1.0))
-            .collect()
-    }
-
-    /// Rows on which some tree of the set differs from the first best tree.
-    fn ambiguous(&self) -> usize {
-        self.reference
-            .iter()
-            .zip(&self.shares)
-            .filter(|(&k, s)| s[k] < 1.0)
-            .count()
-    }
-
-    fn json(&self, set: &RashomonSet) -> Value {
-        let data = set.data();
-        let (nodes, bytes) = set.graph_size();
-        let features: Vec<Value> = data
-            .schema()
-            .features
-            .iter()
-            .zip(&self.feature_trees)
-            .map(|(name, n)| {
-                json!({ "feature": name, "trees": n.to_string(), "share": share(n, &self.count) })
-            })
-            .collect();
-        let disputed = self.disputed();
-        json!({
-            "depth": set.problem().depth,
-            "split_cost": set.problem().split_cost,
-            "min_leaf_rows": set.problem().min_leaf,
-            "max_leaf_rows": set.problem().max_leaf,
-            "optimum": set.optimum(),
-            "max_objective": set.max_objective(),
-            "count": self.count.to_string(),
-            "count_over_thresholds": self.with_variants.to_string(),
-            "by_objective": set.by_objective().iter().map(|(c, n)| {
-                json!({ "objective": c, "trees": n.to_string() })
-            }).collect::<Vec<_>>(),
-            "features": features,
-            "rows": data.n_rows(),
-            "disputed_rows": disputed,
-            "ambiguity": if data.n_rows() == 0 { 0.0 } else {
-                self.ambiguous() as f64 / data.n_rows() as f64
-            },
-            "row_sets": nodes,
-            "memory_bytes": bytes,
-            "seconds": set.seconds(),
-            "complete": true,
-        })
-    }
-
-    fn print(&self, set: &RashomonSet, args: &RashomonArgs, data: &Dataset) -> Result<()> {
-        let margin = match args.epsilon {
-            Some(e) => format!(", epsilon {e}"),
-            None => String::new(),
-        };
-        outln!(
-            "Rashomon set, depth {}: every tree of objective at most {} (optimum {}{margin}): {} \
+/// The command's text report of `set`.
+fn print(report: &Report, set: &RashomonSet, args: &RashomonArgs, data: &Dataset) -> Result<()> {
+    let margin = match args.epsilon {
+        Some(e) => format!(", epsilon {e}"),
+        None => String::new(),
+    };
+    outln!(
+        "Rashomon set, depth {}: every tree of objective at most {} (optimum {}{margin}): {} \
              ({} training rows, {} features, {} classes)",
-            set.problem().depth,
-            figure(set.max_objective()),
-            figure(set.optimum()),
-            args.data.data.display(),
-            data.n_rows(),
-            data.n_features(),
-            data.n_classes()
-        )?;
-        let (nodes, bytes) = set.graph_size();
-        outln!(
-            "trees: {} ({} over every candidate threshold), in {:.2} s, {} row sets held ({} KiB)",
-            self.count,
-            self.with_variants,
-            set.seconds(),
-            nodes,
-            bytes / 1024
-        )?;
-        outln!("\nobjective  trees")?;
-        for (cost, n) in set.by_objective() {
-            outln!("{:<10} {n}", figure(cost))?;
-        }
-        let width = data
-            .schema()
-            .features
-            .iter()
-            .map(|f| f.len())
-            .max()
-            .unwrap_or(7)
-            .max(7);
-        outln!("\n{:<width$}  {:>6}  trees", "feature", "share")?;
-        for (name, n) in data.schema().features.iter().zip(&self.feature_trees) {
-            if !n.is_zero() {
-                outln!(
-                    "{name:<width$}  {:>5.1}%  {n}",
-                    100.0 * share(n, &self.count)
-                )?;
-            }
-        }
-        let disputed = self.disputed();
-        outln!(
-            "\nrows the set disagrees on: {} of {}; rows some tree predicts unlike the first best: \
-             {} ({:.1}%)",
-            disputed.len(),
-            data.n_rows(),
-            self.ambiguous(),
-            100.0 * self.ambiguous() as f64 / data.n_rows().max(1) as f64
-        )?;
-        Ok(())
+        set.problem().depth,
+        figure(set.max_objective()),
+        figure(set.optimum()),
+        args.data.data.display(),
+        data.n_rows(),
+        data.n_features(),
+        data.n_classes()
+    )?;
+    let (nodes, bytes) = set.graph_size();
+    outln!(
+        "trees: {} ({} over every candidate threshold), in {:.2} s, {} row sets held ({} KiB)",
+        report.count,
+        report.with_variants,
+        set.seconds(),
+        nodes,
+        bytes / 1024
+    )?;
+    outln!("\nobjective  trees")?;
+    for (cost, n) in set.by_objective() {
+        outln!("{:<10} {n}", figure(cost))?;
     }
+    let width = data
+        .schema()
+        .features
+        .iter()
+        .map(|f| f.len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    outln!("\n{:<width$}  {:>6}  trees", "feature", "share")?;
+    for (name, n) in data.schema().features.iter().zip(&report.feature_trees) {
+        if !n.is_zero() {
+            outln!(
+                "{name:<width$}  {:>5.1}%  {n}",
+                100.0 * share(n, &report.count)
+            )?;
+        }
+    }
+    let disputed = report.disputed();
+    outln!(
+        "\nrows the set disagrees on: {} of {}; rows some tree predicts unlike the first best: \
+             {} ({:.1}%)",
+        disputed.len(),
+        data.n_rows(),
+        report.ambiguous(),
+        100.0 * report.ambiguous() as f64 / data.n_rows().max(1) as f64
+    )?;
+    Ok(())
 }
 
 /// An objective for the text report, to six decimals (the margin's product reads 9.45, not
 /// 9.450000000000001).
 fn figure(x: f64) -> String {
     crate::data::short_number((x * 1e6).round() / 1e6)
-}
-
-fn share(part: &BigUint, whole: &BigUint) -> f64 {
-    if whole.is_zero() {
-        0.0
-    } else {
-        approx(part) / approx(whole)
-    }
-}
-
-fn ranked_json(tree: &Ranked) -> Value {
-    json!({
-        "rank": tree.rank.to_string(),
-        "objective": tree.objective,
-        "variants": tree.shape.variants().to_string(),
-        "tree": tree.tree.to_json_value(),
-    })
 }
 
 /// Writes at most `limit` trees in objective order to `path`, one JSON document a line.

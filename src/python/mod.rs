@@ -13,6 +13,8 @@
 //! - [`front::pareto_front`]: the front of false positives and false negatives from the same
 //!   data as `fit` and the front's settings, as `milptree pareto` learns it (interruptible
 //!   alike): the front's report and each point's tree.
+//! - [`rashomon::rashomon_set`]: the Rashomon set of the same data and the estimator's
+//!   problem, as `milptree rashomon` builds it: its report, trees by rank, samples and votes.
 //! - [`tree`]: the learned tree as a Python object: prediction, probabilities, leaves, paths,
 //!   text, DOT and JSON renderings, tree files, pickling.
 //! - [`run_command_line`]: the `milptree` command line, for the package's console script (which
@@ -22,6 +24,7 @@
 
 mod front;
 mod groups;
+mod rashomon;
 mod tree;
 
 use std::path::Path;
@@ -348,7 +351,9 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(run_command_line, module)?)?;
     module.add_function(wrap_pyfunction!(tree::tree_from_json, module)?)?;
     module.add_function(wrap_pyfunction!(tree::read_tree, module)?)?;
+    module.add_function(wrap_pyfunction!(rashomon::rashomon_set, module)?)?;
     module.add_class::<PyTree>()?;
+    module.add_class::<rashomon::PyRashomonSet>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -17,6 +17,7 @@
 mod graph;
 mod least;
 mod profile;
+pub mod report;
 mod set;
 
 pub use profile::Profile;

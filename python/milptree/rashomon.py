@@ -1,0 +1,211 @@
+"""``RashomonSet``: every tree of a depth within a margin of the optimum (``milptree rashomon``),
+counted exactly, in objective order, sampled uniformly, with its vote on any rows and each
+feature's share of the set.
+
+``X``, ``y`` and ``sample_weight`` are read as ``OptimalTreeClassifier.fit`` reads them and the
+problem is the exact search's (``method="dp"``) with the estimator's parameters, so the set's
+best trees are the estimator's optima. The set is held by the engine; trees are taken from it
+by rank and returned as fitted ``OptimalTreeClassifier`` estimators.
+"""
+
+import json
+from typing import Iterator, List, Optional, Tuple
+
+import numpy as np
+
+from milptree import _core
+from milptree._engine_data import engine_data
+from milptree.estimator import OptimalTreeClassifier, _value, estimator_of_tree
+
+
+class RashomonSet:
+    """Every tree of depth at most ``max_depth`` whose objective is within a margin of the
+    optimum.
+
+    The objective is the exact search's: weighted training errors plus ``alpha`` times the
+    majority baseline's errors per split, with ``class_weight``; a tree is its splits (two
+    trees are one when every node sends the same training rows each way), and a leaf predicts
+    its best class. The margin is ``epsilon`` (every tree of objective at most
+    ``(1 + epsilon)`` times the optimum) or ``max_errors`` (at most that objective).
+
+    Parameters
+    ----------
+    max_depth : int, default=3
+        Levels of splits.
+    epsilon : float, optional
+        The relative margin.
+    max_errors : float, optional
+        The largest objective of a tree of the set (instead of ``epsilon``).
+    alpha : float, optional
+        Split cost, as a share of the majority baseline's errors (the estimator's).
+    min_samples_leaf : int, optional
+        Every leaf has at least this many training rows.
+    max_leaf_rows : int, optional
+        Every leaf has at most this many training rows.
+    class_weight : dict or "balanced", optional
+        Class weights, as the estimator takes them.
+    time_limit : float, optional
+        Seconds for the exact search and the set's build; a set not complete by then raises
+        ``ValueError``.
+    memory_limit : int, optional
+        Cap on the set's graph in MiB (default 4096).
+    categorical_features : "from_dtype", list or None, default="from_dtype"
+        Which columns of ``X`` are categorical, as ``OptimalTreeClassifier`` takes it.
+
+    Attributes
+    ----------
+    count_ : int
+        The number of trees (``len(set)`` when it fits a machine integer).
+    count_over_thresholds_ : int
+        Each tree counted once per candidate threshold it stands for.
+    optimum_ : float
+        The proven optimum.
+    max_objective_ : float
+        The largest objective a tree of the set may have.
+    by_objective_ : list of (float, int)
+        Each objective of the set's trees, increasing, with how many have it.
+    feature_importance_ : ndarray of shape (n_features,)
+        Each feature's share of the set: the share of trees that split on it.
+    disputed_rows_ : ndarray of int
+        The training rows on which the set's trees do not all agree.
+    report_ : dict
+        ``milptree rashomon --json``'s report of the set.
+    classes_ : ndarray
+        The labels of ``y``.
+    """
+
+    def __init__(self, max_depth: int = 3, *, epsilon: Optional[float] = None,
+                 max_errors: Optional[float] = None, alpha: Optional[float] = None,
+                 min_samples_leaf: Optional[int] = None, max_leaf_rows: Optional[int] = None,
+                 class_weight=None, time_limit: Optional[float] = None,
+                 memory_limit: Optional[int] = None,
+                 categorical_features="from_dtype") -> None:
+        self.max_depth = max_depth
+        self.epsilon = epsilon
+        self.max_errors = max_errors
+        self.alpha = alpha
+        self.min_samples_leaf = min_samples_leaf
+        self.max_leaf_rows = max_leaf_rows
+        self.class_weight = class_weight
+        self.time_limit = time_limit
+        self.memory_limit = memory_limit
+        self.categorical_features = categorical_features
+
+    def fit(self, X, y, sample_weight=None) -> "RashomonSet":
+        """Builds the set of the training rows ``X``, ``y``.
+
+        Raises
+        ------
+        ValueError
+            On bad input, a setting the set does not take, missing values, or a set not
+            complete within ``time_limit`` or ``memory_limit``.
+        KeyboardInterrupt
+            On Ctrl-C, once the build has stopped.
+        """
+        data = engine_data(X, y, sample_weight, self.categorical_features)
+        settings = {"max_depth": self.max_depth, "epsilon": self.epsilon,
+                    "max_errors": self.max_errors, "alpha": self.alpha,
+                    "min_samples_leaf": self.min_samples_leaf,
+                    "max_leaf_rows": self.max_leaf_rows, "time_limit": self.time_limit,
+                    "memory_limit": self.memory_limit}
+        settings = {name: _value(value) for name, value in settings.items()}
+        if isinstance(self.class_weight, str):
+            if self.class_weight != "balanced":
+                raise ValueError("class_weight must be 'balanced', a dict or None, not "
+                                 f"{self.class_weight!r}")
+            settings["objective"] = "balanced"
+        elif isinstance(self.class_weight, dict):
+            settings["class_weight"] = {str(label): _value(weight)
+                                        for label, weight in self.class_weight.items()}
+        elif self.class_weight is not None:
+            raise ValueError("class_weight must be 'balanced', a dict or None, not "
+                             f"{self.class_weight!r}")
+        self._set = _core.rashomon_set(
+            data.matrix, data.n_rows, data.features, data.names, data.labels, data.weights,
+            json.dumps(settings), data.texts,
+        )
+        self._categories = data.categories
+        self.classes_ = data.classes
+        self.report_ = json.loads(self._set.report())
+        self.count_ = int(self.report_["count"])
+        self.count_over_thresholds_ = int(self.report_["count_over_thresholds"])
+        self.optimum_ = self.report_["optimum"]
+        self.max_objective_ = self.report_["max_objective"]
+        self.by_objective_ = [(entry["objective"], int(entry["trees"]))
+                              for entry in self.report_["by_objective"]]
+        self.feature_importance_ = np.array([f["share"] for f in self.report_["features"]])
+        self.disputed_rows_ = np.array(self.report_["disputed_rows"], dtype=np.int64)
+        best = self._set.tree("0")
+        self._reader = None if best is None else self._estimator(best[3])
+        return self
+
+    def __len__(self) -> int:
+        return self._fitted().count_
+
+    def __getitem__(self, rank: int) -> OptimalTreeClassifier:
+        """The tree of rank ``rank`` in objective order (0 is a best tree; negative ranks count
+        from the end)."""
+        self._fitted()
+        rank = int(rank)
+        if rank < 0:
+            rank += self.count_
+        found = None if rank < 0 else self._set.tree(str(rank))
+        if found is None:
+            raise IndexError(f"rank {rank} is not below the set's {self.count_} trees")
+        return self._estimator(found[3])
+
+    def __iter__(self) -> Iterator[OptimalTreeClassifier]:
+        """The trees in objective order, best first."""
+        self._fitted()
+        rank = 0
+        while True:
+            found = self._set.tree(str(rank))
+            if found is None:
+                return
+            yield self._estimator(found[3])
+            rank += 1
+
+    def objective(self, rank: int) -> float:
+        """The objective of the tree of rank ``rank``."""
+        found = self._fitted()._set.tree(str(int(rank)))
+        if found is None:
+            raise IndexError(f"rank {rank} is not below the set's {self.count_} trees")
+        return found[1]
+
+    def sample(self, k: int, random_state: int = 0) -> List[OptimalTreeClassifier]:
+        """``k`` trees drawn uniformly (with replacement) from the set."""
+        drawn = self._fitted()._set.sample(int(k), int(random_state))
+        return [self._estimator(tree) for _, _, _, tree in drawn]
+
+    def votes(self, X) -> np.ndarray:
+        """For each row of ``X``, the number of the set's trees predicting each class (columns
+        in ``classes_``'s order; float when a count passes 2^53)."""
+        rows, n = self._rows(X)
+        counts = [[int(c) for c in row] for row in self._set.votes(rows, n)]
+        if any(c >= 2 ** 53 for row in counts for c in row):
+            return np.array(counts, dtype=np.float64).reshape(n, len(self.classes_))
+        return np.array(counts, dtype=np.int64).reshape(n, len(self.classes_))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """For each row of ``X``, the share of the set's trees predicting each class."""
+        counts = self.votes(X).astype(np.float64)
+        return counts / counts.sum(axis=1, keepdims=True)
+
+    def predict(self, X) -> np.ndarray:
+        """The set's vote on each row of ``X``: the class most of its trees predict (the first
+        in ``classes_`` on a tie)."""
+        return self.classes_[np.argmax(self.votes(X), axis=1)]
+
+    def _rows(self, X) -> Tuple[bytes, int]:
+        if self._fitted()._reader is None:
+            raise ValueError("the set holds no tree")
+        return self._reader._rows(X)
+
+    def _estimator(self, tree) -> OptimalTreeClassifier:
+        return estimator_of_tree(tree, classes=self.classes_, categories=self._categories)
+
+    def _fitted(self) -> "RashomonSet":
+        if not hasattr(self, "_set"):
+            raise ValueError("this RashomonSet is not fitted yet: call fit(X, y) first")
+        return self
+

@@ -1,0 +1,144 @@
+"""The Rashomon set from Python: on small random data (fixed seeds) its count, its count by
+objective, its trees (their objectives and predictions) and its votes equal an independent
+enumeration of every tree; its optimum is the estimator's; it reports what `milptree
+rashomon --json` reports on the same data; bad settings are refused by name."""
+
+import json
+import subprocess
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from conftest import random_data
+from milptree import OptimalTreeClassifier, RashomonSet
+
+
+def leaf(rows, y, n_classes):
+    """The leaf of `rows`: its errors and class (the first on a tie)."""
+    counts = np.bincount(y[list(rows)], minlength=n_classes)
+    best = int(np.argmax(counts))
+    return len(rows) - counts[best], best
+
+
+def enumerate_trees(X, y, rows, depth, n_classes, split_cost=0.0, min_leaf=1):
+    """Every tree of `rows` of depth at most `depth`, as (objective, identity, class of each
+    row of `rows`): a split per feature and partition of the rows its values allow (every
+    midpoint between two values of the rows), any node a leaf."""
+    trees = []
+    if len(rows) >= min_leaf:
+        errors, label = leaf(rows, y, n_classes)
+        trees.append((float(errors), ("leaf", label), {i: label for i in rows}))
+    if depth == 0:
+        return trees
+    for feature in range(X.shape[1]):
+        values = sorted({X[i, feature] for i in rows})
+        for low, high in zip(values, values[1:]):
+            threshold = (low + high) / 2
+            left = tuple(i for i in rows if X[i, feature] <= threshold)
+            right = tuple(i for i in rows if X[i, feature] > threshold)
+            lefts = enumerate_trees(X, y, left, depth - 1, n_classes, split_cost, min_leaf)
+            rights = enumerate_trees(X, y, right, depth - 1, n_classes, split_cost, min_leaf)
+            for cl, il, pl in lefts:
+                for cr, ir, pr in rights:
+                    trees.append((cl + cr + split_cost, (feature, left, il, ir), {**pl, **pr}))
+    return trees
+
+
+def within(trees, bound):
+    return [t for t in trees if t[0] <= bound + 1e-9]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_set_is_the_enumerations(seed):
+    X, y = random_data(700 + seed, n_rows=14, n_features=3, n_values=3,
+                       n_classes=2 + seed % 2)
+    depth = 1 + seed % 2
+    n_classes = len(np.unique(y))
+    every = enumerate_trees(X, y, tuple(range(len(y))), depth, n_classes)
+    optimum = min(t[0] for t in every)
+    bound = optimum + 2
+    wanted = within(every, bound)
+    rs = RashomonSet(max_depth=depth, max_errors=bound).fit(X, y)
+    assert rs.optimum_ == pytest.approx(optimum)
+    assert rs.count_ == len(wanted) == len(rs)
+    assert dict(rs.by_objective_) == dict(Counter(t[0] for t in wanted))
+    # The trees, by their objective and their predictions on the training rows.
+    got = Counter((rs.objective(r), tuple(tree.predict(X))) for r, tree in enumerate(rs))
+    want = Counter((t[0], tuple(t[2][i] for i in range(len(y)))) for t in wanted)
+    assert got == want
+    votes = rs.votes(X)
+    for i in range(len(y)):
+        expected = Counter(t[2][i] for t in wanted)
+        assert list(votes[i]) == [expected.get(k, 0) for k in range(n_classes)]
+    assert np.allclose(rs.predict_proba(X).sum(axis=1), 1.0)
+    assert list(rs.predict(X)) == list(np.argmax(votes, axis=1))
+    # Each feature's share: the trees that split on it.
+    for feature in range(X.shape[1]):
+        using = sum(1 for t in wanted if uses(t[1], feature))
+        assert rs.feature_importance_[feature] == pytest.approx(using / len(wanted))
+    drawn = rs.sample(20, random_state=3)
+    assert len(drawn) == 20
+    assert all(tuple(t.predict(X)) in {k[1] for k in want} for t in drawn)
+
+
+def uses(identity, feature):
+    if identity[0] == "leaf":
+        return False
+    return identity[0] == feature or uses(identity[2], feature) or uses(identity[3], feature)
+
+
+def test_alpha_leaf_rows_and_weights_are_the_enumerations():
+    X, y = random_data(801, n_rows=16, n_features=2, n_values=4)
+    alpha = 0.25
+    baseline = min(np.bincount(y))
+    every = enumerate_trees(X, y, tuple(range(len(y))), 2, 2, split_cost=alpha * baseline,
+                            min_leaf=2)
+    optimum = min(t[0] for t in every)
+    rs = RashomonSet(max_depth=2, epsilon=0.5, alpha=alpha, min_samples_leaf=2).fit(X, y)
+    assert rs.optimum_ == pytest.approx(optimum)
+    assert rs.count_ == len(within(every, optimum * 1.5))
+    # Whole weights count as repeated rows.
+    weights = np.where(np.arange(len(y)) % 3 == 0, 2.0, 1.0)
+    repeated = np.repeat(np.arange(len(y)), weights.astype(int))
+    heavy = RashomonSet(max_depth=2, max_errors=optimum + 1).fit(X, y, sample_weight=weights)
+    plain = enumerate_trees(X[repeated], y[repeated], tuple(range(len(repeated))), 2, 2)
+    # Repeated rows make the same partitions of the distinct rows.
+    assert heavy.count_ == len(within(plain, optimum + 1))
+
+
+def test_the_optimum_is_the_estimators_and_the_report_the_command_lines(tmp_path):
+    X, y = random_data(905, n_rows=40, n_features=3, n_values=5)
+    rs = RashomonSet(max_depth=2, epsilon=0.2).fit(X, y)
+    model = OptimalTreeClassifier(method="dp", max_depth=2).fit(X, y)
+    assert rs.optimum_ == pytest.approx((model.predict(X) != y).sum())
+    assert rs.report_["optimum"] == pytest.approx(rs.optimum_)
+    path = tmp_path / "data.csv"
+    rows = ["x0,x1,x2,class"] + [
+        ",".join(f"{v:g}" for v in row) + f",{label}" for row, label in zip(X, y)
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    shown = subprocess.run(
+        ["milptree", "rashomon", str(path), "--depth", "2", "--epsilon", "0.2", "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    document = json.loads(shown.stdout)
+    for key in ("count", "count_over_thresholds", "optimum", "max_objective", "by_objective",
+                "features", "disputed_rows", "ambiguity"):
+        assert document[key] == rs.report_[key], key
+
+
+def test_bad_settings_are_refused_by_name():
+    X, y = random_data(3)
+    with pytest.raises(ValueError, match="epsilon"):
+        RashomonSet(max_depth=2).fit(X, y)
+    with pytest.raises(ValueError, match="epsilon or max_errors"):
+        RashomonSet(max_depth=2, epsilon=0.1, max_errors=3).fit(X, y)
+    with pytest.raises(ValueError, match="class_weight"):
+        RashomonSet(max_depth=2, epsilon=0.1, class_weight="even").fit(X, y)
+    X = X.copy()
+    X[0, 0] = np.nan
+    with pytest.raises(ValueError, match="missing"):
+        RashomonSet(max_depth=2, epsilon=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="not fitted"):
+        len(RashomonSet(max_depth=2, epsilon=0.1))
