@@ -1,6 +1,7 @@
 """Rashomon-set counts of milptree against TreeFARMS, ArborEnum and PRAXIS (see bench-rashomon).
 
-`python bench_rashomon.py run ...` drives the whole benchmark; `python bench_rashomon.py peer
+`python bench_rashomon.py run ...` drives the whole benchmark; `python bench_rashomon.py report
+DIR` prints the table of DIR/results.jsonl again; `python bench_rashomon.py peer
 TOOL CASE.npz` runs one peer on one case in its own process (so that its peak memory and wall
 time are its own) and prints one JSON document.
 
@@ -263,10 +264,11 @@ def report(rows: list[dict[str, Any]], out_dir: Path) -> None:
     """Prints the table and writes results.csv."""
     header = (f"{'dataset':14s} {'n':>5s} {'d':>2s} {'eps':>5s} {'feat':5s} {'cols':>4s} {'B':>5s} "
               f"{'tool':10s} {'count':>16s} {'milptree cot':>16s} {'same set?':9s} {'wall s':>8s} "
-              f"{'tool s':>8s} {'peak MiB':>8s} {'ours/peer':>9s}")
+              f"{'tool s':>8s} {'peak MiB':>8s} {'ours/peer':>9s} {'tool s ratio':>12s}")
     lines = [header]
     csv = ["dataset,n,depth,margin,features,columns,k,bound,tool,count,milptree_count,"
-           "milptree_count_over_thresholds,same_set,wall_seconds,tool_seconds,peak_bytes,ratio"]
+           "milptree_count_over_thresholds,same_set,wall_seconds,tool_seconds,peak_bytes,ratio,"
+           "tool_seconds_ratio"]
     ours: dict[tuple[Any, ...], dict[str, Any]] = {}
     for r in rows:
         key = (r["dataset"], r["depth"], r["margin"], r["features"])
@@ -281,6 +283,7 @@ def report(rows: list[dict[str, Any]], out_dir: Path) -> None:
             count = "error"
         same = ""
         ratio = ""
+        tool_ratio = ""
         if r["tool"] == "milptree":
             count = f"{r.get('count', count)}"
             cot = str(r.get("count_over_thresholds", ""))
@@ -292,16 +295,19 @@ def report(rows: list[dict[str, Any]], out_dir: Path) -> None:
                 same = "n/a (t/o)"
             if mine.get("wall") and r.get("wall") and not r.get("timed_out"):
                 ratio = f"{mine['wall'] / r['wall']:.3g}"
+            ours_s, peer_s = mine.get("tool_seconds"), r.get("tool_seconds")
+            if ours_s and peer_s and not r.get("timed_out"):
+                tool_ratio = f"{float(ours_s) / float(peer_s):.3g}"
         tool_s = r.get("tool_seconds")
         tool_s = f"{float(tool_s):.3f}" if tool_s not in (None, "") else ""
         lines.append(
             f"{r['dataset']:14s} {r['n']:5d} {r['depth']:2d} {r['margin']:5.2f} {r['features'][:5]:5s} "
             f"{r['columns']:4d} {r['bound']:5d} {r['tool']:10s} {count:>16s} {cot:>16s} {same:9s} "
-            f"{r['wall']:8.2f} {tool_s:>8s} {r['rss'] / 2**20:8.1f} {ratio:>9s}")
+            f"{r['wall']:8.2f} {tool_s:>8s} {r['rss'] / 2**20:8.1f} {ratio:>9s} {tool_ratio:>12s}")
         csv.append(",".join(str(v) for v in (
             r["dataset"], r["n"], r["depth"], r["margin"], r["features"], r["columns"], r["k"],
             r["bound"], r["tool"], count, mine.get("count", ""), cot, same, f"{r['wall']:.3f}",
-            tool_s, r["rss"], ratio)))
+            tool_s, r["rss"], ratio, tool_ratio)))
     text = "\n".join(lines)
     print(text)
     (out_dir / "table.txt").write_text(text + "\n")
@@ -311,6 +317,9 @@ def report(rows: list[dict[str, Any]], out_dir: Path) -> None:
 if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "peer":
         print(json.dumps(run_peer(sys.argv[2], Path(sys.argv[3]))))
+    elif len(sys.argv) > 2 and sys.argv[1] == "report":
+        report([json.loads(line) for line in Path(sys.argv[2], "results.jsonl").open()],
+               Path(sys.argv[2]))
     elif len(sys.argv) > 1 and sys.argv[1] == "run":
         main_run(sys.argv[2:])
     else:
