@@ -134,6 +134,8 @@ def test_bad_settings_are_refused_by_name():
         RashomonSet(max_depth=2).fit(X, y)
     with pytest.raises(ValueError, match="epsilon or max_errors"):
         RashomonSet(max_depth=2, epsilon=0.1, max_errors=3).fit(X, y)
+    with pytest.raises(ValueError, match="max.leaf.rows"):
+        RashomonSet(max_depth=2, epsilon=0.1, max_leaf_rows=0).fit(X, y)
     with pytest.raises(ValueError, match="class_weight"):
         RashomonSet(max_depth=2, epsilon=0.1, class_weight="even").fit(X, y)
     X = X.copy()

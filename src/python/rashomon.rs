@@ -22,10 +22,11 @@ use crate::rashomon::{Limits, Margin, Ranked, RashomonSet};
 
 /// The settings a Rashomon set takes besides its margin: the exact search's problem and the
 /// limits.
-const PROBLEM_SETTINGS: [&str; 6] = [
+const PROBLEM_SETTINGS: [&str; 7] = [
     "max_depth",
     "alpha",
     "min_samples_leaf",
+    "max_leaf_rows",
     "class_weight",
     "time_limit",
     "memory_limit",
@@ -39,8 +40,8 @@ pub struct PyRashomonSet {
     report: String,
 }
 
-/// The set's margin, its leaf cap and the settings of its problem, from the JSON `settings`.
-fn parse(settings: &str) -> crate::Result<(Margin, Option<usize>, Settings)> {
+/// The set's margin and the settings of its problem, from the JSON `settings`.
+fn parse(settings: &str) -> crate::Result<(Margin, Settings)> {
     let object: Map<String, Value> = serde_json::from_str(settings)
         .map_err(|e| Error::parameter("settings", format!("not a JSON object: {e}")))?;
     let number = |key: &str| -> crate::Result<Option<f64>> {
@@ -68,26 +69,11 @@ fn parse(settings: &str) -> crate::Result<(Margin, Option<usize>, Settings)> {
             ))
         }
     };
-    let max_leaf = match object.get("max_leaf_rows") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(
-            value
-                .as_u64()
-                .filter(|&n| n >= 1)
-                .and_then(|n| usize::try_from(n).ok())
-                .ok_or_else(|| {
-                    Error::parameter(
-                        "max_leaf_rows",
-                        format!("{value} is not a whole number of at least 1"),
-                    )
-                })?,
-        ),
-    };
     let mut problem = Map::new();
     problem.insert("method".into(), Value::from("dp"));
     for (key, value) in &object {
         match key.as_str() {
-            "epsilon" | "max_errors" | "max_leaf_rows" => {}
+            "epsilon" | "max_errors" => {}
             "objective" => match value.as_str() {
                 Some("accuracy" | "balanced") => {
                     problem.insert(key.to_string(), value.clone());
@@ -107,7 +93,7 @@ fn parse(settings: &str) -> crate::Result<(Margin, Option<usize>, Settings)> {
                     other,
                     format!(
                         "is not a setting of the Rashomon set (it takes epsilon, max_errors, \
-                         max_leaf_rows, {})",
+                         {})",
                         PROBLEM_SETTINGS.join(", ")
                     ),
                 ))
@@ -115,7 +101,7 @@ fn parse(settings: &str) -> crate::Result<(Margin, Option<usize>, Settings)> {
         }
     }
     let settings = Settings::from_json(&Value::Object(problem).to_string())?;
-    Ok((margin, max_leaf, settings))
+    Ok((margin, settings))
 }
 
 /// Builds the set. The data as [`super::fit`] takes it (`x`, `n_rows`, `features`,
@@ -138,14 +124,14 @@ pub(crate) fn rashomon_set(
     settings: &str,
     categories: Option<Vec<Option<Vec<String>>>>,
 ) -> PyResult<PyRashomonSet> {
-    let (margin, max_leaf, settings) = parse(settings).map_err(value_error)?;
+    let (margin, settings) = parse(settings).map_err(value_error)?;
     let data = dataset_of(x, n_rows, features, classes, labels, weights, categories)?;
     let search = match settings.method().map_err(value_error)? {
         Method::Dp(search) => search,
         _ => return Err(value_error(Error::Internal("not the exact search".into()))),
     };
     let mut problem = search.problem(&data);
-    problem.max_leaf = max_leaf;
+    problem.max_leaf = settings.max_leaf_rows;
     let interrupt = Arc::new(AtomicBool::new(false));
     let limits = Limits {
         time: settings
