@@ -1,6 +1,6 @@
 """``RashomonSet``: every tree of a depth within a margin of the optimum (``milptree rashomon``),
-counted exactly, in objective order, sampled uniformly, with its vote on any rows and each
-feature's share of the set.
+counted exactly, in objective order, sampled uniformly, with its vote on any rows, each
+feature's share of the set and the distribution of its importance across the set.
 
 ``X``, ``y`` and ``sample_weight`` are read as ``OptimalTreeClassifier.fit`` reads them and the
 problem is the exact search's (``method="dp"``) with the estimator's parameters, so the set's
@@ -9,9 +9,11 @@ by rank and returned as fitted ``OptimalTreeClassifier`` estimators.
 """
 
 import json
+import warnings
 from typing import Iterator, List, Optional, Tuple
 
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from milptree import _core
 from milptree._engine_data import engine_data
@@ -45,10 +47,19 @@ class RashomonSet:
     class_weight : dict or "balanced", optional
         Class weights, as the estimator takes them.
     time_limit : float, optional
-        Seconds for the exact search and the set's build; a set not complete by then raises
-        ``ValueError``.
+        Seconds for the exact search and the set's build. With a limit the build widens its
+        bound pass by pass (the optimal trees first, then half the margin, then all of it); a
+        build stopped by the limit keeps the last complete pass's set, with a
+        ``ConvergenceWarning``, ``complete_`` False and ``max_objective_`` the bound it is
+        complete to. Without the optimum proven in time it raises ``ValueError``.
     memory_limit : int, optional
-        Cap on the set's graph in MiB (default 4096).
+        Cap on the set's graph in MiB (default 4096); past it, as past ``time_limit`` (without
+        a time limit, a ``ValueError``).
+    importance_trees : int, default=1000
+        Importances over every tree of the set when it has at most this many, else over this
+        many drawn uniformly; 0 leaves them out.
+    random_state : int, default=0
+        Seed of the importances' sample.
     categorical_features : "from_dtype", list or None, default="from_dtype"
         Which columns of ``X`` are categorical, as ``OptimalTreeClassifier`` takes it.
 
@@ -61,11 +72,22 @@ class RashomonSet:
     optimum_ : float
         The proven optimum.
     max_objective_ : float
-        The largest objective a tree of the set may have.
+        The largest objective a tree of the set may have: every tree of objective at most this
+        is in the set.
+    complete_ : bool
+        Whether the set reaches the margin asked (False when a limit stopped the build).
     by_objective_ : list of (float, int)
         Each objective of the set's trees, increasing, with how many have it.
+    feature_use_ : ndarray of shape (n_features,)
+        The share of the set's trees that split on each feature (exact).
     feature_importance_ : ndarray of shape (n_features,)
-        Each feature's share of the set: the share of trees that split on it.
+        Each feature's mean importance over the set's trees (``importance_distribution_``'s
+        mean).
+    importance_distribution_ : ndarray of shape (n_trees, n_features)
+        Each feature's importance in each tree of the set (in objective order) or of a uniform
+        sample of it (see ``importance_trees``): its share of the decrease of the weighted
+        training errors its splits bring, as ``OptimalTreeClassifier.feature_importances_``
+        reads one tree. Rows add up to 1 (all 0 for a tree whose splits lower no error).
     disputed_rows_ : ndarray of int
         The training rows on which the set's trees do not all agree.
     report_ : dict
@@ -78,8 +100,8 @@ class RashomonSet:
                  max_errors: Optional[float] = None, alpha: Optional[float] = None,
                  min_samples_leaf: Optional[int] = None, max_leaf_rows: Optional[int] = None,
                  class_weight=None, time_limit: Optional[float] = None,
-                 memory_limit: Optional[int] = None,
-                 categorical_features="from_dtype") -> None:
+                 memory_limit: Optional[int] = None, importance_trees: int = 1000,
+                 random_state: int = 0, categorical_features="from_dtype") -> None:
         self.max_depth = max_depth
         self.epsilon = epsilon
         self.max_errors = max_errors
@@ -89,6 +111,8 @@ class RashomonSet:
         self.class_weight = class_weight
         self.time_limit = time_limit
         self.memory_limit = memory_limit
+        self.importance_trees = importance_trees
+        self.random_state = random_state
         self.categorical_features = categorical_features
 
     def fit(self, X, y, sample_weight=None) -> "RashomonSet":
@@ -97,8 +121,8 @@ class RashomonSet:
         Raises
         ------
         ValueError
-            On bad input, a setting the set does not take, missing values, or a set not
-            complete within ``time_limit`` or ``memory_limit``.
+            On bad input, a setting the set does not take, missing values, an optimum not
+            proven within ``time_limit``, or no pass complete within the limits.
         KeyboardInterrupt
             On Ctrl-C, once the build has stopped.
         """
@@ -107,7 +131,8 @@ class RashomonSet:
                     "max_errors": self.max_errors, "alpha": self.alpha,
                     "min_samples_leaf": self.min_samples_leaf,
                     "max_leaf_rows": self.max_leaf_rows, "time_limit": self.time_limit,
-                    "memory_limit": self.memory_limit}
+                    "memory_limit": self.memory_limit, "importance_trees": self.importance_trees,
+                    "random_state": self.random_state}
         settings = {name: _value(value) for name, value in settings.items()}
         if isinstance(self.class_weight, str):
             if self.class_weight != "balanced":
@@ -131,12 +156,24 @@ class RashomonSet:
         self.count_over_thresholds_ = int(self.report_["count_over_thresholds"])
         self.optimum_ = self.report_["optimum"]
         self.max_objective_ = self.report_["max_objective"]
+        self.complete_ = bool(self.report_["complete"])
         self.by_objective_ = [(entry["objective"], int(entry["trees"]))
                               for entry in self.report_["by_objective"]]
-        self.feature_importance_ = np.array([f["share"] for f in self.report_["features"]])
+        self.feature_use_ = np.array([f["share"] for f in self.report_["features"]])
+        n_features = len(self.report_["features"])
+        self.importance_distribution_ = np.array(
+            self._set.importances(), dtype=np.float64).reshape(-1, n_features)
+        self.feature_importance_ = (self.importance_distribution_.mean(axis=0)
+                                    if len(self.importance_distribution_)
+                                    else np.zeros(n_features))
         self.disputed_rows_ = np.array(self.report_["disputed_rows"], dtype=np.int64)
         best = self._set.tree("0")
         self._reader = None if best is None else self._estimator(best[3])
+        if not self.complete_:
+            warnings.warn(
+                f"the set's build stopped ({self.report_['stopped'].replace('_', ' ')}): it "
+                f"holds every tree of objective at most {self.max_objective_}, not "
+                f"{self.report_['asked_max_objective']} as asked", ConvergenceWarning)
         return self
 
     def __len__(self) -> int:

@@ -76,7 +76,13 @@ def test_the_set_is_the_enumerations(seed):
     # Each feature's share: the trees that split on it.
     for feature in range(X.shape[1]):
         using = sum(1 for t in wanted if uses(t[1], feature))
-        assert rs.feature_importance_[feature] == pytest.approx(using / len(wanted))
+        assert rs.feature_use_[feature] == pytest.approx(using / len(wanted))
+    # Importances over every tree (the set is small), each as the estimator reads its tree.
+    assert rs.report_["importance_over"] == "every tree"
+    assert rs.importance_distribution_.shape == (len(wanted), X.shape[1])
+    for rank, row in enumerate(rs.importance_distribution_):
+        np.testing.assert_allclose(row, rs[rank].feature_importances_, atol=1e-12)
+    np.testing.assert_allclose(rs.feature_importance_, rs.importance_distribution_.mean(axis=0))
     drawn = rs.sample(20, random_state=3)
     assert len(drawn) == 20
     assert all(tuple(t.predict(X)) in {k[1] for k in want} for t in drawn)
@@ -144,3 +150,24 @@ def test_bad_settings_are_refused_by_name():
         RashomonSet(max_depth=2, epsilon=0.1).fit(X, y)
     with pytest.raises(ValueError, match="not fitted"):
         len(RashomonSet(max_depth=2, epsilon=0.1))
+
+
+def test_a_stopped_build_keeps_its_last_complete_pass():
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.exceptions import ConvergenceWarning
+
+    X, y = load_breast_cancer(return_X_y=True)
+    optimal = RashomonSet(max_depth=3, epsilon=0.0, importance_trees=0).fit(X, y)
+    # The optimal trees' graph fits in 1 MiB; the set within one more error does not.
+    with pytest.warns(ConvergenceWarning, match="memory limit"):
+        stopped = RashomonSet(max_depth=3, max_errors=optimal.optimum_ + 1, time_limit=600,
+                              memory_limit=1, importance_trees=50).fit(X, y)
+    assert not stopped.complete_ and optimal.complete_
+    assert stopped.report_["stopped"] == "memory_limit"
+    assert stopped.max_objective_ == optimal.optimum_
+    assert stopped.report_["asked_max_objective"] == optimal.optimum_ + 1
+    assert stopped.count_ == optimal.count_
+    assert [stopped.objective(r) for r in (0, stopped.count_ - 1)] == [optimal.optimum_] * 2
+    assert stopped.importance_distribution_.shape == (50, X.shape[1])
+    with pytest.raises(ValueError, match="memory limit"):
+        RashomonSet(max_depth=3, max_errors=optimal.optimum_ + 1, memory_limit=1).fit(X, y)

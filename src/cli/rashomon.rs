@@ -2,7 +2,7 @@
 //! features the set uses, the rows it disagrees on, samples, and the trees in objective order.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use num_bigint::BigUint;
@@ -12,12 +12,15 @@ use serde_json::json;
 use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
 use crate::cli::output::{data_block, print_json};
+use crate::cli::pages::rashomon_page;
+use crate::data::Sets;
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::DpProblem;
 use crate::error::{Error, Result};
+use crate::export::html::Rows;
 use crate::export::TextView;
 use crate::rashomon::report::{ranked_json, share, Report};
-use crate::rashomon::{Limits, Margin, RashomonSet};
+use crate::rashomon::{Limits, Margin, Ranked, RashomonSet};
 use crate::{out, outln};
 
 #[derive(Debug, Args)]
@@ -46,12 +49,16 @@ pub struct RashomonArgs {
     #[arg(long, value_name = "SECONDS", value_parser = crate::budget::parse_budget)]
     pub time_limit: Option<Budget>,
     /// Cap on the memory of the set's graph, in MiB.
-    #[arg(long, value_name = "MB", default_value_t = 4096)]
+    #[arg(long, value_name = "MB", default_value_t = crate::rashomon::DEFAULT_MEMORY_LIMIT_MB)]
     pub memory_limit: usize,
     /// Draw K trees uniformly from the set (with replacement) and list them.
     #[arg(long, value_name = "K")]
     pub sample: Option<usize>,
-    /// Seed of `--sample`.
+    /// Feature importances over every tree of the set when it has at most K, else over K
+    /// drawn uniformly (from `--sample-seed`); 0 leaves them out.
+    #[arg(long, value_name = "K", default_value_t = 1000)]
+    pub importance_trees: usize,
+    /// Seed of `--sample` and of the importances' sample.
     #[arg(long = "sample-seed", value_name = "S", default_value_t = 0)]
     pub sample_seed: u64,
     /// Write the set's trees in objective order to this file, one JSON document a line
@@ -61,6 +68,13 @@ pub struct RashomonArgs {
     /// At most this many trees in `--out`.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub limit: usize,
+    /// Write the set's page to this file: the trees by objective, each feature's use and
+    /// importance across the set, and a browser of its first trees (and of `--sample`'s).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Trees in the page's browser, the first in objective order.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub html_trees: usize,
     /// Print one JSON document on stdout instead of text (counts are decimal strings, exact).
     #[arg(long)]
     pub json: bool,
@@ -99,10 +113,7 @@ pub fn run(args: RashomonArgs) -> Result<()> {
         .clone()
         .unwrap_or_else(Budget::unlimited)
         .with_interrupt(Some(crate::cli::interrupt::interrupt_flag()));
-    let limits = Limits {
-        time,
-        memory_limit_mb: args.memory_limit,
-    };
+    let limits = Limits::new(time, args.memory_limit);
     let set = RashomonSet::build(data, &problem, margin, &limits)?;
     let samples = match args.sample {
         Some(k) => set.sample(k, args.sample_seed)?,
@@ -112,7 +123,10 @@ pub fn run(args: RashomonArgs) -> Result<()> {
         Some(path) => Some(write_trees(&set, path, args.limit)?),
         None => None,
     };
-    let report = Report::of(&set)?;
+    let report = Report::of(&set, args.importance_trees, args.sample_seed)?;
+    if let Some(page) = &args.html {
+        write_page(&args, &sets, &set, &report, &samples, page)?;
+    }
     if args.json {
         let mut doc = report.json(&set);
         doc["command"] = json!("rashomon");
@@ -165,6 +179,15 @@ fn print(report: &Report, set: &RashomonSet, args: &RashomonArgs, data: &Dataset
         nodes,
         bytes / 1024
     )?;
+    if let Some(stop) = set.stop() {
+        outln!(
+            "stopped ({}): the set is complete up to objective {} of the {} asked; it holds \
+             every tree up to that objective and none above",
+            stop.name().replace('_', " "),
+            figure(set.max_objective()),
+            figure(set.asked_max_objective())
+        )?;
+    }
     outln!("\nobjective  trees")?;
     for (cost, n) in set.by_objective() {
         outln!("{:<10} {n}", figure(cost))?;
@@ -177,14 +200,44 @@ fn print(report: &Report, set: &RashomonSet, args: &RashomonArgs, data: &Dataset
         .max()
         .unwrap_or(7)
         .max(7);
-    outln!("\n{:<width$}  {:>6}  trees", "feature", "share")?;
-    for (name, n) in data.schema().features.iter().zip(&report.feature_trees) {
-        if !n.is_zero() {
-            outln!(
-                "{name:<width$}  {:>5.1}%  {n}",
-                100.0 * share(n, &report.count)
-            )?;
+    let importances = &report.importances;
+    outln!(
+        "\n{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  trees",
+        "feature",
+        "share",
+        "imp",
+        "min",
+        "median",
+        "max"
+    )?;
+    for (j, (name, n)) in data
+        .schema()
+        .features
+        .iter()
+        .zip(&report.feature_trees)
+        .enumerate()
+    {
+        if n.is_zero() {
+            continue;
         }
+        let spread = match importances.spread(j) {
+            Some(s) => format!(
+                "{:>6.3}  {:>6.3}  {:>6.3}  {:>6.3}",
+                s.mean, s.min, s.median, s.max
+            ),
+            None => format!("{:>6}  {:>6}  {:>6}  {:>6}", "-", "-", "-", "-"),
+        };
+        outln!(
+            "{name:<width$}  {:>5.1}%  {spread}  {n}",
+            100.0 * share(n, &report.count)
+        )?;
+    }
+    if !importances.per_tree.is_empty() {
+        outln!(
+            "(share: of the trees splitting on the feature; imp: its mean share of a tree's \
+             error decrease, with min, median and max, over {})",
+            importances.over()
+        )?;
     }
     let disputed = report.disputed();
     outln!(
@@ -224,4 +277,36 @@ fn write_trees(set: &RashomonSet, path: &PathBuf, limit: usize) -> Result<usize>
     }
     writer.flush().map_err(failed)?;
     Ok(written)
+}
+
+/// Writes the set's page to `path`.
+fn write_page(
+    args: &RashomonArgs,
+    sets: &Sets,
+    set: &RashomonSet,
+    report: &Report,
+    samples: &[Ranked],
+    path: &Path,
+) -> Result<()> {
+    let mut first = Vec::new();
+    let mut rank = BigUint::from(0u8);
+    while first.len() < args.html_trees {
+        let Some(tree) = set.tree(&rank)? else {
+            break;
+        };
+        first.push(tree);
+        rank += 1u8;
+    }
+    let source = format!("training rows of {}", args.data.data.display());
+    let training = crate::cli::output::training_rows(&args.data, &sets.train);
+    let page = rashomon_page(
+        set,
+        report,
+        &first,
+        samples,
+        &Rows::of(&sets.train, &source),
+        &args.data.data.display().to_string(),
+        &training.fingerprint,
+    );
+    crate::cli::pages::write_page(path, &page)
 }

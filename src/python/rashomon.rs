@@ -38,10 +38,18 @@ pub struct PyRashomonSet {
     set: RashomonSet,
     /// `milptree rashomon --json`'s report of the set (without the command's data block).
     report: String,
+    /// The report's importances, one row per tree.
+    importances: Vec<Vec<f64>>,
 }
 
-/// The set's margin and the settings of its problem, from the JSON `settings`.
-fn parse(settings: &str) -> crate::Result<(Margin, Settings)> {
+/// What the set's report reads besides the set: the importances' trees and seed.
+struct ReportSettings {
+    importance_trees: usize,
+    seed: u64,
+}
+
+/// The set's margin, the settings of its problem and of its report, from the JSON `settings`.
+fn parse(settings: &str) -> crate::Result<(Margin, Settings, ReportSettings)> {
     let object: Map<String, Value> = serde_json::from_str(settings)
         .map_err(|e| Error::parameter("settings", format!("not a JSON object: {e}")))?;
     let number = |key: &str| -> crate::Result<Option<f64>> {
@@ -69,11 +77,23 @@ fn parse(settings: &str) -> crate::Result<(Margin, Settings)> {
             ))
         }
     };
+    let whole = |key: &str, default: u64| -> crate::Result<u64> {
+        match object.get(key) {
+            None | Some(Value::Null) => Ok(default),
+            Some(value) => value.as_u64().ok_or_else(|| {
+                Error::parameter(key, format!("{value} is not a whole number of at least 0"))
+            }),
+        }
+    };
+    let report = ReportSettings {
+        importance_trees: usize::try_from(whole("importance_trees", 1000)?).unwrap_or(usize::MAX),
+        seed: whole("random_state", 0)?,
+    };
     let mut problem = Map::new();
     problem.insert("method".into(), Value::from("dp"));
     for (key, value) in &object {
         match key.as_str() {
-            "epsilon" | "max_errors" => {}
+            "epsilon" | "max_errors" | "importance_trees" | "random_state" => {}
             "objective" => match value.as_str() {
                 Some("accuracy" | "balanced") => {
                     problem.insert(key.to_string(), value.clone());
@@ -93,7 +113,7 @@ fn parse(settings: &str) -> crate::Result<(Margin, Settings)> {
                     other,
                     format!(
                         "is not a setting of the Rashomon set (it takes epsilon, max_errors, \
-                         {})",
+                         importance_trees, random_state, {})",
                         PROBLEM_SETTINGS.join(", ")
                     ),
                 ))
@@ -101,7 +121,7 @@ fn parse(settings: &str) -> crate::Result<(Margin, Settings)> {
         }
     }
     let settings = Settings::from_json(&Value::Object(problem).to_string())?;
-    Ok((margin, settings))
+    Ok((margin, settings, report))
 }
 
 /// Builds the set. The data as [`super::fit`] takes it (`x`, `n_rows`, `features`,
@@ -124,7 +144,7 @@ pub(crate) fn rashomon_set(
     settings: &str,
     categories: Option<Vec<Option<Vec<String>>>>,
 ) -> PyResult<PyRashomonSet> {
-    let (margin, settings) = parse(settings).map_err(value_error)?;
+    let (margin, settings, reading) = parse(settings).map_err(value_error)?;
     let data = dataset_of(x, n_rows, features, classes, labels, weights, categories)?;
     let search = match settings.method().map_err(value_error)? {
         Method::Dp(search) => search,
@@ -133,19 +153,23 @@ pub(crate) fn rashomon_set(
     let mut problem = search.problem(&data);
     problem.max_leaf = settings.max_leaf_rows;
     let interrupt = Arc::new(AtomicBool::new(false));
-    let limits = Limits {
-        time: settings
+    let limits = Limits::new(
+        settings
             .time_limit
             .map_or_else(Budget::unlimited, Budget::of)
             .with_interrupt(Some(Arc::clone(&interrupt))),
-        memory_limit_mb: settings
+        settings
             .memory_limit
-            .unwrap_or(Limits::default().memory_limit_mb),
-    };
+            .unwrap_or(crate::rashomon::DEFAULT_MEMORY_LIMIT_MB),
+    );
     let (built, interruption) = run_interruptibly(py, &interrupt, move || {
         let set = RashomonSet::build(&data, &problem, margin, &limits)?;
-        let report = Report::of(&set)?.json(&set).to_string();
-        Ok(PyRashomonSet { set, report })
+        let report = Report::of(&set, reading.importance_trees, reading.seed)?;
+        Ok(PyRashomonSet {
+            report: report.json(&set).to_string(),
+            importances: report.importances.per_tree,
+            set,
+        })
     })?;
     match (built, interruption) {
         // A set is complete or not given: an interrupted build has nothing to return.
@@ -185,6 +209,11 @@ impl PyRashomonSet {
             ))
         })?;
         Ok(self.set.tree(&rank).map_err(value_error)?.map(py_ranked))
+    }
+
+    /// Each feature's importance in every tree of the report's importances (one row per tree).
+    fn importances(&self) -> Vec<Vec<f64>> {
+        self.importances.clone()
     }
 
     /// `k` trees drawn uniformly with replacement, from seed `seed`.

@@ -62,6 +62,19 @@ pub struct GraphNode {
 pub enum Stop {
     Time,
     Memory,
+    /// The budget's interrupt flag was set (Ctrl-C).
+    Interrupted,
+}
+
+impl Stop {
+    /// The report's word for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::Time => "time_limit",
+            Stop::Memory => "memory_limit",
+            Stop::Interrupted => "interrupted",
+        }
+    }
 }
 
 /// What the builder reads of the data and the problem.
@@ -82,6 +95,14 @@ pub struct GraphInput {
     /// The data and problem, for the exact search's bounds on the splits of deep nodes.
     pub data: Dataset,
     pub problem: DpProblem,
+}
+
+impl GraphInput {
+    /// Whether every objective is a whole number (whole error costs and split cost).
+    pub fn integral(&self) -> bool {
+        let whole = |x: f64| x.fract() == 0.0;
+        whole(self.split_cost) && self.row_costs.iter().all(|&c| whole(c))
+    }
 }
 
 /// A row set's rows in row order and sorted by each feature.
@@ -110,7 +131,7 @@ pub struct Graph {
 }
 
 impl Graph {
-    pub fn new(input: GraphInput, depth: usize, time: Budget, memory_limit_mb: usize) -> Graph {
+    pub fn new(input: GraphInput, depth: usize, time: Budget, memory_limit: usize) -> Graph {
         let n = input.labels.len();
         Graph {
             input,
@@ -123,7 +144,7 @@ impl Graph {
             stamp_now: 0,
             time,
             started: Instant::now(),
-            memory_limit: memory_limit_mb.saturating_mul(1 << 20),
+            memory_limit,
             memory: 0,
             steps: 0,
         }
@@ -157,7 +178,11 @@ impl Graph {
             return Err(Stop::Memory);
         }
         if self.steps % 256 == 0 && self.time.spent_since(self.started) {
-            return Err(Stop::Time);
+            return Err(if self.time.interrupted() {
+                Stop::Interrupted
+            } else {
+                Stop::Time
+            });
         }
         Ok(())
     }

@@ -15,10 +15,12 @@
 //! re-evaluated by [`crate::dp::objective_of`].
 
 mod graph;
+pub mod importance;
 mod least;
 mod profile;
 pub mod report;
 mod set;
 
+pub use graph::Stop;
 pub use profile::Profile;
-pub use set::{approx, Limits, Margin, Ranked, RashomonSet, Shape};
+pub use set::{approx, Limits, Margin, Ranked, RashomonSet, Shape, DEFAULT_MEMORY_LIMIT_MB};

@@ -7,6 +7,7 @@ use num_traits::Zero;
 use serde_json::{json, Value};
 
 use crate::error::Result;
+use crate::rashomon::importance::Importances;
 use crate::rashomon::{approx, Ranked, RashomonSet};
 
 /// What is reported of a set.
@@ -19,11 +20,14 @@ pub struct Report {
     pub shares: Vec<Vec<f64>>,
     /// The first best tree's prediction of each training row.
     pub reference: Vec<usize>,
+    /// Each feature's importance in every tree of the set, or in a uniform sample of them.
+    pub importances: Importances,
 }
 
 impl Report {
-    /// The report of `set`, its votes taken on its training rows.
-    pub fn of(set: &RashomonSet) -> Result<Report> {
+    /// The report of `set`, its votes taken on its training rows, the importances over every
+    /// tree when it has at most `importance_trees`, else over that many drawn from `seed`.
+    pub fn of(set: &RashomonSet, importance_trees: usize, seed: u64) -> Result<Report> {
         let data = set.data();
         let count = set.count();
         let feature_trees = (0..data.n_features())
@@ -42,6 +46,7 @@ impl Report {
             None => Vec::new(),
         };
         Ok(Report {
+            importances: Importances::of(set, importance_trees, seed)?,
             with_variants: set.count_with_variants(),
             count,
             feature_trees,
@@ -75,8 +80,14 @@ impl Report {
             .features
             .iter()
             .zip(&self.feature_trees)
-            .map(|(name, n)| {
-                json!({ "feature": name, "trees": n.to_string(), "share": share(n, &self.count) })
+            .enumerate()
+            .map(|(j, (name, n))| {
+                let importance = self.importances.spread(j).map(|s| {
+                    json!({ "mean": s.mean, "min": s.min, "q25": s.q25, "median": s.median,
+                            "q75": s.q75, "max": s.max })
+                });
+                json!({ "feature": name, "trees": n.to_string(), "share": share(n, &self.count),
+                        "importance": importance })
             })
             .collect();
         let disputed = self.disputed();
@@ -93,6 +104,11 @@ impl Report {
                 json!({ "objective": c, "trees": n.to_string() })
             }).collect::<Vec<_>>(),
             "features": features,
+            "importance_trees": self.importances.per_tree.len(),
+            "importance_over": if self.importances.whole_set { "every tree" } else {
+                "uniform sample"
+            },
+            "importance_seed": self.importances.seed,
             "rows": data.n_rows(),
             "disputed_rows": disputed,
             "ambiguity": if data.n_rows() == 0 { 0.0 } else {
@@ -101,7 +117,9 @@ impl Report {
             "row_sets": nodes,
             "memory_bytes": bytes,
             "seconds": set.seconds(),
-            "complete": true,
+            "complete": set.stop().is_none(),
+            "stopped": set.stop().map(|stop| stop.name()),
+            "asked_max_objective": set.asked_max_objective(),
         })
     }
 }

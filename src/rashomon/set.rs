@@ -27,20 +27,30 @@ pub enum Margin {
     Objective(f64),
 }
 
+/// The graph's default memory cap, in MiB.
+pub const DEFAULT_MEMORY_LIMIT_MB: usize = 4096;
+
 /// The time and memory a build may take.
 #[derive(Debug, Clone)]
 pub struct Limits {
     pub time: Budget,
-    /// Cap on the graph's memory, in MiB (estimated from its nodes' sizes).
-    pub memory_limit_mb: usize,
+    /// Cap on the graph's memory, in bytes (estimated from its nodes' sizes).
+    pub memory_limit_bytes: usize,
+}
+
+impl Limits {
+    /// `time`, and a cap of `mib` MiB on the graph's memory.
+    pub fn new(time: Budget, mib: usize) -> Limits {
+        Limits {
+            time,
+            memory_limit_bytes: mib.saturating_mul(1 << 20),
+        }
+    }
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            time: Budget::unlimited(),
-            memory_limit_mb: 4096,
-        }
+        Limits::new(Budget::unlimited(), DEFAULT_MEMORY_LIMIT_MB)
     }
 }
 
@@ -117,7 +127,11 @@ pub struct RashomonSet {
     data: Dataset,
     problem: DpProblem,
     optimum: f64,
+    /// Every tree of objective at most this is in the set (the margin's bound, or less when
+    /// the build stopped).
     max_objective: f64,
+    asked_max_objective: f64,
+    stop: Option<Stop>,
     seconds: f64,
 }
 
@@ -169,11 +183,16 @@ impl RashomonSet {
         let input = graph_input(data, problem);
         let tolerance = input.tolerance;
         let time = limits.time.left_since(started);
-        let mut graph = Graph::new(input, problem.depth, time, limits.memory_limit_mb);
-        let root = graph
-            .build_root(problem.depth, max_objective)
-            .map_err(|stop| stopped(stop, &graph, limits))?;
-        if max_objective >= optimum - tolerance {
+        let mut graph = Graph::new(input, problem.depth, time, limits.memory_limit_bytes);
+        let (root, complete_upto, stop) = widen(
+            &mut graph,
+            problem.depth,
+            optimum,
+            max_objective,
+            limits.time.limit_seconds().is_some(),
+        )
+        .map_err(|stop| stopped(stop, &graph, limits))?;
+        if complete_upto >= optimum - tolerance {
             let least = graph.nodes[root].profile.min();
             if least.is_none_or(|least| (least - optimum).abs() > tolerance) {
                 return Err(Error::Internal(format!(
@@ -188,9 +207,23 @@ impl RashomonSet {
             data: data.clone(),
             problem: problem.clone(),
             optimum,
-            max_objective,
+            max_objective: complete_upto,
+            asked_max_objective: max_objective,
+            stop,
             seconds: crate::budget::seconds_of(started.elapsed()),
         })
+    }
+
+    /// Why the build stopped before the margin asked, if it did: then the set holds every tree
+    /// of objective at most [`RashomonSet::max_objective`], below
+    /// [`RashomonSet::asked_max_objective`].
+    pub fn stop(&self) -> Option<Stop> {
+        self.stop
+    }
+
+    /// The largest objective the margin asked for (the set's own when it is complete).
+    pub fn asked_max_objective(&self) -> f64 {
+        self.asked_max_objective
     }
 
     /// The proven optimum.
@@ -198,7 +231,8 @@ impl RashomonSet {
         self.optimum
     }
 
-    /// The largest objective a tree of the set has.
+    /// The largest objective a tree of the set may have: every tree of objective at most this
+    /// is in the set.
     pub fn max_objective(&self) -> f64 {
         self.max_objective
     }
@@ -545,6 +579,61 @@ fn graph_input(data: &Dataset, problem: &DpProblem) -> GraphInput {
     }
 }
 
+/// The bounds the build widens through when it has a time limit: the optimum (its trees
+/// first), half the margin above it, then the whole margin; without a limit, the margin alone.
+/// A build stopped at a pass keeps the last complete one's set. Each pass rebuilds the nodes
+/// whose bound grew, so a pass costs about what the set of its bound alone would; when every
+/// objective is a whole number (`integral`), bounds are taken down to whole numbers and a pass
+/// that would hold the same trees as the next is left out.
+fn passes(optimum: f64, max_objective: f64, limited: bool, integral: bool) -> Vec<f64> {
+    let margin = max_objective - optimum;
+    if margin <= 0.0 || !limited {
+        return vec![max_objective];
+    }
+    let trees_of = |bound: f64| {
+        if integral {
+            (bound + 1e-9).floor()
+        } else {
+            bound
+        }
+    };
+    let mut bounds: Vec<f64> = Vec::new();
+    for bound in [optimum, optimum + margin / 2.0] {
+        let bound = trees_of(bound);
+        if trees_of(max_objective) > bound && bounds.last().is_none_or(|&b| b < bound) {
+            bounds.push(bound);
+        }
+    }
+    bounds.push(max_objective);
+    bounds
+}
+
+/// Builds the root through [`passes`]: `(root, the last pass complete, why the next stopped)`,
+/// or why the first stopped. A node rebuilt for a larger bound holds every tree the smaller
+/// one held, so an interrupted pass leaves the last complete pass's nodes as they were.
+fn widen(
+    graph: &mut Graph,
+    depth: usize,
+    optimum: f64,
+    max_objective: f64,
+    limited: bool,
+) -> std::result::Result<(NodeId, f64, Option<Stop>), Stop> {
+    let mut done: Option<(NodeId, f64)> = None;
+    for bound in passes(optimum, max_objective, limited, graph.input.integral()) {
+        match graph.build_root(depth, bound) {
+            Ok(root) => done = Some((root, bound)),
+            Err(stop) => {
+                return done
+                    .map(|(root, upto)| (root, upto, Some(stop)))
+                    .ok_or(stop)
+            }
+        }
+    }
+    // `passes` is never empty.
+    done.map(|(root, upto)| (root, upto, None))
+        .ok_or(Stop::Time)
+}
+
 fn stopped(stop: Stop, graph: &Graph, limits: &Limits) -> Error {
     let (what, remedy) = match stop {
         Stop::Time => (
@@ -555,9 +644,13 @@ fn stopped(stop: Stop, graph: &Graph, limits: &Limits) -> Error {
             "raise --time-limit",
         ),
         Stop::Memory => (
-            format!("the memory limit ({} MiB)", limits.memory_limit_mb),
+            format!(
+                "the memory limit ({} MiB)",
+                limits.memory_limit_bytes as f64 / f64::from(1u32 << 20)
+            ),
             "raise --memory-limit",
         ),
+        Stop::Interrupted => ("an interruption".to_string(), "let it run"),
     };
     Error::NoTree(format!(
         "the set was not complete at {what}, with {} row sets held; {remedy} or narrow the \

@@ -1,4 +1,4 @@
-//! The HTML pages (`show --format html`, `solve --html`, `pareto`, `tune` and `path` pages)
+//! The HTML pages (`show --format html`, `solve --html`, `pareto`, `tune`, `path` and `rashomon` pages)
 //! opened in headless Chromium with the network off: from the DOM their script leaves, every
 //! node of the tree shown, every split's condition and missing side as the tree file states
 //! them, every node's class counts (and row weights) equal to those of the rows `milptree
@@ -514,6 +514,70 @@ fn a_path_page_shows_the_loss_against_leaves_and_each_penaltys_tree() {
     let tree = PathBuf::from(rows[last]["tree_file"].as_str().expect("a tree file"));
     check_tree(&opened.dom, &tree, &data, None);
     check_provenance(&opened.dom, &read_json(&tree)["provenance"]);
+}
+
+#[test]
+fn a_rashomon_page_shows_the_counts_the_features_and_each_listed_tree() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().expect("a directory");
+    let (page, trees) = (dir.path().join("set.html"), dir.path().join("trees.jsonl"));
+    let data = dataset("iris");
+    let report: Value = serde_json::from_str(&run(&[
+        "rashomon",
+        path_str(&data),
+        "--depth",
+        "2",
+        "--max-errors",
+        "8",
+        "--sample",
+        "3",
+        "--html-trees",
+        "40",
+        "--out",
+        path_str(&trees),
+        "--json",
+        "--html",
+        path_str(&page),
+    ]))
+    .expect("the report");
+    // The tree of rank 7, as `--out` wrote it.
+    let line = std::fs::read_to_string(&trees).expect("the trees");
+    let ranked: Value = serde_json::from_str(line.lines().nth(7).expect("rank 7")).expect("JSON");
+    assert_eq!(ranked["rank"], "7");
+    let tree_file = dir.path().join("rank7.json");
+    std::fs::write(&tree_file, ranked["tree"].to_string()).expect("written");
+    let opened = open(
+        &browser,
+        &page,
+        "select=7",
+        Some(&screenshots().join("rashomon.png")),
+    );
+    check_offline(&opened);
+    let dom = &opened.dom;
+    assert_eq!(fact(dom, "count").as_deref(), report["count"].as_str());
+    let by_objective = report["by_objective"].as_array().expect("by objective");
+    assert_eq!(series_points(dom, "trees"), by_objective.len());
+    let used = report["features"]
+        .as_array()
+        .expect("features")
+        .iter()
+        .filter(|f| f["trees"] != "0")
+        .count();
+    assert!(used >= 2, "{used} features");
+    assert_eq!(series_points(dom, "share"), used);
+    for series in ["mean", "median", "min", "max"] {
+        assert_eq!(series_points(dom, series), used, "{series}");
+    }
+    // Every bar drawn: one per objective, one per used feature in each of two charts.
+    assert_eq!(
+        elements(dom, "rect", "class", "bar").len(),
+        by_objective.len() + 2 * used
+    );
+    // The browser: the first 40 trees, then the 3 samples, each a row that shows it.
+    let rows = elements(dom, "tr", "data-tree", "");
+    assert_eq!(rows.len(), 43);
+    assert!(rows[42].text("td").contains("(sample)"));
+    check_tree(dom, &tree_file, &data, None);
 }
 
 /// A complete tree of depth 8 (255 splits) over 120 features with long names, counted on 600

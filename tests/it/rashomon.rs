@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use milptree::data::{midpoint, Dataset};
 use milptree::dp::DpProblem;
-use milptree::rashomon::{Limits, Margin, RashomonSet, Shape};
+use milptree::rashomon::importance::Importances;
+use milptree::rashomon::{Limits, Margin, RashomonSet, Shape, Stop};
 use num_bigint::BigUint;
 
 use crate::common::{milptree_json, path_str, random_dataset, temp_file, with_random_weights};
@@ -20,6 +21,18 @@ struct Found {
     predictions: Vec<usize>,
     features: Vec<usize>,
     variants: u64,
+    /// Per feature, the decrease of the errors its splits bring (each split: its rows' errors
+    /// as one leaf less its two sides' as leaves).
+    decreases: Vec<f64>,
+}
+
+/// The weighted errors of `rows` as one leaf of their best class.
+fn leaf_errors(data: &Dataset, problem: &DpProblem, rows: &[usize]) -> f64 {
+    let mut sums = vec![0.0; data.n_classes()];
+    for &i in rows {
+        sums[data.labels()[i]] += data.weight(i) * problem.class_weights[data.labels()[i]];
+    }
+    sums.iter().sum::<f64>() - sums.iter().copied().fold(0.0, f64::max)
 }
 
 /// Every tree of depth at most `depth` on `rows` (indices into `data`), by brute force: a leaf
@@ -50,6 +63,7 @@ fn every_tree(data: &Dataset, problem: &DpProblem, rows: &[usize], depth: usize)
             predictions,
             features: Vec::new(),
             variants: 1,
+            decreases: vec![0.0; data.n_features()],
         });
     }
     if depth == 0 {
@@ -71,6 +85,9 @@ fn every_tree(data: &Dataset, problem: &DpProblem, rows: &[usize], depth: usize)
                 rows.iter().partition(|&&i| column[i] <= threshold);
             let lefts = every_tree(data, problem, &left, depth - 1);
             let rights = every_tree(data, problem, &right, depth - 1);
+            let decrease = leaf_errors(data, problem, rows)
+                - leaf_errors(data, problem, &left)
+                - leaf_errors(data, problem, &right);
             for l in &lefts {
                 for r in &rights {
                     let mut predictions = l.predictions.clone();
@@ -82,12 +99,20 @@ fn every_tree(data: &Dataset, problem: &DpProblem, rows: &[usize], depth: usize)
                     features.extend(&r.features);
                     features.sort_unstable();
                     features.dedup();
+                    let mut decreases: Vec<f64> = l
+                        .decreases
+                        .iter()
+                        .zip(&r.decreases)
+                        .map(|(a, b)| a + b)
+                        .collect();
+                    decreases[j] += decrease;
                     out.push(Found {
                         key: format!("[{j}<={threshold} {} {}]", l.key, r.key),
                         cost: l.cost + r.cost + problem.split_cost,
                         predictions,
                         features,
                         variants: variants * l.variants * r.variants,
+                        decreases,
                     });
                 }
             }
@@ -124,6 +149,19 @@ fn check_against_enumeration(
     margin: Margin,
     case: &str,
 ) -> usize {
+    check_within_limits(data, problem, margin, &Limits::default(), case).0
+}
+
+/// Checks the set of `problem` within `margin`, built under `limits`, against the enumeration
+/// of every tree up to the objective the set says it is complete to (the margin's bound when
+/// it did not stop); returns its size and why it stopped.
+fn check_within_limits(
+    data: &Dataset,
+    problem: &DpProblem,
+    margin: Margin,
+    limits: &Limits,
+    case: &str,
+) -> (usize, Option<Stop>) {
     let all: Vec<usize> = (0..data.n_rows()).collect();
     let every = every_tree(data, problem, &all, problem.depth);
     let optimum = every.iter().map(|f| f.cost).fold(f64::INFINITY, f64::min);
@@ -132,12 +170,23 @@ fn check_against_enumeration(
         Margin::Objective(v) => v,
     };
     let tolerance = 1e-9 * data.total_weight().max(1.0);
+    let set =
+        RashomonSet::build(data, problem, margin, limits).unwrap_or_else(|e| panic!("{case}: {e}"));
+    assert!((set.asked_max_objective() - bound).abs() <= tolerance);
+    let bound = match set.stop() {
+        None => {
+            assert_eq!(set.max_objective(), bound, "{case}: a complete set's bound");
+            bound
+        }
+        Some(_) => {
+            assert!(set.max_objective() < bound, "{case}: a stopped set's bound");
+            set.max_objective()
+        }
+    };
     let inside: Vec<&Found> = every
         .iter()
         .filter(|f| f.cost <= bound + tolerance)
         .collect();
-    let set = RashomonSet::build(data, problem, margin, &Limits::default())
-        .unwrap_or_else(|e| panic!("{case}: {e}"));
     assert!(
         (set.optimum() - optimum).abs() <= tolerance,
         "{case}: optimum"
@@ -152,6 +201,8 @@ fn check_against_enumeration(
         "{case}: the enumeration repeats a tree"
     );
     let mut last = f64::NEG_INFINITY;
+    let importances = Importances::of(&set, inside.len(), 0).unwrap();
+    assert!(importances.whole_set, "{case}");
     for rank in 0..inside.len() {
         let ranked = set
             .tree(&BigUint::from(rank))
@@ -182,6 +233,15 @@ fn check_against_enumeration(
         );
         let predicted = ranked.tree.predict(data.rows());
         assert_eq!(predicted, found.predictions, "{case}: {key}'s predictions");
+        let total: f64 = found.decreases.iter().sum();
+        for (j, &decrease) in found.decreases.iter().enumerate() {
+            let share = if total > 0.0 { decrease / total } else { 0.0 };
+            assert!(
+                (importances.per_tree[rank][j] - share).abs() < 1e-9,
+                "{case}: {key}'s importance of x{j}: {:?} against {share}",
+                importances.per_tree[rank]
+            );
+        }
     }
     assert!(expected.is_empty(), "{case}: trees not reached by rank");
     assert!(set.tree(&BigUint::from(inside.len())).unwrap().is_none());
@@ -232,7 +292,7 @@ fn check_against_enumeration(
             .collect();
         assert_eq!(got, expected, "{case}: votes on row {i}");
     }
-    inside.len()
+    (inside.len(), set.stop())
 }
 
 #[test]
@@ -261,6 +321,34 @@ fn the_set_is_every_tree_within_the_margin() {
     // The cases reach sets of one tree, of many, and of every tree.
     assert!(sizes.contains(&1));
     assert!(sizes.iter().any(|&s| s > 50), "{sizes:?}");
+}
+
+#[test]
+fn a_stopped_build_holds_every_tree_of_its_last_complete_pass() {
+    // The graph of the optimal trees alone fits a memory cap the whole set's graph does not:
+    // a build with a time limit widens its bound pass by pass, stops in its last pass and keeps
+    // the first's set, which the enumeration checks.
+    let mut stopped = 0;
+    for seed in 0..12u64 {
+        let depth = 2 + (seed % 2) as usize;
+        let data = random_dataset(4100 + seed, 8, 3, 2, 3);
+        let problem = problem(&data, depth);
+        let optimal =
+            RashomonSet::build(&data, &problem, Margin::Relative(0.0), &Limits::default()).unwrap();
+        let limits = Limits {
+            time: milptree::budget::Budget::of(std::time::Duration::from_secs(3600)),
+            memory_limit_bytes: optimal.graph_size().1,
+        };
+        let case = format!("seed {seed}, depth {depth}");
+        let (size, stop) =
+            check_within_limits(&data, &problem, Margin::Objective(1e9), &limits, &case);
+        if let Some(stop) = stop {
+            assert_eq!(stop, Stop::Memory, "{case}");
+            assert_eq!(BigUint::from(size), optimal.count(), "{case}");
+            stopped += 1;
+        }
+    }
+    assert!(stopped >= 6, "only {stopped} builds stopped");
 }
 
 #[test]

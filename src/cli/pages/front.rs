@@ -72,6 +72,7 @@ pub fn front_page(
         ),
         x_label: "false positives".to_string(),
         y_label: "false negatives".to_string(),
+        x_names: None,
         series,
     });
     page.table = Some(Table {

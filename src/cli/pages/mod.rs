@@ -1,16 +1,19 @@
 //! The HTML pages of the commands' runs ([`crate::export::html`]): `solve` (the tree, its
 //! provenance and certificate, the solver's incumbent and bound against time), `pareto` (the
 //! front, each point's tree a click away), `tune` (the validation curve with its error bars,
-//! the chosen configuration and its refitted tree) and `path` (loss against leaves, each
-//! penalty's tree). Each builds a [`Page`] from the command's report and its trees.
+//! the chosen configuration and its refitted tree), `path` (loss against leaves, each
+//! penalty's tree) and `rashomon` (the trees by objective, each feature's use and importance
+//! across the set, a browser of its trees). Each builds a [`Page`] from the command's report and its trees.
 
 mod front;
 mod path;
+mod rashomon;
 mod solve;
 mod tune;
 
 pub use front::front_page;
 pub use path::path_page;
+pub use rashomon::rashomon_page;
 pub use solve::solve_page;
 pub use tune::tune_page;
 

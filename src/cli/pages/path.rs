@@ -119,6 +119,7 @@ pub fn path_page(
         title: format!("Loss (1 - {}) against leaves", document.objective),
         x_label: "leaves".to_string(),
         y_label: "loss".to_string(),
+        x_names: None,
         series,
     });
     page.table = Some(Table {

@@ -33,6 +33,7 @@ fn trajectory_chart(points: &[TrajectoryPoint]) -> Option<Chart> {
         title: "Incumbent and bound against time".to_string(),
         x_label: "seconds".to_string(),
         y_label: "objective".to_string(),
+        x_names: None,
         series: [incumbent, bound]
             .into_iter()
             .filter(|s| !s.points.is_empty())

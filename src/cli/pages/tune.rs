@@ -76,6 +76,7 @@ pub fn tune_page(
         ),
         x_label: if by_depth { "depth" } else { "mean leaves" }.to_string(),
         y_label: metric.to_string(),
+        x_names: None,
         series: vec![
             Series {
                 name: "validation (mean +/- 1 sd)".to_string(),

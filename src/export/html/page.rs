@@ -80,6 +80,8 @@ pub enum SeriesStyle {
     Line,
     /// A staircase: each value holds until the next point (a solver's incumbent and bound).
     Step,
+    /// A bar from 0 to each point.
+    Bar,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -96,6 +98,9 @@ pub struct Chart {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
+    /// Names of categories at x = 0, 1, ... (the axis then shows them instead of numbers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x_names: Option<Vec<String>>,
     pub series: Vec<Series>,
 }
 

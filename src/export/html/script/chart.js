@@ -1,4 +1,5 @@
-// Charts (points, lines, steps, error bars; a point may stand for a tree) and tables.
+// Charts (points, lines, steps, bars, error bars; a point may stand for a tree; x may name
+// categories) and tables.
 
 /** About `count` round tick values from `low` to `high`. */
 function ticks(low, high, count, whole) {
@@ -21,18 +22,32 @@ function extent(values) {
 }
 
 function drawChart(spec, onPick) {
-  const W = 660, H = 330, L = 70, R = 20, T = 20, B = 50;
+  const names = spec.x_names || null;
+  const B = names ? 40 + 6 * Math.min(18, Math.max(0, ...names.map((n) => n.length))) : 50;
+  const W = 660, H = 280 + B, L = 70, R = 20, T = 20;
   const points = spec.series.flatMap((series) => series.points);
-  const [x0, x1] = extent(points.map((p) => p.x));
-  const [y0, y1] = extent(points.flatMap((p) => (p.err ? [p.y - p.err, p.y + p.err] : [p.y])));
+  const bars = spec.series.some((series) => series.style === 'bar');
+  // Bars stand on 0, and categories sit at 0, 1, ... with half a slot either side.
+  const [x0, x1] = names ? [-0.6, names.length - 0.4] : extent(points.map((p) => p.x));
+  const yValues = points.flatMap((p) => (p.err ? [p.y - p.err, p.y + p.err] : [p.y]));
+  let [y0, y1] = extent(bars ? yValues.concat([0]) : yValues);
+  if (bars && Math.min(...yValues) >= 0) y0 = 0;
   const X = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
   const Y = (y) => H - B - ((y - y0) / (y1 - y0)) * (H - T - B);
   const svg = s('svg', { class: 'chart', id: `chart-${spec.id}`, viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: 'img' });
   const grid = s('g', { class: 'grid' });
   const whole = points.every((p) => Number.isInteger(p.x));
-  for (const v of ticks(x0, x1, 7, whole)) {
-    grid.append(s('line', { x1: X(v), x2: X(v), y1: T, y2: H - B }),
-      s('text', { x: X(v), y: H - B + 16, 'text-anchor': 'middle', text: num(v, 6) }));
+  if (names) {
+    names.forEach((name, i) => {
+      const short = name.length > 18 ? name.slice(0, 17) + '\u2026' : name;
+      grid.append(s('text', { class: 'category', x: X(i), y: H - B + 12, 'text-anchor': 'end',
+        transform: `rotate(-40 ${X(i)} ${H - B + 12})`, text: short }, s('title', { text: name })));
+    });
+  } else {
+    for (const v of ticks(x0, x1, 7, whole)) {
+      grid.append(s('line', { x1: X(v), x2: X(v), y1: T, y2: H - B }),
+        s('text', { x: X(v), y: H - B + 16, 'text-anchor': 'middle', text: num(v, 6) }));
+    }
   }
   for (const v of ticks(y0, y1, 6)) {
     grid.append(s('line', { x1: L, x2: W - R, y1: Y(v), y2: Y(v) }),
@@ -40,7 +55,7 @@ function drawChart(spec, onPick) {
   }
   svg.append(grid,
     s('rect', { class: 'frame', x: L, y: T, width: W - L - R, height: H - T - B }),
-    s('text', { class: 'axis-label', x: (L + W - R) / 2, y: H - 10, 'text-anchor': 'middle', text: spec.x_label }),
+    s('text', { class: 'axis-label', x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle', text: spec.x_label }),
     s('text', { class: 'axis-label', transform: `translate(16,${(T + H - B) / 2}) rotate(-90)`, 'text-anchor': 'middle', text: spec.y_label }));
   const legend = h('div', { class: 'legend' });
   spec.series.forEach((series, k) => {
@@ -52,6 +67,23 @@ function drawChart(spec, onPick) {
     const ring = series.style === 'points' && k > 0;
     if (series.style === 'line' && sorted.length > 1) {
       g.append(s('polyline', { points: sorted.map((p) => `${X(p.x)},${Y(p.y)}`).join(' '), stroke: c, class: 'line' }));
+    }
+    if (series.style === 'bar') {
+      // As wide as most of the narrowest gap between two bars' x.
+      const xs = [...new Set(sorted.map((p) => p.x))];
+      let gap = names ? 1 : x1 - x0;
+      for (let i = 1; i < xs.length; i++) gap = Math.min(gap, xs[i] - xs[i - 1]);
+      const width = Math.max(2, Math.min(40, 0.7 * (X(gap) - X(0))));
+      for (const p of sorted) {
+        const top = Y(Math.max(p.y, 0)), bottom = Y(Math.min(p.y, 0));
+        g.append(s('rect', { class: 'bar' + (p.tree !== undefined ? ' pickable' : ''), x: X(p.x) - width / 2,
+          y: top, width, height: Math.max(0.5, bottom - top), fill: c, 'data-x': p.x, 'data-y': p.y,
+          'data-tree': p.tree, onclick: p.tree !== undefined ? () => onPick(p.tree) : null },
+        s('title', { text: p.label || `${spec.x_label} ${num(p.x, 6)}, ${spec.y_label} ${num(p.y, 6)}` })));
+      }
+      svg.append(g);
+      legend.append(h('span', { class: 'key' }, h('i', { style: `background:${c}` }), series.name));
+      return;
     }
     if (series.style === 'step' && sorted.length > 0) {
       let d = `M${X(sorted[0].x)},${Y(sorted[0].y)}`;
