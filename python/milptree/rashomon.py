@@ -27,8 +27,9 @@ class RashomonSet:
     The objective is the exact search's: weighted training errors plus ``alpha`` times the
     majority baseline's errors per split, with ``class_weight``; a tree is its splits (two
     trees are one when every node sends the same training rows each way), and a leaf predicts
-    its best class. The margin is ``epsilon`` (every tree of objective at most
-    ``(1 + epsilon)`` times the optimum) or ``max_errors`` (at most that objective).
+    its best class; a missing value (NaN) goes the side each split learned. The margin is
+    ``epsilon`` (every tree of objective at most ``(1 + epsilon)`` times the optimum) or
+    ``max_errors`` (at most that objective).
 
     Parameters
     ----------
@@ -121,8 +122,8 @@ class RashomonSet:
         Raises
         ------
         ValueError
-            On bad input, a setting the set does not take, missing values, an optimum not
-            proven within ``time_limit``, or no pass complete within the limits.
+            On bad input, a setting the set does not take, an optimum not proven within
+            ``time_limit``, or no pass complete within the limits.
         KeyboardInterrupt
             On Ctrl-C, once the build has stopped.
         """

@@ -144,10 +144,12 @@ def test_bad_settings_are_refused_by_name():
         RashomonSet(max_depth=2, epsilon=0.1, max_leaf_rows=0).fit(X, y)
     with pytest.raises(ValueError, match="class_weight"):
         RashomonSet(max_depth=2, epsilon=0.1, class_weight="even").fit(X, y)
-    X = X.copy()
+    # A missing value where no training row misses one: no split learned a side for it.
+    rs = RashomonSet(max_depth=2, epsilon=0.1).fit(X, y)
+    X = X.astype(float)
     X[0, 0] = np.nan
-    with pytest.raises(ValueError, match="missing"):
-        RashomonSet(max_depth=2, epsilon=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="missing value"):
+        rs.votes(X)
     with pytest.raises(ValueError, match="not fitted"):
         len(RashomonSet(max_depth=2, epsilon=0.1))
 
@@ -171,3 +173,28 @@ def test_a_stopped_build_keeps_its_last_complete_pass():
     assert stopped.importance_distribution_.shape == (50, X.shape[1])
     with pytest.raises(ValueError, match="memory limit"):
         RashomonSet(max_depth=3, max_errors=optimal.optimum_ + 1, memory_limit=1).fit(X, y)
+
+
+def test_missing_values_give_the_command_lines_set_and_the_estimators_optimum(tmp_path):
+    X, y = random_data(917, n_rows=30, n_features=3, n_values=4)
+    X = X.astype(float)
+    X[np.random.default_rng(3).random(X.shape) < 0.2] = np.nan
+    rs = RashomonSet(max_depth=2, max_errors=None, epsilon=0.3).fit(X, y)
+    model = OptimalTreeClassifier(method="dp", max_depth=2).fit(X, y)
+    assert rs.optimum_ == pytest.approx((model.predict(X) != y).sum())
+    path = tmp_path / "missing.csv"
+    cells = [["" if np.isnan(v) else f"{v:g}" for v in row] for row in X]
+    path.write_text("x0,x1,x2,class\n" + "".join(
+        ",".join(row) + f",{label}\n" for row, label in zip(cells, y)))
+    shown = subprocess.run(
+        ["milptree", "rashomon", str(path), "--depth", "2", "--epsilon", "0.3", "--json"],
+        capture_output=True, text=True, check=True)
+    document = json.loads(shown.stdout)
+    for key in ("count", "by_objective", "features", "disputed_rows"):
+        assert document[key] == rs.report_[key], key
+    # Each tree predicts the training rows as the set's votes count them.
+    votes = rs.votes(X)
+    counted = np.zeros_like(votes)
+    for tree in rs:
+        counted[np.arange(len(y)), np.searchsorted(rs.classes_, tree.predict(X))] += 1
+    np.testing.assert_array_equal(votes, counted)

@@ -13,6 +13,7 @@ use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
 use crate::cli::output::{data_block, print_json};
 use crate::cli::pages::rashomon_page;
+use crate::constraints::{ConstraintKind, ConstraintSpec};
 use crate::data::Sets;
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::DpProblem;
@@ -20,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::export::html::Rows;
 use crate::export::TextView;
 use crate::rashomon::report::{ranked_json, share, Report};
-use crate::rashomon::{Limits, Margin, Ranked, RashomonSet};
+use crate::rashomon::{Limits, Margin, Ranked, RashomonSet, Restriction};
 use crate::{out, outln};
 
 #[derive(Debug, Args)]
@@ -45,6 +46,13 @@ pub struct RashomonArgs {
     /// Every leaf has at most N training rows.
     #[arg(long, value_name = "N")]
     pub max_leaf_rows: Option<usize>,
+    /// A feature no node may split on (repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub forbid_feature: Vec<String>,
+    /// A TOML file of side constraints; the set takes `forbidden` and `depths` (features
+    /// allowed only at the listed depths, root 0), and refuses the other kinds by name.
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
     /// Wall-clock limit of the exact search and the set's build, in seconds.
     #[arg(long, value_name = "SECONDS", value_parser = crate::budget::parse_budget)]
     pub time_limit: Option<Budget>,
@@ -114,7 +122,8 @@ pub fn run(args: RashomonArgs) -> Result<()> {
         .unwrap_or_else(Budget::unlimited)
         .with_interrupt(Some(crate::cli::interrupt::interrupt_flag()));
     let limits = Limits::new(time, args.memory_limit);
-    let set = RashomonSet::build(data, &problem, margin, &limits)?;
+    let restriction = restriction(&args, data)?;
+    let set = RashomonSet::build_restricted(data, &problem, &restriction, margin, &limits)?;
     let samples = match args.sample {
         Some(k) => set.sample(k, args.sample_seed)?,
         None => Vec::new(),
@@ -309,4 +318,33 @@ fn write_page(
         &training.fingerprint,
     );
     crate::cli::pages::write_page(path, &page)
+}
+
+/// Where the trees may split: `--forbid-feature` and the `forbidden` and `depths` of
+/// `--constraints`; any other kind of constraint is refused by name.
+fn restriction(args: &RashomonArgs, data: &Dataset) -> Result<Restriction> {
+    let mut spec = match &args.constraints {
+        Some(path) => ConstraintSpec::from_file(path)?,
+        None => ConstraintSpec::default(),
+    };
+    spec.forbidden.extend(args.forbid_feature.iter().cloned());
+    let checked = spec.resolve(data)?;
+    let refused: Vec<ConstraintKind> = crate::constraints::kinds::present(&checked)
+        .into_iter()
+        .filter(|kind| !matches!(kind, ConstraintKind::Forbidden | ConstraintKind::Depths))
+        .collect();
+    if !refused.is_empty() {
+        return Err(Error::parameter(
+            "--constraints",
+            format!(
+                "the Rashomon set takes forbidden features and depths, not {} (leaf rows: \
+                 --min-leaf-rows and --max-leaf-rows)",
+                crate::constraints::kinds::names(&refused)
+            ),
+        ));
+    }
+    Ok(Restriction {
+        forbidden: checked.forbidden,
+        depths: checked.depths,
+    })
 }

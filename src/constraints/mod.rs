@@ -23,6 +23,21 @@ pub use user_row::UserRow;
 
 use serde::Serialize;
 
+/// Whether a node at `depth` may split on `feature`, under `forbidden` features and the
+/// `depths` at which each feature may split (`None`, or a feature beyond the lists: allowed).
+pub fn permits(
+    forbidden: &[bool],
+    depths: &[Option<Vec<usize>>],
+    feature: usize,
+    depth: usize,
+) -> bool {
+    !forbidden.get(feature).copied().unwrap_or(false)
+        && depths
+            .get(feature)
+            .and_then(Option::as_ref)
+            .is_none_or(|depths| depths.contains(&depth))
+}
+
 /// A checked set of side constraints on the features a tree uses, for one dataset.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SideConstraints {
@@ -53,12 +68,7 @@ pub struct SideConstraints {
 impl SideConstraints {
     /// Whether a node at `depth` may split on `feature`.
     pub fn permits(&self, feature: usize, depth: usize) -> bool {
-        !self.forbidden.get(feature).copied().unwrap_or(false)
-            && self
-                .depths
-                .get(feature)
-                .and_then(Option::as_ref)
-                .is_none_or(|depths| depths.contains(&depth))
+        permits(&self.forbidden, &self.depths, feature, depth)
     }
 
     /// Whether the constraints count distinct features (a count or a budget), so a model may not

@@ -92,12 +92,32 @@ pub struct GraphInput {
     pub min_leaf: usize,
     pub max_leaf: usize,
     pub tolerance: f64,
+    /// Per feature, for the second copy of a feature with missing values (missing values
+    /// above every value), which rows have the value missing; `None` for any other feature.
+    pub missing: Vec<Option<Vec<bool>>>,
+    /// `permits[feature][depth]`: whether a node at `depth` (the root 0) may split on
+    /// `feature` (forbidden features and the depths a feature may split at).
+    pub permits: Vec<Vec<bool>>,
+    /// The depth of the trees (the root's levels).
+    pub depth: usize,
     /// The data and problem, for the exact search's bounds on the splits of deep nodes.
     pub data: Dataset,
     pub problem: DpProblem,
 }
 
 impl GraphInput {
+    /// Whether a node of the rows `ids` with `levels` split levels left passes over
+    /// `feature`: the feature may not split at the node's depth, or its splits of those rows
+    /// are another feature's (on rows with no missing value, the two copies of a feature part
+    /// them alike, and only the first, missing values left, is kept).
+    pub fn skips(&self, feature: usize, ids: &[u32], levels: usize) -> bool {
+        let depth = self.depth.saturating_sub(levels);
+        !self.permits[feature].get(depth).copied().unwrap_or(true)
+            || self.missing[feature]
+                .as_ref()
+                .is_some_and(|missing| !ids.iter().any(|&i| missing[i as usize]))
+    }
+
     /// Whether every objective is a whole number (whole error costs and split cost).
     pub fn integral(&self) -> bool {
         let whole = |x: f64| x.fract() == 0.0;
@@ -402,6 +422,9 @@ impl Graph {
             self.started,
         );
         for feature in 0..self.input.values.len() {
+            if self.input.skips(feature, &lists.ids, depth) {
+                continue;
+            }
             let sorted = lists.by_feature[feature].clone();
             let gaps = least::gaps(&self.input, feature, &sorted);
             // The least objectives of the previous position's sides, and the cost of the rows

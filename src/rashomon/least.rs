@@ -82,6 +82,9 @@ pub fn depth_one(
     let mut least = f64::INFINITY;
     let mut right = vec![0.0; input.n_classes];
     for (feature, sorted) in by_feature.iter().enumerate() {
+        if input.skips(feature, ids, 1) {
+            continue;
+        }
         let mut left = vec![0.0; input.n_classes];
         let mut next = 0;
         for gap in gaps(input, feature, sorted) {

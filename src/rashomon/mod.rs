@@ -23,4 +23,6 @@ mod set;
 
 pub use graph::Stop;
 pub use profile::Profile;
-pub use set::{approx, Limits, Margin, Ranked, RashomonSet, Shape, DEFAULT_MEMORY_LIMIT_MB};
+pub use set::{
+    approx, Limits, Margin, Ranked, RashomonSet, Restriction, Shape, DEFAULT_MEMORY_LIMIT_MB,
+};

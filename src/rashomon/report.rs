@@ -91,11 +91,26 @@ impl Report {
             })
             .collect();
         let disputed = self.disputed();
+        let names = &data.schema().features;
+        let restriction = set.restriction();
+        let forbidden: Vec<&String> = names
+            .iter()
+            .zip(&restriction.forbidden)
+            .filter(|(_, &f)| f)
+            .map(|(name, _)| name)
+            .collect();
+        let depths: serde_json::Map<String, Value> = names
+            .iter()
+            .zip(&restriction.depths)
+            .filter_map(|(name, d)| d.as_ref().map(|d| (name.clone(), json!(d))))
+            .collect();
         json!({
             "depth": set.problem().depth,
             "split_cost": set.problem().split_cost,
             "min_leaf_rows": set.problem().min_leaf,
             "max_leaf_rows": set.problem().max_leaf,
+            "forbidden": forbidden,
+            "depths": depths,
             "optimum": set.optimum(),
             "max_objective": set.max_objective(),
             "count": self.count.to_string(),

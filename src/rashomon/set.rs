@@ -16,7 +16,8 @@ use crate::dp::{self, DpOptions, DpProblem};
 use crate::error::{Error, Result};
 use crate::rashomon::graph::{Graph, GraphInput, NodeId, SplitOption, Stop};
 use crate::rashomon::profile::Profile;
-use crate::tree::{Split, Tree, TreeBuilder};
+use crate::tree::missing_copies::MissingCopies;
+use crate::tree::{NodeKind, Split, Tree, TreeBuilder};
 
 /// How far above the optimum the set reaches.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -51,6 +52,26 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits::new(Budget::unlimited(), DEFAULT_MEMORY_LIMIT_MB)
+    }
+}
+
+/// Where the set's trees may split, over the data's features: features no node may split on,
+/// and the depths (the root 0) at which a feature may split (`None`: every depth).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Restriction {
+    pub forbidden: Vec<bool>,
+    pub depths: Vec<Option<Vec<usize>>>,
+}
+
+impl Restriction {
+    /// Whether a node at `depth` may split on `feature`.
+    pub fn permits(&self, feature: usize, depth: usize) -> bool {
+        crate::constraints::permits(&self.forbidden, &self.depths, feature, depth)
+    }
+
+    /// Whether it restricts anything.
+    pub fn is_empty(&self) -> bool {
+        !self.forbidden.iter().any(|&f| f) && self.depths.iter().all(Option::is_none)
     }
 }
 
@@ -124,7 +145,13 @@ pub struct Ranked {
 pub struct RashomonSet {
     graph: Graph,
     root: NodeId,
+    /// The training data as given.
     data: Dataset,
+    /// With missing values, the data over the copies of the features that have them
+    /// ([`MissingCopies`]): the graph and the search work over the copies, and the trees taken
+    /// from the set are mapped back to the data's features with each split's missing side.
+    copies: Option<MissingCopies>,
+    restriction: Restriction,
     problem: DpProblem,
     optimum: f64,
     /// Every tree of objective at most this is in the set (the margin's bound, or less when
@@ -136,18 +163,31 @@ pub struct RashomonSet {
 }
 
 impl RashomonSet {
-    /// Builds the set of `problem` on `data` (no missing value, no split limit): the exact
-    /// search proves the optimum, then the graph holds every tree of objective at most the
-    /// margin's bound.
+    /// Builds the set of `problem` on `data` (no split limit): the exact search proves the
+    /// optimum, then the graph holds every tree of objective at most the margin's bound. With
+    /// missing values, a split sends them the side it learned (either side where some of its
+    /// rows have the value missing, the left where none has).
     pub fn build(
         data: &Dataset,
         problem: &DpProblem,
         margin: Margin,
         limits: &Limits,
     ) -> Result<RashomonSet> {
+        Self::build_restricted(data, problem, &Restriction::default(), margin, limits)
+    }
+
+    /// [`RashomonSet::build`], every tree's splits within `restriction`.
+    pub fn build_restricted(
+        data: &Dataset,
+        problem: &DpProblem,
+        restriction: &Restriction,
+        margin: Margin,
+        limits: &Limits,
+    ) -> Result<RashomonSet> {
         let started = Instant::now();
         problem.check(data)?;
-        data.refuse_missing("rashomon")?;
+        let copies = MissingCopies::of(data)?;
+        let work = copies.as_ref().map_or(data, MissingCopies::data);
         if problem.max_splits.is_some() {
             return Err(Error::parameter(
                 "max splits",
@@ -165,7 +205,21 @@ impl RashomonSet {
             budget: limits.time.clone(),
             ..DpOptions::default()
         };
-        let exact = dp::solve(data, problem, &options)?;
+        let origins = copies
+            .as_ref()
+            .map(MissingCopies::origins)
+            .unwrap_or_default();
+        let exact = if restriction.is_empty() {
+            dp::solve(work, problem, &options)?
+        } else {
+            let rule = dp::FeatureRule {
+                forbidden: restriction.forbidden.clone(),
+                depths: restriction.depths.clone(),
+                origin: origins.clone(),
+                ..dp::FeatureRule::default()
+            };
+            dp::solve_under(work, problem, &rule, &options)?.outcome
+        };
         if !exact.is_optimal() {
             return Err(Error::NoTree(format!(
                 "the exact search did not prove the optimum within the time limit ({} s; best \
@@ -180,7 +234,15 @@ impl RashomonSet {
             Margin::Relative(e) => optimum * (1.0 + e),
             Margin::Objective(v) => v,
         };
-        let input = graph_input(data, problem);
+        let mut input = graph_input(work, problem, copies.as_ref());
+        input.permits = (0..work.n_features())
+            .map(|j| {
+                let origin = origins.get(j).copied().unwrap_or(j);
+                (0..problem.depth)
+                    .map(|depth| restriction.permits(origin, depth))
+                    .collect()
+            })
+            .collect();
         let tolerance = input.tolerance;
         let time = limits.time.left_since(started);
         let mut graph = Graph::new(input, problem.depth, time, limits.memory_limit_bytes);
@@ -205,7 +267,9 @@ impl RashomonSet {
             graph,
             root,
             data: data.clone(),
+            copies,
             problem: problem.clone(),
+            restriction: restriction.clone(),
             optimum,
             max_objective: complete_upto,
             asked_max_objective: max_objective,
@@ -253,6 +317,10 @@ impl RashomonSet {
 
     pub fn problem(&self) -> &DpProblem {
         &self.problem
+    }
+
+    pub fn restriction(&self) -> &Restriction {
+        &self.restriction
     }
 
     fn tolerance(&self) -> f64 {
@@ -358,14 +426,34 @@ impl RashomonSet {
 
     /// The tree of `shape`, counted on the training rows, its objective checked by plain code.
     pub fn checked_tree(&self, shape: &Shape, objective: f64) -> Result<Tree> {
+        let work = self.copies.as_ref().map_or(&self.data, MissingCopies::data);
         let mut builder = TreeBuilder::new(
-            self.data.schema().clone(),
-            self.data.classes().to_vec(),
+            work.schema().clone(),
+            work.classes().to_vec(),
             self.problem.depth,
         )?;
         place(&mut builder, shape, 1)?;
         let mut tree = builder.build()?;
+        tree = match &self.copies {
+            Some(copies) => copies.original_tree(&tree, &self.data)?,
+            None => tree,
+        };
         tree.recount_on(&self.data)?;
+        if let Some((id, feature)) = tree.nodes().find_map(|(id, node)| match node.kind {
+            NodeKind::Split(Split::Axis { feature, .. })
+                if !self
+                    .restriction
+                    .permits(feature, crate::tree::node_depth(id)) =>
+            {
+                Some((id, feature))
+            }
+            _ => None,
+        }) {
+            return Err(Error::Internal(format!(
+                "a tree of the set splits on feature {feature} at node {id}, which the \
+                 restriction forbids"
+            )));
+        }
         let evaluated = dp::objective_of(&tree, &self.data, &self.problem);
         match evaluated {
             Some(value) if (value - objective).abs() <= self.tolerance() => Ok(tree),
@@ -375,11 +463,35 @@ impl RashomonSet {
         }
     }
 
-    /// The number of trees of the set with no split on `feature`.
+    /// The feature of the data a split of the graph is on (its copies' feature).
+    fn origin(&self, feature: usize) -> usize {
+        self.copies
+            .as_ref()
+            .map_or(feature, |copies| copies.origins()[feature])
+    }
+
+    /// The features of the data `shape`'s splits use, each once, increasing.
+    pub fn features_of(&self, shape: &Shape) -> Vec<usize> {
+        let mut features: Vec<usize> = shape
+            .features()
+            .into_iter()
+            .map(|j| self.origin(j))
+            .collect();
+        features.dedup();
+        features
+    }
+
+    /// The number of trees of the set with no split on `feature` (of the data).
     pub fn count_without(&self, feature: usize) -> BigUint {
+        let origins = self
+            .copies
+            .as_ref()
+            .map(MissingCopies::origins)
+            .unwrap_or_default();
+        let origin = |j: usize| origins.get(j).copied().unwrap_or(j);
         let mut memo = vec![None; self.graph.nodes.len()];
         let profile = self.recount(self.root, &mut memo, &|s| {
-            (s.feature != feature).then(|| BigUint::from(1u8))
+            (origin(s.feature) != feature).then(|| BigUint::from(1u8))
         });
         profile.total_upto(self.max_objective, self.tolerance())
     }
@@ -429,8 +541,9 @@ impl RashomonSet {
         profile
     }
 
-    /// For each row of `rows` (the training data's features, no missing value), the number of
-    /// the set's trees predicting each class.
+    /// For each row of `rows` (the training data's features), the number of the set's trees
+    /// predicting each class. A missing value goes the side each split learned; it is refused
+    /// in a feature no training row misses (no split learned a side for it).
     pub fn votes(&self, rows: &[Vec<f64>]) -> Result<Vec<Vec<BigUint>>> {
         use rayon::prelude::*;
         let n_features = self.data.n_features();
@@ -440,15 +553,32 @@ impl RashomonSet {
                 rows[i].len()
             )));
         }
-        if rows.iter().flatten().any(|v| v.is_nan()) {
-            return Err(Error::parameter(
-                "data",
-                "the set's votes take no missing value (it learned no missing side)",
-            ));
+        let learned: Vec<bool> = (0..n_features)
+            .map(|j| self.data.feature_column(j).iter().any(|v| v.is_nan()))
+            .collect();
+        for row in rows {
+            if let Some(j) = (0..n_features).find(|&j| row[j].is_nan() && !learned[j]) {
+                return Err(Error::parameter(
+                    "data",
+                    format!(
+                        "`{}` has a missing value, and no training row misses it: the set's \
+                         splits learned no missing side for it",
+                        self.data.schema().features[j]
+                    ),
+                ));
+            }
         }
         Ok(rows
             .par_iter()
             .map(|row| {
+                let encoded;
+                let row = match &self.copies {
+                    Some(copies) => {
+                        encoded = copies.encode(row);
+                        &encoded[..]
+                    }
+                    None => &row[..],
+                };
                 let mut memo = rustc_hash::FxHashMap::default();
                 let per_class = self.class_profiles(self.root, row, &mut memo);
                 per_class
@@ -542,8 +672,23 @@ fn place(builder: &mut TreeBuilder, shape: &Shape, id: usize) -> Result<()> {
     Ok(())
 }
 
-/// What the graph reads of `data` and `problem`.
-fn graph_input(data: &Dataset, problem: &DpProblem) -> GraphInput {
+/// What the graph reads of `data` and `problem`; `copies` are the copies `data` is over, when
+/// the training data has missing values.
+fn graph_input(data: &Dataset, problem: &DpProblem, copies: Option<&MissingCopies>) -> GraphInput {
+    let origins = copies.map(MissingCopies::origins).unwrap_or_default();
+    // The second of a feature's two copies: the one after a copy of the same feature.
+    let missing = (0..data.n_features())
+        .map(|j| {
+            let second = j > 0 && origins.get(j).is_some_and(|&o| origins[j - 1] == o);
+            second.then(|| {
+                let low = data.feature_column(j - 1);
+                let high = data.feature_column(j);
+                // A missing cell sits below every value in the first copy and above every
+                // value in the second: the copies differ on exactly those rows.
+                low.iter().zip(&high).map(|(a, b)| a != b).collect()
+            })
+        })
+        .collect();
     let n_features = data.n_features();
     let values: Vec<Vec<f64>> = (0..n_features).map(|j| data.feature_column(j)).collect();
     let thresholds = feature_thresholds(data, problem.thresholds);
@@ -574,6 +719,9 @@ fn graph_input(data: &Dataset, problem: &DpProblem) -> GraphInput {
         min_leaf: problem.min_leaf.max(1),
         max_leaf: problem.max_leaf.unwrap_or(usize::MAX),
         tolerance: 1e-9 * total.max(1.0),
+        missing,
+        permits: vec![vec![true; problem.depth]; n_features],
+        depth: problem.depth,
         data: data.clone(),
         problem: problem.clone(),
     }

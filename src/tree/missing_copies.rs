@@ -68,21 +68,19 @@ impl MissingCopies {
         let rows = data
             .rows()
             .iter()
-            .map(|row| {
-                sources
-                    .iter()
-                    .map(|s| match (row[s.feature], s.missing_at) {
-                        (v, Some(at)) if v.is_nan() => at,
-                        (v, _) => v,
-                    })
-                    .collect()
-            })
+            .map(|row| encode(&sources, row))
             .collect();
         let copied = data.with_features(features, rows)?;
         Ok(Some(MissingCopies {
             sources,
             data: copied,
         }))
+    }
+
+    /// `row` (over the original features) over the copies: a missing value of a copied
+    /// feature at its copy's place, any other value as it is.
+    pub fn encode(&self, row: &[f64]) -> Vec<f64> {
+        encode(&self.sources, row)
     }
 
     /// The data over the copies.
@@ -120,6 +118,16 @@ impl MissingCopies {
             "the copies of the features with missing values",
         )
     }
+}
+
+fn encode(sources: &[Source], row: &[f64]) -> Vec<f64> {
+    sources
+        .iter()
+        .map(|s| match (row[s.feature], s.missing_at) {
+            (v, Some(at)) if v.is_nan() => at,
+            (v, _) => v,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -76,9 +76,8 @@ pub fn rashomon_page(
         .chain(samples.iter().map(|r| (" (sample)", r)))
     {
         let index = page.trees.len();
-        let features: Vec<&str> = ranked
-            .shape
-            .features()
+        let features: Vec<&str> = set
+            .features_of(&ranked.shape)
             .iter()
             .map(|&j| set.data().schema().features[j].as_str())
             .collect();
