@@ -56,6 +56,11 @@ class RashomonSet:
     memory_limit : int, optional
         Cap on the set's graph in MiB (default 4096); past it, as past ``time_limit`` (without
         a time limit, a ``ValueError``).
+    forbidden_features : list, optional
+        Columns of ``X`` no split may use, as the estimator takes them.
+    feature_depths : dict, optional
+        ``{column: depths}``: the column may split only at the listed depths (the root 0), as
+        the estimator takes it.
     importance_trees : int, default=1000
         Importances over every tree of the set when it has at most this many, else over this
         many drawn uniformly; 0 leaves them out.
@@ -101,8 +106,9 @@ class RashomonSet:
                  max_errors: Optional[float] = None, alpha: Optional[float] = None,
                  min_samples_leaf: Optional[int] = None, max_leaf_rows: Optional[int] = None,
                  class_weight=None, time_limit: Optional[float] = None,
-                 memory_limit: Optional[int] = None, importance_trees: int = 1000,
-                 random_state: int = 0, categorical_features="from_dtype") -> None:
+                 memory_limit: Optional[int] = None, forbidden_features=None,
+                 feature_depths=None, importance_trees: int = 1000, random_state: int = 0,
+                 categorical_features="from_dtype") -> None:
         self.max_depth = max_depth
         self.epsilon = epsilon
         self.max_errors = max_errors
@@ -112,6 +118,8 @@ class RashomonSet:
         self.class_weight = class_weight
         self.time_limit = time_limit
         self.memory_limit = memory_limit
+        self.forbidden_features = forbidden_features
+        self.feature_depths = feature_depths
         self.importance_trees = importance_trees
         self.random_state = random_state
         self.categorical_features = categorical_features
@@ -135,6 +143,12 @@ class RashomonSet:
                     "memory_limit": self.memory_limit, "importance_trees": self.importance_trees,
                     "random_state": self.random_state}
         settings = {name: _value(value) for name, value in settings.items()}
+        # The columns the constraints name, resolved as the estimator resolves them.
+        columns = OptimalTreeClassifier(forbidden_features=self.forbidden_features,
+                                        feature_depths=self.feature_depths)
+        columns.categories_ = data.categories
+        settings.update(columns._column_settings(data.features))
+        settings["constraints"] = columns._constraint_set(data.features)
         if isinstance(self.class_weight, str):
             if self.class_weight != "balanced":
                 raise ValueError("class_weight must be 'balanced', a dict or None, not "

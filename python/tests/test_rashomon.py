@@ -198,3 +198,29 @@ def test_missing_values_give_the_command_lines_set_and_the_estimators_optimum(tm
     for tree in rs:
         counted[np.arange(len(y)), np.searchsorted(rs.classes_, tree.predict(X))] += 1
     np.testing.assert_array_equal(votes, counted)
+
+
+def test_forbidden_features_and_depths_keep_the_trees_off_them():
+    X, y = random_data(733, n_rows=14, n_features=3, n_values=3)
+    every = enumerate_trees(X, y, tuple(range(len(y))), 2, 2)
+    optimum = min(t[0] for t in every)
+
+    def splits(identity, depth=0):
+        if identity[0] == "leaf":
+            return []
+        return ([(identity[0], depth)] + splits(identity[2], depth + 1)
+                + splits(identity[3], depth + 1))
+
+    def keeps(tree):
+        return all(f != 1 and (f != 0 or d == 0) for f, d in splits(tree[1]))
+
+    allowed = [t for t in every if keeps(t)]
+    best = min(t[0] for t in allowed)
+    rs = RashomonSet(max_depth=2, max_errors=best + 1, forbidden_features=[1],
+                     feature_depths={0: [0]}).fit(X, y)
+    assert rs.optimum_ == pytest.approx(best) and best >= optimum
+    assert rs.count_ == len(within(allowed, best + 1))
+    assert rs.feature_use_[1] == 0
+    assert rs.report_["forbidden"] == ["x1"] and rs.report_["depths"] == {"x0": [0]}
+    with pytest.raises(ValueError, match="forbidden_features"):
+        RashomonSet(max_depth=2, epsilon=0.1, forbidden_features=["nope"]).fit(X, y)

@@ -13,7 +13,7 @@ use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
 use crate::cli::output::{data_block, print_json};
 use crate::cli::pages::rashomon_page;
-use crate::constraints::{ConstraintKind, ConstraintSpec};
+use crate::constraints::ConstraintSpec;
 use crate::data::Sets;
 use crate::data::{Dataset, ThresholdMode};
 use crate::dp::DpProblem;
@@ -321,30 +321,19 @@ fn write_page(
 }
 
 /// Where the trees may split: `--forbid-feature` and the `forbidden` and `depths` of
-/// `--constraints`; any other kind of constraint is refused by name.
+/// `--constraints`; any other kind of constraint is refused by name (leaf rows are the
+/// command's own options).
 fn restriction(args: &RashomonArgs, data: &Dataset) -> Result<Restriction> {
     let mut spec = match &args.constraints {
         Some(path) => ConstraintSpec::from_file(path)?,
         None => ConstraintSpec::default(),
     };
     spec.forbidden.extend(args.forbid_feature.iter().cloned());
-    let checked = spec.resolve(data)?;
-    let refused: Vec<ConstraintKind> = crate::constraints::kinds::present(&checked)
-        .into_iter()
-        .filter(|kind| !matches!(kind, ConstraintKind::Forbidden | ConstraintKind::Depths))
-        .collect();
-    if !refused.is_empty() {
-        return Err(Error::parameter(
-            "--constraints",
-            format!(
-                "the Rashomon set takes forbidden features and depths, not {} (leaf rows: \
-                 --min-leaf-rows and --max-leaf-rows)",
-                crate::constraints::kinds::names(&refused)
-            ),
-        ));
-    }
-    Ok(Restriction {
-        forbidden: checked.forbidden,
-        depths: checked.depths,
+    Restriction::of(&spec.resolve(data)?, &[]).map_err(|e| match e {
+        Error::Parameter { parameter, message } => Error::Parameter {
+            parameter,
+            message: format!("{message} (leaf rows: --min-leaf-rows and --max-leaf-rows)"),
+        },
+        other => other,
     })
 }

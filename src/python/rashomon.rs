@@ -14,16 +14,19 @@ use serde_json::{Map, Value};
 
 use super::{dataset_of, rows_of, run_interruptibly, value_error, PyTree};
 use crate::budget::Budget;
+use crate::constraints::ConstraintKind;
 use crate::error::Error;
 use crate::learn::settings::Settings;
 use crate::learn::Method;
 use crate::rashomon::report::Report;
-use crate::rashomon::{Limits, Margin, Ranked, RashomonSet};
+use crate::rashomon::{Limits, Margin, Ranked, RashomonSet, Restriction};
 
 /// The settings a Rashomon set takes besides its margin: the exact search's problem and the
 /// limits.
-const PROBLEM_SETTINGS: [&str; 7] = [
+const PROBLEM_SETTINGS: [&str; 9] = [
     "max_depth",
+    "forbidden_features",
+    "constraints",
     "alpha",
     "min_samples_leaf",
     "max_leaf_rows",
@@ -152,6 +155,14 @@ pub(crate) fn rashomon_set(
     };
     let mut problem = search.problem(&data);
     problem.max_leaf = settings.max_leaf_rows;
+    let restriction = match settings.constraint_spec() {
+        Some(spec) => Restriction::of(
+            &spec.resolve(&data).map_err(value_error)?,
+            &[ConstraintKind::MinLeafRows, ConstraintKind::MaxLeafRows],
+        )
+        .map_err(value_error)?,
+        None => Restriction::default(),
+    };
     let interrupt = Arc::new(AtomicBool::new(false));
     let limits = Limits::new(
         settings
@@ -163,7 +174,7 @@ pub(crate) fn rashomon_set(
             .unwrap_or(crate::rashomon::DEFAULT_MEMORY_LIMIT_MB),
     );
     let (built, interruption) = run_interruptibly(py, &interrupt, move || {
-        let set = RashomonSet::build(&data, &problem, margin, &limits)?;
+        let set = RashomonSet::build_restricted(&data, &problem, &restriction, margin, &limits)?;
         let report = Report::of(&set, reading.importance_trees, reading.seed)?;
         Ok(PyRashomonSet {
             report: report.json(&set).to_string(),

@@ -11,6 +11,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::budget::Budget;
+use crate::constraints::{kinds, ConstraintKind, SideConstraints};
 use crate::data::{feature_thresholds, Dataset};
 use crate::dp::{self, DpOptions, DpProblem};
 use crate::error::{Error, Result};
@@ -67,6 +68,33 @@ impl Restriction {
     /// Whether a node at `depth` may split on `feature`.
     pub fn permits(&self, feature: usize, depth: usize) -> bool {
         crate::constraints::permits(&self.forbidden, &self.depths, feature, depth)
+    }
+
+    /// The restriction of the checked side constraints `constraints`: their forbidden features
+    /// and depths. Any other kind present but those of `also` (kinds the caller applies itself,
+    /// such as the leaf rows of the problem) is refused by name: the set's counts per row set
+    /// do not see constraints on the tree as a whole.
+    pub fn of(constraints: &SideConstraints, also: &[ConstraintKind]) -> Result<Restriction> {
+        let refused: Vec<ConstraintKind> = kinds::present(constraints)
+            .into_iter()
+            .filter(|kind| {
+                !matches!(kind, ConstraintKind::Forbidden | ConstraintKind::Depths)
+                    && !also.contains(kind)
+            })
+            .collect();
+        if !refused.is_empty() {
+            return Err(Error::parameter(
+                "--constraints",
+                format!(
+                    "the Rashomon set takes forbidden features and depths, not {}",
+                    kinds::names(&refused)
+                ),
+            ));
+        }
+        Ok(Restriction {
+            forbidden: constraints.forbidden.clone(),
+            depths: constraints.depths.clone(),
+        })
     }
 
     /// Whether it restricts anything.
