@@ -15,7 +15,7 @@ use crate::cli::output::{data_block, print_json};
 use crate::cli::pages::rashomon_page;
 use crate::constraints::ConstraintSpec;
 use crate::data::Sets;
-use crate::data::{Dataset, ThresholdMode};
+use crate::data::{read_for_schema, Dataset, ThresholdMode};
 use crate::dp::DpProblem;
 use crate::error::{Error, Result};
 use crate::export::html::Rows;
@@ -76,6 +76,15 @@ pub struct RashomonArgs {
     /// At most this many trees in `--out`.
     #[arg(long, value_name = "N", default_value_t = 10_000)]
     pub limit: usize,
+    /// Rows (a CSV file with the training file's feature columns; a label column is not
+    /// needed) to take the set's votes on: how many of them the set disagrees on, and how many
+    /// some tree predicts unlike the first best.
+    #[arg(long, value_name = "FILE")]
+    pub votes_on: Option<PathBuf>,
+    /// Write the votes on `--votes-on`'s rows to this CSV file: per row, the share of the set's
+    /// trees predicting each class and whether they all agree.
+    #[arg(long, value_name = "FILE", requires = "votes_on")]
+    pub votes_out: Option<PathBuf>,
     /// Write the set's page to this file: the trees by objective, each feature's use and
     /// importance across the set, and a browser of its first trees (and of `--sample`'s).
     #[arg(long, value_name = "FILE")]
@@ -136,6 +145,10 @@ pub fn run(args: RashomonArgs) -> Result<()> {
     if let Some(page) = &args.html {
         write_page(&args, &sets, &set, &report, &samples, page)?;
     }
+    let new_rows = match &args.votes_on {
+        Some(path) => Some(votes_on(&args, &set, path)?),
+        None => None,
+    };
     if args.json {
         let mut doc = report.json(&set);
         doc["command"] = json!("rashomon");
@@ -144,6 +157,7 @@ pub fn run(args: RashomonArgs) -> Result<()> {
         doc["epsilon"] = json!(args.epsilon);
         doc["samples"] = samples.iter().map(ranked_json).collect();
         doc["written"] = json!(written);
+        doc["votes_on"] = json!(new_rows);
         return print_json(&doc);
     }
     print(&report, &set, &args, data)?;
@@ -155,6 +169,17 @@ pub fn run(args: RashomonArgs) -> Result<()> {
             tree.shape.variants()
         )?;
         out!("{}", TextView(&tree.tree))?;
+    }
+    if let Some(votes) = &new_rows {
+        outln!(
+            "\nvotes on {}: the set disagrees on {} of {} rows; some tree predicts unlike the \
+             first best on {} ({:.1}%)",
+            votes.path,
+            votes.disputed,
+            votes.rows,
+            votes.ambiguous,
+            100.0 * votes.ambiguous as f64 / votes.rows.max(1) as f64
+        )?;
     }
     if let (Some(path), Some(n)) = (&args.out, written) {
         outln!("{n} trees written to {} (objective order)", path.display())?;
@@ -335,5 +360,75 @@ fn restriction(args: &RashomonArgs, data: &Dataset) -> Result<Restriction> {
             message: format!("{message} (leaf rows: --min-leaf-rows and --max-leaf-rows)"),
         },
         other => other,
+    })
+}
+
+/// What the set's votes on other rows say.
+#[derive(Debug, serde::Serialize)]
+struct NewRows {
+    path: String,
+    rows: usize,
+    /// Rows no class has every tree's vote on.
+    disputed: usize,
+    /// Rows some tree predicts unlike the first best tree.
+    ambiguous: usize,
+    /// Where the votes were written (`--votes-out`).
+    written: Option<String>,
+}
+
+/// The set's votes on the rows of `path`, written to `--votes-out` when given.
+fn votes_on(args: &RashomonArgs, set: &RashomonSet, path: &Path) -> Result<NewRows> {
+    let data = set.data();
+    let (observations, unseen) = read_for_schema(
+        path,
+        data.schema(),
+        data.classes(),
+        &args.data.columns.options(),
+        &args.data.missing.options(),
+    )?;
+    for category in &unseen {
+        crate::noteln!(
+            "warning: column `{}`: value `{}` ({} rows) does not occur in the training data; \
+             those rows go the `!=` way at every split on that column",
+            category.column,
+            category.value,
+            category.rows
+        );
+    }
+    let rows = &observations.rows;
+    let votes = set.votes(rows)?;
+    let best = set
+        .tree(&BigUint::from(0u8))?
+        .map(|ranked| ranked.tree.predict(rows));
+    let mut disputed = 0;
+    let mut ambiguous = 0;
+    let classes = data.classes();
+    let mut csv = String::from("row");
+    for class in classes {
+        csv.push_str(&format!(",share_{class}"));
+    }
+    csv.push_str(",agree\n");
+    for (i, vote) in votes.iter().enumerate() {
+        let total: BigUint = vote.iter().sum();
+        let all_agree = vote.iter().any(|n| *n == total);
+        disputed += usize::from(!all_agree);
+        if let Some(best) = &best {
+            ambiguous += usize::from(vote[best[i]] != total);
+        }
+        csv.push_str(&i.to_string());
+        for n in vote {
+            csv.push_str(&format!(",{}", share(n, &total)));
+        }
+        csv.push_str(if all_agree { ",1\n" } else { ",0\n" });
+    }
+    if let Some(out) = &args.votes_out {
+        crate::cli::output::write_file(out, &csv)?;
+    }
+    Ok(NewRows {
+        path: path.display().to_string(),
+        rows: rows.len(),
+        disputed,
+        ambiguous,
+        written: args.votes_out.as_ref().map(|p| p.display().to_string()),
     })
 }

@@ -804,6 +804,66 @@ fn the_command_line_forbids_features_and_refuses_other_constraints_by_name() {
 }
 
 #[test]
+fn the_votes_on_a_file_are_the_votes_on_its_rows() {
+    // On the training file itself, the votes are the report's: the same disputed rows, the same
+    // ambiguity; on a file with rows shuffled and no label, the same votes row by row.
+    let data = crate::common::dataset("iris");
+    let dir = tempfile::tempdir().unwrap();
+    let (votes, shuffled_votes) = (dir.path().join("v.csv"), dir.path().join("s.csv"));
+    let text = std::fs::read_to_string(&data).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines[0].rsplit_once(',').unwrap().0;
+    let mut shuffled = vec![header.to_string()];
+    for line in lines[1..].iter().rev() {
+        shuffled.push(line.rsplit_once(',').unwrap().0.to_string());
+    }
+    let unlabelled = dir.path().join("rows.csv");
+    std::fs::write(&unlabelled, shuffled.join("\n") + "\n").unwrap();
+    let run = |rows: &std::path::Path, out: &std::path::Path| {
+        milptree_json(&[
+            "rashomon",
+            path_str(&data),
+            "--depth",
+            "2",
+            "--epsilon",
+            "0.5",
+            "--votes-on",
+            path_str(rows),
+            "--votes-out",
+            path_str(out),
+            "--json",
+        ])
+    };
+    let report = run(&data, &votes);
+    let disputed = report["disputed_rows"].as_array().unwrap();
+    assert!(!disputed.is_empty());
+    assert_eq!(report["votes_on"]["disputed"], disputed.len());
+    let n = lines.len() - 1;
+    let ambiguity = report["ambiguity"].as_f64().unwrap();
+    assert_eq!(
+        report["votes_on"]["ambiguous"].as_u64().unwrap() as f64,
+        (ambiguity * n as f64).round()
+    );
+    let written = std::fs::read_to_string(&votes).unwrap();
+    let rows: Vec<&str> = written.lines().skip(1).collect();
+    assert_eq!(rows.len(), n);
+    for (i, row) in rows.iter().enumerate() {
+        let agree = row.ends_with(",1");
+        assert_eq!(!agree, disputed.contains(&serde_json::json!(i)), "row {i}");
+    }
+    run(&unlabelled, &shuffled_votes);
+    let again = std::fs::read_to_string(&shuffled_votes).unwrap();
+    for (i, row) in again.lines().skip(1).enumerate() {
+        let original = rows[n - 1 - i];
+        assert_eq!(
+            row.split_once(',').unwrap().1,
+            original.split_once(',').unwrap().1,
+            "row {i}"
+        );
+    }
+}
+
+#[test]
 fn split_limits_are_refused_by_name() {
     let data = random_dataset(3, 6, 2, 2, 3);
     let mut limited = problem(&data, 2);
