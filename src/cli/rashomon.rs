@@ -410,7 +410,7 @@ fn votes_on(args: &RashomonArgs, set: &RashomonSet, path: &Path) -> Result<NewRo
     csv.push_str(",agree\n");
     for (i, vote) in votes.iter().enumerate() {
         let total: BigUint = vote.iter().sum();
-        let all_agree = vote.iter().any(|n| *n == total);
+        let all_agree = vote.contains(&total);
         disputed += usize::from(!all_agree);
         if let Some(best) = &best {
             ambiguous += usize::from(vote[best[i]] != total);
