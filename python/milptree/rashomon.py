@@ -229,6 +229,35 @@ class RashomonSet:
         drawn = self._fitted()._set.sample(int(k), int(random_state))
         return [self._estimator(tree) for _, _, _, tree in drawn]
 
+    def to_html(self, path=None, trees: int = 100, samples: int = 0,
+                random_state: int = 0) -> str:
+        """The set's page, as ``milptree rashomon --html`` writes it: the trees by objective,
+        each feature's share of the trees and its importance across them, and a browser of the
+        first ``trees`` trees in objective order and ``samples`` drawn uniformly, with the
+        training rows to route; it opens offline and makes no request.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            The file to write the page to.
+        trees : int, default=100
+            The trees listed first, in objective order.
+        samples : int, default=0
+            Trees drawn uniformly (with replacement) after them, from ``random_state``.
+        random_state : int, default=0
+            Seed of the samples.
+
+        Returns
+        -------
+        page : str
+            The page's text (also written to ``path`` when given).
+        """
+        page = self._fitted()._set.to_html(int(trees), int(samples), int(random_state))
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(page)
+        return page
+
     def votes(self, X) -> np.ndarray:
         """For each row of ``X``, the number of the set's trees predicting each class (columns
         in ``classes_``'s order; float when a count passes 2^53)."""

@@ -224,3 +224,19 @@ def test_forbidden_features_and_depths_keep_the_trees_off_them():
     assert rs.report_["forbidden"] == ["x1"] and rs.report_["depths"] == {"x0": [0]}
     with pytest.raises(ValueError, match="forbidden_features"):
         RashomonSet(max_depth=2, epsilon=0.1, forbidden_features=["nope"]).fit(X, y)
+
+
+def test_the_page_lists_the_trees_and_charts_the_set(tmp_path):
+    X, y = random_data(905, n_rows=40, n_features=3, n_values=5)
+    rs = RashomonSet(max_depth=2, epsilon=0.2).fit(X, y)
+    page = rs.to_html(tmp_path / "set.html", trees=7, samples=2)
+    assert (tmp_path / "set.html").read_text(encoding="utf-8") == page
+    start = page.index('id="milptree-data">') + len('id="milptree-data">')
+    data = json.loads(page[start:page.index("</script>", start)])
+    assert data["kind"] == "rashomon"
+    assert len(data["trees"]) == min(7, rs.count_) + 2
+    assert [c["id"] for c in data["charts"]] == ["objectives", "features", "importance"]
+    bars = data["charts"][0]["series"][0]["points"]
+    assert [p["x"] for p in bars] == [objective for objective, _ in rs.by_objective_]
+    facts = {f["key"]: f["value"] for f in data["facts"]}
+    assert facts["count"] == str(rs.count_)

@@ -322,15 +322,7 @@ fn write_page(
     samples: &[Ranked],
     path: &Path,
 ) -> Result<()> {
-    let mut first = Vec::new();
-    let mut rank = BigUint::from(0u8);
-    while first.len() < args.html_trees {
-        let Some(tree) = set.tree(&rank)? else {
-            break;
-        };
-        first.push(tree);
-        rank += 1u8;
-    }
+    let first = set.first(args.html_trees)?;
     let source = format!("training rows of {}", args.data.data.display());
     let training = crate::cli::output::training_rows(&args.data, &sets.train);
     let page = rashomon_page(

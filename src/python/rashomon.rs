@@ -14,8 +14,10 @@ use serde_json::{Map, Value};
 
 use super::{dataset_of, rows_of, run_interruptibly, value_error, PyTree};
 use crate::budget::Budget;
+use crate::cli::pages::rashomon_page;
 use crate::constraints::ConstraintKind;
 use crate::error::Error;
+use crate::export::html::Rows;
 use crate::learn::settings::Settings;
 use crate::learn::Method;
 use crate::rashomon::report::Report;
@@ -41,8 +43,8 @@ pub struct PyRashomonSet {
     set: RashomonSet,
     /// `milptree rashomon --json`'s report of the set (without the command's data block).
     report: String,
-    /// The report's importances, one row per tree.
-    importances: Vec<Vec<f64>>,
+    /// The report itself (its importances, one row per tree, among it).
+    reported: Report,
 }
 
 /// What the set's report reads besides the set: the importances' trees and seed.
@@ -178,7 +180,7 @@ pub(crate) fn rashomon_set(
         let report = Report::of(&set, reading.importance_trees, reading.seed)?;
         Ok(PyRashomonSet {
             report: report.json(&set).to_string(),
-            importances: report.importances.per_tree,
+            reported: report,
             set,
         })
     })?;
@@ -224,7 +226,26 @@ impl PyRashomonSet {
 
     /// Each feature's importance in every tree of the report's importances (one row per tree).
     fn importances(&self) -> Vec<Vec<f64>> {
-        self.importances.clone()
+        self.reported.importances.per_tree.clone()
+    }
+
+    /// The set's page (`milptree rashomon --html`): its first `first` trees in objective
+    /// order and `samples` drawn from seed `seed` in the browser, the training rows to route.
+    fn to_html(&self, first: usize, samples: usize, seed: u64) -> PyResult<String> {
+        let data = self.set.data();
+        let listed = self.set.first(first).map_err(value_error)?;
+        let drawn = self.set.sample(samples, seed).map_err(value_error)?;
+        let source = "training rows given to fit";
+        let rows = Rows::of(data, source);
+        Ok(rashomon_page(
+            &self.set,
+            &self.reported,
+            &listed,
+            &drawn,
+            &rows,
+            source,
+            &data.fingerprint(),
+        ))
     }
 
     /// `k` trees drawn uniformly with replacement, from seed `seed`.

@@ -391,6 +391,20 @@ impl RashomonSet {
         Ok(None)
     }
 
+    /// The first `n` trees in objective order (fewer when the set has fewer).
+    pub fn first(&self, n: usize) -> Result<Vec<Ranked>> {
+        let mut trees = Vec::new();
+        let mut rank = BigUint::from(0u8);
+        while trees.len() < n {
+            let Some(tree) = self.tree(&rank)? else {
+                break;
+            };
+            trees.push(tree);
+            rank += 1u8;
+        }
+        Ok(trees)
+    }
+
     /// `k` trees drawn uniformly (with replacement) from the set, from seed `seed`.
     pub fn sample(&self, k: usize, seed: u64) -> Result<Vec<Ranked>> {
         let total = self.count();
