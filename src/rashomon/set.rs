@@ -179,6 +179,8 @@ pub struct RashomonSet {
     /// ([`MissingCopies`]): the graph and the search work over the copies, and the trees taken
     /// from the set are mapped back to the data's features with each split's missing side.
     copies: Option<MissingCopies>,
+    /// The data's feature each feature of the graph stands for (empty without copies).
+    origins: Vec<usize>,
     restriction: Restriction,
     problem: DpProblem,
     optimum: f64,
@@ -298,6 +300,7 @@ impl RashomonSet {
             copies,
             problem: problem.clone(),
             restriction: restriction.clone(),
+            origins,
             optimum,
             max_objective: complete_upto,
             asked_max_objective: max_objective,
@@ -507,9 +510,7 @@ impl RashomonSet {
 
     /// The feature of the data a split of the graph is on (its copies' feature).
     fn origin(&self, feature: usize) -> usize {
-        self.copies
-            .as_ref()
-            .map_or(feature, |copies| copies.origins()[feature])
+        self.origins.get(feature).copied().unwrap_or(feature)
     }
 
     /// The features of the data `shape`'s splits use, each once, increasing.
@@ -525,15 +526,9 @@ impl RashomonSet {
 
     /// The number of trees of the set with no split on `feature` (of the data).
     pub fn count_without(&self, feature: usize) -> BigUint {
-        let origins = self
-            .copies
-            .as_ref()
-            .map(MissingCopies::origins)
-            .unwrap_or_default();
-        let origin = |j: usize| origins.get(j).copied().unwrap_or(j);
         let mut memo = vec![None; self.graph.nodes.len()];
         let profile = self.recount(self.root, &mut memo, &|s| {
-            (origin(s.feature) != feature).then(|| BigUint::from(1u8))
+            (self.origin(s.feature) != feature).then(|| BigUint::from(1u8))
         });
         profile.total_upto(self.max_objective, self.tolerance())
     }
