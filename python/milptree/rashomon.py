@@ -27,7 +27,7 @@ class RashomonSet:
     The objective is the exact search's: weighted training errors plus ``alpha`` times the
     majority baseline's errors per split, with ``class_weight``; a tree is its splits (two
     trees are one when every node sends the same training rows each way), and a leaf predicts
-    its best class; a missing value (NaN) goes the side each split learned. The margin is
+    its best class (either class under a fairness bound); a missing value (NaN) goes the side each split learned. The margin is
     ``epsilon`` (every tree of objective at most ``(1 + epsilon)`` times the optimum) or
     ``max_errors`` (at most that objective).
 
@@ -61,6 +61,24 @@ class RashomonSet:
     feature_depths : dict, optional
         ``{column: depths}``: the column may split only at the listed depths (the root 0), as
         the estimator takes it.
+    group_column : int or str, optional
+        Fairness: the column of ``X`` (an index, or a DataFrame's column name) whose values
+        are the groups (two or more, on two-class data; depths 1 to 3, whole-number
+        ``sample_weight``). No split uses it unless ``allow_group_as_feature``.
+    max_parity_gap : float, optional
+        Every tree of the set keeps statistical parity: any two groups' rates of predicted
+        ``positive_class`` differ by at most this on the training rows. Under a fairness
+        bound a leaf may predict either class (each labelling is a tree of its own: a leaf
+        against its rows' majority can be what makes a tree fair), and the margin is taken
+        from the fair optimum.
+    max_opportunity_gap : float, optional
+        Every tree of the set keeps equal opportunity: any two groups' true-positive rates
+        differ by at most this.
+    allow_group_as_feature : bool, default=False
+        Splits may use the group column.
+    positive_class : label, optional
+        The positive class of the fairness rates (the second of the sorted labels by
+        default).
     importance_trees : int, default=1000
         Importances over every tree of the set when it has at most this many, else over this
         many drawn uniformly; 0 leaves them out.
@@ -94,6 +112,10 @@ class RashomonSet:
         sample of it (see ``importance_trees``): its share of the decrease of the weighted
         training errors its splits bring, as ``OptimalTreeClassifier.feature_importances_``
         reads one tree. Rows add up to 1 (all 0 for a tree whose splits lower no error).
+    gaps_by_objective_ : list of (float, float, float)
+        Under a fairness bound, each objective of the set's trees with the least and the
+        largest gap among them (of the parity gap when it is bounded, else of the opportunity
+        gap); empty without one.
     disputed_rows_ : ndarray of int
         The training rows on which the set's trees do not all agree.
     report_ : dict
@@ -107,7 +129,11 @@ class RashomonSet:
                  min_samples_leaf: Optional[int] = None, max_leaf_rows: Optional[int] = None,
                  class_weight=None, time_limit: Optional[float] = None,
                  memory_limit: Optional[int] = None, forbidden_features=None,
-                 feature_depths=None, importance_trees: int = 1000, random_state: int = 0,
+                 feature_depths=None, group_column=None,
+                 max_parity_gap: Optional[float] = None,
+                 max_opportunity_gap: Optional[float] = None,
+                 allow_group_as_feature: bool = False, positive_class=None,
+                 importance_trees: int = 1000, random_state: int = 0,
                  categorical_features="from_dtype") -> None:
         self.max_depth = max_depth
         self.epsilon = epsilon
@@ -120,6 +146,11 @@ class RashomonSet:
         self.memory_limit = memory_limit
         self.forbidden_features = forbidden_features
         self.feature_depths = feature_depths
+        self.group_column = group_column
+        self.max_parity_gap = max_parity_gap
+        self.max_opportunity_gap = max_opportunity_gap
+        self.allow_group_as_feature = allow_group_as_feature
+        self.positive_class = positive_class
         self.importance_trees = importance_trees
         self.random_state = random_state
         self.categorical_features = categorical_features
@@ -141,11 +172,20 @@ class RashomonSet:
                     "min_samples_leaf": self.min_samples_leaf,
                     "max_leaf_rows": self.max_leaf_rows, "time_limit": self.time_limit,
                     "memory_limit": self.memory_limit, "importance_trees": self.importance_trees,
-                    "random_state": self.random_state}
+                    "random_state": self.random_state, "max_parity_gap": self.max_parity_gap,
+                    "max_opportunity_gap": self.max_opportunity_gap}
         settings = {name: _value(value) for name, value in settings.items()}
+        if not isinstance(self.allow_group_as_feature, (bool, np.bool_)):
+            raise ValueError("allow_group_as_feature must be True or False, not "
+                             f"{self.allow_group_as_feature!r}")
+        if self.allow_group_as_feature:
+            settings["allow_group_as_feature"] = True
+        if self.positive_class is not None:
+            settings["positive_class"] = str(self.positive_class)
         # The columns the constraints name, resolved as the estimator resolves them.
         columns = OptimalTreeClassifier(forbidden_features=self.forbidden_features,
-                                        feature_depths=self.feature_depths)
+                                        feature_depths=self.feature_depths,
+                                        group_column=self.group_column)
         columns.categories_ = data.categories
         settings.update(columns._column_settings(data.features))
         settings["constraints"] = columns._constraint_set(data.features)
@@ -181,6 +221,8 @@ class RashomonSet:
         self.feature_importance_ = (self.importance_distribution_.mean(axis=0)
                                     if len(self.importance_distribution_)
                                     else np.zeros(n_features))
+        self.gaps_by_objective_ = [(entry["objective"], entry["least_gap"], entry["largest_gap"])
+                                   for entry in self.report_["gaps_by_objective"]]
         self.disputed_rows_ = np.array(self.report_["disputed_rows"], dtype=np.int64)
         best = self._set.tree("0")
         self._reader = None if best is None else self._estimator(best[3])

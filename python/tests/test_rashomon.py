@@ -240,3 +240,52 @@ def test_the_page_lists_the_trees_and_charts_the_set(tmp_path):
     assert [p["x"] for p in bars] == [objective for objective, _ in rs.by_objective_]
     facts = {f["key"]: f["value"] for f in data["facts"]}
     assert facts["count"] == str(rs.count_)
+
+
+def every_labelling(X, rows, depth, classes, skip):
+    """Every tree of `rows` of depth at most `depth` whose leaves take any class of
+    `classes`, without splits on feature `skip`, as (identity, class of each row of `rows`)."""
+    trees = [(("leaf", k), {i: k for i in rows}) for k in classes] if rows else []
+    if depth == 0:
+        return trees
+    for feature in range(X.shape[1]):
+        if feature == skip:
+            continue
+        values = sorted({X[i, feature] for i in rows})
+        for low, high in zip(values, values[1:]):
+            threshold = (low + high) / 2
+            left = tuple(i for i in rows if X[i, feature] <= threshold)
+            right = tuple(i for i in rows if X[i, feature] > threshold)
+            for il, pl in every_labelling(X, left, depth - 1, classes, skip):
+                for ir, pr in every_labelling(X, right, depth - 1, classes, skip):
+                    trees.append(((feature, left, il, ir), {**pl, **pr}))
+    return trees
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_under_a_parity_bound_the_set_is_every_fair_labelling(seed):
+    X, y = random_data(1200 + seed, n_rows=12, n_features=3, n_values=3)
+    depth, gap = 1 + seed % 2, [0.1, 0.25, 0.2][seed]
+    groups = X[:, 0]
+    fair = []
+    for identity, labels in every_labelling(X, tuple(range(len(y))), depth, (0, 1), skip=0):
+        predicted = np.array([labels[i] for i in range(len(y))])
+        rates = [np.mean(predicted[groups == g] == 1) for g in np.unique(groups)]
+        if max(rates) - min(rates) <= gap + 1e-12:
+            fair.append((float((predicted != y).sum()), max(rates) - min(rates), predicted))
+    optimum = min(t[0] for t in fair)
+    wanted = [t for t in fair if t[0] <= optimum + 1 + 1e-9]
+    rs = RashomonSet(max_depth=depth, max_errors=optimum + 1, group_column=0,
+                     max_parity_gap=gap).fit(X, y)
+    assert rs.optimum_ == pytest.approx(optimum)
+    assert rs.count_ == len(wanted)
+    got = Counter((rs.objective(r), tuple(tree.predict(X))) for r, tree in enumerate(rs))
+    assert got == Counter((t[0], tuple(t[2])) for t in wanted)
+    # The gaps by objective: the least and largest of the trees of each objective.
+    for objective, least, largest in rs.gaps_by_objective_:
+        gaps = [t[1] for t in wanted if t[0] == objective]
+        assert least == pytest.approx(min(gaps)) and largest == pytest.approx(max(gaps))
+    # Without the bound the optimum is no worse, and no gaps are reported.
+    free = RashomonSet(max_depth=depth, max_errors=optimum + 1).fit(X, y)
+    assert free.optimum_ <= rs.optimum_
+    assert free.gaps_by_objective_ == []

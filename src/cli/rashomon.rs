@@ -49,8 +49,30 @@ pub struct RashomonArgs {
     /// A feature no node may split on (repeatable).
     #[arg(long, value_name = "NAME")]
     pub forbid_feature: Vec<String>,
-    /// A TOML file of side constraints; the set takes `forbidden` and `depths` (features
-    /// allowed only at the listed depths, root 0), and refuses the other kinds by name.
+    /// The column whose values are the groups of the fairness bounds (two or more, two
+    /// classes); not a feature unless --allow-group-as-feature.
+    #[arg(long, value_name = "NAME")]
+    pub group_column: Option<String>,
+    /// Let the trees split on the group column.
+    #[arg(long, requires = "group_column")]
+    pub allow_group_as_feature: bool,
+    /// Every tree of the set keeps statistical parity: any two groups' rates of positive
+    /// predictions differ by at most DELTA on the training rows (the positive class is the
+    /// second, or --positive-class). Under a fairness bound a leaf takes either
+    /// class, each labelling a tree of its own; the margin is from the fair optimum.
+    #[arg(long, value_name = "DELTA")]
+    pub max_parity_gap: Option<f64>,
+    /// Every tree of the set keeps equal opportunity: any two groups' rates of positive
+    /// predictions on their rows of the positive class differ by at most DELTA.
+    #[arg(long, value_name = "DELTA")]
+    pub max_opportunity_gap: Option<f64>,
+    /// The class whose rates the fairness bounds compare (default: the second class).
+    #[arg(long, value_name = "LABEL", requires = "group_column")]
+    pub positive_class: Option<String>,
+    /// A TOML file of side constraints; the set takes `forbidden`, `depths` (features allowed
+    /// only at the listed depths, root 0) and the fairness keys (`group_column`,
+    /// `positive_class`, `max_parity_gap`, `max_opportunity_gap`), and refuses the other kinds
+    /// by name.
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
     /// Wall-clock limit of the exact search and the set's build, in seconds.
@@ -222,9 +244,38 @@ fn print(report: &Report, set: &RashomonSet, args: &RashomonArgs, data: &Dataset
             figure(set.asked_max_objective())
         )?;
     }
-    outln!("\nobjective  trees")?;
-    for (cost, n) in set.by_objective() {
-        outln!("{:<10} {n}", figure(cost))?;
+    if let Some(fairness) = set.fairness() {
+        let bounds: Vec<String> = fairness
+            .bounds()
+            .iter()
+            .map(|(kind, bound)| format!("{} {bound}", kind.bound_name()))
+            .collect();
+        outln!(
+            "fairness: every tree keeps {} between the groups of `{}` ({}), positive class \
+             `{}`; a leaf takes either class",
+            bounds.join(" and "),
+            fairness.group_column,
+            fairness.groups.join(", "),
+            fairness.positive_class
+        )?;
+    }
+    let gaps = set.gaps_by_objective();
+    if gaps.is_empty() {
+        outln!("\nobjective  trees")?;
+        for (cost, n) in set.by_objective() {
+            outln!("{:<10} {n}", figure(cost))?;
+        }
+    } else {
+        let rows: Vec<(String, String)> = set
+            .by_objective()
+            .into_iter()
+            .map(|(cost, n)| (figure(cost), n.to_string()))
+            .collect();
+        let wide = rows.iter().map(|(_, n)| n.len()).max().unwrap_or(0).max(5);
+        outln!("\nobjective  {:<wide$}  gap (least to largest)", "trees")?;
+        for ((cost, n), (_, low, high)) in rows.iter().zip(gaps) {
+            outln!("{cost:<10} {n:<wide$}  {low:.4} to {high:.4}")?;
+        }
     }
     let width = data
         .schema()
@@ -337,8 +388,8 @@ fn write_page(
     crate::cli::pages::write_page(path, &page)
 }
 
-/// Where the trees may split: `--forbid-feature` and the `forbidden` and `depths` of
-/// `--constraints`; any other kind of constraint is refused by name (leaf rows are the
+/// What the trees must keep: `--forbid-feature`, the fairness options, and the `forbidden`,
+/// `depths` and fairness keys of `--constraints`; any other kind of constraint is refused by name (leaf rows are the
 /// command's own options).
 fn restriction(args: &RashomonArgs, data: &Dataset) -> Result<Restriction> {
     let mut spec = match &args.constraints {
@@ -346,6 +397,15 @@ fn restriction(args: &RashomonArgs, data: &Dataset) -> Result<Restriction> {
         None => ConstraintSpec::default(),
     };
     spec.forbidden.extend(args.forbid_feature.iter().cloned());
+    spec.overlay_fairness(
+        &args.group_column,
+        args.allow_group_as_feature,
+        args.max_parity_gap,
+        args.max_opportunity_gap,
+    );
+    if args.positive_class.is_some() {
+        spec.positive_class.clone_from(&args.positive_class);
+    }
     Restriction::of(&spec.resolve(data)?, &[]).map_err(|e| match e {
         Error::Parameter { parameter, message } => Error::Parameter {
             parameter,

@@ -64,6 +64,27 @@ impl ConstraintSpec {
         })
     }
 
+    /// These constraints with the fairness settings given beside them (a group column, bounds)
+    /// in place of the file's; the group column may split when either allows it.
+    pub fn overlay_fairness(
+        &mut self,
+        group_column: &Option<String>,
+        allow_group_as_feature: bool,
+        max_parity_gap: Option<f64>,
+        max_opportunity_gap: Option<f64>,
+    ) {
+        if group_column.is_some() {
+            self.group_column.clone_from(group_column);
+        }
+        self.allow_group_as_feature |= allow_group_as_feature;
+        if max_parity_gap.is_some() {
+            self.max_parity_gap = max_parity_gap;
+        }
+        if max_opportunity_gap.is_some() {
+            self.max_opportunity_gap = max_opportunity_gap;
+        }
+    }
+
     /// Whether no constraint is given.
     pub fn is_empty(&self) -> bool {
         *self == ConstraintSpec::default()

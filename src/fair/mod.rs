@@ -39,7 +39,7 @@
 //! cost and gaps are evaluated by plain code by the caller.
 
 mod fronts;
-mod gauge;
+pub(crate) mod gauge;
 mod menu;
 mod pair;
 mod shape;
@@ -50,6 +50,7 @@ use std::time::Instant;
 use crate::budget::Budget;
 use crate::constraints::fairness::Fairness;
 use crate::data::{Dataset, ThresholdMode};
+use crate::dp::DpProblem;
 use crate::error::{Error, Result};
 use crate::search_core::binned::Binned;
 use crate::search_core::subtree::build_tree;
@@ -90,6 +91,27 @@ pub struct FairProblem {
 }
 
 impl FairProblem {
+    /// The fair search of `problem`'s depth, thresholds, costs, leaf rules and split limit,
+    /// off the `forbidden` features and within their `depths`, pruned by its bounds.
+    pub fn of(
+        problem: &DpProblem,
+        forbidden: Vec<bool>,
+        depths: Vec<Option<Vec<usize>>>,
+    ) -> FairProblem {
+        FairProblem {
+            depth: problem.depth,
+            thresholds: problem.thresholds,
+            class_weights: problem.class_weights.clone(),
+            split_cost: problem.split_cost,
+            min_leaf: problem.min_leaf,
+            max_leaf: problem.max_leaf,
+            max_splits: problem.max_splits,
+            forbidden,
+            depths,
+            bounds: true,
+        }
+    }
+
     /// Whether a node at `level` (the root 0) may split on the data's feature `j`.
     fn permits(&self, j: usize, level: usize) -> bool {
         !self.forbidden.get(j).copied().unwrap_or(false)
@@ -146,8 +168,9 @@ impl FairStop {
     }
 }
 
-/// The whole-number weight of each row of `data`, or a refusal naming the weights.
-fn whole_weights(data: &Dataset) -> Result<Vec<i64>> {
+/// The whole-number weight of each row of `data`, or a refusal naming the weights that says
+/// `what` takes only those.
+pub(crate) fn whole_weights(data: &Dataset, what: &str) -> Result<Vec<i64>> {
     (0..data.n_rows())
         .map(|i| {
             let w = data.weight(i);
@@ -157,8 +180,7 @@ fn whole_weights(data: &Dataset) -> Result<Vec<i64>> {
                 Err(Error::parameter(
                     "--weight-column",
                     format!(
-                        "the exact search under fairness takes whole-number row weights, and \
-                         row {i} weighs {}",
+                        "{what} takes whole-number row weights, and row {i} weighs {}",
                         crate::data::short_number(w)
                     ),
                 ))
@@ -193,7 +215,7 @@ fn prepare(
     }
     crate::search_core::check_threads(threads)?;
     data.refuse_missing("the exact search under fairness")?;
-    let weights = whole_weights(data)?;
+    let weights = whole_weights(data, "the exact search under fairness")?;
     let (gauge, share) = Gauge::new(fairness, &weights);
     let binned = Binned::new(data, problem.thresholds);
     let rows = Rows {

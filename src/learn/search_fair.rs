@@ -60,18 +60,11 @@ impl SearchConstraints {
             start: std::time::Instant::now(),
             budget: options.budget.clone(),
         };
-        let fair_problem = FairProblem {
-            depth: problem.depth,
-            thresholds: problem.thresholds,
-            class_weights: problem.class_weights.clone(),
-            split_cost: problem.split_cost,
-            min_leaf: problem.min_leaf,
-            max_leaf: problem.max_leaf,
-            max_splits: problem.max_splits,
-            forbidden: self.rule.forbidden_over(data.n_features()),
-            depths: self.rule.depths_over(data.n_features()),
-            bounds: true,
-        };
+        let fair_problem = FairProblem::of(
+            problem,
+            self.rule.forbidden_over(data.n_features()),
+            self.rule.depths_over(data.n_features()),
+        );
         let threads = options.threads.max(1);
         let found = solve_ruled(data, &fairness, &fair_problem, &self.rule, threads, &stop)?;
         checked(&found, data, problem, &fairness)?;

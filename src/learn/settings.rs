@@ -242,16 +242,12 @@ impl Settings {
         keep(self.min_leaf_rows, &mut spec.min_leaf_rows);
         spec.forbidden
             .extend(self.forbidden_features.iter().cloned());
-        if self.group_column.is_some() {
-            spec.group_column.clone_from(&self.group_column);
-        }
-        spec.allow_group_as_feature |= self.allow_group_as_feature;
-        if self.max_parity_gap.is_some() {
-            spec.max_parity_gap = self.max_parity_gap;
-        }
-        if self.max_opportunity_gap.is_some() {
-            spec.max_opportunity_gap = self.max_opportunity_gap;
-        }
+        spec.overlay_fairness(
+            &self.group_column,
+            self.allow_group_as_feature,
+            self.max_parity_gap,
+            self.max_opportunity_gap,
+        );
         (!spec.is_empty()).then_some(spec)
     }
 

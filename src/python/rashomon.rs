@@ -25,8 +25,13 @@ use crate::rashomon::{Limits, Margin, Ranked, RashomonSet, Restriction};
 
 /// The settings a Rashomon set takes besides its margin: the exact search's problem and the
 /// limits.
-const PROBLEM_SETTINGS: [&str; 9] = [
+const PROBLEM_SETTINGS: [&str; 14] = [
     "max_depth",
+    "group_column",
+    "allow_group_as_feature",
+    "max_parity_gap",
+    "max_opportunity_gap",
+    "positive_class",
     "forbidden_features",
     "constraints",
     "alpha",
@@ -133,7 +138,8 @@ fn parse(settings: &str) -> crate::Result<(Margin, Settings, ReportSettings)> {
 /// `classes`, `labels`, `weights`, `categories`); `settings`: a JSON object with `epsilon` or
 /// `max_errors`, and optionally `max_depth`, `alpha`, `min_samples_leaf`, `class_weight`,
 /// `objective` (`accuracy` or `balanced`),
-/// `max_leaf_rows`, `time_limit`, `memory_limit`. Returns the set, or raises the
+/// `max_leaf_rows`, `time_limit`, `memory_limit`, and the fairness settings (`group_column`,
+/// `max_parity_gap`, `max_opportunity_gap`, `allow_group_as_feature`, `positive_class`). Returns the set, or raises the
 /// interruption (Ctrl-C) or a `ValueError` with the library's message.
 #[pyfunction]
 #[pyo3(signature = (x, n_rows, features, classes, labels, weights, settings, categories=None))]
@@ -158,8 +164,14 @@ pub(crate) fn rashomon_set(
     let mut problem = search.problem(&data);
     problem.max_leaf = settings.max_leaf_rows;
     let restriction = match settings.constraint_spec() {
-        Some(spec) => Restriction::of(
-            &spec.resolve(&data).map_err(value_error)?,
+        Some(mut spec) => Restriction::of(
+            {
+                // The positive class of the fairness rates, as the exact search takes it.
+                if spec.positive_class.is_none() {
+                    spec.positive_class.clone_from(&settings.positive_class);
+                }
+                &spec.resolve(&data).map_err(value_error)?
+            },
             &[ConstraintKind::MinLeafRows, ConstraintKind::MaxLeafRows],
         )
         .map_err(value_error)?,

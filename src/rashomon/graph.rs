@@ -17,16 +17,19 @@ use rustc_hash::FxHashMap;
 use crate::budget::Budget;
 use crate::data::Dataset;
 use crate::dp::DpProblem;
+use crate::rashomon::fair_key::FairKey;
 use crate::rashomon::least::{self, Gap};
 use crate::rashomon::profile::Profile;
 
 pub type NodeId = usize;
 
-/// A leaf: its objective and its class (the best one, the first on a tie).
+/// A leaf: its objective, its class (the best one, the first on a tie, or under fairness the
+/// other too) and its fairness key (0 without fairness).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Leaf {
     pub cost: f64,
     pub class: usize,
+    pub key: i128,
 }
 
 /// One split of a node's rows: `x[feature] <= threshold` goes left; `variants` is how many of
@@ -47,6 +50,9 @@ pub struct GraphNode {
     pub rows: Box<[u32]>,
     /// The leaf, when the leaf rules allow one here.
     pub leaf: Option<Leaf>,
+    /// Under fairness, the leaf of the other class (a tree of its own: a leaf labelled
+    /// against its rows can be what makes a tree fair).
+    pub relabel: Option<Leaf>,
     pub splits: Vec<SplitOption>,
     /// The trees of objective at most `budget` this node roots.
     pub profile: Profile,
@@ -55,6 +61,13 @@ pub struct GraphNode {
     /// A lower bound on the least objective of the node's trees (whatever the budget): exact at
     /// depths 0 and 1, the budget when the node holds no tree within it.
     pub least: f64,
+}
+
+impl GraphNode {
+    /// Its leaves: the best, and under fairness the other class's.
+    pub fn leaves(&self) -> impl Iterator<Item = &Leaf> {
+        self.leaf.iter().chain(self.relabel.iter())
+    }
 }
 
 /// Why a build stopped before the set was complete.
@@ -103,6 +116,8 @@ pub struct GraphInput {
     /// The data and problem, for the exact search's bounds on the splits of deep nodes.
     pub data: Dataset,
     pub problem: DpProblem,
+    /// Under fairness bounds, the rows' keys: every leaf then takes either class.
+    pub fair: Option<FairKey>,
 }
 
 impl GraphInput {
@@ -116,6 +131,38 @@ impl GraphInput {
             || self.missing[feature]
                 .as_ref()
                 .is_some_and(|missing| !ids.iter().any(|&i| missing[i as usize]))
+    }
+
+    /// A leaf of rows whose error costs per class sum to `sums` and whose key when predicted
+    /// positive is `positive_key`: the best, and under fairness the other class's.
+    pub fn labelled(&self, sums: &[f64], positive_key: i128) -> (Leaf, Option<Leaf>) {
+        let mut best = leaf_of_sums(sums);
+        let Some(fair) = &self.fair else {
+            return (best, None);
+        };
+        let key = |class: usize| {
+            if class == fair.positive {
+                positive_key
+            } else {
+                0
+            }
+        };
+        best.key = key(best.class);
+        let total: f64 = sums.iter().sum();
+        let class = 1 - best.class;
+        let other = Leaf {
+            cost: (total - sums[class]).max(0.0),
+            class,
+            key: key(class),
+        };
+        (best, Some(other))
+    }
+
+    /// The key of `rows` predicted positive (0 without fairness).
+    pub fn positive_key(&self, rows: &[u32]) -> i128 {
+        self.fair
+            .as_ref()
+            .map_or(0, |fair| fair.leaf_key(rows, fair.positive))
     }
 
     /// Whether every objective is a whole number (whole error costs and split cost).
@@ -137,8 +184,8 @@ pub struct Graph {
     index: Vec<FxHashMap<Box<[u32]>, NodeId>>,
     /// The midpoints of the value pairs split so far, by their bits.
     midpoints: FxHashMap<(u64, u64), f64>,
-    /// The leaf nodes, by class and objective.
-    leaves: FxHashMap<(usize, u64), NodeId>,
+    /// The leaf nodes, by their leaves' class, objective and key.
+    leaves: FxHashMap<[(usize, u64, i128); 2], NodeId>,
     /// Least objectives of row sets (per depth) computed before any node of theirs was built.
     optima: Vec<FxHashMap<Box<[u32]>, f64>>,
     stamp: Vec<u32>,
@@ -207,16 +254,17 @@ impl Graph {
         Ok(())
     }
 
-    /// The leaf of `ids`, if the leaf rules allow it.
-    fn leaf_of(&self, ids: &[u32]) -> Option<Leaf> {
+    /// The leaf of `ids`, and under fairness the other class's, if the leaf rules allow them.
+    fn leaf_of(&self, ids: &[u32]) -> (Option<Leaf>, Option<Leaf>) {
         if ids.len() < self.input.min_leaf || ids.len() > self.input.max_leaf {
-            return None;
+            return (None, None);
         }
         let mut sums = vec![0.0; self.input.n_classes];
         for &i in ids {
             sums[self.input.labels[i as usize]] += self.input.row_costs[i as usize];
         }
-        Some(leaf_of_sums(&sums))
+        let (best, other) = self.input.labelled(&sums, self.input.positive_key(ids));
+        (Some(best), other)
     }
 
     /// The node of `lists` at `depth`, built for at least `budget`.
@@ -229,11 +277,13 @@ impl Graph {
             }
         }
         self.check()?;
-        let leaf = self.leaf_of(&lists.ids);
+        let (leaf, relabel) = self.leaf_of(&lists.ids);
         let mut profile = Profile::default();
         let node_budget = if depth == 0 { f64::INFINITY } else { budget };
-        if let Some(leaf) = leaf.filter(|l| l.cost <= node_budget + tolerance) {
-            profile.add(leaf.cost, 1u8.into(), tolerance);
+        for l in leaf.iter().chain(&relabel) {
+            if l.cost <= node_budget + tolerance {
+                profile.add(l.cost, l.key, 1u8.into(), tolerance);
+            }
         }
         let mut splits = Vec::new();
         let mut least = leaf.map_or(f64::INFINITY, |l| l.cost);
@@ -252,6 +302,7 @@ impl Graph {
         let node = GraphNode {
             rows: lists.ids.clone().into_boxed_slice(),
             leaf,
+            relabel,
             splits,
             profile,
             budget: node_budget,
@@ -293,9 +344,10 @@ impl Graph {
             budget,
             &mut within,
         );
+        let tolerance = self.input.tolerance;
         for split in within {
-            let left = self.ensure_leaf(split.left);
-            let right = self.ensure_leaf(split.right);
+            let left = self.ensure_leaf(split.left, split.left_other);
+            let right = self.ensure_leaf(split.right, split.right_other);
             splits.push(SplitOption {
                 feature: split.feature,
                 threshold: self.threshold(&split.gap),
@@ -303,7 +355,13 @@ impl Graph {
                 left,
                 right,
             });
-            profile.add(split.cost, 1u8.into(), self.input.tolerance);
+            if self.input.fair.is_none() {
+                profile.add(split.cost, 0, 1u8.into(), tolerance);
+            } else {
+                let (pl, pr) = (&self.nodes[left].profile, &self.nodes[right].profile);
+                let lambda = self.input.split_cost;
+                profile.add_product(pl, pr, lambda, budget, tolerance);
+            }
         }
         Ok(least)
     }
@@ -327,12 +385,21 @@ impl Graph {
         }
     }
 
-    /// The depth-0 node of a leaf: one node per class and objective, whatever its rows (a
-    /// leaf's trees, its class and its objective are all the graph reads of it).
-    fn ensure_leaf(&mut self, leaf: Leaf) -> NodeId {
-        let key = (leaf.class, leaf.cost.to_bits());
+    /// The depth-0 node of a leaf (and under fairness the other class's): one node per
+    /// class, objective and key, whatever its rows (a leaf's trees, class, objective and key
+    /// are all the graph reads of it).
+    fn ensure_leaf(&mut self, leaf: Leaf, relabel: Option<Leaf>) -> NodeId {
+        let part = |l: &Leaf| (l.class, l.cost.to_bits(), l.key);
+        let key = [
+            part(&leaf),
+            relabel.as_ref().map_or((usize::MAX, 0, 0), part),
+        ];
         if let Some(&id) = self.leaves.get(&key) {
             return id;
+        }
+        let mut profile = Profile::single(leaf.cost, leaf.key);
+        if let Some(other) = &relabel {
+            profile.add(other.cost, other.key, 1u8.into(), self.input.tolerance);
         }
         let id = self.nodes.len();
         self.memory += 160;
@@ -340,8 +407,9 @@ impl Graph {
         self.nodes.push(GraphNode {
             rows: Box::default(),
             leaf: Some(leaf),
+            relabel,
             splits: Vec::new(),
-            profile: Profile::single(leaf.cost),
+            profile,
             budget: f64::INFINITY,
             least: leaf.cost,
         });
@@ -376,9 +444,9 @@ impl Graph {
         }
         self.check()?;
         let least = match depth {
-            0 => self.leaf_of(&lists.ids).map_or(f64::INFINITY, |l| l.cost),
+            0 => self.leaf_of(&lists.ids).0.map_or(f64::INFINITY, |l| l.cost),
             1 => {
-                let leaf = self.leaf_of(&lists.ids).map_or(f64::INFINITY, |l| l.cost);
+                let leaf = self.leaf_of(&lists.ids).0.map_or(f64::INFINITY, |l| l.cost);
                 let none = f64::NEG_INFINITY;
                 let split = least::depth_one(
                     &self.input,
@@ -509,6 +577,7 @@ pub fn leaf_of_sums(sums: &[f64]) -> Leaf {
     Leaf {
         cost: (total - sums[class]).max(0.0),
         class,
+        key: 0,
     }
 }
 

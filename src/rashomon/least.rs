@@ -11,7 +11,7 @@ use crate::budget::Budget;
 use crate::data::midpoint;
 use crate::dp::{self, root_split_bounds, DpOptions, DpProblem, RootSplitBounds};
 use crate::error::Error;
-use crate::rashomon::graph::{leaf_of_sums, GraphInput, Leaf};
+use crate::rashomon::graph::{GraphInput, Leaf};
 
 /// A position of a feature's sorted rows after which a split falls.
 #[derive(Debug, Clone, Copy)]
@@ -53,13 +53,16 @@ pub fn gaps(input: &GraphInput, feature: usize, sorted: &[u32]) -> Vec<Gap> {
     gaps
 }
 
-/// A split into two leaves: its feature, position, leaves and objective.
+/// A split into two leaves: its feature, position, best leaves (and under fairness the other
+/// class's) and least objective.
 #[derive(Debug, Clone, Copy)]
 pub struct LeafSplit {
     pub feature: usize,
     pub gap: Gap,
     pub left: Leaf,
     pub right: Leaf,
+    pub left_other: Option<Leaf>,
+    pub right_other: Option<Leaf>,
     pub cost: f64,
 }
 
@@ -79,6 +82,8 @@ pub fn depth_one(
         total[input.labels[i as usize]] += input.row_costs[i as usize];
     }
     let allowed = |rows: usize| rows >= input.min_leaf && rows <= input.max_leaf;
+    let fair = input.fair.as_ref();
+    let total_key = input.positive_key(ids);
     let mut least = f64::INFINITY;
     let mut right = vec![0.0; input.n_classes];
     for (feature, sorted) in by_feature.iter().enumerate() {
@@ -86,12 +91,16 @@ pub fn depth_one(
             continue;
         }
         let mut left = vec![0.0; input.n_classes];
+        let mut left_key = 0i128;
         let mut next = 0;
         for gap in gaps(input, feature, sorted) {
             let p = gap.position;
             while next <= p {
                 let i = sorted[next] as usize;
                 left[input.labels[i]] += input.row_costs[i];
+                if let Some(fair) = fair {
+                    left_key += fair.row_key(i);
+                }
                 next += 1;
             }
             if !allowed(p + 1) || !allowed(n - p - 1) {
@@ -100,7 +109,8 @@ pub fn depth_one(
             for ((r, t), l) in right.iter_mut().zip(&total).zip(&left) {
                 *r = t - l;
             }
-            let (l, r) = (leaf_of_sums(&left), leaf_of_sums(&right));
+            let (l, left_other) = input.labelled(&left, left_key);
+            let (r, right_other) = input.labelled(&right, total_key - left_key);
             let cost = l.cost + r.cost + input.split_cost;
             least = least.min(cost);
             if cost <= budget + input.tolerance {
@@ -109,6 +119,8 @@ pub fn depth_one(
                     gap,
                     left: l,
                     right: r,
+                    left_other,
+                    right_other,
                     cost,
                 });
             }

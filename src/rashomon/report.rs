@@ -111,6 +111,10 @@ impl Report {
             "max_leaf_rows": set.problem().max_leaf,
             "forbidden": forbidden,
             "depths": depths,
+            "fairness": restriction.fairness.as_ref().map(|f| f.to_json()),
+            "gaps_by_objective": set.gaps_by_objective().iter().map(|(c, low, high)| {
+                json!({ "objective": c, "least_gap": low, "largest_gap": high })
+            }).collect::<Vec<_>>(),
             "optimum": set.optimum(),
             "max_objective": set.max_objective(),
             "count": self.count.to_string(),

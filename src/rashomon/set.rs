@@ -11,12 +11,16 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::budget::Budget;
+use crate::constraints::fairness::Fairness;
 use crate::constraints::{kinds, ConstraintKind, SideConstraints};
 use crate::data::{feature_thresholds, Dataset};
 use crate::dp::{self, DpOptions, DpProblem};
 use crate::error::{Error, Result};
+use crate::fair::{self, FairProblem, FairStop};
+use crate::rashomon::fair_key::FairKey;
 use crate::rashomon::graph::{Graph, GraphInput, NodeId, SplitOption, Stop};
 use crate::rashomon::profile::Profile;
+use crate::search_core::Termination;
 use crate::tree::missing_copies::MissingCopies;
 use crate::tree::{NodeKind, Split, Tree, TreeBuilder};
 
@@ -56,12 +60,14 @@ impl Default for Limits {
     }
 }
 
-/// Where the set's trees may split, over the data's features: features no node may split on,
-/// and the depths (the root 0) at which a feature may split (`None`: every depth).
+/// What the set's trees must keep, over the data's features: features no node may split on,
+/// the depths (the root 0) at which a feature may split (`None`: every depth), and bounds on
+/// the gaps between groups' rates (fairness).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Restriction {
     pub forbidden: Vec<bool>,
     pub depths: Vec<Option<Vec<usize>>>,
+    pub fairness: Option<Fairness>,
 }
 
 impl Restriction {
@@ -71,22 +77,26 @@ impl Restriction {
     }
 
     /// The restriction of the checked side constraints `constraints`: their forbidden features
-    /// and depths. Any other kind present but those of `also` (kinds the caller applies itself,
-    /// such as the leaf rows of the problem) is refused by name: the set's counts per row set
-    /// do not see constraints on the tree as a whole.
+    /// (the group column's among them unless it may split), depths and fairness bounds. Any
+    /// other kind present but those of `also` (kinds the caller applies itself, such as the
+    /// leaf rows of the problem) is refused by name: the set's counts per row set do not see
+    /// constraints on the tree as a whole.
     pub fn of(constraints: &SideConstraints, also: &[ConstraintKind]) -> Result<Restriction> {
         let refused: Vec<ConstraintKind> = kinds::present(constraints)
             .into_iter()
             .filter(|kind| {
-                !matches!(kind, ConstraintKind::Forbidden | ConstraintKind::Depths)
-                    && !also.contains(kind)
+                !matches!(
+                    kind,
+                    ConstraintKind::Forbidden | ConstraintKind::Depths | ConstraintKind::Fairness
+                ) && !also.contains(kind)
             })
             .collect();
         if !refused.is_empty() {
             return Err(Error::parameter(
                 "--constraints",
                 format!(
-                    "the Rashomon set takes forbidden features and depths, not {}",
+                    "the Rashomon set takes forbidden features, depths and fairness bounds, \
+                     not {}",
                     kinds::names(&refused)
                 ),
             ));
@@ -94,10 +104,11 @@ impl Restriction {
         Ok(Restriction {
             forbidden: constraints.forbidden.clone(),
             depths: constraints.depths.clone(),
+            fairness: constraints.fairness.clone(),
         })
     }
 
-    /// Whether it restricts anything.
+    /// Whether it restricts where trees split.
     pub fn is_empty(&self) -> bool {
         !self.forbidden.iter().any(|&f| f) && self.depths.iter().all(Option::is_none)
     }
@@ -231,40 +242,21 @@ impl RashomonSet {
                 format!("{e} is not a finite number of at least 0"),
             ));
         }
-        let options = DpOptions {
-            budget: limits.time.clone(),
-            ..DpOptions::default()
-        };
         let origins = copies
             .as_ref()
             .map(MissingCopies::origins)
             .unwrap_or_default();
-        let exact = if restriction.is_empty() {
-            dp::solve(work, problem, &options)?
-        } else {
-            let rule = dp::FeatureRule {
-                forbidden: restriction.forbidden.clone(),
-                depths: restriction.depths.clone(),
-                origin: origins.clone(),
-                ..dp::FeatureRule::default()
-            };
-            dp::solve_under(work, problem, &rule, &options)?.outcome
+        let fair = match &restriction.fairness {
+            Some(fairness) => Some(FairKey::new(fairness, data)?),
+            None => None,
         };
-        if !exact.is_optimal() {
-            return Err(Error::NoTree(format!(
-                "the exact search did not prove the optimum within the time limit ({} s; best \
-                 {}, bound {}); the set is measured from the optimum: raise the time limit",
-                crate::budget::seconds_of(started.elapsed()),
-                exact.objective,
-                exact.lower_bound
-            )));
-        }
-        let optimum = exact.objective;
+        let optimum = proven_optimum(work, problem, restriction, &origins, limits, started)?;
         let max_objective = match margin {
             Margin::Relative(e) => optimum * (1.0 + e),
             Margin::Objective(v) => v,
         };
         let mut input = graph_input(work, problem, copies.as_ref());
+        input.fair = fair;
         input.permits = (0..work.n_features())
             .map(|j| {
                 let origin = origins.get(j).copied().unwrap_or(j);
@@ -285,7 +277,11 @@ impl RashomonSet {
         )
         .map_err(|stop| stopped(stop, &graph, limits))?;
         if complete_upto >= optimum - tolerance {
-            let least = graph.nodes[root].profile.min();
+            let keeps = |key| graph.input.fair.as_ref().is_none_or(|f| f.keeps(key));
+            let least = graph.nodes[root]
+                .profile
+                .upto(f64::INFINITY, tolerance, keeps)
+                .min();
             if least.is_none_or(|least| (least - optimum).abs() > tolerance) {
                 return Err(Error::Internal(format!(
                     "the set's least objective ({least:?}) is not the exact search's optimum \
@@ -358,29 +354,64 @@ impl RashomonSet {
         self.graph.input.tolerance
     }
 
+    /// Whether a whole tree of fairness key `key` keeps the fairness bounds (every tree
+    /// without them).
+    fn keeps(&self, key: i128) -> bool {
+        self.graph.input.fair.as_ref().is_none_or(|f| f.keeps(key))
+    }
+
+    /// The trees of a root profile that are in the set: within its bound and fair.
+    fn in_set(&self, root: &Profile) -> BigUint {
+        root.total_upto(self.max_objective, self.tolerance(), |k| self.keeps(k))
+    }
+
     fn root_profile(&self) -> Profile {
         self.graph.nodes[self.root]
             .profile
-            .upto(self.max_objective, self.tolerance())
+            .upto(self.max_objective, self.tolerance(), |k| self.keeps(k))
     }
 
     /// The number of trees in the set.
     pub fn count(&self) -> BigUint {
-        self.root_profile()
-            .total_upto(self.max_objective, self.tolerance())
+        self.in_set(&self.graph.nodes[self.root].profile)
     }
 
     /// Each objective the set's trees have, increasing, with how many have it.
     pub fn by_objective(&self) -> Vec<(f64, BigUint)> {
-        self.root_profile().entries().to_vec()
+        self.root_profile().by_objective()
+    }
+
+    /// Under fairness bounds, for each objective of the set's trees (increasing), the least and
+    /// the largest gap among them of the first bound's kind of rate; empty without fairness.
+    pub fn gaps_by_objective(&self) -> Vec<(f64, f64, f64)> {
+        let Some(fair) = &self.graph.input.fair else {
+            return Vec::new();
+        };
+        let mut out: Vec<(f64, f64, f64)> = Vec::new();
+        for (cost, key, _) in self.root_profile().entries() {
+            let gap = fair.gap(*key);
+            match out.last_mut() {
+                Some((c, low, high)) if c == cost => {
+                    *low = low.min(gap);
+                    *high = high.max(gap);
+                }
+                _ => out.push((*cost, gap, gap)),
+            }
+        }
+        out
+    }
+
+    /// The fairness bounds the set's trees keep, if any.
+    pub fn fairness(&self) -> Option<&Fairness> {
+        self.restriction.fairness.as_ref()
     }
 
     /// The tree of rank `rank` in objective order (ties in a fixed order), if the set has one.
     pub fn tree(&self, rank: &BigUint) -> Result<Option<Ranked>> {
         let mut index = rank.clone();
-        for (cost, count) in self.root_profile().entries() {
+        for (cost, key, count) in self.root_profile().entries() {
             if index < *count {
-                let shape = self.unrank(self.root, *cost, index);
+                let shape = self.unrank(self.root, *cost, *key, index);
                 let tree = self.checked_tree(&shape, *cost)?;
                 return Ok(Some(Ranked {
                     rank: rank.clone(),
@@ -425,28 +456,42 @@ impl RashomonSet {
         Ok(out)
     }
 
-    /// The tree of exact objective `cost` numbered `index` among those `node` roots.
-    fn unrank(&self, node: NodeId, cost: f64, mut index: BigUint) -> Shape {
+    /// The tree of exact objective `cost` and fairness key `key` numbered `index` among those
+    /// `node` roots.
+    fn unrank(&self, node: NodeId, cost: f64, key: i128, mut index: BigUint) -> Shape {
         let tolerance = self.tolerance();
         let n = &self.graph.nodes[node];
-        if let Some(leaf) = n.leaf.filter(|l| (l.cost - cost).abs() <= tolerance) {
-            if index.is_zero() {
-                return Shape::Leaf { class: leaf.class };
+        for leaf in n.leaves() {
+            if (leaf.cost - cost).abs() <= tolerance && leaf.key == key {
+                if index.is_zero() {
+                    return Shape::Leaf { class: leaf.class };
+                }
+                index -= 1u8;
             }
-            index -= 1u8;
         }
+        let covers = |part| {
+            self.graph
+                .input
+                .fair
+                .as_ref()
+                .is_none_or(|f| f.covers(key, part))
+        };
         let lambda = self.graph.input.split_cost;
         for split in &n.splits {
             let (pl, pr) = (
                 &self.graph.nodes[split.left].profile,
                 &self.graph.nodes[split.right].profile,
             );
-            for (cl, nl) in pl.entries() {
+            for (cl, kl, nl) in pl.entries() {
                 let cr = cost - lambda - cl;
                 if cr < -tolerance {
                     break;
                 }
-                let Some(nr) = pr.count_at(cr, tolerance) else {
+                if !covers(*kl) {
+                    continue;
+                }
+                let kr = key - kl;
+                let Some(nr) = pr.count_at(cr, kr, tolerance) else {
                     continue;
                 };
                 let block = nl * nr;
@@ -456,8 +501,8 @@ impl RashomonSet {
                         feature: split.feature,
                         threshold: split.threshold,
                         variants: split.variants,
-                        left: Box::new(self.unrank(split.left, *cl, li)),
-                        right: Box::new(self.unrank(split.right, cr, ri)),
+                        left: Box::new(self.unrank(split.left, *cl, *kl, li)),
+                        right: Box::new(self.unrank(split.right, cr, kr, ri)),
                     };
                 }
                 index -= block;
@@ -499,6 +544,14 @@ impl RashomonSet {
                  restriction forbids"
             )));
         }
+        if let Some(broken) = self
+            .fairness()
+            .and_then(|f| f.values(&tree).broken.first().cloned())
+        {
+            return Err(Error::Internal(format!(
+                "a tree of the set breaks a fairness bound: {broken}"
+            )));
+        }
         let evaluated = dp::objective_of(&tree, &self.data, &self.problem);
         match evaluated {
             Some(value) if (value - objective).abs() <= self.tolerance() => Ok(tree),
@@ -530,14 +583,14 @@ impl RashomonSet {
         let profile = self.recount(self.root, &mut memo, &|s| {
             (self.origin(s.feature) != feature).then(|| BigUint::from(1u8))
         });
-        profile.total_upto(self.max_objective, self.tolerance())
+        self.in_set(&profile)
     }
 
     /// The number of trees over every candidate threshold (each tree times its variants).
     pub fn count_with_variants(&self) -> BigUint {
         let mut memo = vec![None; self.graph.nodes.len()];
         let profile = self.recount(self.root, &mut memo, &|s| Some(BigUint::from(s.variants)));
-        profile.total_upto(self.max_objective, self.tolerance())
+        self.in_set(&profile)
     }
 
     /// The node's profile with each split weighed by `weigh` (`None` leaves it out).
@@ -553,8 +606,8 @@ impl RashomonSet {
         let tolerance = self.tolerance();
         let n = &self.graph.nodes[node];
         let mut profile = Profile::default();
-        if let Some(leaf) = n.leaf.filter(|l| l.cost <= n.budget + tolerance) {
-            profile.add(leaf.cost, 1u8.into(), tolerance);
+        for leaf in n.leaves().filter(|l| l.cost <= n.budget + tolerance) {
+            profile.add(leaf.cost, leaf.key, 1u8.into(), tolerance);
         }
         for split in &n.splits {
             let Some(weight) = weigh(split) else {
@@ -570,8 +623,8 @@ impl RashomonSet {
                 n.budget,
                 tolerance,
             );
-            for (cost, count) in joined.entries() {
-                profile.add(*cost, count * &weight, tolerance);
+            for (cost, key, count) in joined.entries() {
+                profile.add(*cost, *key, count * &weight, tolerance);
             }
         }
         memo[node] = Some(profile.clone());
@@ -618,10 +671,7 @@ impl RashomonSet {
                 };
                 let mut memo = rustc_hash::FxHashMap::default();
                 let per_class = self.class_profiles(self.root, row, &mut memo);
-                per_class
-                    .iter()
-                    .map(|p| p.total_upto(self.max_objective, self.tolerance()))
-                    .collect()
+                per_class.iter().map(|p| self.in_set(p)).collect()
             })
             .collect())
     }
@@ -639,8 +689,8 @@ impl RashomonSet {
         let tolerance = self.tolerance();
         let n = &self.graph.nodes[node];
         let mut out = vec![Profile::default(); self.data.n_classes()];
-        if let Some(leaf) = n.leaf.filter(|l| l.cost <= n.budget + tolerance) {
-            out[leaf.class].add(leaf.cost, 1u8.into(), tolerance);
+        for leaf in n.leaves().filter(|l| l.cost <= n.budget + tolerance) {
+            out[leaf.class].add(leaf.cost, leaf.key, 1u8.into(), tolerance);
         }
         for split in &n.splits {
             let (near, far) = if row[split.feature] <= split.threshold {
@@ -761,7 +811,75 @@ fn graph_input(data: &Dataset, problem: &DpProblem, copies: Option<&MissingCopie
         depth: problem.depth,
         data: data.clone(),
         problem: problem.clone(),
+        fair: None,
     }
+}
+
+/// The optimum of `problem` on `work` (the data, or its copies with `origins`) under
+/// `restriction`, proven by the exact search (the fair search under fairness bounds) within the
+/// time limit, or why not.
+fn proven_optimum(
+    work: &Dataset,
+    problem: &DpProblem,
+    restriction: &Restriction,
+    origins: &[usize],
+    limits: &Limits,
+    started: Instant,
+) -> Result<f64> {
+    let unproven = |best: f64, bound: String| {
+        Error::NoTree(format!(
+            "the exact search did not prove the optimum within the time limit ({} s; best \
+             {best}, bound {bound}); the set is measured from the optimum: raise the time limit",
+            crate::budget::seconds_of(started.elapsed()),
+        ))
+    };
+    if let Some(fairness) = &restriction.fairness {
+        let origin = |j: usize| origins.get(j).copied().unwrap_or(j);
+        // Over the copies' features when the data has missing values.
+        let fair_problem = FairProblem::of(
+            problem,
+            (0..work.n_features())
+                .map(|j| {
+                    restriction
+                        .forbidden
+                        .get(origin(j))
+                        .copied()
+                        .unwrap_or(false)
+                })
+                .collect(),
+            (0..work.n_features())
+                .map(|j| restriction.depths.get(origin(j)).cloned().flatten())
+                .collect(),
+        );
+        let stop = FairStop {
+            start: started,
+            budget: limits.time.clone(),
+        };
+        let found = fair::solve(work, fairness, &fair_problem, 1, &stop)?;
+        if found.termination != Termination::Optimal {
+            return Err(unproven(found.objective, "unknown".to_string()));
+        }
+        return Ok(found.objective);
+    }
+    let options = DpOptions {
+        budget: limits.time.left_since(started),
+        ..DpOptions::default()
+    };
+    let exact = if restriction.is_empty() {
+        dp::solve(work, problem, &options)?
+    } else {
+        let rule = dp::FeatureRule {
+            forbidden: restriction.forbidden.clone(),
+            depths: restriction.depths.clone(),
+            origin: origins.to_vec(),
+            ..dp::FeatureRule::default()
+        };
+        dp::solve_under(work, problem, &rule, &options)?.outcome
+    };
+    if !exact.is_optimal() {
+        return Err(unproven(exact.objective, exact.lower_bound.to_string()));
+    }
+    Ok(exact.objective)
 }
 
 /// The bounds the build widens through when it has a time limit: the optimum (its trees

@@ -5,6 +5,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use milptree::constraints::fairness::Fairness;
+use milptree::constraints::ConstraintSpec;
 use milptree::data::{midpoint, Dataset};
 use milptree::dp::DpProblem;
 use milptree::rashomon::importance::Importances;
@@ -38,9 +40,15 @@ fn leaf_errors(data: &Dataset, problem: &DpProblem, rows: &[usize]) -> f64 {
 }
 
 /// Every tree of depth at most `depth` on `rows` (indices into `data`), by brute force: a leaf
-/// (when the leaf rules allow it) or a split between two consecutive distinct values of the
-/// rows' feature and any two subtrees.
-fn every_tree(data: &Dataset, problem: &DpProblem, rows: &[usize], depth: usize) -> Vec<Found> {
+/// (when the leaf rules allow it) of its best class, or of each class when `all_classes`, or a
+/// split between two consecutive distinct values of the rows' feature and any two subtrees.
+fn every_tree(
+    data: &Dataset,
+    problem: &DpProblem,
+    rows: &[usize],
+    depth: usize,
+    all_classes: bool,
+) -> Vec<Found> {
     let mut out = Vec::new();
     let max_leaf = problem.max_leaf.unwrap_or(usize::MAX);
     if rows.len() >= problem.min_leaf.max(1) && rows.len() <= max_leaf {
@@ -48,26 +56,33 @@ fn every_tree(data: &Dataset, problem: &DpProblem, rows: &[usize], depth: usize)
         for &i in rows {
             sums[data.labels()[i]] += data.weight(i) * problem.class_weights[data.labels()[i]];
         }
-        let mut class = 0;
+        let mut best = 0;
         for k in 0..sums.len() {
-            if sums[k] > sums[class] {
-                class = k;
+            if sums[k] > sums[best] {
+                best = k;
             }
         }
         let total: f64 = sums.iter().sum();
-        let mut predictions = vec![usize::MAX; data.n_rows()];
-        for &i in rows {
-            predictions[i] = class;
+        let classes = if all_classes {
+            (0..sums.len()).collect()
+        } else {
+            vec![best]
+        };
+        for class in classes {
+            let mut predictions = vec![usize::MAX; data.n_rows()];
+            for &i in rows {
+                predictions[i] = class;
+            }
+            out.push(Found {
+                key: format!("L{class}"),
+                cost: total - sums[class],
+                predictions,
+                features: Vec::new(),
+                variants: 1,
+                decreases: vec![0.0; data.n_features()],
+                placed: Vec::new(),
+            });
         }
-        out.push(Found {
-            key: format!("L{class}"),
-            cost: total - sums[class],
-            predictions,
-            features: Vec::new(),
-            variants: 1,
-            decreases: vec![0.0; data.n_features()],
-            placed: Vec::new(),
-        });
     }
     if depth == 0 {
         return out;
@@ -86,8 +101,8 @@ fn every_tree(data: &Dataset, problem: &DpProblem, rows: &[usize], depth: usize)
             let variants = global.iter().filter(|&&v| v >= a && v < b).count() as u64;
             let (left, right): (Vec<usize>, Vec<usize>) =
                 rows.iter().partition(|&&i| column[i] <= threshold);
-            let lefts = every_tree(data, problem, &left, depth - 1);
-            let rights = every_tree(data, problem, &right, depth - 1);
+            let lefts = every_tree(data, problem, &left, depth - 1, all_classes);
+            let rights = every_tree(data, problem, &right, depth - 1, all_classes);
             let decrease = leaf_errors(data, problem, rows)
                 - leaf_errors(data, problem, &left)
                 - leaf_errors(data, problem, &right);
@@ -180,6 +195,16 @@ fn check_within_limits(
     check_set(data, problem, &Restriction::default(), margin, limits, case)
 }
 
+/// Whether the tree `found` keeps the bounds of `fairness` on the training rows.
+fn keeps(fairness: &Fairness, found: &Found) -> bool {
+    let positive: Vec<bool> = found
+        .predictions
+        .iter()
+        .map(|&k| k == fairness.positive)
+        .collect();
+    fairness.values_of(&positive).broken.is_empty()
+}
+
 /// Checks the set of `problem` within `margin` and `restriction`, built under `limits`,
 /// against the enumeration of every tree within the restriction up to the objective the set
 /// says it is complete to (the margin's bound when it did not stop); returns its size and why
@@ -193,9 +218,12 @@ fn check_set(
     case: &str,
 ) -> (usize, Option<Stop>) {
     let all: Vec<usize> = (0..data.n_rows()).collect();
-    let every: Vec<Found> = every_tree(data, problem, &all, problem.depth)
+    let fairness = restriction.fairness.as_ref();
+    let keeps_fairness = |f: &Found| fairness.is_none_or(|fairness| keeps(fairness, f));
+    let every: Vec<Found> = every_tree(data, problem, &all, problem.depth, fairness.is_some())
         .into_iter()
         .filter(|f| f.placed.iter().all(|&(j, d)| restriction.permits(j, d)))
+        .filter(keeps_fairness)
         .collect();
     let optimum = every.iter().map(|f| f.cost).fold(f64::INFINITY, f64::min);
     let bound = match margin {
@@ -394,6 +422,7 @@ fn forbidden_features_and_split_depths_are_the_enumerations() {
         let mut restriction = Restriction {
             forbidden: vec![false; 3],
             depths: vec![None; 3],
+            fairness: None,
         };
         match seed % 3 {
             0 => restriction.forbidden[(seed % 3) as usize] = true,
@@ -420,6 +449,95 @@ fn forbidden_features_and_split_depths_are_the_enumerations() {
         }
     }
     assert!(sizes.iter().any(|&s| s > 50), "{sizes:?}");
+}
+
+/// Random data whose feature `x0` (two or three values) is the group column (`None` when a
+/// group has no rows for a bounded rate).
+fn fair_restriction(data: &Dataset, seed: u64) -> Option<Restriction> {
+    let spec = ConstraintSpec {
+        group_column: Some("x0".to_string()),
+        allow_group_as_feature: seed % 4 == 1,
+        max_parity_gap: (seed % 3 != 1).then_some([0.0, 0.15, 0.3][(seed % 3) as usize]),
+        max_opportunity_gap: (seed % 3 != 0).then_some(0.25),
+        ..ConstraintSpec::default()
+    };
+    let constraints = spec.resolve(data).ok()?;
+    Some(Restriction::of(&constraints, &[]).expect("the set takes fairness"))
+}
+
+#[test]
+fn under_fairness_the_set_is_every_labelling_within_the_bounds() {
+    let mut sizes = Vec::new();
+    let mut relabelled = 0;
+    for seed in 0..18u64 {
+        let depth = 1 + (seed % 3) as usize;
+        let n = [10, 9, 7][depth - 1];
+        let mut data = random_dataset(8800 + seed, n, 3, 2, 3);
+        if seed % 5 == 2 {
+            data = with_random_weights(data, seed, true);
+        }
+        if data
+            .feature_column(0)
+            .iter()
+            .all(|&v| v == data.feature_column(0)[0])
+        {
+            continue;
+        }
+        let Some(restriction) = fair_restriction(&data, seed) else {
+            continue;
+        };
+        let mut problem = problem(&data, depth);
+        match seed % 6 {
+            3 => problem.min_leaf = 2,
+            4 => problem.split_cost = 0.5,
+            5 => problem.class_weights = vec![1.0, 2.0],
+            _ => {}
+        }
+        for margin in [
+            Margin::Relative(0.0),
+            Margin::Objective(4.0),
+            Margin::Relative(0.6),
+        ] {
+            let case = format!("seed {seed}, depth {depth}, {problem:?}, {margin:?}");
+            let size = match RashomonSet::build_restricted(
+                &data,
+                &problem,
+                &restriction,
+                margin,
+                &Limits::default(),
+            ) {
+                Err(milptree::error::Error::Infeasible(_)) => continue,
+                _ => check_restricted(&data, &problem, &restriction, margin, &case),
+            };
+            sizes.push(size);
+            // A best tree with a leaf against its rows' majority shows relabelling at work.
+            let set = RashomonSet::build_restricted(
+                &data,
+                &problem,
+                &restriction,
+                margin,
+                &Limits::default(),
+            )
+            .unwrap();
+            for rank in 0..size.min(50) {
+                let tree = set.tree(&BigUint::from(rank)).unwrap().unwrap().tree;
+                let against = tree.nodes().any(|(_, node)| match &node.kind {
+                    milptree::tree::NodeKind::Leaf { class } => node
+                        .counts
+                        .iter()
+                        .enumerate()
+                        .any(|(k, &c)| c > node.counts[*class] && k != *class),
+                    _ => false,
+                });
+                relabelled += usize::from(against);
+            }
+        }
+    }
+    assert!(sizes.iter().filter(|&&s| s > 20).count() >= 5, "{sizes:?}");
+    assert!(
+        relabelled > 0,
+        "no tree of any set labels a leaf against its majority"
+    );
 }
 
 #[test]
@@ -491,7 +609,7 @@ fn the_command_lines_count_is_the_enumerations() {
     let data = with_random_weights(random_dataset(31, 9, 2, 3, 3), 4, true);
     let problem = problem(&data, 2);
     let all: Vec<usize> = (0..data.n_rows()).collect();
-    let every = every_tree(&data, &problem, &all, 2);
+    let every = every_tree(&data, &problem, &all, 2, false);
     let optimum = every.iter().map(|f| f.cost).fold(f64::INFINITY, f64::min);
     let within = every
         .iter()
@@ -870,4 +988,91 @@ fn split_limits_are_refused_by_name() {
     limited.max_splits = Some(2);
     let refused = RashomonSet::build(&data, &limited, Margin::Relative(0.0), &Limits::default());
     assert!(refused.is_err_and(|e| e.to_string().contains("split limit")));
+}
+
+#[test]
+fn the_command_lines_fair_set_is_the_enumerations_and_refuses_what_it_cannot_key() {
+    let data = random_dataset(8831, 10, 3, 2, 3);
+    let (_dir, path) = temp_file("groups.csv", &crate::common::to_csv(&data));
+    fn fair_args<'a>(path: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut all = vec![
+            "rashomon",
+            path,
+            "--group-column",
+            "x0",
+            "--max-parity-gap",
+            "0.2",
+        ];
+        all.extend(extra);
+        all
+    }
+    let run = |extra: &[&'static str]| fair_args(path_str(&path), extra);
+    // With the default positive class (the second), and with the first named and an
+    // opportunity bound besides (its rates are the positive class's).
+    for positive_class in [None, Some(data.classes()[0].clone())] {
+        let spec = ConstraintSpec {
+            group_column: Some("x0".to_string()),
+            max_parity_gap: Some(0.2),
+            max_opportunity_gap: positive_class.as_ref().map(|_| 0.3),
+            positive_class: positive_class.clone(),
+            ..ConstraintSpec::default()
+        };
+        let fairness = spec.resolve(&data).unwrap().fairness.unwrap();
+        let problem = problem(&data, 2);
+        let all: Vec<usize> = (0..data.n_rows()).collect();
+        let fair: Vec<Found> = every_tree(&data, &problem, &all, 2, true)
+            .into_iter()
+            .filter(|f| f.placed.iter().all(|&(j, _)| j != 0))
+            .filter(|f| keeps(&fairness, f))
+            .collect();
+        let optimum = fair.iter().map(|f| f.cost).fold(f64::INFINITY, f64::min);
+        let within = fair
+            .iter()
+            .filter(|f| f.cost <= optimum + 1.0 + 1e-9)
+            .count();
+        let bound = (optimum + 1.0).to_string();
+        let mut extra = vec!["--depth", "2", "--max-errors", &bound, "--json"];
+        if let Some(label) = &positive_class {
+            extra.extend([
+                "--positive-class",
+                label.as_str(),
+                "--max-opportunity-gap",
+                "0.3",
+            ]);
+        }
+        let report = milptree_json(&fair_args(path_str(&path), &extra));
+        assert_eq!(report["count"], within.to_string(), "{positive_class:?}");
+        assert_eq!(report["optimum"], optimum);
+        assert_eq!(
+            report["fairness"]["positive_class"],
+            data.classes()[fairness.positive]
+        );
+        let gaps = report["gaps_by_objective"].as_array().unwrap();
+        assert!(!gaps.is_empty());
+        for row in gaps {
+            let (least, largest) = (row["least_gap"].as_f64(), row["largest_gap"].as_f64());
+            assert!(least <= largest && largest <= Some(0.2 + 1e-9), "{row}");
+        }
+    }
+    // Beyond the fair search's depths, and with weights that are not whole, a clear refusal.
+    crate::common::assert_usage_error(&run(&["--depth", "4", "--epsilon", "0"]), "depth");
+    let weighted = with_random_weights(data.clone(), 3, false);
+    let (_dir, heavy) = temp_file("w.csv", &crate::common::to_weighted_csv(&weighted));
+    crate::common::assert_usage_error(
+        &[
+            "rashomon",
+            path_str(&heavy),
+            "--weight-column",
+            "w",
+            "--group-column",
+            "x0",
+            "--max-parity-gap",
+            "0.2",
+            "--depth",
+            "2",
+            "--epsilon",
+            "0",
+        ],
+        "--weight-column",
+    );
 }
