@@ -245,18 +245,9 @@ fn print(report: &Report, set: &RashomonSet, args: &RashomonArgs, data: &Dataset
         )?;
     }
     if let Some(fairness) = set.fairness() {
-        let bounds: Vec<String> = fairness
-            .bounds()
-            .iter()
-            .map(|(kind, bound)| format!("{} {bound}", kind.bound_name()))
-            .collect();
         outln!(
-            "fairness: every tree keeps {} between the groups of `{}` ({}), positive class \
-             `{}`; a leaf takes either class",
-            bounds.join(" and "),
-            fairness.group_column,
-            fairness.groups.join(", "),
-            fairness.positive_class
+            "fairness: every tree keeps {}; a leaf takes either class",
+            fairness.describe()
         )?;
     }
     let gaps = set.gaps_by_objective();

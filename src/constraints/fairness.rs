@@ -344,6 +344,23 @@ impl Fairness {
         .collect()
     }
 
+    /// The bounds, the groups and the positive class in words: `max_parity_gap 0.1 between
+    /// the groups of `g` (a, b), positive class `p``.
+    pub fn describe(&self) -> String {
+        let bounds: Vec<String> = self
+            .bounds()
+            .iter()
+            .map(|(kind, bound)| format!("{} {bound}", kind.bound_name()))
+            .collect();
+        format!(
+            "{} between the groups of `{}` ({}), positive class `{}`",
+            bounds.join(" and "),
+            self.group_column,
+            self.groups.join(", "),
+            self.positive_class
+        )
+    }
+
     fn kinds(&self) -> Vec<FairnessKind> {
         self.bounds().into_iter().map(|(kind, _)| kind).collect()
     }

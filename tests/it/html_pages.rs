@@ -578,6 +578,50 @@ fn a_rashomon_page_shows_the_counts_the_features_and_each_listed_tree() {
     assert_eq!(rows.len(), 43);
     assert!(rows[42].text("td").contains("(sample)"));
     check_tree(dom, &tree_file, &data, None);
+    assert!(fact(dom, "fairness").is_none());
+    // Under a fairness bound, the page says which, and each objective's least and largest gap
+    // as the report gives them.
+    let fair_page = dir.path().join("fair.html");
+    let fair: Value = serde_json::from_str(&run(&[
+        "rashomon",
+        path_str(&dataset("penguins")),
+        "--target",
+        "sex",
+        "--depth",
+        "2",
+        "--epsilon",
+        "0.05",
+        "--group-column",
+        "island",
+        "--max-parity-gap",
+        "0.1",
+        "--json",
+        "--html",
+        path_str(&fair_page),
+    ]))
+    .expect("the report");
+    let opened = open(&browser, &fair_page, "", None);
+    let dom = &opened.dom;
+    let said = fact(dom, "fairness").expect("a fairness fact");
+    assert!(
+        said.contains("max_parity_gap 0.1") && said.contains("`island`"),
+        "{said}"
+    );
+    let wanted: Vec<String> = fair["gaps_by_objective"]
+        .as_array()
+        .expect("gaps")
+        .iter()
+        .map(|row| {
+            format!(
+                "{}: {:.4} to {:.4}",
+                milptree::data::short_number(row["objective"].as_f64().unwrap()),
+                row["least_gap"].as_f64().unwrap(),
+                row["largest_gap"].as_f64().unwrap()
+            )
+        })
+        .collect();
+    assert!(!wanted.is_empty());
+    assert_eq!(fact(dom, "gaps"), Some(wanted.join("; ")));
 }
 
 /// A complete tree of depth 8 (255 splits) over 120 features with long names, counted on 600

@@ -136,7 +136,7 @@ fn facts(set: &RashomonSet, report: &Report) -> Vec<Fact> {
     let problem = set.problem();
     let (nodes, bytes) = set.graph_size();
     let disputed = report.disputed();
-    vec![
+    let mut facts = vec![
         Fact::new("depth", "depth", problem.depth.to_string()),
         Fact::new("optimum", "optimum", figure(Some(set.optimum()))),
         Fact::new(
@@ -159,6 +159,25 @@ fn facts(set: &RashomonSet, report: &Report) -> Vec<Fact> {
             },
         ),
         Fact::new("split_cost", "split cost", figure(Some(problem.split_cost))),
+    ];
+    if let Some(fairness) = set.fairness() {
+        facts.push(Fact::new(
+            "fairness",
+            "fairness",
+            format!("{}; a leaf takes either class", fairness.describe()),
+        ));
+        let gaps: Vec<String> = set
+            .gaps_by_objective()
+            .iter()
+            .map(|(cost, low, high)| format!("{}: {low:.4} to {high:.4}", figure(Some(*cost))))
+            .collect();
+        facts.push(Fact::new(
+            "gaps",
+            "gap by objective (least to largest)",
+            gaps.join("; "),
+        ));
+    }
+    facts.extend([
         Fact::new(
             "leaf_rows",
             "leaf rows",
@@ -181,7 +200,8 @@ fn facts(set: &RashomonSet, report: &Report) -> Vec<Fact> {
             format!("{nodes} row sets, {} KiB", bytes / 1024),
         ),
         Fact::new("seconds", "seconds", format!("{:.3}", set.seconds())),
-    ]
+    ]);
+    facts
 }
 
 /// Trees against objective, as bars (log10 when the counts span more than [`LOG_SPAN`]).
