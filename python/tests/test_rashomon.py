@@ -289,3 +289,30 @@ def test_under_a_parity_bound_the_set_is_every_fair_labelling(seed):
     free = RashomonSet(max_depth=depth, max_errors=optimum + 1).fit(X, y)
     assert free.optimum_ <= rs.optimum_
     assert free.gaps_by_objective_ == []
+
+
+@pytest.mark.parametrize("params, flags", [
+    ({"alpha": 0.1, "min_samples_leaf": 2}, ["--alpha", "0.1", "--min-leaf-rows", "2"]),
+    ({"class_weight": "balanced"}, ["--objective", "balanced"]),
+    ({"class_weight": {1: 2.5}, "max_leaf_rows": 30}, ["--class-weight", "1=2.5",
+                                                       "--max-leaf-rows", "30"]),
+    ({"group_column": 0, "max_opportunity_gap": 0.3, "positive_class": 0},
+     ["--group-column", "x0", "--max-opportunity-gap", "0.3", "--positive-class", "0"]),
+])
+def test_the_estimators_settings_give_the_command_lines_set(tmp_path, params, flags):
+    X, y = random_data(911, n_rows=40, n_features=3, n_values=5)
+    X[:, 0] = X[:, 0] % 2
+    rs = RashomonSet(max_depth=2, epsilon=0.3, **params).fit(X, y)
+    path = tmp_path / "data.csv"
+    rows = ["x0,x1,x2,class"] + [
+        ",".join(f"{v:g}" for v in row) + f",{label}" for row, label in zip(X, y)
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    shown = subprocess.run(
+        ["milptree", "rashomon", str(path), "--depth", "2", "--epsilon", "0.3", *flags,
+         "--json"], capture_output=True, text=True, check=True,
+    )
+    document = json.loads(shown.stdout)
+    for key in ("count", "count_over_thresholds", "optimum", "max_objective", "by_objective",
+                "features", "disputed_rows", "ambiguity", "fairness", "gaps_by_objective"):
+        assert document[key] == rs.report_[key], key

@@ -11,15 +11,20 @@ use serde_json::json;
 
 use crate::budget::Budget;
 use crate::cli::data_args::DataArgs;
+use crate::cli::model_args::{objective_values, ClassWeightArgs};
 use crate::cli::output::{data_block, print_json};
 use crate::cli::pages::rashomon_page;
 use crate::constraints::ConstraintSpec;
 use crate::data::Sets;
-use crate::data::{read_for_schema, Dataset, ThresholdMode};
+use crate::data::{read_for_schema, Dataset};
 use crate::dp::DpProblem;
 use crate::error::{Error, Result};
 use crate::export::html::Rows;
 use crate::export::TextView;
+use crate::learn::capability::MethodKind;
+use crate::learn::objective::ObjectiveName;
+use crate::learn::rashomon_problem::{rashomon_problem, RASHOMON_OBJECTIVES};
+use crate::learn::settings::{Depth, Settings};
 use crate::rashomon::report::{ranked_json, share, Report};
 use crate::rashomon::{Limits, Margin, Ranked, RashomonSet, Restriction};
 use crate::{out, outln};
@@ -38,8 +43,18 @@ pub struct RashomonArgs {
     #[arg(long, value_name = "N", conflicts_with = "epsilon")]
     pub max_errors: Option<f64>,
     /// Cost added to the objective for every split node.
-    #[arg(long, value_name = "C", default_value_t = 0.0)]
-    pub split_cost: f64,
+    #[arg(long, value_name = "C", conflicts_with = "alpha")]
+    pub split_cost: Option<f64>,
+    /// Cost of every split node in units of the baseline's (weighted) errors, as `solve`'s
+    /// and the estimator's `alpha`.
+    #[arg(long, value_name = "ALPHA")]
+    pub alpha: Option<f64>,
+    /// What an error costs: every error the same (accuracy), or errors on each class in
+    /// inverse proportion to its rows (balanced).
+    #[arg(long, value_parser = objective_values(&RASHOMON_OBJECTIVES))]
+    pub objective: Option<ObjectiveName>,
+    #[command(flatten)]
+    pub class_weights: ClassWeightArgs,
     /// Every leaf has at least N training rows.
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_leaf_rows: usize,
@@ -70,9 +85,9 @@ pub struct RashomonArgs {
     #[arg(long, value_name = "LABEL", requires = "group_column")]
     pub positive_class: Option<String>,
     /// A TOML file of side constraints; the set takes `forbidden`, `depths` (features allowed
-    /// only at the listed depths, root 0) and the fairness keys (`group_column`,
-    /// `positive_class`, `max_parity_gap`, `max_opportunity_gap`), and refuses the other kinds
-    /// by name.
+    /// only at the listed depths, root 0), the leaf rows (`min_leaf_rows`, `max_leaf_rows`)
+    /// and the fairness keys (`group_column`, `positive_class`, `max_parity_gap`,
+    /// `max_opportunity_gap`), and refuses the other kinds by name.
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
     /// Wall-clock limit of the exact search and the set's build, in seconds.
@@ -132,28 +147,13 @@ pub fn run(args: RashomonArgs) -> Result<()> {
             ))
         }
     };
-    if !args.split_cost.is_finite() || args.split_cost < 0.0 {
-        return Err(Error::parameter(
-            "--split-cost",
-            format!("{} is not a finite number of at least 0", args.split_cost),
-        ));
-    }
-    let problem = DpProblem {
-        depth: args.depth,
-        max_splits: None,
-        thresholds: ThresholdMode::All,
-        class_weights: vec![1.0; data.n_classes()],
-        split_cost: args.split_cost,
-        min_leaf: args.min_leaf_rows,
-        max_leaf: args.max_leaf_rows,
-    };
+    let (problem, restriction) = problem(&args, data)?;
     let time = args
         .time_limit
         .clone()
         .unwrap_or_else(Budget::unlimited)
         .with_interrupt(Some(crate::cli::interrupt::interrupt_flag()));
     let limits = Limits::new(time, args.memory_limit);
-    let restriction = restriction(&args, data)?;
     let set = RashomonSet::build_restricted(data, &problem, &restriction, margin, &limits)?;
     let samples = match args.sample {
         Some(k) => set.sample(k, args.sample_seed)?,
@@ -379,31 +379,41 @@ fn write_page(
     crate::cli::pages::write_page(path, &page)
 }
 
-/// What the trees must keep: `--forbid-feature`, the fairness options, and the `forbidden`,
-/// `depths` and fairness keys of `--constraints`; any other kind of constraint is refused by name (leaf rows are the
-/// command's own options).
-fn restriction(args: &RashomonArgs, data: &Dataset) -> Result<Restriction> {
-    let mut spec = match &args.constraints {
-        Some(path) => ConstraintSpec::from_file(path)?,
-        None => ConstraintSpec::default(),
-    };
-    spec.forbidden.extend(args.forbid_feature.iter().cloned());
-    spec.overlay_fairness(
-        &args.group_column,
-        args.allow_group_as_feature,
-        args.max_parity_gap,
-        args.max_opportunity_gap,
-    );
-    if args.positive_class.is_some() {
-        spec.positive_class.clone_from(&args.positive_class);
+/// The exact search's problem and what the trees must keep, from the command's options as
+/// [`Settings`] (the estimator's settings: depth, `--alpha`, `--objective`, `--class-weight`,
+/// leaf rows, `--forbid-feature`, the fairness options and `--constraints`, whose `forbidden`,
+/// `depths`, leaf rows and fairness keys the set takes; any other kind is refused by name),
+/// with `--split-cost` as an absolute cost per split.
+fn problem(args: &RashomonArgs, data: &Dataset) -> Result<(DpProblem, Restriction)> {
+    let mut settings = Settings::new(MethodKind::Dp);
+    settings.depth = Some(Depth::Levels(args.depth));
+    settings.alpha = args.alpha;
+    settings.objective = args.objective;
+    settings
+        .class_weight
+        .clone_from(&args.class_weights.class_weight);
+    settings.min_leaf = Some(args.min_leaf_rows);
+    settings.max_leaf_rows = args.max_leaf_rows;
+    settings.positive_class.clone_from(&args.positive_class);
+    settings.forbidden_features.clone_from(&args.forbid_feature);
+    settings.group_column.clone_from(&args.group_column);
+    settings.allow_group_as_feature = args.allow_group_as_feature;
+    settings.max_parity_gap = args.max_parity_gap;
+    settings.max_opportunity_gap = args.max_opportunity_gap;
+    if let Some(path) = &args.constraints {
+        settings.constraints = Some(ConstraintSpec::from_file(path)?);
     }
-    Restriction::of(&spec.resolve(data)?, &[]).map_err(|e| match e {
-        Error::Parameter { parameter, message } => Error::Parameter {
-            parameter,
-            message: format!("{message} (leaf rows: --min-leaf-rows and --max-leaf-rows)"),
-        },
-        other => other,
-    })
+    let (mut problem, restriction) = rashomon_problem(&settings, data)?;
+    if let Some(cost) = args.split_cost {
+        if !cost.is_finite() || cost < 0.0 {
+            return Err(Error::parameter(
+                "--split-cost",
+                format!("{cost} is not a finite number of at least 0"),
+            ));
+        }
+        problem.split_cost = cost;
+    }
+    Ok((problem, restriction))
 }
 
 /// What the set's votes on other rows say.

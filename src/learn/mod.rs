@@ -41,6 +41,7 @@ pub mod missing;
 pub mod objective;
 pub mod outcome;
 pub mod provenance;
+pub mod rashomon_problem;
 pub mod search_constraints;
 mod search_fair;
 pub mod search_line;

@@ -15,13 +15,12 @@ use serde_json::{Map, Value};
 use super::{dataset_of, rows_of, run_interruptibly, value_error, PyTree};
 use crate::budget::Budget;
 use crate::cli::pages::rashomon_page;
-use crate::constraints::ConstraintKind;
 use crate::error::Error;
 use crate::export::html::Rows;
+use crate::learn::rashomon_problem::rashomon_problem;
 use crate::learn::settings::Settings;
-use crate::learn::Method;
 use crate::rashomon::report::Report;
-use crate::rashomon::{Limits, Margin, Ranked, RashomonSet, Restriction};
+use crate::rashomon::{Limits, Margin, Ranked, RashomonSet};
 
 /// The settings a Rashomon set takes besides its margin: the exact search's problem and the
 /// limits.
@@ -157,26 +156,7 @@ pub(crate) fn rashomon_set(
 ) -> PyResult<PyRashomonSet> {
     let (margin, settings, reading) = parse(settings).map_err(value_error)?;
     let data = dataset_of(x, n_rows, features, classes, labels, weights, categories)?;
-    let search = match settings.method().map_err(value_error)? {
-        Method::Dp(search) => search,
-        _ => return Err(value_error(Error::Internal("not the exact search".into()))),
-    };
-    let mut problem = search.problem(&data);
-    problem.max_leaf = settings.max_leaf_rows;
-    let restriction = match settings.constraint_spec() {
-        Some(mut spec) => Restriction::of(
-            {
-                // The positive class of the fairness rates, as the exact search takes it.
-                if spec.positive_class.is_none() {
-                    spec.positive_class.clone_from(&settings.positive_class);
-                }
-                &spec.resolve(&data).map_err(value_error)?
-            },
-            &[ConstraintKind::MinLeafRows, ConstraintKind::MaxLeafRows],
-        )
-        .map_err(value_error)?,
-        None => Restriction::default(),
-    };
+    let (problem, restriction) = rashomon_problem(&settings, &data).map_err(value_error)?;
     let interrupt = Arc::new(AtomicBool::new(false));
     let limits = Limits::new(
         settings

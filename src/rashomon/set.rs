@@ -95,8 +95,13 @@ impl Restriction {
             return Err(Error::parameter(
                 "--constraints",
                 format!(
-                    "the Rashomon set takes forbidden features, depths and fairness bounds, \
+                    "the Rashomon set takes forbidden features, depths, fairness bounds{}, \
                      not {}",
+                    if also.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" and {}", kinds::names(also))
+                    },
                     kinds::names(&refused)
                 ),
             ));

@@ -1076,3 +1076,57 @@ fn the_command_lines_fair_set_is_the_enumerations_and_refuses_what_it_cannot_key
         "--weight-column",
     );
 }
+
+#[test]
+fn the_command_line_takes_the_estimators_alpha_and_leaf_rows_from_a_constraints_file() {
+    // iris: 150 rows, three classes of 50; the baseline errs on 100, so alpha 0.01 is a split
+    // cost of 1.
+    let data = crate::common::dataset("iris");
+    let count = |extra: &[&str]| {
+        let mut all = vec![
+            "rashomon",
+            path_str(&data),
+            "--depth",
+            "2",
+            "--epsilon",
+            "0.3",
+        ];
+        all.extend(extra);
+        all.push("--json");
+        let report = milptree_json(&all);
+        (report["count"].clone(), report["optimum"].clone())
+    };
+    let by_cost = count(&["--split-cost", "1"]);
+    assert_eq!(count(&["--alpha", "0.01"]), by_cost);
+    assert_ne!(count(&[]), by_cost);
+    let (_dir, file) = temp_file("leaves.toml", "min_leaf_rows = 20\n");
+    let by_flag = count(&["--min-leaf-rows", "20"]);
+    assert_eq!(count(&["--constraints", path_str(&file)]), by_flag);
+    assert_ne!(count(&[]), by_flag);
+    let output = crate::common::milptree(&[
+        "rashomon",
+        path_str(&data),
+        "--depth",
+        "2",
+        "--epsilon",
+        "0",
+        "--alpha",
+        "0.01",
+        "--split-cost",
+        "1",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    crate::common::assert_usage_error(
+        &[
+            "rashomon",
+            path_str(&data),
+            "--depth",
+            "2",
+            "--epsilon",
+            "0",
+            "--objective",
+            "f1",
+        ],
+        "--objective",
+    );
+}
