@@ -853,23 +853,25 @@ fn with_missing_values_the_set_is_every_tree_of_splits_with_a_missing_side() {
     assert!(sizes.iter().any(|&s| s > 50), "{sizes:?}");
 }
 
+/// `milptree rashomon DATA --depth 2 --epsilon E ... --json`'s report.
+fn depth_two_report(data: &std::path::Path, epsilon: &str, extra: &[&str]) -> serde_json::Value {
+    let mut all = vec![
+        "rashomon",
+        path_str(data),
+        "--depth",
+        "2",
+        "--epsilon",
+        epsilon,
+    ];
+    all.extend(extra);
+    all.push("--json");
+    milptree_json(&all)
+}
+
 #[test]
 fn the_command_line_forbids_features_and_refuses_other_constraints_by_name() {
     let data = crate::common::dataset("iris");
-    let args = |extra: &[&str]| {
-        let mut all = vec![
-            "rashomon",
-            path_str(&data),
-            "--depth",
-            "2",
-            "--epsilon",
-            "0.5",
-        ];
-        all.extend(extra);
-        all.push("--json");
-        all.iter().map(|s| s.to_string()).collect::<Vec<_>>()
-    };
-    let free = milptree_json(&args(&[]).iter().map(String::as_str).collect::<Vec<_>>());
+    let free = depth_two_report(&data, "0.5", &[]);
     let used = |report: &serde_json::Value, name: &str| {
         report["features"]
             .as_array()
@@ -879,8 +881,7 @@ fn the_command_line_forbids_features_and_refuses_other_constraints_by_name() {
             .map(|f| f["trees"].as_str().unwrap().to_string())
     };
     assert_ne!(used(&free, "petal_length_cm").as_deref(), Some("0"));
-    let forbid = args(&["--forbid-feature", "petal_length_cm"]);
-    let without = milptree_json(&forbid.iter().map(String::as_str).collect::<Vec<_>>());
+    let without = depth_two_report(&data, "0.5", &["--forbid-feature", "petal_length_cm"]);
     assert_eq!(used(&without, "petal_length_cm").as_deref(), Some("0"));
     assert_eq!(without["forbidden"], serde_json::json!(["petal_length_cm"]));
     // The trees of the free set without petal_length are the forbidden set's when both share
@@ -1083,17 +1084,7 @@ fn the_command_line_takes_the_estimators_alpha_and_leaf_rows_from_a_constraints_
     // cost of 1.
     let data = crate::common::dataset("iris");
     let count = |extra: &[&str]| {
-        let mut all = vec![
-            "rashomon",
-            path_str(&data),
-            "--depth",
-            "2",
-            "--epsilon",
-            "0.3",
-        ];
-        all.extend(extra);
-        all.push("--json");
-        let report = milptree_json(&all);
+        let report = depth_two_report(&data, "0.3", extra);
         (report["count"].clone(), report["optimum"].clone())
     };
     let by_cost = count(&["--split-cost", "1"]);
