@@ -60,6 +60,8 @@ impl FairSearchArgs {
             spec.min_leaf_rows = self.min_leaf_rows;
         }
         spec.forbidden.extend(self.forbid_feature.iter().cloned());
+        spec.forbidden_by_setting
+            .extend(self.forbid_feature.iter().cloned());
         if self.group_column.is_some() {
             spec.group_column.clone_from(&self.group_column);
         }

@@ -243,6 +243,7 @@ pub fn given(spec: &ConstraintSpec) -> Vec<ConstraintKind> {
         max_opportunity_gap,
         min_leaf_rows,
         max_leaf_rows,
+        forbidden_by_setting: _,
     } = spec;
     flagged([
         !forbidden.is_empty(),

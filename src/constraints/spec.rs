@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Dataset;
 use crate::error::{Error, Result};
+use crate::setting::Setting;
 
 use super::user_row::UserRow;
 use super::SideConstraints;
@@ -48,6 +49,10 @@ pub struct ConstraintSpec {
     pub min_leaf_rows: Option<usize>,
     /// Every leaf has at most this many training rows (rows counted unweighted).
     pub max_leaf_rows: Option<usize>,
+    /// The names of `forbidden` given beside the file (`--forbid-feature`,
+    /// `forbidden_features`), which an error about them names instead of the file.
+    #[serde(skip)]
+    pub forbidden_by_setting: Vec<String>,
 }
 
 impl ConstraintSpec {
@@ -120,7 +125,20 @@ impl ConstraintSpec {
         };
         let mut forbidden = vec![false; names.len()];
         for name in &self.forbidden {
-            forbidden[index(name, "forbidden")?] = true;
+            let j = if self.forbidden_by_setting.contains(name) {
+                names.iter().position(|n| n == name).ok_or_else(|| {
+                    Error::parameter(
+                        Setting::ForbiddenFeatures.flag(),
+                        format!(
+                            "`{name}` is not a feature of the data (features: {})",
+                            names.join(", ")
+                        ),
+                    )
+                })?
+            } else {
+                index(name, "forbidden")?
+            };
+            forbidden[j] = true;
         }
         let mut costs = vec![0.0; names.len()];
         for (name, &cost) in &self.feature_costs {

@@ -242,6 +242,8 @@ impl Settings {
         keep(self.min_leaf_rows, &mut spec.min_leaf_rows);
         spec.forbidden
             .extend(self.forbidden_features.iter().cloned());
+        spec.forbidden_by_setting
+            .extend(self.forbidden_features.iter().cloned());
         spec.overlay_fairness(
             &self.group_column,
             self.allow_group_as_feature,

@@ -455,3 +455,37 @@ fn pareto_tree_files_carry_their_provenance() {
         assert!(shown.starts_with("learned by: pareto (dp)\n"), "{shown}");
     }
 }
+
+#[test]
+fn an_unknown_forbidden_feature_names_the_option_it_came_from() {
+    let iris = dataset("iris");
+    let cancer = dataset("breast_cancer");
+    let (_dir, file) = crate::common::temp_file("c.toml", "forbidden = [\"nope\"]\n");
+    let commands: [Vec<&str>; 3] = [
+        vec!["solve", path_str(&iris), "--depth", "2", "--solver", "dp"],
+        vec![
+            "rashomon",
+            path_str(&iris),
+            "--depth",
+            "2",
+            "--epsilon",
+            "0",
+        ],
+        vec![
+            "pareto",
+            path_str(&cancer),
+            "--depth",
+            "1",
+            "--group-column",
+            "mean_radius",
+        ],
+    ];
+    for command in &commands {
+        let flagged = [&command[..], &["--forbid-feature", "nope"]].concat();
+        crate::common::assert_usage_error(&flagged, "invalid --forbid-feature: `nope`");
+        if command[0] != "pareto" {
+            let filed = [&command[..], &["--constraints", path_str(&file)]].concat();
+            crate::common::assert_usage_error(&filed, "invalid --constraints: forbidden: `nope`");
+        }
+    }
+}
