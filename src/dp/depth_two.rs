@@ -203,6 +203,9 @@ impl Search<'_> {
             // Every split costs at least `sc`: the bound of a search that tried none.
             return finish(best, lb, leaf_cost, sc, false);
         }
+        if self.counts_pay(view) {
+            return self.solve_depth_two_by_counts(view, budget, (leaf_cost, ub, lb), best);
+        }
         let level = view.level;
         self.ensure_level(level);
         let mut search = std::mem::take(&mut self.searches[level]);

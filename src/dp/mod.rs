@@ -70,6 +70,7 @@
 
 mod depth_one;
 mod depth_two;
+mod depth_two_counts;
 mod feature_sets;
 mod incumbent;
 mod intervals;

@@ -58,6 +58,12 @@ pub struct BoundSwitches {
     /// (`target_rounds` (0, 1)) rose only on seismic-bumps (to 18.875, beside the greedy tree's
     /// 151: no time was left to improve the incumbent).
     pub probe: bool,
+    /// (J) Depth two by counts: a depth-two subproblem whose features have few thresholds
+    /// (binarised data) is solved exhaustively from the class counts of every pair of
+    /// thresholds, bitsets ANDed and counted a word at a time
+    /// ([`crate::dp`]'s `depth_two_counts`), where that is less work than the scans. Off: the
+    /// scans and bisection of every depth-two subproblem.
+    pub counts: bool,
 }
 
 impl Default for BoundSwitches {
@@ -72,13 +78,14 @@ impl Default for BoundSwitches {
             greedy_start: true,
             ascent: false,
             probe: false,
+            counts: true,
         }
     }
 }
 
 impl BoundSwitches {
     /// The names of the switches, in the order of [`BoundSwitches::without`].
-    pub const NAMES: [&'static str; 9] = [
+    pub const NAMES: [&'static str; 10] = [
         "upper_bound",
         "infeasibility",
         "lookahead",
@@ -88,6 +95,7 @@ impl BoundSwitches {
         "greedy_start",
         "ascent",
         "probe",
+        "counts",
     ];
 
     /// The default switches but the one named `name` (one of [`BoundSwitches::NAMES`]) off.
@@ -115,6 +123,7 @@ impl BoundSwitches {
             "greedy_start" => &mut self.greedy_start,
             "ascent" => &mut self.ascent,
             "probe" => &mut self.probe,
+            "counts" => &mut self.counts,
             other => {
                 return Err(Error::parameter(
                     "bound",

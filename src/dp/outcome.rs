@@ -24,6 +24,9 @@ pub struct DpStats {
     pub depth2_calls: u64,
     /// Root splits evaluated inside depth-two searches (each one scan of every feature).
     pub depth2_splits: u64,
+    /// Depth-two subproblems solved by counts (of those in `depth2_calls`).
+    #[serde(default)]
+    pub depth2_counted: u64,
     /// Depth-one subproblems solved on their own (not inside a depth-two search).
     pub depth1_calls: u64,
     /// Scans of one child's rows on one feature inside depth-two searches.
@@ -63,6 +66,7 @@ impl DpStats {
         self.cache_hits += other.cache_hits;
         self.depth2_calls += other.depth2_calls;
         self.depth2_splits += other.depth2_splits;
+        self.depth2_counted += other.depth2_counted;
         self.depth1_calls += other.depth1_calls;
         self.depth1_scans += other.depth1_scans;
         self.general_splits += other.general_splits;

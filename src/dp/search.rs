@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use crate::dp::depth_one::{best_split, BestSplit};
 use crate::dp::depth_two::PairScratch;
+use crate::dp::depth_two_counts::CountScratch;
 use crate::dp::intervals::{Candidate, Report, SplitBounds, SplitSearch};
 use crate::dp::known::{Cache, Known, Solution, SplitChoice};
 use crate::dp::relaxation::Relaxation;
@@ -54,6 +55,8 @@ pub(crate) struct Search<'a> {
     pub(super) counts: Vec<u32>,
     /// Scratch of the depth-two search.
     pub(super) pair: PairScratch,
+    /// Scratch of the depth-two search by counts.
+    pub(super) counted: CountScratch,
     /// Per arena level: the split search of the subproblem at that level.
     pub(super) searches: Vec<SplitSearch>,
     /// Per arena level: feature order and budget distributions.
@@ -113,6 +116,7 @@ impl<'a> Search<'a> {
             relaxation: None,
             counts: vec![0; k],
             pair: PairScratch::new(data),
+            counted: CountScratch::default(),
             searches: Vec::new(),
             orders: Vec::new(),
             distributions: Vec::new(),

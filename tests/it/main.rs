@@ -18,6 +18,7 @@ mod crafted_trees;
 mod data_edges;
 mod data_errors;
 mod dp_bounds;
+mod dp_counts;
 mod dp_leaf_cap;
 mod dp_leaf_minimum;
 mod dp_limits;

@@ -33,9 +33,9 @@ use crate::oracle::{all_midpoints, optimum, OracleSpec};
 use crate::sparse_oracle::brute_force;
 
 /// A problem of the oracle's kind: `(depth, balanced, split_cost, min_leaf, max_splits)`.
-type Case = (usize, bool, f64, usize, Option<usize>);
+pub(crate) type Case = (usize, bool, f64, usize, Option<usize>);
 
-fn problem(
+pub(crate) fn problem(
     data: &Dataset,
     &(depth, balanced, split_cost, min_leaf, max_splits): &Case,
 ) -> DpProblem {
