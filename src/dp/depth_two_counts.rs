@@ -231,6 +231,7 @@ impl Search<'_> {
             ..
         } = scratch;
         let [best_left, best_right] = best;
+        let popcnt = has_popcnt();
         for a in 0..n {
             if self.deadline.reached() {
                 return false;
@@ -245,7 +246,7 @@ impl Search<'_> {
                 }
                 let bits_b = &bits[b * words..(b + 1) * words];
                 let left_b = &lefts[b * k..(b + 1) * k];
-                let both_size = both_counts(bits_a, bits_b, classes, k, &mut cells[..k]);
+                let both_size = both_counts(popcnt, (bits_a, bits_b), classes, k, &mut cells[..k]);
                 // Cells: 0 left of both, 1 left of a only, 2 left of b only, 3 right of both.
                 let (both, rest) = cells.split_at_mut(k);
                 let (only_a, rest) = rest.split_at_mut(k);
@@ -313,7 +314,6 @@ impl Search<'_> {
             weights: [self.cost.weights[0], self.cost.weights[1]],
         };
         let [best_left, best_right] = best;
-        #[cfg(target_arch = "x86_64")]
         let popcnt = has_popcnt();
         for a in 0..tests.len() {
             if self.deadline.reached() {
@@ -328,6 +328,7 @@ impl Search<'_> {
                 };
                 continue;
             }
+            let _ = popcnt;
             pairs.row(a, best_left, best_right);
         }
         true
@@ -477,9 +478,11 @@ impl TwoClassPairs<'_> {
 
 /// Whether the processor counts bits in one instruction (`popcnt`); the build's baseline
 /// (x86-64) does not assume it.
-#[cfg(target_arch = "x86_64")]
 fn has_popcnt() -> bool {
-    std::arch::is_x86_feature_detected!("popcnt")
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("popcnt");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// [`TwoClassPairs::row`] compiled with the `popcnt` instruction.
@@ -499,21 +502,47 @@ unsafe fn row_with_popcnt(
 }
 
 /// The class counts (`out`, one per class) and the number of the rows in both `a` and `b`,
-/// with `classes` the per-word bits of classes `0..K-1`.
+/// with `classes` the per-word bits of classes `0..K-1`; by the `popcnt` instruction when
+/// `popcnt` says the processor has it.
 #[inline]
-fn both_counts(a: &[u64], b: &[u64], classes: &[u64], k: usize, out: &mut [u32]) -> u32 {
-    let mut total = 0u32;
-    if k == 2 {
-        let mut first = 0u32;
-        for ((&x, &y), &class) in a.iter().zip(b).zip(classes) {
-            let both = x & y;
-            total += both.count_ones();
-            first += (both & class).count_ones();
-        }
-        out[0] = first;
-        out[1] = total - first;
-        return total;
+#[allow(unused_variables)]
+fn both_counts(
+    popcnt: bool,
+    (a, b): (&[u64], &[u64]),
+    classes: &[u64],
+    k: usize,
+    out: &mut [u32],
+) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    if popcnt {
+        // SAFETY: the processor has the `popcnt` instruction (`has_popcnt`).
+        #[allow(unsafe_code)]
+        return unsafe { both_counts_with_popcnt(a, b, classes, k, out) };
     }
+    count_both(a, b, classes, k, out)
+}
+
+/// [`count_both`] compiled with the `popcnt` instruction.
+///
+/// # Safety
+/// The processor must have `popcnt` ([`has_popcnt`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+#[allow(unsafe_code)]
+unsafe fn both_counts_with_popcnt(
+    a: &[u64],
+    b: &[u64],
+    classes: &[u64],
+    k: usize,
+    out: &mut [u32],
+) -> u32 {
+    count_both(a, b, classes, k, out)
+}
+
+/// What [`both_counts`] returns, by whatever bit count the build has.
+#[inline(always)]
+fn count_both(a: &[u64], b: &[u64], classes: &[u64], k: usize, out: &mut [u32]) -> u32 {
+    let mut total = 0u32;
     out.iter_mut().for_each(|c| *c = 0);
     let named = k - 1;
     for (w, (&x, &y)) in a.iter().zip(b).enumerate() {
