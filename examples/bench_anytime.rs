@@ -2,8 +2,10 @@
 //! time and CART's errors on one dataset, and the primal integral of any incumbent trajectory.
 //!
 //! Usage:
-//! - `bench_anytime run DATA.csv DEPTH TIME_LIMIT_SECONDS`: one accuracy solve (one thread,
-//!   every midpoint a candidate threshold) and CART at the same depth, printed as one JSON line:
+//! - `bench_anytime run DATA.csv DEPTH TIME_LIMIT_SECONDS [SETTING ...]`: one accuracy solve
+//!   (one thread, every midpoint a candidate threshold) and CART at the same depth, printed as
+//!   one JSON line. A setting is `+NAME` or `-NAME` (a switch of `BoundSwitches::NAMES` on or
+//!   off) or `until=SHARE` (`DpOptions::discrepancy_until`). The line holds
 //!   our final errors, bound, termination, seconds and trajectory (`[seconds, errors]` at the
 //!   start, every improvement and the end), CART's training errors and seconds.
 //! - `bench_anytime integral TIME_LIMIT REFERENCE [SECONDS:ERRORS ...]`: the primal integral
@@ -22,7 +24,8 @@ use milptree::greedy::{cart, CartParams};
 use milptree::solver::TrajectoryPoint;
 use serde_json::json;
 
-const USAGE: &str = "usage: bench_anytime run DATA.csv DEPTH TIME_LIMIT | \
+const USAGE: &str =
+    "usage: bench_anytime run DATA.csv DEPTH TIME_LIMIT [+SWITCH|-SWITCH|until=S ...] | \
                      bench_anytime integral TIME_LIMIT REFERENCE [SECONDS:ERRORS ...]";
 
 fn number<T: std::str::FromStr>(text: Option<String>, what: &str) -> milptree::Result<T> {
@@ -53,10 +56,21 @@ fn run(mut args: impl Iterator<Item = String>) -> milptree::Result<()> {
     let depth: usize = number(args.next(), "depth")?;
     let limit: f64 = number(args.next(), "time limit")?;
     let data = read_dataset(&path, &TargetColumn::Last)?;
-    let options = DpOptions {
+    let mut options = DpOptions {
         budget: Budget::seconds(limit),
         ..DpOptions::default()
     };
+    for setting in args {
+        if let Some(share) = setting.strip_prefix("until=") {
+            options.discrepancy_until = number(Some(share.to_string()), "share")?;
+        } else if let Some(name) = setting.strip_prefix('+') {
+            *options.bounds.named(name)? = true;
+        } else if let Some(name) = setting.strip_prefix('-') {
+            *options.bounds.named(name)? = false;
+        } else {
+            return Err(milptree::Error::parameter("setting", USAGE));
+        }
+    }
     let outcome = solve(&data, &DpProblem::accuracy(&data, depth), &options)?;
     let trajectory: Vec<[f64; 2]> = outcome
         .trajectory
@@ -81,6 +95,7 @@ fn run(mut args: impl Iterator<Item = String>) -> milptree::Result<()> {
             "termination": outcome.termination,
             "seconds": outcome.seconds,
             "trajectory": trajectory,
+            "passes": outcome.stats.discrepancy_passes,
             "cart_errors": cart_errors,
             "cart_seconds": cart_seconds,
         })

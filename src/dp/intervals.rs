@@ -80,6 +80,32 @@ pub(crate) struct Candidate {
     interval: Interval,
 }
 
+impl Candidate {
+    /// The position `position` alone, nothing known of it but the split cost `split_cost`:
+    /// a split evaluated outside any feature's bisection (the limited-discrepancy passes).
+    pub(crate) fn alone(position: usize, split_cost: f64) -> Candidate {
+        Candidate {
+            position,
+            left_lb: 0.0,
+            right_lb: 0.0,
+            lb: split_cost,
+            relaxed: SplitBounds {
+                left: 0.0,
+                right: 0.0,
+                total: split_cost,
+            },
+            reach: 0.0,
+            slot: 0,
+            interval: Interval {
+                lo: 0,
+                hi: 0,
+                left: None,
+                right: None,
+            },
+        }
+    }
+}
+
 /// An interval of one feature's positions neither solved nor pruned, with the solved
 /// positions around it: a part of the feature's search that can be searched on its own
 /// ([`SplitSearch::take_pieces`], [`SplitSearch::load`]).

@@ -71,6 +71,8 @@
 mod depth_one;
 mod depth_two;
 mod depth_two_counts;
+mod discrepancy;
+mod equivalent;
 mod feature_sets;
 mod incumbent;
 mod intervals;
@@ -117,6 +119,8 @@ use crate::search_core::feature_levels::FeatureLevels;
 use crate::search_core::subtree::{to_tree, SubTree};
 use crate::search_core::view::View;
 use crate::tree::Tree;
+use discrepancy::FIRST_DEPTH;
+use equivalent::equivalent_points_bound;
 use subtree::{cost_of, rebuild_solution};
 
 /// The tree of a proven optimal root `solution`, the same whatever the number of threads that
@@ -180,7 +184,7 @@ fn first_incumbent(
     search.trajectory.push(DpProgress {
         seconds: search.deadline.seconds(),
         incumbent: leaf_cost,
-        bound: 0.0,
+        bound: search.global_lb,
     });
     if !greedy {
         return Ok(incumbent);
@@ -202,9 +206,12 @@ fn first_incumbent(
             search.trajectory.push(DpProgress {
                 seconds: search.deadline.seconds(),
                 incumbent: tree_cost,
-                bound: 0.0,
+                bound: search.global_lb,
             });
-            search.deadline.progress.publish(tree_cost, 0.0);
+            search
+                .deadline
+                .progress
+                .publish(tree_cost, search.global_lb);
         }
     }
     search.stats.greedy_seconds = search.deadline.seconds() - started;
@@ -257,7 +264,8 @@ fn search_rounds(
     let tol = search.cost.tol;
     let binned = search.data;
     let cost = search.cost.clone();
-    let mut lower_bound: f64 = 0.0;
+    // The equivalent-points bound, set before the search ([`equivalent`]).
+    let mut lower_bound: f64 = search.global_lb;
     let mut given = options
         .upper_bound
         .filter(|&given| given + 2.0 * tol < incumbent.1)
@@ -421,6 +429,7 @@ pub(crate) fn solve_at_levels(
     let root = search.arena.root(&binned);
     let depth = problem.depth;
     let budget = problem.max_splits.unwrap_or(usize::MAX);
+    search.global_lb = equivalent_points_bound(&binned, &cost);
 
     let mut incumbent = first_incumbent(
         &mut search,
@@ -429,6 +438,20 @@ pub(crate) fn solve_at_levels(
         options.bounds.greedy_start,
     )?;
     search.stats.initial_objective = incumbent.1;
+    let limit = options.budget.duration();
+    if let Some(limit) = limit.filter(|_| options.bounds.discrepancy && depth >= FIRST_DEPTH) {
+        let started = search.deadline.seconds();
+        search.stats.discrepancy_passes = discrepancy::discrepancy_passes(
+            &mut search,
+            &root,
+            (depth, budget),
+            limit.mul_f64(options.discrepancy_until),
+            cache_bytes / 4,
+            &mut incumbent,
+        )?;
+        search.stats.discrepancy_seconds = search.deadline.seconds() - started;
+        search.deadline.set_limit(limit.into());
+    }
 
     let lower_bound = search_rounds(
         &mut search,
@@ -437,7 +460,11 @@ pub(crate) fn solve_at_levels(
         (depth, budget, cache_bytes),
         &mut incumbent,
     )?;
-    let termination = search.deadline.stopped().unwrap_or(DpTermination::Optimal);
+    // An incumbent that meets the proven bound is optimal, stopped or not.
+    let termination = match search.deadline.stopped() {
+        Some(_) if incumbent.1 <= lower_bound + search.cost.tol => DpTermination::Optimal,
+        stopped => stopped.unwrap_or(DpTermination::Optimal),
+    };
     if !incumbent.1.is_finite() {
         return Err(no_tree(problem, data, termination));
     }

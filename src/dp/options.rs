@@ -64,6 +64,18 @@ pub struct BoundSwitches {
     /// ([`crate::dp`]'s `depth_two_counts`), where that is less work than the scans. Off: the
     /// scans and bisection of every depth-two subproblem.
     pub counts: bool,
+    /// (K) Limited-discrepancy passes, in searches of depth five or more with a time limit:
+    /// until [`DpOptions::discrepancy_until`] of the limit, passes that try at each node of
+    /// depth three or more only its best-ranked features (each at its best Gini threshold, the
+    /// `i`-th costing `i` discrepancies) within an allowance per path that widens pass by
+    /// pass, subtrees of depth two solved exactly ([`crate::dp`]'s `discrepancy`); the exact
+    /// search then starts below their best tree. Off: the exact search from the greedy tree.
+    #[serde(default = "on")]
+    pub discrepancy: bool,
+}
+
+fn on() -> bool {
+    true
 }
 
 impl Default for BoundSwitches {
@@ -79,13 +91,14 @@ impl Default for BoundSwitches {
             ascent: false,
             probe: false,
             counts: true,
+            discrepancy: true,
         }
     }
 }
 
 impl BoundSwitches {
     /// The names of the switches, in the order of [`BoundSwitches::without`].
-    pub const NAMES: [&'static str; 10] = [
+    pub const NAMES: [&'static str; 11] = [
         "upper_bound",
         "infeasibility",
         "lookahead",
@@ -96,6 +109,7 @@ impl BoundSwitches {
         "ascent",
         "probe",
         "counts",
+        "discrepancy",
     ];
 
     /// The default switches but the one named `name` (one of [`BoundSwitches::NAMES`]) off.
@@ -112,7 +126,8 @@ impl BoundSwitches {
         Ok(switches)
     }
 
-    fn named(&mut self, name: &str) -> Result<&mut bool> {
+    /// The switch named `name` (one of [`BoundSwitches::NAMES`]).
+    pub fn named(&mut self, name: &str) -> Result<&mut bool> {
         Ok(match name {
             "upper_bound" => &mut self.upper_bound,
             "infeasibility" => &mut self.infeasibility,
@@ -124,6 +139,7 @@ impl BoundSwitches {
             "ascent" => &mut self.ascent,
             "probe" => &mut self.probe,
             "counts" => &mut self.counts,
+            "discrepancy" => &mut self.discrepancy,
             other => {
                 return Err(Error::parameter(
                     "bound",
@@ -166,6 +182,9 @@ pub struct DpOptions {
     /// starts (default a tenth and a half: searches that end within a tenth of their limit pay
     /// nothing for them). A start of zero runs them first.
     pub target_rounds: (f64, f64),
+    /// The share of the time limit until which the limited-discrepancy passes run
+    /// ([`BoundSwitches::discrepancy`]; default three quarters).
+    pub discrepancy_until: f64,
 }
 
 impl Default for DpOptions {
@@ -178,6 +197,7 @@ impl Default for DpOptions {
             progress: ProgressSink::default(),
             threads: 1,
             target_rounds: (0.1, 0.5),
+            discrepancy_until: 0.75,
         }
     }
 }
@@ -192,6 +212,15 @@ impl DpOptions {
             return Err(Error::parameter(
                 "target rounds",
                 format!("({from}, {until}) are not shares of the time limit in increasing order"),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.discrepancy_until) {
+            return Err(Error::parameter(
+                "discrepancy share",
+                format!(
+                    "{} is not a share of the time limit",
+                    self.discrepancy_until
+                ),
             ));
         }
         if let Some(bound) = self.upper_bound {

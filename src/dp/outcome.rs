@@ -51,6 +51,12 @@ pub struct DpStats {
     pub initial_objective: f64,
     /// Seconds spent on the greedy start.
     pub greedy_seconds: f64,
+    /// Limited-discrepancy passes run (begun) before the exact search.
+    #[serde(default)]
+    pub discrepancy_passes: u64,
+    /// Seconds spent on them.
+    #[serde(default)]
+    pub discrepancy_seconds: f64,
     /// The units of work of the root (depth three or more) and of the jobs below it (depth four
     /// or more), and the shared cache's contention.
     #[serde(default)]

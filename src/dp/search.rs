@@ -20,6 +20,7 @@ use std::sync::Arc;
 use crate::dp::depth_one::{best_split, BestSplit};
 use crate::dp::depth_two::PairScratch;
 use crate::dp::depth_two_counts::CountScratch;
+use crate::dp::discrepancy::Passes;
 use crate::dp::intervals::{Candidate, Report, SplitBounds, SplitSearch};
 use crate::dp::known::{Cache, Known, Solution, SplitChoice};
 use crate::dp::relaxation::Relaxation;
@@ -70,6 +71,8 @@ pub(crate) struct Search<'a> {
     pub(crate) global_lb: f64,
     /// The root's incumbent, reported with the root's bound as it rises.
     pub(crate) root_incumbent: f64,
+    /// While the limited-discrepancy passes run, their cache ([`crate::dp`]'s `discrepancy`).
+    pub(super) passes: Option<Passes>,
 }
 
 impl<'a> Search<'a> {
@@ -125,6 +128,7 @@ impl<'a> Search<'a> {
             trajectory: Vec::new(),
             global_lb: 0.0,
             root_incumbent: f64::INFINITY,
+            passes: None,
             cost,
         }
     }
@@ -196,7 +200,8 @@ impl<'a> Search<'a> {
     }
 
     fn note_memory(&mut self) {
-        let relaxed = self.relaxation.as_ref().map_or(0, Relaxation::bytes);
+        let relaxed = self.relaxation.as_ref().map_or(0, Relaxation::bytes)
+            + self.passes.as_ref().map_or(0, Passes::bytes);
         let bytes =
             (self.cache.bytes() + self.arena.bytes() + self.similarity.bytes() + relaxed) as u64;
         self.stats.peak_memory_bytes = self.stats.peak_memory_bytes.max(bytes);

@@ -19,6 +19,8 @@ mod data_edges;
 mod data_errors;
 mod dp_bounds;
 mod dp_counts;
+mod dp_discrepancy;
+mod dp_equivalent;
 mod dp_leaf_cap;
 mod dp_leaf_minimum;
 mod dp_limits;

@@ -182,9 +182,9 @@ impl Scorer<'_> {
     }
 }
 
-/// The minimum objective over every tree of depth <= spec.depth (1 to 4; 4 on a few candidate
-/// splits only, the work growing as their number to the depth) and at most spec.max_splits
-/// splits.
+/// The minimum objective over every tree of depth <= spec.depth (1 to 5; 4 and 5 on a few
+/// candidate splits only, the work growing as their number to the depth) and at most
+/// spec.max_splits splits.
 pub fn optimum(data: &Dataset, spec: &OracleSpec) -> OracleOptimum {
     optimum_if_any(data, spec).expect("a single leaf is always a candidate without a leaf cap")
 }
@@ -193,8 +193,8 @@ pub fn optimum(data: &Dataset, spec: &OracleSpec) -> OracleOptimum {
 /// cannot split the data under, or a leaf minimum above the rows).
 pub fn optimum_if_any(data: &Dataset, spec: &OracleSpec) -> Option<OracleOptimum> {
     assert!(
-        (1..=4).contains(&spec.depth),
-        "the oracle enumerates depths 1 to 4"
+        (1..=5).contains(&spec.depth),
+        "the oracle enumerates depths 1 to 5"
     );
     let thresholds = spec
         .thresholds
