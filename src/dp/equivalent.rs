@@ -35,7 +35,8 @@ pub(crate) fn equivalent_points_bound(data: &Binned, cost: &CostModel) -> f64 {
             let total: f64 = weights.iter().sum();
             total - weights.iter().copied().fold(0.0, f64::max)
         })
-        .sum()
+        // A fold from +0 rather than `sum` (which starts at -0): no mixed group is a bound of 0.
+        .fold(0.0, |bound, paid| bound + paid)
 }
 
 #[cfg(test)]
@@ -91,5 +92,9 @@ mod tests {
         counted.multiplicities = vec![1, 1, 4, 1, 1, 1];
         // Group one: 2 of class 0 against 4 of class 1: it pays the 2.
         assert_eq!(equivalent_points_bound(&counted, &cost), 3.0);
+        // Every row apart: the bound is zero, and reported as 0, not -0.
+        let apart = binned(&[[0, 0], [1, 0], [0, 1]], &[0, 1, 0]);
+        let bound = equivalent_points_bound(&apart, &cost);
+        assert!(bound == 0.0 && bound.is_sign_positive(), "bound {bound}");
     }
 }
