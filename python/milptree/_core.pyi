@@ -7,7 +7,7 @@ carrying the command line's message.
 """
 
 from os import PathLike
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 __version__: str
 """The version of the Rust library (Cargo.toml's)."""
@@ -180,6 +180,7 @@ def fit(
     settings: str,
     categories: Optional[Sequence[Optional[Sequence[str]]]] = None,
     groups: Optional[Sequence[str]] = None,
+    callback: Optional[Callable[[Dict[str, Any]], Any]] = None,
 ) -> Tuple[Tree, str, Optional[BaseException]]:
     """Learns a tree with the engine's settings (as ``milptree solve`` does with its options).
 
@@ -216,6 +217,12 @@ def fit(
         Each row's group for the fairness bounds of ``settings``, beside the rows: the search
         reads them as a last categorical column no split may use, and the tree returned is
         over ``features`` alone (it predicts without the groups).
+    callback : callable, optional
+        Called on the calling thread, about every tenth of a second and once when the run
+        ends, with each point of progress reported since the last call, in order: a dict
+        with ``seconds``, ``source``, ``incumbent`` and ``bound``. A true value returned
+        stops the run (it keeps its best tree); an exception stops it and is returned as the
+        interruption. It is not called again after either.
     Returns
     -------
     tree : Tree
@@ -223,7 +230,7 @@ def fit(
     report : str
         The JSON document ``milptree solve --json`` prints for the same run.
     interruption : BaseException or None
-        The exception a signal handler raised while the run went on (Ctrl-C's
+        The exception a signal handler or the callback raised while the run went on (Ctrl-C's
         ``KeyboardInterrupt``; the run then stopped early and the tree is the best it found),
         or None.
     """

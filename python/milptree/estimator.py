@@ -651,7 +651,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # -- learning ---------------------------------------------------------------------------
 
-    def fit(self, X, y, sample_weight=None, *, sensitive_features=None):
+    def fit(self, X, y, sample_weight=None, *, sensitive_features=None, callback=None):
         """Learns the tree on ``X`` and ``y``.
 
         When it raises (or an interruption is re-raised, see ``on_interrupt``), the estimator
@@ -681,15 +681,29 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             with several columns each distinct combination of values is a group (named by
             its values joined with ``,``). The groups' rates are in
             ``report_["side_constraints"]["fairness"]``.
+        callback : callable, optional
+            Called with each point of progress while the run goes on, so that a long run can
+            be watched: a dict with ``seconds`` (since the run started), ``source`` (what
+            reported it: ``"dp"``, ``"sparse"``, ``"highs"``, ``"cbc"``), ``incumbent`` (the
+            objective of the best tree or solution known then, in the terms of
+            ``report_["trajectory"]``) and ``bound`` (the best lower bound known then); either
+            may be None. The calls come from the thread that called ``fit``, about every
+            tenth of a second and once more when the run ends, in the order the points were
+            reported. When it returns a true value the run stops and keeps the best tree found
+            (``report_["termination"]`` is ``"interrupted"``, with a ``ConvergenceWarning``);
+            when it raises, the run stops and ``fit`` raises its exception. It is not called
+            again after either.
 
         Returns
         -------
         self : OptimalTreeClassifier
             The fitted estimator.
         """
+        if callback is not None and not callable(callback):
+            raise TypeError(f"callback must be callable, not {type(callback).__name__}")
         before = dict(self.__dict__)
         try:
-            return self._fit(X, y, sample_weight, sensitive_features)
+            return self._fit(X, y, sample_weight, sensitive_features, callback)
         except BaseException:
             # Never half-fitted: an error, or an interruption re-raised, leaves every attribute
             # as it was before fit.
@@ -719,7 +733,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             _groups.check_groups(groups)
         return coded, y, sample_weight, categories, groups
 
-    def _fit(self, X, y, sample_weight, sensitive_features):
+    def _fit(self, X, y, sample_weight, sensitive_features, callback=None):
         settings = self._settings()
         self._check_own_parameters()
         beside = sensitive_features is not None
@@ -748,6 +762,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             ]
         matrix = np.ascontiguousarray(_columns.one_hot(coded, categories), dtype=np.float64)
         rows = matrix.tobytes()
+        asked_to_stop = []
+
+        def watch(point):
+            stop = callback(point)
+            if stop:
+                asked_to_stop.append(point)
+            return stop
+
         # The engine's errors name the parameters as this class does.
         tree, report, interruption = _core.fit(
             rows,
@@ -759,6 +781,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             json.dumps(settings),
             texts,
             None if groups is None else groups.tolist(),
+            None if callback is None else watch,
         )
         if interruption is not None and (
             self.on_interrupt == "raise" or not isinstance(interruption, KeyboardInterrupt)
@@ -774,7 +797,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.report_ = json.loads(report)
         self.optimal_ = self.report_.get("termination") == "optimal"
         self.objective_, self.bound_, self.gap_ = _figures(self.report_)
-        self._warn_if_stopped(interrupted=interruption is not None)
+        self._warn_if_stopped(
+            interrupted=interruption is not None, by_callback=bool(asked_to_stop)
+        )
         return self
 
     def _feature_names(self, n_columns):
@@ -795,12 +820,17 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             return np.array([given.get(str(c), 1.0) for c in self.classes_])
         return np.ones(len(self.classes_))
 
-    def _warn_if_stopped(self, interrupted):
+    def _warn_if_stopped(self, interrupted, by_callback=False):
         """A ``ConvergenceWarning`` when the run stopped before proving its tree optimal."""
         termination = self.report_.get("termination")
         if not interrupted and termination in (None, "optimal"):
             return
-        why = "interrupted" if interrupted else f"stopped ({termination})"
+        if interrupted:
+            why = "interrupted"
+        elif by_callback and termination == "interrupted":
+            why = "stopped by the callback"
+        else:
+            why = f"stopped ({termination})"
 
         def figure(value):
             return "unknown" if value is None else f"{value:.6g}"

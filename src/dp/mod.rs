@@ -186,6 +186,10 @@ fn first_incumbent(
         incumbent: leaf_cost,
         bound: search.global_lb,
     });
+    search
+        .deadline
+        .progress
+        .publish(leaf_cost, search.global_lb);
     if !greedy {
         return Ok(incumbent);
     }
@@ -488,6 +492,7 @@ pub(crate) fn solve_at_levels(
         incumbent: objective,
         bound: lower_bound,
     });
+    search.deadline.progress.publish(objective, lower_bound);
     let mut stats = search.stats.clone();
     stats.cache_entries = search.cache.len() as u64;
     stats.cache_evictions = search.cache.evictions();

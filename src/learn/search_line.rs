@@ -1,7 +1,8 @@
 //! The progress line of a search that runs without a MILP (dp, sparse, the front): the
 //! program, elapsed time and limit, and the incumbent, bound and gap the search publishes
 //! through its [`ProgressSink`]. Drawn on stderr only when it is a terminal (indicatif hides
-//! it on a pipe), and only with [`Progress::Stderr`] or [`Progress::Attached`].
+//! it on a pipe), and only with [`Progress::Stderr`] or [`Progress::Attached`]; with
+//! [`Progress::Watched`] the points go to the caller's watch instead.
 
 use std::time::Duration;
 
@@ -9,11 +10,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::search_core::ProgressSink;
 use crate::solver::progress::spinner_line;
-use crate::solver::{gaps, Progress};
+use crate::solver::{gaps, Progress, Watch};
 
 /// One search's line; cleared when dropped.
 pub struct SearchLine {
     bar: Option<ProgressBar>,
+    program: String,
+    watch: Option<Watch>,
 }
 
 impl SearchLine {
@@ -28,17 +31,24 @@ impl SearchLine {
     pub fn start(program: &str, time_limit: Option<f64>, progress: &Progress) -> SearchLine {
         SearchLine {
             bar: spinner_line(program, time_limit, progress),
+            program: program.to_string(),
+            watch: progress.watch().cloned(),
         }
     }
 
-    /// The sink the search publishes to: each point redraws the line's figures.
+    /// The sink the search publishes to: each point redraws the line's figures, or goes to
+    /// the watch.
     pub fn sink(&self) -> ProgressSink {
-        let Some(bar) = self.bar.clone() else {
-            return ProgressSink::default();
-        };
-        ProgressSink::new(move |incumbent, bound| {
-            bar.set_message(figures(incumbent, bound));
-        })
+        let program = self.program.clone();
+        match (self.bar.clone(), self.watch.clone()) {
+            (Some(bar), _) => ProgressSink::new(move |incumbent, bound| {
+                bar.set_message(figures(incumbent, bound));
+            }),
+            (None, Some(watch)) => ProgressSink::new(move |incumbent, bound| {
+                watch.see(&program, Some(incumbent), Some(bound));
+            }),
+            (None, None) => ProgressSink::default(),
+        }
     }
 }
 
@@ -79,7 +89,7 @@ impl RunsLine {
         progress: &Progress,
     ) -> RunsLine {
         let bar = match progress {
-            Progress::Hidden => None,
+            Progress::Hidden | Progress::Watched(_) => None,
             Progress::Stderr => Some(ProgressBar::with_draw_target(
                 Some(total as u64),
                 ProgressDrawTarget::stderr(),

@@ -9,7 +9,9 @@
 //!   the GIL released; every tenth of a second the caller's thread checks for signals, and on
 //!   Ctrl-C it asks the search to stop and waits for it: the best tree found is returned with
 //!   the interruption (`KeyboardInterrupt`) beside it, for the caller to keep or raise; a run
-//!   stopped before it had a tree raises the interruption.
+//!   stopped before it had a tree raises the interruption. A callback given to `fit` is
+//!   handed the run's points of progress on the caller's thread at the same ticks, and may
+//!   stop the run.
 //! - [`front::pareto_front`]: the front of false positives and false negatives from the same
 //!   data as `fit` and the front's settings, as `milptree pareto` learns it (interruptible
 //!   alike): the front's report and each point's tree.
@@ -30,11 +32,12 @@ mod tree;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pyo3::exceptions::{PyBaseException, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::cli::embed::refuse_failed_run;
 use crate::data::{Column, ColumnKind, Dataset, Schema, Sets};
@@ -44,6 +47,7 @@ use crate::learn::milp_method::adopt_certificate_tree;
 use crate::learn::settings::Settings;
 use crate::learn::{self, Method, SolveDocument};
 use crate::setting::{Names, Setting};
+use crate::solver::{Progress, Watch, WatchPoint};
 use groups::Groups;
 
 pub use tree::PyTree;
@@ -84,13 +88,15 @@ pub(crate) fn rows_of(bytes: &[u8], n_rows: usize, n_features: usize) -> PyResul
 /// per name of `features`, `None` for a numeric column and its categories for a categorical
 /// one, whose features (one 0/1 column per category, in that order) `x` then holds in its
 /// place; `groups`: when given, each row's group for the fairness bounds, beside the rows (the
-/// tree does not split on them and predicts without them).
-/// Returns the tree, the solve report as JSON text, and the exception a signal handler raised
-/// while the run went on (Ctrl-C's `KeyboardInterrupt`; the run then stopped early and the tree
+/// tree does not split on them and predicts without them); `callback`: when given, called with
+/// each point of progress as a dict ([`run_watched`]).
+/// Returns the tree, the solve report as JSON text, and the exception a signal handler (or
+/// the callback) raised while the run went on (Ctrl-C's `KeyboardInterrupt`; the run then stopped early and the tree
 /// is the best it found), or `None`.
 #[pyfunction]
 #[pyo3(signature = (
     x, n_rows, features, classes, labels, weights, settings, categories=None, groups=None,
+    callback=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn fit(
@@ -104,6 +110,7 @@ fn fit(
     settings: &str,
     categories: Option<Vec<Option<Vec<String>>>>,
     groups: Option<Vec<String>>,
+    callback: Option<Py<PyAny>>,
 ) -> PyResult<(PyTree, String, Option<Py<PyBaseException>>)> {
     let (method, mut learn_options) = Settings::from_json(settings)
         .and_then(|settings| settings.build())
@@ -144,9 +151,13 @@ fn fit(
         .with_interrupt(Some(Arc::clone(&interrupt)));
     let time_limit = learn_options.budget.limit_seconds();
     let constraints = learn_options.constraints.clone();
+    let watcher = callback.map(Watcher::new);
+    if let Some(watcher) = &watcher {
+        learn_options.progress = Progress::Watched(watcher.watch());
+    }
     let (outcome, interruption) = {
         let (method, train) = (method.clone(), prepared.clone());
-        run_interruptibly(py, &interrupt, move || {
+        run_watched(py, &interrupt, watcher, move || {
             learn::learn(&method, &train, learn_options)
         })?
     };
@@ -287,6 +298,20 @@ pub(crate) fn run_interruptibly<T: Send + 'static>(
     interrupt: &AtomicBool,
     work: impl FnOnce() -> crate::Result<T> + Send + 'static,
 ) -> PyResult<(crate::Result<T>, Option<PyErr>)> {
+    run_watched(py, interrupt, None, work)
+}
+
+/// [`run_interruptibly`], handing the run's points of progress to `watcher`'s callback on the
+/// caller's thread at each tenth of a second, and the last ones when the run ends. A callback
+/// that returns a true value sets `interrupt` (the run stops and keeps its best tree); one
+/// that raises sets it too, and its exception is returned as the interruption. Neither is
+/// called again after that.
+fn run_watched<T: Send + 'static>(
+    py: Python<'_>,
+    interrupt: &AtomicBool,
+    mut watcher: Option<Watcher>,
+    work: impl FnOnce() -> crate::Result<T> + Send + 'static,
+) -> PyResult<(crate::Result<T>, Option<PyErr>)> {
     let (sender, receiver) = mpsc::channel();
     let worker = std::thread::spawn(move || {
         let outcome = work();
@@ -302,9 +327,9 @@ pub(crate) fn run_interruptibly<T: Send + 'static>(
             (received, receiver)
         });
         receiver = back;
-        match received {
-            Ok(outcome) => break Some(outcome),
-            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+        let finished = match received {
+            Ok(outcome) => Some(Some(outcome)),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Some(None),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 if pending.is_none() {
                     if let Err(error) = py.check_signals() {
@@ -312,7 +337,26 @@ pub(crate) fn run_interruptibly<T: Send + 'static>(
                         pending = Some(error);
                     }
                 }
+                None
             }
+        };
+        if pending.is_none() {
+            if let Some(active) = watcher.as_ref() {
+                match active.hand_on(py) {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        interrupt.store(true, Ordering::SeqCst);
+                        watcher = None;
+                    }
+                    Err(error) => {
+                        interrupt.store(true, Ordering::SeqCst);
+                        pending = Some(error);
+                    }
+                }
+            }
+        }
+        if let Some(outcome) = finished {
+            break outcome;
         }
     };
     let joined = py.detach(|| worker.join());
@@ -331,6 +375,51 @@ pub(crate) fn run_interruptibly<T: Send + 'static>(
         (None, Ok(())) => Err(value_error(Error::Internal(
             "the run ended without an outcome".into(),
         ))),
+    }
+}
+
+/// A Python callback watching a run: the points the run's [`Watch`] collects, handed to the
+/// callback as dicts (`seconds`, `source`, `incumbent`, `bound`) on the caller's thread.
+struct Watcher {
+    points: Arc<Mutex<Vec<WatchPoint>>>,
+    callback: Py<PyAny>,
+}
+
+impl Watcher {
+    fn new(callback: Py<PyAny>) -> Watcher {
+        Watcher {
+            points: Arc::default(),
+            callback,
+        }
+    }
+
+    /// The watch the run reports to: it keeps each point for [`Watcher::hand_on`].
+    fn watch(&self) -> Watch {
+        let points = Arc::clone(&self.points);
+        Watch::new(move |point| match points.lock() {
+            Ok(mut points) => points.push(point),
+            Err(poisoned) => poisoned.into_inner().push(point),
+        })
+    }
+
+    /// Calls the callback on each point kept since the last call, in order; `true` when it
+    /// returned a true value (the run is to stop; the later points are dropped).
+    fn hand_on(&self, py: Python<'_>) -> PyResult<bool> {
+        let points = match self.points.lock() {
+            Ok(mut points) => std::mem::take(&mut *points),
+            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
+        };
+        for point in points {
+            let seen = PyDict::new(py);
+            seen.set_item("seconds", point.seconds)?;
+            seen.set_item("source", point.source)?;
+            seen.set_item("incumbent", point.incumbent)?;
+            seen.set_item("bound", point.bound)?;
+            if self.callback.bind(py).call1((seen,))?.is_truthy()? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }
 

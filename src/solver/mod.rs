@@ -45,6 +45,7 @@ mod outcome;
 pub(crate) mod progress;
 mod report;
 mod warm_start;
+mod watch;
 pub mod worker;
 
 use std::path::Path;
@@ -54,6 +55,7 @@ pub use gap::gaps;
 pub use kind::{SolverKind, CBC_BUILT_IN, CBC_MISSING};
 pub use options::{check_threads, machine_threads, Progress, SolveOptions};
 pub use report::{FileSolved, SolveReport, Solved, Termination, TrajectoryPoint, WarmStartReport};
+pub use watch::{Watch, WatchPoint};
 
 use crate::error::Result;
 use crate::mip::{Expression, MipModel};

@@ -5,6 +5,7 @@ use std::time::Duration;
 use crate::budget::Budget;
 use crate::error::{Error, Result};
 use crate::mip::Assignment;
+use crate::solver::Watch;
 
 /// Where the progress display of a solve goes.
 #[derive(Debug, Clone, Default)]
@@ -17,6 +18,18 @@ pub enum Progress {
     Stderr,
     /// The same line, added to a caller's [`indicatif::MultiProgress`].
     Attached(indicatif::MultiProgress),
+    /// No display: each point of progress is handed to a caller's [`Watch`].
+    Watched(Watch),
+}
+
+impl Progress {
+    /// The watch the points go to, if any.
+    pub fn watch(&self) -> Option<&Watch> {
+        match self {
+            Progress::Watched(watch) => Some(watch),
+            Progress::Hidden | Progress::Stderr | Progress::Attached(_) => None,
+        }
+    }
 }
 
 /// Options of one solve.

@@ -3,7 +3,8 @@
 //!
 //! The trajectory gets a point at every improving solution, a bound-only point when the bound
 //! has moved and at least [`BOUND_POINT_INTERVAL`] seconds passed since the last point, and a
-//! final point with the final state.
+//! final point with the final state. Every point also goes to the caller's [`Watch`], if the
+//! options' progress has one.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -11,7 +12,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::gap::gaps;
-use super::{Progress, SolveOptions, TrajectoryPoint};
+use super::{Progress, SolveOptions, TrajectoryPoint, Watch};
 
 /// Minimum seconds between two bound-only trajectory points.
 pub(crate) const BOUND_POINT_INTERVAL: f64 = 1.0;
@@ -43,13 +44,15 @@ struct State {
 #[derive(Debug)]
 pub(crate) struct Monitor {
     started: Instant,
+    solver: &'static str,
     bar: Option<ProgressBar>,
+    watch: Option<Watch>,
     state: Mutex<State>,
 }
 
 impl Monitor {
     /// A monitor for a solve by `solver` that started at `started`.
-    pub(crate) fn new(solver: &str, options: &SolveOptions, started: Instant) -> Monitor {
+    pub(crate) fn new(solver: &'static str, options: &SolveOptions, started: Instant) -> Monitor {
         let bar = if options.log {
             None
         } else {
@@ -57,7 +60,9 @@ impl Monitor {
         };
         Monitor {
             started,
+            solver,
             bar,
+            watch: options.progress.watch().cloned(),
             state: Mutex::new(State::default()),
         }
     }
@@ -83,8 +88,7 @@ impl Monitor {
             incumbent: state.incumbent,
             bound: state.bound,
         };
-        state.trajectory.points.push(point);
-        state.last_point = seconds;
+        self.record(&mut state, point);
         self.draw(&mut state, true);
     }
 
@@ -104,8 +108,7 @@ impl Monitor {
                     incumbent: state.incumbent,
                     bound: state.bound,
                 };
-                state.trajectory.points.push(point);
-                state.last_point = seconds;
+                self.record(&mut state, point);
             }
         }
         self.draw(&mut state, false);
@@ -135,12 +138,25 @@ impl Monitor {
             Err(poisoned) => poisoned.into_inner(),
         };
         let mut trajectory = state.trajectory;
-        trajectory.points.push(TrajectoryPoint {
+        let last = TrajectoryPoint {
             seconds,
             incumbent: incumbent.and_then(finite),
             bound: bound.and_then(finite),
-        });
+        };
+        if let Some(watch) = &self.watch {
+            watch.see(self.solver, last.incumbent, last.bound);
+        }
+        trajectory.points.push(last);
         trajectory
+    }
+
+    /// Adds `point` to the trajectory and hands it to the watch.
+    fn record(&self, state: &mut State, point: TrajectoryPoint) {
+        if let Some(watch) = &self.watch {
+            watch.see(self.solver, point.incumbent, point.bound);
+        }
+        state.last_point = point.seconds;
+        state.trajectory.points.push(point);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -184,7 +200,7 @@ pub(crate) fn spinner_line(
     progress: &Progress,
 ) -> Option<ProgressBar> {
     let bar = match progress {
-        Progress::Hidden => return None,
+        Progress::Hidden | Progress::Watched(_) => return None,
         Progress::Stderr => ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()),
         Progress::Attached(multi) => multi.add(ProgressBar::new_spinner()),
     };

@@ -73,6 +73,12 @@ fn every_bound_published_lies_below_the_optimum_and_one_rises_before_the_end() {
                 let case = format!("seed {seed} threads {threads} ascent {ascent}");
                 assert!((outcome.objective - expected).abs() < 1e-9, "{case}");
                 assert!((outcome.lower_bound - expected).abs() < 1e-9, "{case}");
+                // The last point is the returned tree's.
+                assert_eq!(
+                    points.last(),
+                    Some(&(outcome.objective, outcome.lower_bound)),
+                    "{case}"
+                );
                 for pair in points.windows(2) {
                     assert!(pair[1].1 >= pair[0].1 - 1e-12, "{case}: {points:?}");
                     assert!(pair[1].0 <= pair[0].0 + 1e-12, "{case}: {points:?}");
