@@ -409,7 +409,8 @@ fn rebuild_pass_solution(
 
 /// Runs passes of rising allowance from `root` (at `depth` and `budget`) until `until` after the
 /// start, each below the best tree so far, improving `incumbent` in place; the pass cache holds
-/// at most `cache_bytes`. Returns the number of passes run.
+/// at most `cache_bytes`. Returns the number of passes run and the largest allowance whose pass
+/// ran to its end: then no tree of that allowance is better than `incumbent`.
 pub(crate) fn discrepancy_passes(
     search: &mut Search,
     root: &View,
@@ -417,12 +418,13 @@ pub(crate) fn discrepancy_passes(
     until: Duration,
     cache_bytes: usize,
     incumbent: &mut (SubTree, f64),
-) -> Result<u64> {
+) -> Result<(u64, Option<u64>)> {
     let tol = search.cost.tol;
     search.passes = Some(Passes::new(search.data.n_rows, cache_bytes));
     search.deadline.set_limit(Some(until));
     search.root_incumbent = incumbent.1;
     let mut passes = 0;
+    let mut proven = None;
     for allowance in 0..=MAX_ALLOWANCE {
         if search.deadline.reached() {
             break;
@@ -442,6 +444,10 @@ pub(crate) fn discrepancy_passes(
                 search.root_incumbent = incumbent.1;
             }
         }
+        if search.deadline.aborted() {
+            break;
+        }
+        proven = Some(allowance as u64);
         // A path has at most `depth - 2` nodes of restricted splits, each of at most one
         // candidate per feature and the lookahead's: past that, no allowance cuts anything.
         let widest = depth.saturating_sub(2) * root.n_features;
@@ -451,5 +457,21 @@ pub(crate) fn discrepancy_passes(
         }
     }
     search.passes = None;
-    Ok(passes)
+    Ok((passes, proven))
+}
+
+/// What a pass that ran to its end at `allowance` proves of a search at `depth`: the returned
+/// tree, no worse than that pass's best, is the best of the trees of the form it searched.
+pub fn discrepancy_claim(depth: usize, allowance: u64) -> String {
+    let restricted = depth.saturating_sub(2);
+    format!(
+        "no tree of depth {depth} is better than the one returned among those whose splits at \
+         levels 0 to {} are each among the first candidates of their node (the root split of \
+         the node's optimal depth-two subtree, then each feature's split of least weighted Gini \
+         impurity, best first; the i-th costs i discrepancies) with at most {allowance} \
+         discrepancies on any path, and whose subtrees at level {restricted} are optimal \
+         depth-two trees over every feature and threshold (limited-discrepancy passes, \
+         allowances 0 to {allowance} searched to the end)",
+        restricted.saturating_sub(1)
+    )
 }

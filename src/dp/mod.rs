@@ -100,6 +100,7 @@ use std::time::Instant;
 
 pub use crate::search_core::DEFAULT_MEMORY_LIMIT_MB;
 pub use crate::search_core::{Progress as DpProgress, Termination as DpTermination};
+pub use discrepancy::discrepancy_claim;
 pub use feature_sets::{solve_under, FeatureRow, FeatureRule, RuledOutcome, MAX_FEATURE_SETS};
 pub use objective::objective_of;
 pub use options::{BoundSwitches, DpOptions};
@@ -445,7 +446,10 @@ pub(crate) fn solve_at_levels(
     let limit = options.budget.duration();
     if let Some(limit) = limit.filter(|_| options.bounds.discrepancy && depth >= FIRST_DEPTH) {
         let started = search.deadline.seconds();
-        search.stats.discrepancy_passes = discrepancy::discrepancy_passes(
+        (
+            search.stats.discrepancy_passes,
+            search.stats.discrepancy_proven,
+        ) = discrepancy::discrepancy_passes(
             &mut search,
             &root,
             (depth, budget),

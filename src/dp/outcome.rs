@@ -57,6 +57,12 @@ pub struct DpStats {
     /// Seconds spent on them.
     #[serde(default)]
     pub discrepancy_seconds: f64,
+    /// The largest allowance whose pass ran to its end (`None`: none did, or none ran). Its
+    /// claim ([`crate::dp::discrepancy_claim`]): no tree whose splits at levels `0..depth - 2`
+    /// are within that many discrepancies of each node's ranked candidates, with optimal
+    /// depth-two subtrees below them, is better than the tree returned.
+    #[serde(default)]
+    pub discrepancy_proven: Option<u64>,
     /// The units of work of the root (depth three or more) and of the jobs below it (depth four
     /// or more), and the shared cache's contention.
     #[serde(default)]

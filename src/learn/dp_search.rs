@@ -382,6 +382,7 @@ impl DpSearch {
             }
         };
         drop(line);
+        let passes_note = passes_note(&found, self.depth);
         let mut tree = found.tree;
         tree.learned_by = Some(serde_json::json!({
             "method": "dp",
@@ -398,7 +399,8 @@ impl DpSearch {
             options.budget.limit_seconds(),
         );
         report.threads = Some(options.threads.unwrap_or(1));
-        let notes = feature_sets_note(feature_sets);
+        let mut notes = feature_sets_note(feature_sets);
+        notes.extend(passes_note);
         Ok(Outcome {
             name: "dp",
             parameters: self.parameters(),
@@ -559,6 +561,18 @@ pub fn refuse_units(
 
 /// The note of a search under a count or a budget of features: how many feature sets it
 /// searched one by one (none when the search over every allowed feature settled it).
+/// What the limited-discrepancy passes proved, when the search stopped before it proved its
+/// tree optimal and a pass ran to its end ([`dp::discrepancy_claim`]).
+fn passes_note(found: &dp::DpOutcome, depth: usize) -> Option<String> {
+    let allowance = found.stats.discrepancy_proven?;
+    (found.termination != dp::DpTermination::Optimal).then(|| {
+        format!(
+            "stopped before the optimum was proven; what the search proved: {}",
+            dp::discrepancy_claim(depth, allowance)
+        )
+    })
+}
+
 pub fn feature_sets_note(feature_sets: usize) -> Vec<String> {
     if feature_sets == 0 {
         return Vec::new();

@@ -54,10 +54,17 @@ proptest! {
             .map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         check_outcome(&data, &problem, &outcome, expected, &format!("{what}, with passes"))?;
         prop_assert!(outcome.stats.discrepancy_passes > 0, "{}: no pass ran", what);
+        // With time to spare every pass ran to its end, the last one included.
+        prop_assert_eq!(
+            outcome.stats.discrepancy_proven,
+            Some(outcome.stats.discrepancy_passes - 1),
+            "{}", what
+        );
         let without = solve(&data, &problem, &with_passes(false, 120.0, until))
             .map_err(|e| TestCaseError::fail(format!("{what}: {e}")))?;
         check_outcome(&data, &problem, &without, expected, &format!("{what}, without"))?;
         prop_assert_eq!(without.stats.discrepancy_passes, 0);
+        prop_assert_eq!(without.stats.discrepancy_proven, None);
     }
 }
 
