@@ -458,6 +458,8 @@ pub(crate) fn solve_at_levels(
             &mut incumbent,
         )?;
         search.stats.discrepancy_seconds = search.deadline.seconds() - started;
+        search.stats.discrepancy_objective =
+            (search.stats.discrepancy_passes > 0).then_some(incumbent.1);
         search.deadline.set_limit(limit.into());
     }
 

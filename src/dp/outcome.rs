@@ -63,6 +63,9 @@ pub struct DpStats {
     /// depth-two subtrees below them, is better than the tree returned.
     #[serde(default)]
     pub discrepancy_proven: Option<u64>,
+    /// The objective of the best tree when the passes ended (`None`: no pass ran).
+    #[serde(default)]
+    pub discrepancy_objective: Option<f64>,
     /// The units of work of the root (depth three or more) and of the jobs below it (depth four
     /// or more), and the shared cache's contention.
     #[serde(default)]
